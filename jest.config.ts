@@ -1,0 +1,17 @@
+import type { Config } from 'jest';
+
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/docs'],
+  testMatch: ['**/*.spec.ts'],
+  setupFiles: ['reflect-metadata'],
+  transform: { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
+  // ESM-only dependencies must be down-compiled: jest on node < 24.9 cannot require(esm).
+  transformIgnorePatterns: ['/node_modules/\\.pnpm/(?!cookie@)'],
+  // Tests run against sources, so a unit test needs no build.
+  moduleNameMapper: { '^@mcpkit/([a-z-]+)$': '<rootDir>/packages/$1/src' },
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+  testTimeout: 30000,
+};
+
+export default config;
