@@ -1,0 +1,53 @@
+import type { Icon, JsonSchema, Meta, ToolAnnotations, ContentAnnotations } from '../protocol/mcp-types';
+import type { Constructor } from '../metadata/constructor';
+
+/** What every decorated capability can say about itself (2025-11-25 `BaseMetadata` and friends). */
+export interface CommonOptions {
+  /** Wire name; defaults to the method name. */
+  name?: string;
+  /** Human-friendly display name (2025-06-18+). */
+  title?: string;
+  description?: string;
+  /** Icons for clients that show them (2025-11-25+). */
+  icons?: Icon[];
+  /** Extra `_meta` published with the definition. */
+  _meta?: Meta;
+}
+
+/** Options of `@Tool`. */
+export interface ToolOptions extends CommonOptions {
+  /**
+   * The input DTO class. Defaults to the method's first parameter type; `null` declares a tool
+   * without input whose first parameter is something else.
+   */
+  input?: Constructor | null;
+  /** A raw JSON Schema (2020-12) used instead of a DTO, for what DTOs can't say. */
+  inputSchema?: JsonSchema;
+  /** The output DTO class: becomes `outputSchema`; the returned object is validated against it. */
+  output?: Constructor;
+  /** Reject unknown arguments and publish `additionalProperties: false` (default: drop them). */
+  strict?: boolean;
+  annotations?: ToolAnnotations;
+}
+
+/** Options of `@Resource` (one fixed URI). */
+export interface ResourceOptions extends CommonOptions {
+  uri: string;
+  mimeType?: string;
+  /** Size in bytes, when known up front. */
+  size?: number;
+  annotations?: ContentAnnotations;
+}
+
+/** Options of `@ResourceTemplate` (an RFC 6570 URI template). */
+export interface ResourceTemplateOptions<T extends string = string> extends CommonOptions {
+  uriTemplate: T;
+  mimeType?: string;
+  annotations?: ContentAnnotations;
+}
+
+/** Options of `@Prompt`. */
+export interface PromptOptions extends CommonOptions {
+  /** The arguments DTO (string fields only, as prompt arguments are strings on the wire). */
+  input?: Constructor | null;
+}

@@ -1,0 +1,209 @@
+import type { McpApp } from '../app/app';
+import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError, ParseError } from '../errors/mcp-error';
+import { toJsonRpcError } from '../errors/to-json-rpc-error';
+import type { Logger } from '../logging/logger';
+import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
+import type { ClientCapabilities, Implementation } from '../protocol/mcp-types';
+import { METHOD } from '../protocol/methods';
+import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../protocol/protocol-versions';
+import type { MethodHandler } from './method-table';
+import { RequestContext, type ClientInfo, type SessionInfo, type TransportInfo } from './request-context';
+
+const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** A JSON-RPC error response; `id` is null when the request's id could not be read. */
+export function errorResponse(id: RequestId | null, error: unknown): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
+}
+
+function readableId(message: Record<string, unknown>): RequestId | null {
+  return isRequestId(message.id) ? message.id : null;
+}
+
+function targetOf(method: string, params: Record<string, unknown>): unknown {
+  if (method === METHOD.TOOLS_CALL || method === METHOD.PROMPTS_GET) return params.name;
+  if (method === METHOD.RESOURCES_READ) return params.uri;
+  return undefined;
+}
+
+/** How a transport opens a connection. */
+export interface ConnectionOptions {
+  /** The transport's session id (HTTP `Mcp-Session-Id`). */
+  sessionId?: string;
+  /** A logger to use instead of the app's (stdio replaces one that writes to stdout). */
+  logger?: Logger;
+}
+
+/**
+ * One client's conversation with an app over the handshake era: the negotiated revision, the
+ * client's capabilities, and the requests in flight. Transports feed it messages and write back
+ * what it returns; it never touches bytes.
+ */
+export class Connection {
+  private initialized = false;
+  private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
+  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly logger: Logger;
+  private readonly logRequests: boolean;
+  private closed = false;
+  readonly session: SessionInfo;
+
+  constructor(
+    private readonly app: McpApp,
+    readonly transport: TransportInfo,
+    options: ConnectionOptions = {},
+  ) {
+    const { sessionId } = options;
+    this.session = sessionId === undefined ? {} : { id: sessionId };
+    this.logger = (options.logger ?? app.logger).child(sessionId === undefined ? { transport: transport.kind } : { transport: transport.kind, sessionId });
+    // Decided once: the per-request line costs nothing when info is off.
+    this.logRequests = this.logger.isLevelEnabled('info');
+  }
+
+  /** The negotiated protocol revision (the latest until `initialize`). */
+  get protocolVersion(): string {
+    return this.client.protocolVersion;
+  }
+
+  /** Number of requests being handled. */
+  get pending(): number {
+    return this.inflight.size;
+  }
+
+  /**
+   * Handles one raw frame: parses it (`-32700` for anything that is not JSON) and dispatches it.
+   * Resolves to the response(s) to send, or `undefined` when nothing is to be sent.
+   */
+  receiveText(text: string): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return Promise.resolve(errorResponse(null, new ParseError()));
+    }
+    return this.receive(message);
+  }
+
+  /** Handles one parsed message (or a batch, on a 2025-03-26 connection). */
+  receive(message: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    if (Array.isArray(message)) return this.receiveBatch(message);
+    return this.receiveOne(message);
+  }
+
+  /** Aborts everything in flight: the client is gone. */
+  close(): void {
+    this.closed = true;
+    for (const controller of this.inflight.values()) controller.abort(new Error('connection closed'));
+    this.inflight.clear();
+  }
+
+  private async receiveBatch(messages: unknown[]): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    // Batching exists only in 2025-03-26 (basic/index, "Batching"); later revisions removed it.
+    if (!this.initialized || this.client.protocolVersion !== '2025-03-26') {
+      return errorResponse(null, new InvalidRequestError('JSON-RPC batches are only accepted after negotiating protocol revision 2025-03-26'));
+    }
+    if (messages.length === 0) return errorResponse(null, new InvalidRequestError('An empty batch is not a valid request'));
+    const answers = await Promise.all(messages.map((message) => this.receiveOne(message, true)));
+    const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
+    return responses.length > 0 ? responses : undefined;
+  }
+
+  private receiveOne(message: unknown, inBatch = false): Promise<JsonRpcResponse | undefined> {
+    if (!isObject(message)) return Promise.resolve(errorResponse(null, new InvalidRequestError('A JSON-RPC message must be an object')));
+    if (message.jsonrpc !== '2.0') return Promise.resolve(errorResponse(readableId(message), new InvalidRequestError('jsonrpc must be "2.0"')));
+    const method = message.method;
+    const id = message.id;
+    if (typeof method !== 'string') {
+      // A response to a request of ours; nothing is outstanding yet, so it is dropped.
+      if (id !== undefined && ('result' in message || 'error' in message)) return Promise.resolve(undefined);
+      return Promise.resolve(errorResponse(readableId(message), new InvalidRequestError('A JSON-RPC request needs a string method')));
+    }
+    if (id === undefined) {
+      this.notification(method, message.params);
+      return Promise.resolve(undefined);
+    }
+    if (!isRequestId(id)) return Promise.resolve(errorResponse(null, new InvalidRequestError('A request id must be a string or a number (not null)')));
+    const params = message.params;
+    if (params !== undefined && !isObject(params)) return Promise.resolve(errorResponse(id, new InvalidParamsError('params must be an object')));
+    if (method === METHOD.INITIALIZE) {
+      if (inBatch) return Promise.resolve(errorResponse(id, new InvalidRequestError('initialize must not be part of a batch')));
+      return Promise.resolve(this.initialize(id, params ?? EMPTY_PARAMS));
+    }
+    // Lifecycle: before initialize a client may only ping.
+    if (!this.initialized && method !== METHOD.PING) {
+      return Promise.resolve(errorResponse(id, new InvalidRequestError(`Received ${method} before initialize; send initialize first`)));
+    }
+    const handler = this.app.methods.get(method);
+    if (!handler) return Promise.resolve(errorResponse(id, new MethodNotFoundError(method)));
+    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`)));
+    if (this.closed) return Promise.resolve(undefined);
+    return this.run(id, method, params ?? EMPTY_PARAMS, handler);
+  }
+
+  private initialize(id: RequestId, params: Record<string, unknown>): JsonRpcResponse {
+    if (this.initialized) return errorResponse(id, new InvalidRequestError('This connection is already initialized'));
+    const { protocolVersion, capabilities, clientInfo } = params;
+    if (typeof protocolVersion !== 'string') return errorResponse(id, new InvalidParamsError('initialize needs params.protocolVersion, a string'));
+    if (capabilities !== undefined && !isObject(capabilities)) return errorResponse(id, new InvalidParamsError('initialize params.capabilities must be an object'));
+    if (clientInfo !== undefined && !isObject(clientInfo)) return errorResponse(id, new InvalidParamsError('initialize params.clientInfo must be an object'));
+    const version = negotiateProtocolVersion(protocolVersion);
+    this.client = Object.freeze({
+      protocolVersion: version,
+      capabilities: (capabilities ?? {}) as ClientCapabilities,
+      info: clientInfo as Implementation | undefined,
+    });
+    this.initialized = true;
+    const result: Record<string, unknown> = {
+      protocolVersion: version,
+      capabilities: this.app.capabilities,
+      serverInfo: this.app.view(version).serverInfo,
+    };
+    if (this.app.instructions !== undefined) result.instructions = this.app.instructions;
+    return { jsonrpc: '2.0', id, result };
+  }
+
+  private notification(method: string, params: unknown): void {
+    if (method === METHOD.CANCELLED && isObject(params) && isRequestId(params.requestId)) {
+      // Cancellation: stop the handler and send no response for it (utilities/cancellation).
+      const controller = this.inflight.get(params.requestId);
+      if (controller) {
+        this.inflight.delete(params.requestId);
+        controller.abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
+      }
+    }
+    // notifications/initialized and unknown notifications need nothing.
+  }
+
+  private async run(id: RequestId, method: string, params: Record<string, unknown>, handler: MethodHandler): Promise<JsonRpcResponse | undefined> {
+    const controller = new AbortController();
+    this.inflight.set(id, controller);
+    const target = targetOf(method, params);
+    const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, this.transport, meta, this.logger, bindings);
+    const started = this.logRequests ? performance.now() : 0;
+    let response: JsonRpcResponse;
+    try {
+      let result = handler(params, ctx);
+      if (result instanceof Promise) result = await result;
+      response = { jsonrpc: '2.0', id, result: result as Record<string, unknown> };
+    } catch (error) {
+      if (!McpError.isMcpError(error) && !controller.signal.aborted) ctx.logger.error({ err: error }, 'request handler threw');
+      response = errorResponse(id, error);
+    }
+    if (this.inflight.get(id) === controller) this.inflight.delete(id);
+    if (controller.signal.aborted) {
+      if (this.logRequests) this.logLine(bindings, started, 'cancelled');
+      return undefined;
+    }
+    if (this.logRequests) {
+      const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
+      this.logLine(this.app.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: params.arguments } : bindings, started, outcome);
+    }
+    return response;
+  }
+
+  private logLine(bindings: Record<string, unknown>, started: number, outcome: string): void {
+    this.logger.info({ ...bindings, ms: Math.round((performance.now() - started) * 1000) / 1000, outcome }, 'request');
+  }
+}

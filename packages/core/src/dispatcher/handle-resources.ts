@@ -1,0 +1,28 @@
+import { InvalidParamsError, ResourceNotFoundError } from '../errors/mcp-error';
+import type { ReadResourceResult } from '../protocol/mcp-types';
+import { toReadResourceResult } from '../results/resource-result';
+import type { CapabilityMap } from '../scanner/definitions';
+import type { RequestContext } from './request-context';
+
+/**
+ * `resources/read`: an exact URI first, then each template in declaration order. A handler that
+ * returns `undefined` says the resource does not exist.
+ */
+export async function readResource(map: CapabilityMap, params: Record<string, unknown>, ctx: RequestContext): Promise<ReadResourceResult> {
+  const uri = params.uri;
+  if (typeof uri !== 'string') throw new InvalidParamsError('resources/read needs params.uri, a string');
+  const fixed = map.resources.get(uri);
+  if (fixed) {
+    const value = await fixed.invoke({ uri }, ctx);
+    if (value === undefined) throw new ResourceNotFoundError(uri);
+    return toReadResourceResult(value, uri, fixed.entry.mimeType);
+  }
+  for (const definition of map.templates) {
+    const variables = definition.template.match(uri);
+    if (!variables) continue;
+    const value = await definition.invoke(variables, ctx);
+    if (value === undefined) throw new ResourceNotFoundError(uri);
+    return toReadResourceResult(value, uri, definition.entry.mimeType);
+  }
+  throw new ResourceNotFoundError(uri);
+}

@@ -1,0 +1,64 @@
+import { InvalidParamsError } from '../errors/mcp-error';
+import { McpError } from '../errors/mcp-error';
+import { ToolError } from '../errors/tool-error';
+import { isObject } from '../protocol/json-rpc';
+import type { CallToolResult } from '../protocol/mcp-types';
+import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../protocol/revision-shape';
+import { isCallToolResult, toCallToolResult, toolErrorResult, toStructuredResult } from '../results/tool-result';
+import type { ToolDefinition } from '../scanner/definitions';
+import type { RequestContext } from './request-context';
+
+function invalidArguments(tool: ToolDefinition, problems: string[]): CallToolResult {
+  return toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
+}
+
+function failed(tool: ToolDefinition, ctx: RequestContext, error: unknown): CallToolResult {
+  // Deliberate wire errors (e.g. a URL elicitation requirement) stay JSON-RPC errors.
+  if (McpError.isMcpError(error)) throw error;
+  if (ToolError.isToolError(error)) return toolErrorResult(error.message);
+  ctx.logger.error({ err: error, tool: tool.name }, 'tool handler threw');
+  return toolErrorResult(`Tool ${tool.name} failed with an internal error; details are in the server log.`);
+}
+
+function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): CallToolResult {
+  const check = tool.checkOutput!;
+  if (isCallToolResult(value)) {
+    if (value.isError) return value;
+    const problems = check(value.structuredContent);
+    if (!problems) return value;
+    ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
+    return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
+  }
+  const plain = isObject(value) ? (JSON.parse(JSON.stringify(value)) as Record<string, unknown>) : value;
+  const problems = check(plain);
+  if (problems) {
+    ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
+    return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
+  }
+  return toStructuredResult(plain as Record<string, unknown>);
+}
+
+/**
+ * `tools/call`: validate the envelope (JSON-RPC errors), then the arguments (an `isError` result,
+ * SEP-1303), run the handler and shape its return value.
+ */
+export async function callTool(tools: ReadonlyMap<string, ToolDefinition>, params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+  const name = params.name;
+  if (typeof name !== 'string') throw new InvalidParamsError('tools/call needs params.name, a string');
+  const args = params.arguments;
+  if (args !== undefined && !isObject(args)) throw new InvalidParamsError('tools/call params.arguments must be an object');
+  const tool = tools.get(name);
+  if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
+  let outcome = tool.parseInput(args ?? {});
+  if (outcome instanceof Promise) outcome = await outcome;
+  if (!outcome.ok) return invalidArguments(tool, outcome.problems);
+  let result: CallToolResult;
+  try {
+    let value = tool.invoke(outcome.value, ctx);
+    if (value instanceof Promise) value = await value;
+    result = tool.checkOutput ? structured(tool, ctx, value) : toCallToolResult(value);
+  } catch (error) {
+    result = failed(tool, ctx, error);
+  }
+  return shapeForRevision(result, CALL_TOOL_RESULT_FIELDS, ctx.client.protocolVersion);
+}

@@ -1,0 +1,65 @@
+// Decorator metadata needs the polyfill before any decorated class is evaluated.
+import 'reflect-metadata';
+
+export { createApp } from './app/create-app';
+export { McpApp, type RevisionView } from './app/app';
+export type { AppOptions } from './app/app-options';
+
+export { Tool } from './decorators/tool.decorator';
+export { Resource } from './decorators/resource.decorator';
+export { ResourceTemplate } from './decorators/resource-template.decorator';
+export { Prompt } from './decorators/prompt.decorator';
+export { Field, type FieldOptions } from './decorators/field.decorator';
+export type { CommonOptions, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
+
+export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
+export { RequestContext, type TransportInfo, type ClientInfo, type SessionInfo } from './dispatcher/request-context';
+
+export { ErrorCode } from './errors/error-codes';
+export { McpError, ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError, ResourceNotFoundError } from './errors/mcp-error';
+export { ToolError } from './errors/tool-error';
+export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } from './errors/definition-error';
+export { toJsonRpcError } from './errors/to-json-rpc-error';
+
+export { createLogger, type Logger, type LoggerOptions } from './logging/logger';
+
+export type { Constructor } from './metadata/constructor';
+export type {
+  Tool as McpTool,
+  Resource as McpResource,
+  ResourceTemplate as McpResourceTemplate,
+  Prompt as McpPrompt,
+  PromptArgument,
+  PromptMessage,
+  Icon,
+  Implementation,
+  ToolAnnotations,
+  ContentAnnotations,
+  JsonSchema,
+  Meta,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  EmbeddedResource,
+  ResourceLink,
+  ContentBlock,
+  TextResourceContents,
+  BlobResourceContents,
+  ResourceContents,
+  CallToolResult,
+  ReadResourceResult,
+  GetPromptResult,
+  ServerCapabilities,
+  ClientCapabilities,
+} from './protocol/mcp-types';
+export type { JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcMessage, JsonRpcErrorObject, RequestId } from './protocol/json-rpc';
+export { METHOD } from './protocol/methods';
+export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, type LegacyProtocolVersion } from './protocol/protocol-versions';
+
+export { text, image, audio, embeddedResource, resourceLink } from './results/content';
+
+export { dtoToJsonSchema, type DtoSchema, type DtoSchemaOptions } from './schema/dto-to-json-schema';
+export { UriTemplate, UriTemplateSyntaxError } from './uri-template/uri-template';
+export type { TemplateVariables } from './uri-template/template-variables';
+export type { Provider } from './scanner/scan-providers';
+export type { CapabilityMap, ToolDefinition, ResourceDefinition, ResourceTemplateDefinition, PromptDefinition } from './scanner/definitions';

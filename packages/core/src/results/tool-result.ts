@@ -1,0 +1,36 @@
+import { isObject } from '../protocol/json-rpc';
+import type { CallToolResult, ContentBlock } from '../protocol/mcp-types';
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+/** True for one content block (`{ type: 'text', … }` and friends). */
+export function isContentBlock(value: unknown): value is ContentBlock {
+  return isObject(value) && typeof value.type === 'string' && CONTENT_TYPES.has(value.type);
+}
+
+/** True for a value that already is a `CallToolResult`: it passes through untouched. */
+export function isCallToolResult(value: unknown): value is CallToolResult {
+  return isObject(value) && Array.isArray(value.content);
+}
+
+/** Wraps whatever an unstructured tool returned into a `CallToolResult`. */
+export function toCallToolResult(value: unknown): CallToolResult {
+  if (isCallToolResult(value)) return value;
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (value === undefined || value === null) return { content: [] };
+  if (isContentBlock(value)) return { content: [value] };
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  if (typeof value === 'object') return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+  return { content: [{ type: 'text', text: String(value) }] };
+}
+
+/** A structured result: the object as `structuredContent` plus the same JSON as text (spec SHOULD). */
+export function toStructuredResult(value: Record<string, unknown>): CallToolResult {
+  const plain = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(plain) }], structuredContent: plain };
+}
+
+/** The `isError` result every tool failure becomes. */
+export function toolErrorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

@@ -1,0 +1,48 @@
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import type { ResourceOptions, ResourceTemplateOptions } from '../decorators/decorator-options';
+import type { Resource, ResourceTemplate } from '../protocol/mcp-types';
+import { UriTemplate, UriTemplateSyntaxError } from '../uri-template/uri-template';
+import { bindHandler, copyCommonFields } from './common';
+import { deepFreeze } from './compile-tool';
+import type { ResourceDefinition, ResourceTemplateDefinition } from './definitions';
+import type { DecoratedMethod } from './scan-providers';
+
+const URI_WITH_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/;
+
+/** Compiles one `@Resource` method. */
+export function compileResource(method: DecoratedMethod): ResourceDefinition {
+  const options = method.options as unknown as ResourceOptions;
+  if (typeof options.uri !== 'string' || !URI_WITH_SCHEME.test(options.uri)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_URI, `@Resource on ${method.owner} has the URI ${JSON.stringify(options.uri)}, which is not an absolute URI.`, [
+      "Give a scheme and no spaces: @Resource({ uri: 'docs://readme' }).",
+      'For URIs with variables use @ResourceTemplate({ uriTemplate: … }).',
+    ]);
+  }
+  const entry: Resource = { uri: options.uri, name: options.name ?? method.methodName, ...copyCommonFields(options) };
+  if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
+  if (options.size !== undefined) entry.size = options.size;
+  if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
+  return Object.freeze({ uri: options.uri, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method) });
+}
+
+/** Compiles one `@ResourceTemplate` method, parsing its RFC 6570 template. */
+export function compileResourceTemplate(method: DecoratedMethod): ResourceTemplateDefinition {
+  const options = method.options as unknown as ResourceTemplateOptions;
+  let template: UriTemplate;
+  try {
+    if (typeof options.uriTemplate !== 'string' || !URI_WITH_SCHEME.test(options.uriTemplate.replace(/\{[^}]*\}/g, 'x'))) {
+      throw new UriTemplateSyntaxError(`${JSON.stringify(options.uriTemplate)} is not an absolute URI template`);
+    }
+    template = UriTemplate.parse(options.uriTemplate);
+  } catch (error) {
+    if (!(error instanceof UriTemplateSyntaxError)) throw error;
+    throw new DefinitionError(DefinitionErrorCode.MALFORMED_URI_TEMPLATE, `@ResourceTemplate on ${method.owner}: ${error.message}.`, [
+      "Write an RFC 6570 template with a scheme: 'notes://{id}', 'files:///{+path}', 'search://q{?text,limit}'.",
+      'Variable names use letters, digits and "_"; every "{" needs its "}".',
+    ]);
+  }
+  const entry: ResourceTemplate = { uriTemplate: options.uriTemplate, name: options.name ?? method.methodName, ...copyCommonFields(options) };
+  if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
+  if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
+  return Object.freeze({ template, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method) });
+}

@@ -1,0 +1,83 @@
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import type { ToolOptions } from '../decorators/decorator-options';
+import type { Constructor } from '../metadata/constructor';
+import { isObject } from '../protocol/json-rpc';
+import type { JsonSchema, Tool } from '../protocol/mcp-types';
+import { dtoToJsonSchema } from '../schema/dto-to-json-schema';
+import type { InputParser, ValidatorFactory } from '../validation/validator-factory';
+import type { ToolDefinition } from './definitions';
+import { resolveInputDto } from './resolve-input';
+import type { DecoratedMethod } from './scan-providers';
+import { bindHandler, copyCommonFields } from './common';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function compileRawSchema(validators: ValidatorFactory, schema: unknown, method: DecoratedMethod): InputParser {
+  if (!isObject(schema) || schema.type !== 'object') {
+    throw new DefinitionError(DefinitionErrorCode.SCHEMA_ROOT_NOT_OBJECT, `The inputSchema of ${method.owner} must have type "object" at its root.`, [
+      'Wrap the values in an object schema: { type: "object", properties: { … } }.',
+      'Tool arguments are always a JSON object on the wire.',
+    ]);
+  }
+  try {
+    // Raw schemas compile now: a bad $ref or keyword must fail at start-up, not on the first call.
+    validators.compile(schema);
+    return validators.inputParser({ schema });
+  } catch (error) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_SCHEMA, `The inputSchema of ${method.owner} is not a valid JSON Schema 2020-12: ${(error as Error).message}`, [
+      'Check the schema against https://json-schema.org/draft/2020-12/schema.',
+      'Schemas without $schema are read as 2020-12.',
+    ]);
+  }
+}
+
+/** Compiles one `@Tool` method: name checks, schemas, validators and the bound handler. */
+export function compileTool(method: DecoratedMethod, validators: ValidatorFactory): ToolDefinition {
+  const options = method.options as ToolOptions;
+  const name = options.name ?? method.methodName;
+  if (!TOOL_NAME.test(name)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_TOOL_NAME, `Tool name "${name}" of ${method.owner} is not allowed.`, [
+      'Use 1 to 128 characters from A-Z, a-z, 0-9, "_", "-" and ".": no spaces or commas.',
+      "Set the wire name explicitly: @Tool({ name: 'notes.search' }).",
+    ]);
+  }
+  if (options.inputSchema !== undefined && options.input !== undefined) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has both input and inputSchema.`, ['Keep one: a DTO class or a raw JSON Schema.']);
+  }
+  let inputSchema: JsonSchema;
+  let parseInput: InputParser;
+  if (options.inputSchema !== undefined) {
+    parseInput = compileRawSchema(validators, options.inputSchema, method);
+    inputSchema = options.inputSchema;
+  } else {
+    const dto = resolveInputDto(method, '@Tool');
+    const strict = options.strict === true;
+    if (dto) {
+      const built = dtoToJsonSchema(dto, { strict });
+      inputSchema = built.schema;
+      parseInput = validators.inputParser({ schema: inputSchema, dto, needsClassValidator: built.needsClassValidator, stripUnknown: !strict });
+    } else {
+      inputSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };
+      parseInput = validators.inputParser({ schema: inputSchema, stripUnknown: !strict });
+    }
+  }
+  const entry: Tool = { name, ...copyCommonFields(options), inputSchema };
+  let checkOutput: ToolDefinition['checkOutput'];
+  if (options.output !== undefined) {
+    const output = options.output as Constructor;
+    const { schema } = dtoToJsonSchema(output);
+    entry.outputSchema = schema;
+    checkOutput = validators.valueChecker(schema);
+  }
+  if (options.annotations) entry.annotations = { ...options.annotations };
+  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseInput, checkOutput, invoke: bindHandler(method) });
+}
+
+/** @internal */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}

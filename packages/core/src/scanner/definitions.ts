@@ -1,0 +1,48 @@
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types';
+import type { UriTemplate } from '../uri-template/uri-template';
+import type { InputParser, ValueChecker } from '../validation/validator-factory';
+import type { RequestContext } from '../dispatcher/request-context';
+
+/** A bound handler: `(input, ctx)`. */
+export type Invoker = (input: unknown, ctx: RequestContext) => unknown;
+
+/** A tool compiled at start-up: everything the hot path needs, nothing it must compute. */
+export interface ToolDefinition {
+  readonly name: string;
+  /** `Class.method`, for messages and logs. */
+  readonly owner: string;
+  readonly entry: Tool;
+  readonly parseInput: InputParser;
+  readonly checkOutput: ValueChecker | undefined;
+  readonly invoke: Invoker;
+}
+
+export interface ResourceDefinition {
+  readonly uri: string;
+  readonly owner: string;
+  readonly entry: Resource;
+  readonly invoke: Invoker;
+}
+
+export interface ResourceTemplateDefinition {
+  readonly template: UriTemplate;
+  readonly owner: string;
+  readonly entry: ResourceTemplate;
+  readonly invoke: Invoker;
+}
+
+export interface PromptDefinition {
+  readonly name: string;
+  readonly owner: string;
+  readonly entry: Prompt;
+  readonly parseArguments: InputParser;
+  readonly invoke: Invoker;
+}
+
+/** The frozen capability map of an app. */
+export interface CapabilityMap {
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  readonly resources: ReadonlyMap<string, ResourceDefinition>;
+  readonly templates: readonly ResourceTemplateDefinition[];
+  readonly prompts: ReadonlyMap<string, PromptDefinition>;
+}

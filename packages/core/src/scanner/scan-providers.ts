@@ -1,0 +1,72 @@
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import { isConstructor, type Constructor } from '../metadata/constructor';
+import { PROMPT_METADATA, RESOURCE_METADATA, RESOURCE_TEMPLATE_METADATA, TOOL_METADATA } from '../metadata/metadata-keys';
+
+export type CapabilityKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt';
+
+const KINDS: ReadonlyArray<[CapabilityKind, string]> = [
+  ['tool', TOOL_METADATA],
+  ['resource', RESOURCE_METADATA],
+  ['resourceTemplate', RESOURCE_TEMPLATE_METADATA],
+  ['prompt', PROMPT_METADATA],
+];
+
+/** One decorated method found on a provider. */
+export interface DecoratedMethod {
+  kind: CapabilityKind;
+  options: Record<string, unknown>;
+  instance: object;
+  prototype: object;
+  methodName: string;
+  /** `Class.method`. */
+  owner: string;
+}
+
+/** A provider: a class (instantiated through `resolve`, else `new`) or a ready instance. */
+export type Provider = Constructor | object;
+
+function instantiate(provider: Provider, resolve: ((type: Constructor) => unknown) | undefined): object {
+  if (isConstructor(provider)) {
+    const instance = resolve ? resolve(provider) : new provider();
+    if (typeof instance !== 'object' || instance === null) {
+      throw new DefinitionError(DefinitionErrorCode.INVALID_PROVIDER, `resolve(${provider.name}) returned ${String(instance)}, not an instance.`, [
+        'Make `resolve` return an instance of the class it is given.',
+      ]);
+    }
+    return instance;
+  }
+  if (typeof provider === 'object' && provider !== null) return provider;
+  throw new DefinitionError(DefinitionErrorCode.INVALID_PROVIDER, `A provider is ${String(provider)}; providers are classes or instances.`, [
+    'List classes in `providers`, e.g. providers: [NotesTools].',
+  ]);
+}
+
+/** Every method name along the prototype chain, subclass first, accessors skipped. */
+function methodNames(prototype: object): string[] {
+  const names: string[] = [];
+  for (let proto = prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || names.includes(name)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+      if (descriptor && typeof descriptor.value === 'function') names.push(name);
+    }
+  }
+  return names;
+}
+
+/** Walks each provider's prototype once and returns its decorated methods. */
+export function scanProviders(providers: readonly Provider[], resolve?: (type: Constructor) => unknown): DecoratedMethod[] {
+  const found: DecoratedMethod[] = [];
+  for (const provider of providers) {
+    const instance = instantiate(provider, resolve);
+    const prototype = Object.getPrototypeOf(instance) as object;
+    const className = (instance.constructor as { name?: string }).name || 'anonymous';
+    for (const methodName of methodNames(prototype)) {
+      for (const [kind, key] of KINDS) {
+        const options = Reflect.getMetadata(key, prototype, methodName) as Record<string, unknown> | undefined;
+        if (options) found.push({ kind, options, instance, prototype, methodName, owner: `${className}.${methodName}` });
+      }
+    }
+  }
+  return found;
+}
