@@ -1,0 +1,85 @@
+import { PassThrough } from 'node:stream';
+import pino from 'pino';
+import { createApp, Tool } from '@mcpkit/core';
+import { IsString } from 'class-validator';
+import { serveStdio } from './serve-stdio';
+
+class EchoInput {
+  @IsString()
+  text: string;
+}
+
+class Echo {
+  @Tool()
+  echo(input: EchoInput) {
+    return input.text;
+  }
+}
+
+function harness(maxMessageSize?: number) {
+  const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: pino({ level: 'silent' }) });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) !== -1) {
+      lines.push(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>);
+      buffer = buffer.slice(newline + 1);
+    }
+  });
+  const server = serveStdio(app, { stdin, stdout, maxMessageSize, exitProcess: false });
+  const until = async (count: number) => {
+    for (let i = 0; i < 200 && lines.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    return lines;
+  };
+  return { stdin, stdout, server, lines, until };
+}
+
+const INIT = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+
+describe('serveStdio', () => {
+  it('answers requests line by line and resolves closed after EOF and in-flight work', async () => {
+    const { stdin, server, until } = harness();
+    stdin.write(INIT + '\n');
+    stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }) + '\n');
+    stdin.end();
+    await server.closed;
+    const lines = await until(2);
+    expect(lines[1]).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } });
+  });
+
+  it('answers an oversized line with -32600 and id null, then keeps serving', async () => {
+    const { stdin, server, until } = harness(200);
+    stdin.write(INIT + '\n');
+    stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(500) } } }) + '\n');
+    stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) + '\n');
+    const lines = await until(3);
+    // Answers go out as they complete, so only their set is fixed, not their order.
+    expect(lines).toHaveLength(3);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Message exceeds the maximum size of 200 bytes' } },
+        { jsonrpc: '2.0', id: 2, result: {} },
+      ]),
+    );
+    await server.close();
+  });
+
+  it('pauses input while the output is not drained', async () => {
+    const { stdin, stdout, server } = harness();
+    stdout.pause();
+    // A tiny high-water mark is not configurable on PassThrough after creation; fill it instead.
+    stdin.write(INIT + '\n');
+    const big = 'y'.repeat(64 * 1024);
+    for (let i = 0; i < 8; i++) stdin.write(JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text: big } } }) + '\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stdin.isPaused()).toBe(true);
+    stdout.resume();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stdin.isPaused()).toBe(false);
+    await server.close();
+  });
+});

@@ -1,0 +1,143 @@
+import type { Readable, Writable } from 'node:stream';
+import { createLogger, errorResponse, InvalidRequestError, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { LineReader, type LineEvent } from './line-reader';
+import { guardStdout, writesToStdout } from './stdout-guard';
+
+/** Options of `serveStdio`. */
+export interface StdioOptions {
+  /** Input stream; defaults to `process.stdin`. */
+  stdin?: Readable;
+  /** Output stream; defaults to `process.stdout`, then guarded so only frames reach it. */
+  stdout?: Writable;
+  /** Largest accepted line in bytes (default 64 MiB); longer lines are answered `-32600`. */
+  maxMessageSize?: number;
+  /**
+   * Exit the process with code 0 when stdin ends (after in-flight work) and on SIGTERM / SIGINT.
+   * Defaults to true when serving the process's own stdin.
+   */
+  exitProcess?: boolean;
+}
+
+/** A running stdio server. */
+export interface StdioServer {
+  /** Resolves when input has ended and every in-flight request has been answered. */
+  readonly closed: Promise<void>;
+  /** Stops reading, cancels in-flight requests and releases the streams. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
+
+/**
+ * Serves an app over stdio: newline-delimited JSON-RPC on stdin/stdout (transports, "stdio").
+ * Logs go to stderr; a stray `console.log` is redirected there too.
+ *
+ * @example
+ * const app = createApp({ name: 'notes', version: '1.0.0', providers: [NotesTools] });
+ * serveStdio(app);
+ */
+export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer {
+  const input = options.stdin ?? process.stdin;
+  const ownProcess = options.stdout === undefined;
+  const exitProcess = options.exitProcess ?? (input === process.stdin);
+  const guard = ownProcess ? guardStdout() : undefined;
+  const output = options.stdout;
+  const writeRaw = guard ? guard.write : (text: string, done?: () => void) => output!.write(text, done);
+  const outputStream: Writable = output ?? process.stdout;
+
+  let logger = app.logger;
+  if (writesToStdout(logger)) {
+    logger = createLogger({ level: app.logger.level, name: app.info.name });
+    logger.warn('the app logger writes to stdout, which carries the protocol over stdio; logging to stderr instead');
+  }
+  const connection = app.connect({ kind: 'stdio' }, { logger });
+  const reader = new LineReader(options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE);
+  let pending = 0;
+  let inputEnded = false;
+  let stopped = false;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+
+  const send = (response: JsonRpcResponse | JsonRpcResponse[] | undefined): void => {
+    if (response === undefined || stopped) return;
+    // Backpressure: stop reading while the client is not draining our output.
+    if (!writeRaw(JSON.stringify(response) + '\n') && !input.isPaused()) {
+      input.pause();
+      outputStream.once('drain', () => {
+        if (!stopped) input.resume();
+      });
+    }
+  };
+
+  const settle = (): void => {
+    pending--;
+    if (inputEnded && pending === 0) finish();
+  };
+
+  const onEvent = (event: LineEvent): void => {
+    if (event.kind === 'oversized') {
+      send(errorResponse(null, new InvalidRequestError(`Message exceeds the maximum size of ${options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE} bytes`)));
+      return;
+    }
+    pending++;
+    connection.receiveText(event.text).then(send, (error: unknown) => {
+      logger.error({ err: error }, 'unexpected dispatcher failure');
+    }).finally(settle);
+  };
+
+  const onData = (chunk: Buffer | string): void => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, onEvent);
+  const onEnd = (): void => {
+    reader.end(onEvent);
+    inputEnded = true;
+    if (pending === 0) finish();
+  };
+  const onSignal = (): void => {
+    connection.close();
+    stop();
+    writeRaw('', () => process.exit(0));
+  };
+
+  function detach(): void {
+    input.off('data', onData);
+    input.off('end', onEnd);
+    input.off('error', onEnd);
+    if (exitProcess) {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    }
+  }
+
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    detach();
+    input.pause();
+  }
+
+  function finish(): void {
+    stop();
+    resolveClosed();
+    // setImmediate lets `closed` handlers run first; the empty write's callback fires once
+    // everything queued before it has been flushed to the client.
+    if (exitProcess) setImmediate(() => writeRaw('', () => process.exit(0)));
+  }
+
+  input.on('data', onData);
+  input.on('end', onEnd);
+  input.on('error', onEnd);
+  if (exitProcess) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  input.resume();
+
+  return {
+    closed,
+    close: async () => {
+      connection.close();
+      stop();
+      guard?.restore();
+      resolveClosed();
+    },
+  };
+}
