@@ -1,0 +1,2 @@
+export { TestClient, RpcError, firstText, type TestClientOptions, type InitializeInfo } from './test-client';
+export { RawStdioClient, type ExitInfo } from './raw-stdio-client';
