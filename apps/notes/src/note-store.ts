@@ -1,0 +1,91 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** A stored note. */
+export interface Note {
+  id: number;
+  title: string;
+  body: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface NoteRow {
+  id: number;
+  title: string;
+  body: string;
+  tags: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function toNote(row: NoteRow): Note {
+  return { id: row.id, title: row.title, body: row.body, tags: JSON.parse(row.tags) as string[], createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+/** Notes in one SQLite file; statements are prepared once. */
+export class NoteStore {
+  private readonly db: Database.Database;
+  private readonly statements;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(`CREATE TABLE IF NOT EXISTS notes (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      title TEXT NOT NULL,
+      body TEXT NOT NULL,
+      tags TEXT NOT NULL DEFAULT '[]',
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    )`);
+    this.statements = {
+      insert: this.db.prepare<[string, string, string, string, string]>('INSERT INTO notes (title, body, tags, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+      get: this.db.prepare<[number], NoteRow>('SELECT * FROM notes WHERE id = ?'),
+      all: this.db.prepare<[], NoteRow>('SELECT * FROM notes ORDER BY id'),
+      search: this.db.prepare<[string, string, string, number], NoteRow>(
+        "SELECT * FROM notes WHERE title LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\' OR tags LIKE ? ESCAPE '\\' ORDER BY updated_at DESC, id DESC LIMIT ?",
+      ),
+      update: this.db.prepare<[string, string, string, string, number]>('UPDATE notes SET title = ?, body = ?, tags = ?, updated_at = ? WHERE id = ?'),
+      remove: this.db.prepare<[number]>('DELETE FROM notes WHERE id = ?'),
+    };
+  }
+
+  create(title: string, body: string, tags: string[]): Note {
+    const now = new Date().toISOString();
+    const { lastInsertRowid } = this.statements.insert.run(title, body, JSON.stringify(tags), now, now);
+    return this.get(Number(lastInsertRowid))!;
+  }
+
+  get(id: number): Note | undefined {
+    const row = this.statements.get.get(id);
+    return row ? toNote(row) : undefined;
+  }
+
+  all(): Note[] {
+    return this.statements.all.all().map(toNote);
+  }
+
+  search(query: string, limit: number): Note[] {
+    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.statements.search.all(pattern, pattern, pattern, limit).map(toNote);
+  }
+
+  update(id: number, changes: { title?: string; body?: string; tags?: string[] }): Note | undefined {
+    const note = this.get(id);
+    if (!note) return undefined;
+    this.statements.update.run(changes.title ?? note.title, changes.body ?? note.body, JSON.stringify(changes.tags ?? note.tags), new Date().toISOString(), id);
+    return this.get(id);
+  }
+
+  delete(id: number): boolean {
+    return this.statements.remove.run(id).changes > 0;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

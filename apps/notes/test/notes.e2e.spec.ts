@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const MAIN = join(__dirname, '..', 'dist', 'main.js');
+
+function text(result: unknown): string {
+  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
+}
+
+async function start(database: string): Promise<Client> {
+  const client = new Client({ name: 'notes-e2e', version: '1.0.0' });
+  const env = { ...process.env, LOG_LEVEL: 'warn', NOTES_DB: database } as Record<string, string>;
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], env, stderr: 'pipe' }));
+  return client;
+}
+
+describe('notes over stdio with the official SDK client', () => {
+  let dir: string;
+  let database: string;
+  let client: Client;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcpkit-notes-'));
+    database = join(dir, 'notes.db');
+    client = await start(database);
+  });
+
+  afterAll(async () => {
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists tools (snapshot), resources, templates and prompts', async () => {
+    expect((await client.listTools()).tools).toMatchSnapshot();
+    expect((await client.listResources()).resources).toEqual([{ uri: 'notes://index', name: 'index', title: 'All notes', description: 'One line per note', mimeType: 'text/plain' }]);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      { uriTemplate: 'notes://{id}', name: 'note', title: 'A note', description: 'One note as Markdown', mimeType: 'text/markdown' },
+    ]);
+    expect((await client.listPrompts()).prompts).toEqual([
+      {
+        name: 'summarize_notes',
+        title: 'Summarise notes',
+        description: 'Asks the model to summarise the notes, optionally on one topic',
+        arguments: [{ name: 'topic', description: 'Only notes mentioning this text (default: all notes)', required: false }],
+      },
+    ]);
+    expect(client.getInstructions()).toContain('notes://{id}');
+  });
+
+  it('creates, searches, updates, reads and deletes notes', async () => {
+    const created = await client.callTool({ name: 'create_note', arguments: { title: 'Groceries', body: 'Milk and tea', tags: ['home'] } });
+    const note = created.structuredContent as { id: number; title: string; tags: string[] };
+    expect(note).toMatchObject({ title: 'Groceries', tags: ['home'] });
+    expect(JSON.parse(text(created))).toEqual(note);
+
+    expect(text(await client.callTool({ name: 'search_notes', arguments: { query: 'tea' } }))).toBe(`#${note.id} Groceries [home]`);
+    expect(text(await client.callTool({ name: 'search_notes', arguments: { query: 'coffee' } }))).toBe('No notes match "coffee".');
+
+    expect(text(await client.callTool({ name: 'update_note', arguments: { id: note.id, body: 'Milk, tea and bread' } }))).toBe(`Updated #${note.id} Groceries [home]`);
+    const read = await client.readResource({ uri: `notes://${note.id}` });
+    expect(read.contents[0]).toMatchObject({ uri: `notes://${note.id}`, mimeType: 'text/markdown', text: expect.stringContaining('Milk, tea and bread') });
+    expect((await client.readResource({ uri: 'notes://index' })).contents[0]).toMatchObject({ text: `#${note.id} Groceries [home]` });
+
+    const prompt = await client.getPrompt({ name: 'summarize_notes', arguments: { topic: 'tea' } });
+    expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('Milk, tea and bread') });
+
+    expect(text(await client.callTool({ name: 'delete_note', arguments: { id: note.id } }))).toBe(`Deleted note #${note.id}.`);
+    await expect(client.readResource({ uri: `notes://${note.id}` })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('reports mistakes clearly', async () => {
+    const missing = await client.callTool({ name: 'update_note', arguments: { id: 9999, title: 'x' } });
+    expect(missing).toMatchObject({ isError: true, content: [{ text: 'There is no note #9999.' }] });
+    const invalid = await client.callTool({ name: 'create_note', arguments: { title: '', body: 'x' } });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toContain('title:');
+    await expect(client.readResource({ uri: 'notes://abc' })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('keeps notes across a restart', async () => {
+    const created = await client.callTool({ name: 'create_note', arguments: { title: 'Durable', body: 'Survives restarts' } });
+    const id = (created.structuredContent as { id: number }).id;
+    await client.close();
+    client = await start(database);
+    const read = await client.readResource({ uri: `notes://${id}` });
+    expect(read.contents[0]).toMatchObject({ text: expect.stringContaining('Survives restarts') });
+  });
+});
