@@ -1,0 +1,19 @@
+import { createApp, Tool, Field } from '@mcpkit/core';
+import { serveStdio } from '@mcpkit/stdio';
+import { IsString, MinLength } from 'class-validator';
+
+class GreetInput {
+  @Field({ description: 'Who to greet' })
+  @IsString()
+  @MinLength(1)
+  name: string;
+}
+
+class Greeter {
+  @Tool({ description: 'Says hello', annotations: { readOnlyHint: true } })
+  greet(input: GreetInput) {
+    return `Hello, ${input.name}!`;
+  }
+}
+
+serveStdio(createApp({ name: 'greeter', version: '1.0.0', providers: [Greeter] }));

@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
+import { weatherApp } from '../examples/tools.example';
+import { accountsApp } from '../examples/validation.example';
+import { filesApp } from '../examples/resources.example';
+import { reviewApp } from '../examples/prompts.example';
+import { clockApp } from '../examples/app.example';
+
+const ROOT = join(__dirname, '..', '..');
+const DOCS = join(ROOT, 'docs');
+const EXAMPLES = join(DOCS, 'examples');
+
+/** Every `<!-- example: file -->` marker must be followed by a code block equal to that file. */
+function embeddedExamples(markdownPath: string): Array<{ file: string; code: string }> {
+  const markdown = readFileSync(markdownPath, 'utf8');
+  const found: Array<{ file: string; code: string }> = [];
+  const marker = /<!-- example: ([\w.-]+) -->\s*```ts\n([\s\S]*?)```/g;
+  for (let match = marker.exec(markdown); match; match = marker.exec(markdown)) found.push({ file: match[1], code: match[2] });
+  return found;
+}
+
+describe('documentation examples', () => {
+  const pages = [join(ROOT, 'README.md'), ...readdirSync(DOCS).filter((name) => name.endsWith('.md')).map((name) => join(DOCS, name))];
+
+  it.each(pages.map((page) => [page.slice(ROOT.length + 1), page]))('%s shows its examples verbatim', (_, page) => {
+    const examples = embeddedExamples(page);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const { file, code } of examples) expect(code).toBe(readFileSync(join(EXAMPLES, file), 'utf8'));
+  });
+
+  it('README: the greeter answers over stdio', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [join(DOCS, 'dist', 'readme.example.js')], { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      await server.initialize();
+      expect(await server.request('tools/call', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ result: { content: [{ text: 'Hello, Ada!' }] } });
+      expect(await server.end()).toEqual({ code: 0, signal: null });
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('stdio: serves, skips oversized lines, and says bye after EOF', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [join(DOCS, 'dist', 'stdio.example.js')], { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      await server.initialize();
+      server.writeLine('x'.repeat(9 * 1024 * 1024));
+      expect(await server.waitFor((message) => message.id === null)).toMatchObject({ error: { code: -32600 } });
+      expect(await server.request('tools/call', { name: 'hello', arguments: {} })).toMatchObject({ result: { content: [{ text: 'hello' }] } });
+      expect(await server.end()).toEqual({ code: 0, signal: null });
+      expect(server.stderr).toContain('bye');
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('tools: text, ToolError, structured output and content helpers', async () => {
+    const client = await TestClient.connect(weatherApp);
+    expect(firstText(await client.callTool('summary', { city: 'Oslo', days: 3 }))).toBe('Sunny in Oslo for 3 days');
+    expect(await client.callTool('summary', { city: 'Atlantis', days: 1 })).toEqual({ isError: true, content: [{ type: 'text', text: 'Unknown city: Atlantis' }] });
+    expect((await client.listTools()).find((tool) => tool.name === 'forecast')!.outputSchema).toBeDefined();
+    expect((await client.callTool('chart')).content.map((block) => block.type)).toEqual(['text', 'image']);
+  });
+
+  it('validation: nested DTOs, stripping, strict mode and raw schemas', async () => {
+    const client = await TestClient.connect(accountsApp);
+    const input = { email: 'a@b.co', plan: 'pro', address: { street: 'Main', zip: '12345' }, comment: null };
+    expect(firstText(await client.callTool('signup', { ...input, extra: 1 }))).toBe('Welcome a@b.co (pro, zip 12345)');
+    expect(firstText(await client.callTool('signupStrict', { ...input, extra: 1 }))).toContain('extra: is not an allowed property');
+    expect(firstText(await client.callTool('signup', { ...input, address: { street: 'Main', zip: 'x' } }))).toContain('address.zip');
+    expect(firstText(await client.callTool('lookup', { id: 7 }))).toBe('#7');
+    expect((await client.callTool('lookup', { id: 0 })).isError).toBe(true);
+  });
+
+  it('resources: fixed, templated, missing and binary', async () => {
+    const client = await TestClient.connect(filesApp);
+    expect(firstText(await client.readResource('files:///src/index.ts'))).toBe('export {};');
+    await expect(client.readResource('files:///missing.txt')).rejects.toMatchObject({ code: -32002, data: { uri: 'files:///missing.txt' } });
+    expect((await client.readResource('logo://64?theme=dark')).contents[0]).toEqual({ uri: 'logo://64?theme=dark', mimeType: 'image/png', blob: 'AgE=' });
+    expect(firstText(await client.readResource('files://index'))).toBe('readme.md\nsrc/index.ts');
+  });
+
+  it('prompts: arguments from the DTO, messages back', async () => {
+    const client = await TestClient.connect(reviewApp);
+    expect((await client.listPrompts())[0].arguments).toEqual([
+      { name: 'code', description: 'The code to review', required: true },
+      { name: 'tone', description: 'How picky to be', required: false },
+    ]);
+    expect((await client.getPrompt('review_code', { code: 'x = 1', tone: 'gentle' })).messages[0].content).toEqual({ type: 'text', text: 'Review this code in a gentle tone:\n\nx = 1' });
+    await expect(client.getPrompt('review_code', { tone: 'rude' })).rejects.toMatchObject({ code: -32602 });
+    expect((await client.getPrompt('opening')).messages).toHaveLength(2);
+  });
+
+  it('app: resolve, instructions and the context', async () => {
+    const client = await TestClient.connect(clockApp, { clientInfo: { name: 'docs', version: '1' } });
+    expect(client.server.instructions).toBe('Ask for the time.');
+    expect(firstText(await client.callTool('time'))).toBe('2026-01-01T00:00:00.000Z');
+    expect(firstText(await client.callTool('wait', { ms: 1 }))).toBe('waited 1 ms for docs');
+  });
+});
