@@ -97,14 +97,15 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     writeRaw('', () => process.exit(0));
   };
 
+  const listeners: Array<[NodeJS.EventEmitter, string, Parameters<NodeJS.EventEmitter['on']>[1]]> = [
+    [input, 'data', onData],
+    [input, 'end', onEnd],
+    [input, 'error', onEnd],
+  ];
+  if (exitProcess) listeners.push([process, 'SIGTERM', onSignal], [process, 'SIGINT', onSignal]);
+
   function detach(): void {
-    input.off('data', onData);
-    input.off('end', onEnd);
-    input.off('error', onEnd);
-    if (exitProcess) {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-    }
+    for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
   }
 
   function stop(): void {
@@ -122,13 +123,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     if (exitProcess) setImmediate(() => writeRaw('', () => process.exit(0)));
   }
 
-  input.on('data', onData);
-  input.on('end', onEnd);
-  input.on('error', onEnd);
-  if (exitProcess) {
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
+  for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
   input.resume();
 
   return {

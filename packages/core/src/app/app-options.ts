@@ -1,17 +1,10 @@
 import type { Logger } from '../logging/logger';
 import type { Constructor } from '../metadata/constructor';
-import type { Icon } from '../protocol/mcp-types';
+import type { Implementation } from '../protocol/mcp-types';
 import type { Provider } from '../scanner/scan-providers';
 
-/** Options of `createApp`. */
-export interface AppOptions {
-  /** Server name reported to clients (`serverInfo.name`). */
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+/** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
+export interface AppOptions extends Implementation {
   /** How to use this server, for the model (`InitializeResult.instructions`). */
   instructions?: string;
   /** Classes (or instances) whose methods carry `@Tool`, `@Resource`, `@ResourceTemplate`, `@Prompt`. */

@@ -67,10 +67,9 @@ export function createApp(options: AppOptions): McpApp {
   }
   const map: CapabilityMap = Object.freeze({ tools, resources, templates: Object.freeze([...templates.values()]), prompts });
   const info: Implementation = { name: options.name, version: options.version };
-  if (options.title !== undefined) info.title = options.title;
-  if (options.description !== undefined) info.description = options.description;
-  if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl;
-  if (options.icons !== undefined) info.icons = options.icons;
+  for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {
+    if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
+  }
   const logger = options.logger ?? createLogger({ name: options.name });
   return new McpApp(info, options.instructions, map, logger, options.logArguments === true);
 }

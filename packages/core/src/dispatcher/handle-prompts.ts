@@ -1,5 +1,6 @@
 import { InvalidParamsError } from '../errors/mcp-error';
-import { isObject } from '../protocol/json-rpc';
+import { METHOD } from '../protocol/methods';
+import { optionalArguments, requireString } from './read-params';
 import type { GetPromptResult } from '../protocol/mcp-types';
 import { toGetPromptResult } from '../results/prompt-result';
 import type { PromptDefinition } from '../scanner/definitions';
@@ -7,13 +8,11 @@ import type { RequestContext } from './request-context';
 
 /** `prompts/get`: unknown prompts and bad arguments are `-32602` (prompts spec, "Error Handling"). */
 export async function getPrompt(prompts: ReadonlyMap<string, PromptDefinition>, params: Record<string, unknown>, ctx: RequestContext): Promise<GetPromptResult> {
-  const name = params.name;
-  if (typeof name !== 'string') throw new InvalidParamsError('prompts/get needs params.name, a string');
-  const args = params.arguments;
-  if (args !== undefined && !isObject(args)) throw new InvalidParamsError('prompts/get params.arguments must be an object of strings');
+  const name = requireString(params, 'name', METHOD.PROMPTS_GET);
+  const args = optionalArguments(params, METHOD.PROMPTS_GET);
   const prompt = prompts.get(name);
   if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${name}`);
-  let outcome = prompt.parseArguments(args ?? {});
+  let outcome = prompt.parseArguments(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) {
     throw new InvalidParamsError(`Invalid arguments for prompt ${name}: ${outcome.problems.join('; ')}`, { problems: outcome.problems });

@@ -1,4 +1,6 @@
-import { InvalidParamsError, ResourceNotFoundError } from '../errors/mcp-error';
+import { ResourceNotFoundError } from '../errors/mcp-error';
+import { METHOD } from '../protocol/methods';
+import { requireString } from './read-params';
 import type { ReadResourceResult } from '../protocol/mcp-types';
 import { toReadResourceResult } from '../results/resource-result';
 import type { CapabilityMap } from '../scanner/definitions';
@@ -9,8 +11,7 @@ import type { RequestContext } from './request-context';
  * returns `undefined` says the resource does not exist.
  */
 export async function readResource(map: CapabilityMap, params: Record<string, unknown>, ctx: RequestContext): Promise<ReadResourceResult> {
-  const uri = params.uri;
-  if (typeof uri !== 'string') throw new InvalidParamsError('resources/read needs params.uri, a string');
+  const uri = requireString(params, 'uri', METHOD.RESOURCES_READ);
   const fixed = map.resources.get(uri);
   if (fixed) {
     const value = await fixed.invoke({ uri }, ctx);

@@ -1,5 +1,6 @@
-import { InvalidParamsError } from '../errors/mcp-error';
-import { McpError } from '../errors/mcp-error';
+import { InvalidParamsError, McpError } from '../errors/mcp-error';
+import { METHOD } from '../protocol/methods';
+import { optionalArguments, requireString } from './read-params';
 import { ToolError } from '../errors/tool-error';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
@@ -43,13 +44,11 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
  * SEP-1303), run the handler and shape its return value.
  */
 export async function callTool(tools: ReadonlyMap<string, ToolDefinition>, params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
-  const name = params.name;
-  if (typeof name !== 'string') throw new InvalidParamsError('tools/call needs params.name, a string');
-  const args = params.arguments;
-  if (args !== undefined && !isObject(args)) throw new InvalidParamsError('tools/call params.arguments must be an object');
+  const name = requireString(params, 'name', METHOD.TOOLS_CALL);
+  const args = optionalArguments(params, METHOD.TOOLS_CALL);
   const tool = tools.get(name);
   if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
-  let outcome = tool.parseInput(args ?? {});
+  let outcome = tool.parseInput(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) return invalidArguments(tool, outcome.problems);
   let result: CallToolResult;

@@ -1,3 +1,4 @@
+import { ResourceTemplate } from '../decorators/resource-template.decorator';
 import { UriTemplate, UriTemplateSyntaxError } from './uri-template';
 import type { TemplateVariables } from './template-variables';
 
@@ -70,5 +71,25 @@ describe('UriTemplate', () => {
     // @ts-expect-error: `name` is not a variable of this template
     const wrong: TemplateVariables<'notes://{id}'> = { name: 'x' };
     expect(wrong).toBeDefined();
+  });
+});
+
+describe('@ResourceTemplate typing', () => {
+  it('accepts a handler whose variables match the template and refuses one that does not', () => {
+    // Compile-time checks: ts-jest type-checks this file.
+    class Good {
+      @ResourceTemplate({ uriTemplate: 'notes://{id}{?rev}' })
+      read(vars: { id: string; rev?: string }) {
+        return vars.id;
+      }
+    }
+    class Bad {
+      // @ts-expect-error: the template has no variable `name`
+      @ResourceTemplate({ uriTemplate: 'notes://{id}' })
+      read(vars: { name: string }) {
+        return vars.name;
+      }
+    }
+    expect([Good, Bad]).toHaveLength(2);
   });
 });
