@@ -1,10 +1,26 @@
+import { serveHttp } from '@mcpkit/fastify';
 import { serveStdio } from '@mcpkit/stdio';
 import { createTestbedApp } from './app';
 
 const mode = process.argv[2] ?? 'stdio';
+const app = createTestbedApp();
+
 if (mode === 'stdio') {
-  serveStdio(createTestbedApp());
+  serveStdio(app);
+} else if (mode === 'http') {
+  const sessions = (process.env.MCP_HTTP_MODE ?? 'stateful') !== 'stateless';
+  serveHttp(app, { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3000), sessions })
+    .then((server) => {
+      const stop = () => void server.close().then(() => process.exit(0));
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      app.logger.info({ url: server.url, sessions }, 'testbed listening');
+    })
+    .catch((error: unknown) => {
+      app.logger.fatal({ err: error }, 'testbed could not start');
+      process.exit(1);
+    });
 } else {
-  process.stderr.write(`testbed: mode "${mode}" is not available yet (only "stdio")\n`);
+  process.stderr.write(`testbed: unknown mode "${mode}"; use "stdio" or "http"\n`);
   process.exit(2);
 }

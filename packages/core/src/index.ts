@@ -12,7 +12,7 @@ export { Prompt } from './decorators/prompt.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
 export type { CommonOptions, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
 
-export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
+export { Connection, errorResponse, type ConnectionOptions, type ReceiveOptions } from './dispatcher/connection';
 export { RequestContext, type TransportInfo, type ClientInfo, type SessionInfo } from './dispatcher/request-context';
 
 export { ErrorCode } from './errors/error-codes';
@@ -21,7 +21,7 @@ export { ToolError } from './errors/tool-error';
 export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } from './errors/definition-error';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
 
-export { createLogger, type Logger, type LoggerOptions } from './logging/logger';
+export { createLogger, isLevelEnabled, type Logger, type LoggerOptions } from './logging/logger';
 
 export type { Constructor } from './metadata/constructor';
 export type {
@@ -54,6 +54,8 @@ export type {
 } from './protocol/mcp-types';
 export type { JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcMessage, JsonRpcErrorObject, RequestId } from './protocol/json-rpc';
 export { METHOD } from './protocol/methods';
+export { parseMessage, type ParsedFrame } from './protocol/parse-message';
+export { isObject, isRequestId } from './protocol/json-rpc';
 export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, type LegacyProtocolVersion } from './protocol/protocol-versions';
 
 export { text, image, audio, embeddedResource, resourceLink } from './results/content';

@@ -1,9 +1,10 @@
 import type { McpApp } from '../app/app';
-import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError, ParseError } from '../errors/mcp-error';
+import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
-import type { Logger } from '../logging/logger';
-import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
-import type { ClientCapabilities, Implementation } from '../protocol/mcp-types';
+import { isLevelEnabled, type Logger } from '../logging/logger';
+import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
+import { parseMessage } from '../protocol/parse-message';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
 import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../protocol/protocol-versions';
 import type { MethodHandler } from './method-table';
@@ -20,6 +21,15 @@ function readableId(message: Record<string, unknown>): RequestId | null {
   return isRequestId(message.id) ? message.id : null;
 }
 
+/** Capabilities without what needs a session to work. */
+function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): ServerCapabilities {
+  const { logging: _logging, ...rest } = capabilities;
+  if (rest.resources) rest.resources = {};
+  if (rest.tools) rest.tools = {};
+  if (rest.prompts) rest.prompts = {};
+  return rest;
+}
+
 function targetOf(method: string, params: Record<string, unknown>): unknown {
   if (method === METHOD.TOOLS_CALL || method === METHOD.PROMPTS_GET) return params.name;
   if (method === METHOD.RESOURCES_READ) return params.uri;
@@ -32,7 +42,32 @@ export interface ConnectionOptions {
   sessionId?: string;
   /** A logger to use instead of the app's (stdio replaces one that writes to stdout). */
   logger?: Logger;
+  /**
+   * Start past the handshake with this client state: a stateless HTTP request, or a session
+   * restored from a store on another instance.
+   */
+  initialized?: ClientInfo;
+  /**
+   * No session will follow (stateless HTTP): capabilities that need one (a stored log level,
+   * subscriptions, list-change notifications) are not advertised.
+   */
+  sessionless?: boolean;
 }
+
+/** What the transport provides for one incoming message. */
+export interface ReceiveOptions {
+  /** The logger of this request (e.g. Fastify's `request.log`); defaults to the connection's. */
+  logger?: Logger;
+  /**
+   * Delivers notifications related to the request (progress …) before its response. Without it,
+   * such notifications are dropped.
+   */
+  send?: (message: JsonRpcNotification) => void;
+  /** Facts about this very request (HTTP headers change per request within one session). */
+  transport?: TransportInfo;
+}
+
+const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 
 /**
  * One client's conversation with an app over the handshake era: the negotiated revision, the
@@ -43,9 +78,11 @@ export class Connection {
   private initialized = false;
   private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
   private readonly inflight = new Map<RequestId, AbortController>();
-  private readonly logger: Logger;
+  private connectionLogger: Logger | undefined = undefined;
+  private readonly baseLogger: Logger;
   private readonly logRequests: boolean;
   private closed = false;
+  private readonly sessionless: boolean;
   readonly session: SessionInfo;
 
   constructor(
@@ -55,14 +92,35 @@ export class Connection {
   ) {
     const { sessionId } = options;
     this.session = sessionId === undefined ? {} : { id: sessionId };
-    this.logger = (options.logger ?? app.logger).child(sessionId === undefined ? { transport: transport.kind } : { transport: transport.kind, sessionId });
+    this.baseLogger = options.logger ?? app.logger;
+    this.sessionless = options.sessionless === true;
     // Decided once: the per-request line costs nothing when info is off.
-    this.logRequests = this.logger.isLevelEnabled('info');
+    this.logRequests = isLevelEnabled(this.baseLogger, 'info');
+    if (options.initialized) {
+      this.client = Object.freeze({ ...options.initialized });
+      this.initialized = true;
+    }
   }
 
   /** The negotiated protocol revision (the latest until `initialize`). */
   get protocolVersion(): string {
     return this.client.protocolVersion;
+  }
+
+  /** True once `initialize` has been answered (or the connection started initialized). */
+  get isInitialized(): boolean {
+    return this.initialized;
+  }
+
+  /** The client as the handshake described it: what a session store keeps. */
+  get clientInfo(): ClientInfo {
+    return this.client;
+  }
+
+  // A child per connection only when something logs: a stateless request usually never does.
+  private get logger(): Logger {
+    this.connectionLogger ??= this.baseLogger.child(this.session.id === undefined ? { transport: this.transport.kind } : { transport: this.transport.kind, sessionId: this.session.id });
+    return this.connectionLogger;
   }
 
   /** Number of requests being handled. */
@@ -74,20 +132,15 @@ export class Connection {
    * Handles one raw frame: parses it (`-32700` for anything that is not JSON) and dispatches it.
    * Resolves to the response(s) to send, or `undefined` when nothing is to be sent.
    */
-  receiveText(text: string): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return Promise.resolve(errorResponse(null, new ParseError()));
-    }
-    return this.receive(message);
+  receiveText(text: string, options?: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    const frame = parseMessage(text);
+    return frame.ok ? this.receive(frame.message, options) : Promise.resolve(frame.response);
   }
 
   /** Handles one parsed message (or a batch, on a 2025-03-26 connection). */
-  receive(message: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    if (Array.isArray(message)) return this.receiveBatch(message);
-    return this.receiveOne(message);
+  receive(message: unknown, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    if (Array.isArray(message)) return this.receiveBatch(message, options);
+    return this.receiveOne(message, options, false);
   }
 
   /** Aborts everything in flight: the client is gone. */
@@ -97,18 +150,18 @@ export class Connection {
     this.inflight.clear();
   }
 
-  private async receiveBatch(messages: unknown[]): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+  private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     // Batching exists only in 2025-03-26 (basic/index, "Batching"); later revisions removed it.
     if (!this.initialized || this.client.protocolVersion !== '2025-03-26') {
       return errorResponse(null, new InvalidRequestError('JSON-RPC batches are only accepted after negotiating protocol revision 2025-03-26'));
     }
     if (messages.length === 0) return errorResponse(null, new InvalidRequestError('An empty batch is not a valid request'));
-    const answers = await Promise.all(messages.map((message) => this.receiveOne(message, true)));
+    const answers = await Promise.all(messages.map((message) => this.receiveOne(message, options, true)));
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
     return responses.length > 0 ? responses : undefined;
   }
 
-  private receiveOne(message: unknown, inBatch = false): Promise<JsonRpcResponse | undefined> {
+  private receiveOne(message: unknown, options: ReceiveOptions, inBatch: boolean): Promise<JsonRpcResponse | undefined> {
     if (!isObject(message)) return Promise.resolve(errorResponse(null, new InvalidRequestError('A JSON-RPC message must be an object')));
     if (message.jsonrpc !== '2.0') return Promise.resolve(errorResponse(readableId(message), new InvalidRequestError('jsonrpc must be "2.0"')));
     const method = message.method;
@@ -137,7 +190,7 @@ export class Connection {
     if (!handler) return Promise.resolve(errorResponse(id, new MethodNotFoundError(method)));
     if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`)));
     if (this.closed) return Promise.resolve(undefined);
-    return this.run(id, method, params ?? EMPTY_PARAMS, handler);
+    return this.run(id, method, params ?? EMPTY_PARAMS, handler, options);
   }
 
   private initialize(id: RequestId, params: Record<string, unknown>): JsonRpcResponse {
@@ -155,7 +208,7 @@ export class Connection {
     this.initialized = true;
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: this.app.capabilities,
+      capabilities: this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.app.capabilities,
       serverInfo: this.app.view(version).serverInfo,
     };
     if (this.app.instructions !== undefined) result.instructions = this.app.instructions;
@@ -174,13 +227,14 @@ export class Connection {
     // notifications/initialized and unknown notifications need nothing.
   }
 
-  private async run(id: RequestId, method: string, params: Record<string, unknown>, handler: MethodHandler): Promise<JsonRpcResponse | undefined> {
+  private async run(id: RequestId, method: string, params: Record<string, unknown>, handler: MethodHandler, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
     const controller = new AbortController();
     this.inflight.set(id, controller);
     const target = targetOf(method, params);
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
     const meta = isObject(params._meta) ? params._meta : undefined;
-    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, this.transport, meta, this.logger, bindings);
+    const logger = options.logger ?? this.logger;
+    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send);
     const started = this.logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;
     try {
@@ -191,19 +245,20 @@ export class Connection {
       if (!McpError.isMcpError(error) && !controller.signal.aborted) ctx.logger.error({ err: error }, 'request handler threw');
       response = errorResponse(id, error);
     }
+    ctx.finish();
     if (this.inflight.get(id) === controller) this.inflight.delete(id);
     if (controller.signal.aborted) {
-      if (this.logRequests) this.logLine(bindings, started, 'cancelled');
+      if (this.logRequests) this.logLine(logger, bindings, started, 'cancelled');
       return undefined;
     }
     if (this.logRequests) {
       const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
-      this.logLine(this.app.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: params.arguments } : bindings, started, outcome);
+      this.logLine(logger, this.app.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: params.arguments } : bindings, started, outcome);
     }
     return response;
   }
 
-  private logLine(bindings: Record<string, unknown>, started: number, outcome: string): void {
-    this.logger.info({ ...bindings, ms: Math.round((performance.now() - started) * 1000) / 1000, outcome }, 'request');
+  private logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string): void {
+    logger.info({ ...bindings, ms: Math.round((performance.now() - started) * 1000) / 1000, outcome }, 'request');
   }
 }

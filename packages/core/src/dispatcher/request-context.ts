@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger';
-import type { RequestId } from '../protocol/json-rpc';
+import type { JsonRpcNotification, RequestId } from '../protocol/json-rpc';
+import { METHOD } from '../protocol/methods';
 import type { ClientCapabilities, Implementation, Meta } from '../protocol/mcp-types';
 
 /** Facts about the transport a request arrived on. */
@@ -35,6 +36,8 @@ export interface SessionInfo {
  */
 export class RequestContext {
   private childLogger: Logger | undefined = undefined;
+  private lastProgress = -Infinity;
+  private done = false;
 
   constructor(
     /** The JSON-RPC id of the request. */
@@ -52,7 +55,45 @@ export class RequestContext {
     readonly meta: Meta | undefined,
     private readonly baseLogger: Logger,
     private readonly logBindings: Record<string, unknown>,
+    private readonly sendRelated: ((message: JsonRpcNotification) => void) | undefined = undefined,
   ) {}
+
+  /** The request's `_meta.progressToken`, when the client asked for progress. */
+  get progressToken(): string | number | undefined {
+    const token = this.meta?.progressToken;
+    return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  }
+
+  /**
+   * Reports progress to the client (`notifications/progress`), if it asked for it with a
+   * progress token; otherwise does nothing. Values must increase: a value not above the last
+   * one is dropped, as is anything after the handler has returned.
+   *
+   * @example
+   * for (const [i, file] of files.entries()) {
+   *   await index(file);
+   *   ctx.progress(i + 1, files.length, `indexed ${file}`);
+   * }
+   */
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.progressToken;
+    if (token === undefined || this.sendRelated === undefined || this.done || this.signal.aborted) return;
+    if (!(progress > this.lastProgress)) {
+      this.logger.debug({ progress, last: this.lastProgress }, 'progress must increase; update dropped');
+      return;
+    }
+    this.lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    // `message` joined the notification in 2025-03-26.
+    if (message !== undefined && this.client.protocolVersion >= '2025-03-26') params.message = message;
+    this.sendRelated({ jsonrpc: '2.0', method: METHOD.PROGRESS, params });
+  }
+
+  /** @internal Marks the handler as returned: nothing more may be sent for this request. */
+  finish(): void {
+    this.done = true;
+  }
 
   /** The server's own log for this request: a pino child with the request's id and target. */
   get logger(): Logger {

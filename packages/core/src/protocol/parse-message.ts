@@ -1,0 +1,18 @@
+import { ParseError } from '../errors/mcp-error';
+import { toJsonRpcError } from '../errors/to-json-rpc-error';
+import type { JsonRpcFailure } from './json-rpc';
+
+/** A parsed frame, or the `-32700` answer for one that is not JSON. */
+export type ParsedFrame = { ok: true; message: unknown } | { ok: false; response: JsonRpcFailure };
+
+/**
+ * Parses one transport frame (a stdio line, an HTTP body). Transports that must look at the
+ * message before dispatching it (HTTP sessions) use this so the parse error stays core's answer.
+ */
+export function parseMessage(text: string): ParsedFrame {
+  try {
+    return { ok: true, message: JSON.parse(text) };
+  } catch {
+    return { ok: false, response: { jsonrpc: '2.0', id: null, error: toJsonRpcError(new ParseError()) } };
+  }
+}

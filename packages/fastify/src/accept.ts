@@ -1,0 +1,22 @@
+/** The media ranges of an `Accept` header, lower-cased, parameters dropped. */
+function mediaRanges(accept: string | undefined): string[] {
+  if (!accept) return [];
+  return accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
+}
+
+function covers(ranges: readonly string[], type: string): boolean {
+  const slash = type.indexOf('/');
+  const major = type.slice(0, slash);
+  return ranges.some((range) => range === type || range === '*/*' || range === `${major}/*`);
+}
+
+/** POST must accept both answers a server may give: JSON and an SSE stream. */
+export function acceptsJsonAndSse(accept: string | undefined): boolean {
+  const ranges = mediaRanges(accept);
+  return covers(ranges, 'application/json') && covers(ranges, 'text/event-stream');
+}
+
+/** GET opens a stream, so it must accept SSE. */
+export function acceptsSse(accept: string | undefined): boolean {
+  return covers(mediaRanges(accept), 'text/event-stream');
+}

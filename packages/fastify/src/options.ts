@@ -1,0 +1,92 @@
+import type { McpApp } from '@mcpkit/core';
+import { MemoryEventStore, type EventStore } from './event-store';
+import { LOOPBACK_HOSTS } from './host-origin';
+import { MemorySessionStore, type SessionStore } from './session-store';
+
+/** How a POST that carries a request is answered. */
+export type ResponseMode = 'auto' | 'json' | 'sse';
+
+/** Options of the `mcpkit` Fastify plugin (and of `serveHttp`). */
+export interface McpHttpOptions {
+  /** The app to serve. */
+  app: McpApp;
+  /** Path of the MCP endpoint (default `/mcp`). The plugin ignores Fastify's `prefix`… unless you register it inside a prefixed plugin. */
+  path?: string;
+  /** Handshake-era sessions with `Mcp-Session-Id` (default true); false serves every request on its own. */
+  sessions?: boolean;
+  /**
+   * `auto` (default): JSON, unless the handler sends something before its result, which turns
+   * the answer into an SSE stream; `json`: always JSON (related notifications are dropped);
+   * `sse`: always a stream.
+   */
+  responseMode?: ResponseMode;
+  /** Allowed `Host` values: hostnames (any port), `host:port`, or `*`. Default: loopback names. */
+  allowedHosts?: readonly string[];
+  /** Allowed `Origin` values besides origins on an allowed host: exact origins, or `*`. */
+  allowedOrigins?: readonly string[];
+  /** Largest accepted body in bytes (default 4 MiB); larger bodies get 413. */
+  bodyLimit?: number;
+  /** Most live sessions (default 10 000); at the cap the least recently used idle one is ended. */
+  maxSessions?: number;
+  /** A session unused this long is ended (default 30 minutes). */
+  sessionIdleTimeoutMs?: number;
+  /** Where sessions are remembered (default: in memory). */
+  sessionStore?: SessionStore;
+  /** Where SSE events wait for resumption (default: in memory, 1 000 events per session). */
+  eventStore?: EventStore;
+  /** `retry` advice sent with the priming event, in ms (default 1 000). */
+  retryMs?: number;
+  /** Keep-alive comment interval on open streams, in ms (default 25 000; 0 disables). */
+  keepAliveMs?: number;
+  /** Whether GET opens the session's server-to-client stream (default true); false answers 405. */
+  standaloneStream?: boolean;
+  /**
+   * Also serve the 2024-11-05 HTTP+SSE transport for old clients: GET `ssePath` opens the stream
+   * (first event: `endpoint`), POST `messagesPath?sessionId=…` carries messages. Off by default.
+   */
+  legacySse?: boolean | { ssePath?: string; messagesPath?: string };
+}
+
+/** @internal The options with every default applied, computed once. */
+export interface ResolvedHttpOptions {
+  app: McpApp;
+  path: string;
+  sessions: boolean;
+  responseMode: ResponseMode;
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+  bodyLimit: number;
+  maxSessions: number;
+  sessionIdleTimeoutMs: number;
+  sessionStore: SessionStore;
+  eventStore: EventStore;
+  retryMs: number;
+  keepAliveMs: number;
+  standaloneStream: boolean;
+  legacySse: { ssePath: string; messagesPath: string } | undefined;
+}
+
+/** @internal */
+export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
+  if (!options || typeof options.app !== 'object' || typeof options.app.connect !== 'function') {
+    throw new TypeError('@mcpkit/fastify: pass the app made by createApp as the `app` option');
+  }
+  const legacy = options.legacySse;
+  return Object.freeze({
+    app: options.app,
+    path: options.path ?? '/mcp',
+    sessions: options.sessions ?? true,
+    responseMode: options.responseMode ?? 'auto',
+    allowedHosts: options.allowedHosts ?? LOOPBACK_HOSTS,
+    allowedOrigins: options.allowedOrigins ?? [],
+    bodyLimit: options.bodyLimit ?? 4 * 1024 * 1024,
+    maxSessions: options.maxSessions ?? 10_000,
+    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
+    sessionStore: options.sessionStore ?? new MemorySessionStore(),
+    eventStore: options.eventStore ?? new MemoryEventStore(),
+    retryMs: options.retryMs ?? 1_000,
+    keepAliveMs: options.keepAliveMs ?? 25_000,
+    standaloneStream: options.standaloneStream ?? true,
+    legacySse: legacy ? { ssePath: (legacy === true ? undefined : legacy.ssePath) ?? '/sse', messagesPath: (legacy === true ? undefined : legacy.messagesPath) ?? '/messages' } : undefined,
+  });
+}

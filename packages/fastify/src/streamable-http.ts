@@ -1,0 +1,203 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ErrorCode,
+  InvalidRequestError,
+  LEGACY_PROTOCOL_VERSIONS,
+  parseMessage,
+  type Connection,
+  type JsonRpcResponse,
+  type TransportInfo,
+} from '@mcpkit/core';
+import { acceptsJsonAndSse, acceptsSse } from './accept';
+import { containsRequest, idOf, isInitializeRequest } from './classify';
+import { headerValue, sendHttpError } from './http-error';
+import type { ResolvedHttpOptions } from './options';
+import type { LiveSession, SessionRegistry } from './session-registry';
+import { SSE_HEADERS, SseStream, streamOfEventId } from './sse-stream';
+
+const SERVED_VERSIONS: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
+// Streamable HTTP, "Protocol Version Header": without the header, assume 2025-03-26.
+const VERSION_WITHOUT_HEADER = '2025-03-26';
+
+type Headers = Record<string, string | number | string[] | undefined>;
+
+const MALFORMED: ReadonlySet<number> = new Set([ErrorCode.ParseError, ErrorCode.InvalidRequest]);
+
+/** A message that was not a valid request is the client's fault (4xx); other errors are answers (200). */
+function statusOf(answer: JsonRpcResponse | JsonRpcResponse[]): number {
+  return !Array.isArray(answer) && 'error' in answer && (answer.id === null || MALFORMED.has(answer.error.code)) ? 400 : 200;
+}
+
+function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
+  return answer !== undefined && !Array.isArray(answer) && 'result' in answer;
+}
+
+/**
+ * The Streamable HTTP endpoint (2025-03-26 … 2025-11-25): POST carries client messages, GET
+ * opens the session's stream or resumes one, DELETE ends the session. Only transport matters
+ * here; every protocol answer comes from core.
+ */
+export class StreamableHttpEndpoint {
+  constructor(
+    private readonly options: ResolvedHttpOptions,
+    private readonly registry: SessionRegistry | undefined,
+  ) {}
+
+  readonly post = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (!acceptsJsonAndSse(request.headers.accept)) {
+      return sendHttpError(reply, 406, new InvalidRequestError('Not Acceptable: the Accept header must list both application/json and text/event-stream'));
+    }
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+      return sendHttpError(reply, 415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+    }
+    const version = headerValue(request.headers['mcp-protocol-version']);
+    if (version !== undefined && !SERVED_VERSIONS.has(version)) {
+      return sendHttpError(reply, 400, new InvalidRequestError(`Unsupported MCP-Protocol-Version: ${version}`, { supported: LEGACY_PROTOCOL_VERSIONS }));
+    }
+    const frame = parseMessage(typeof request.body === 'string' ? request.body : '');
+    if (!frame.ok) return reply.code(400).send(frame.response);
+    const message = frame.message;
+    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+
+    if (!this.registry) {
+      const connection = isInitializeRequest(message)
+        ? this.options.app.connect(transport, { sessionless: true })
+        : this.options.app.connect(transport, { sessionless: true, initialized: { protocolVersion: version ?? VERSION_WITHOUT_HEADER, capabilities: {} } });
+      return this.dispatch(request, reply, connection, undefined, message, false);
+    }
+
+    let session: LiveSession | undefined;
+    const fresh = isInitializeRequest(message);
+    if (fresh) {
+      session = this.registry.create(request.headers);
+      if (!session) return sendHttpError(reply, 503, new InvalidRequestError('Too many sessions; try again later'), idOf(message), { 'retry-after': '5' });
+    } else {
+      const id = headerValue(request.headers['mcp-session-id']);
+      if (id === undefined) return sendHttpError(reply, 400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
+      session = await this.registry.get(id);
+      if (!session) return sendHttpError(reply, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
+    }
+    session.activeRequests += 1;
+    try {
+      return await this.dispatch(request, reply, session.connection, session, message, fresh);
+    } finally {
+      session.activeRequests -= 1;
+      session.lastActivity = Date.now();
+    }
+  };
+
+  readonly get = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (!this.registry || !this.options.standaloneStream) return this.methodNotAllowed(reply);
+    if (!acceptsSse(request.headers.accept)) return sendHttpError(reply, 406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
+    const session = await this.sessionOf(request, reply);
+    if (!session) return reply;
+    const lastEventId = headerValue(request.headers['last-event-id']);
+    if (lastEventId !== undefined) return this.resume(reply, session, lastEventId);
+    if (session.standaloneStream?.isAttached) {
+      return sendHttpError(reply, 409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
+    }
+    const stream = session.standaloneStream ?? session.openStream('g');
+    reply.hijack();
+    stream.attach(reply.raw, this.streamHeaders(reply, session));
+    return reply;
+  };
+
+  readonly delete = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (!this.registry) return this.methodNotAllowed(reply);
+    const session = await this.sessionOf(request, reply);
+    if (!session) return reply;
+    await this.registry.delete(session.id);
+    return reply.code(200).send();
+  };
+
+  readonly methodNotAllowed = (reply: FastifyReply): FastifyReply =>
+    sendHttpError(reply, 405, new InvalidRequestError('Method Not Allowed'), null, { allow: this.registry ? 'GET, POST, DELETE' : 'POST' });
+
+  private async sessionOf(request: FastifyRequest, reply: FastifyReply): Promise<LiveSession | undefined> {
+    const version = headerValue(request.headers['mcp-protocol-version']);
+    if (version !== undefined && !SERVED_VERSIONS.has(version)) {
+      sendHttpError(reply, 400, new InvalidRequestError(`Unsupported MCP-Protocol-Version: ${version}`, { supported: LEGACY_PROTOCOL_VERSIONS }));
+      return undefined;
+    }
+    const id = headerValue(request.headers['mcp-session-id']);
+    if (id === undefined) {
+      sendHttpError(reply, 400, new InvalidRequestError('Missing Mcp-Session-Id header'));
+      return undefined;
+    }
+    const session = await this.registry!.get(id);
+    if (!session) sendHttpError(reply, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
+    return session;
+  }
+
+  /** GET with Last-Event-ID: what the stream missed, then whatever it still has to say. */
+  private async resume(reply: FastifyReply, session: LiveSession, lastEventId: string): Promise<FastifyReply> {
+    const streamId = streamOfEventId(lastEventId);
+    const missed = streamId === undefined ? undefined : await this.options.eventStore.after(session.id, streamId, lastEventId);
+    if (streamId === undefined || missed === undefined) {
+      return sendHttpError(reply, 400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
+    }
+    const live = session.streams.get(streamId);
+    reply.hijack();
+    if (live) {
+      live.attach(reply.raw, this.streamHeaders(reply, session), missed);
+      session.release(live);
+    } else {
+      // The stream has finished: replay what was missed and end.
+      const finished = new SseStream(streamId, { priming: false, retryMs: this.options.retryMs, keepAliveMs: 0 });
+      finished.complete();
+      finished.attach(reply.raw, this.streamHeaders(reply, session), missed);
+    }
+    return reply;
+  }
+
+  private streamHeaders(reply: FastifyReply, session: LiveSession | undefined): Headers {
+    const headers: Headers = { ...(reply.getHeaders() as Headers) };
+    if (session) headers['mcp-session-id'] = session.id;
+    return headers;
+  }
+
+  /** Runs the message through core and answers: 202, JSON, or an SSE stream (responseMode). */
+  private async dispatch(request: FastifyRequest, reply: FastifyReply, connection: Connection, session: LiveSession | undefined, message: unknown, fresh: boolean): Promise<FastifyReply> {
+    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    if (!containsRequest(message)) {
+      const answer = await connection.receive(message, { logger: request.log, transport });
+      if (answer === undefined) return reply.code(202).send();
+      return reply.code(400).header('content-type', 'application/json').send(answer);
+    }
+
+    let stream: SseStream | undefined;
+    const openStream = (): SseStream => {
+      stream = session
+        ? session.openStream('s')
+        : new SseStream('s', { priming: false, retryMs: this.options.retryMs, keepAliveMs: 0 });
+      reply.hijack();
+      stream.attach(reply.raw, this.streamHeaders(reply, session));
+      return stream;
+    };
+    if (!session) {
+      // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) connection.close();
+      });
+    }
+    if (this.options.responseMode === 'sse') openStream();
+    const send = this.options.responseMode === 'json' ? undefined : (related: Parameters<SseStream['send']>[0]) => (stream ?? openStream()).send(related);
+
+    const answer = await connection.receive(message, { logger: request.log, send, transport });
+    if (fresh && session) {
+      if (succeeded(answer)) await this.registry!.activate(session);
+      else this.registry!.discard(session);
+    }
+    if (stream) {
+      stream.complete(answer);
+      session?.release(stream);
+      return reply;
+    }
+    // Every request of the message was cancelled: nothing to say.
+    if (answer === undefined) return reply.code(202).send();
+    if (fresh && session && succeeded(answer)) reply.header('mcp-session-id', session.id);
+    return reply.code(statusOf(answer)).header('content-type', 'application/json').send(answer);
+  }
+}
+
+export { SSE_HEADERS };

@@ -1,0 +1,103 @@
+import { IsInt, IsString, Min } from 'class-validator';
+import pino from 'pino';
+import { createApp, Prompt, Resource, Tool, type McpApp, type RequestContext } from '@mcpkit/core';
+
+class EchoInput {
+  @IsString()
+  text: string;
+}
+
+class StepsInput {
+  @IsInt()
+  @Min(1)
+  steps: number;
+
+  @IsInt()
+  @Min(0)
+  delayMs: number;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+export const cancelled: Array<string | number> = [];
+
+class FixtureTools {
+  @Tool({ description: 'Echoes its text' })
+  echo(input: EchoInput, ctx: RequestContext) {
+    return `${input.text}|${ctx.session?.id ? 'session' : 'stateless'}`;
+  }
+
+  @Tool({ description: 'Reports progress steps, then returns' })
+  async steps(input: StepsInput, ctx: RequestContext) {
+    for (let i = 1; i <= input.steps; i++) {
+      await sleep(input.delayMs, ctx.signal);
+      if (ctx.signal.aborted) {
+        cancelled.push(ctx.requestId);
+        return 'aborted';
+      }
+      ctx.progress(i, input.steps, `step ${i}`);
+    }
+    return `done ${input.steps}`;
+  }
+
+  @Resource({ uri: 'fixture://hello', mimeType: 'text/plain' })
+  hello() {
+    return 'hello';
+  }
+
+  @Prompt()
+  hi() {
+    return 'hi';
+  }
+}
+
+export function fixtureApp(): McpApp {
+  return createApp({ name: 'fixture', version: '1.0.0', providers: [FixtureTools], logger: pino({ level: 'silent' }) });
+}
+
+export const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/** A POST to an MCP endpoint with the headers a client sends. */
+export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+/** Opens a session with a raw POST; returns its id. */
+export async function openSession(url: string, protocolVersion = '2025-11-25'): Promise<string> {
+  const response = await post(url, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion } });
+  const id = response.headers.get('mcp-session-id');
+  await response.text();
+  if (!id) throw new Error(`no session id (status ${response.status})`);
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, 'mcp-protocol-version': protocolVersion }).then((r) => r.text());
+  return id;
+}
+
+/** Reads an SSE body into its events (comments dropped). */
+export function parseSse(text: string): Array<{ id?: string; event?: string; data: string; retry?: string }> {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '' && !block.split('\n').every((line) => line.startsWith(':')))
+    .map((block) => {
+      const event: { id?: string; event?: string; data: string; retry?: string } = { data: '' };
+      for (const line of block.split('\n')) {
+        const colon = line.indexOf(':');
+        if (colon <= 0) continue;
+        const field = line.slice(0, colon);
+        const value = line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'data') event.data += value;
+        else if (field === 'id' || field === 'event' || field === 'retry') event[field] = value;
+      }
+      return event;
+    });
+}

@@ -1,0 +1,341 @@
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { MemoryEventStore, MemorySessionStore, serveHttp, type HttpServer, type ServeHttpOptions } from '../src';
+import { cancelled, fixtureApp, INITIALIZE, openSession, parseSse, post } from './fixture-app';
+
+const servers: HttpServer[] = [];
+
+async function start(options: ServeHttpOptions = {}): Promise<HttpServer> {
+  const server = await serveHttp(fixtureApp(), { port: 0, ...options });
+  servers.push(server);
+  return server;
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+function call(id: number | string, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) {
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } };
+}
+
+/** Raw HTTP, for headers fetch refuses to send (Host) or methods it mangles. */
+function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+    });
+    request.on('error', reject);
+    if (body !== undefined) request.write(body);
+    request.end();
+  });
+}
+
+describe('Streamable HTTP, stateful', () => {
+  it('serves the official SDK client: list, call, read, get', async () => {
+    const server = await start();
+    const client = new Client({ name: 'sdk', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'steps']);
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi|session' }] });
+    expect((await client.readResource({ uri: 'fixture://hello' })).contents[0]).toMatchObject({ text: 'hello' });
+    expect((await client.getPrompt({ name: 'hi' })).messages).toHaveLength(1);
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'steps', arguments: { steps: 3, delayMs: 5 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'done 3' }] });
+    expect(progress).toEqual([1, 2, 3]);
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  it('answers JSON until the handler streams, then SSE with a priming event and event ids', async () => {
+    const server = await start();
+    const session = await openSession(server.url);
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const plain = await post(server.url, call(1, 'echo', { text: 'x' }), headers);
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await plain.json()).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x|session' }] } });
+
+    const streamed = await post(server.url, call(2, 'steps', { steps: 2, delayMs: 5 }, { progressToken: 'tok' }), headers);
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    expect(streamed.headers.get('x-accel-buffering')).toBe('no');
+    expect(streamed.headers.get('mcp-session-id')).toBe(session);
+    const events = parseSse(await streamed.text());
+    expect(events[0]).toMatchObject({ id: expect.stringMatching(/_1$/), retry: '1000', data: '' });
+    expect(events.slice(1).map((event) => JSON.parse(event.data))).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, total: 2, message: 'step 1' } },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 2, total: 2, message: 'step 2' } },
+      { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done 2' }] } },
+    ]);
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+  });
+
+  it('always answers JSON in json mode and always streams in sse mode', async () => {
+    const json = await start({ responseMode: 'json' });
+    const jsonSession = await openSession(json.url);
+    const answer = await post(json.url, call(1, 'steps', { steps: 2, delayMs: 1 }, { progressToken: 1 }), { 'mcp-session-id': jsonSession });
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await answer.json()).toMatchObject({ id: 1, result: { content: [{ text: 'done 2' }] } });
+
+    const sse = await start({ responseMode: 'sse' });
+    const sseSession = await openSession(sse.url);
+    const streamed = await post(sse.url, call(1, 'echo', { text: 'y' }), { 'mcp-session-id': sseSession });
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    const events = parseSse(await streamed.text());
+    expect(JSON.parse(events[events.length - 1].data)).toMatchObject({ id: 1, result: { content: [{ text: 'y|session' }] } });
+  });
+
+  it('answers notifications and responses with 202 and no body', async () => {
+    const server = await start();
+    const session = await openSession(server.url);
+    const notification = await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session });
+    expect(notification.status).toBe(202);
+    expect(await notification.text()).toBe('');
+    const response = await post(server.url, { jsonrpc: '2.0', id: 'srv-1', result: {} }, { 'mcp-session-id': session });
+    expect(response.status).toBe(202);
+  });
+
+  it('rejects requests without a session id (400) and with an unknown one (404), with the request id', async () => {
+    const server = await start();
+    const missing = await post(server.url, call(7, 'echo', { text: 'x' }));
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringContaining('Mcp-Session-Id') } });
+    const unknown = await post(server.url, call(8, 'echo', { text: 'x' }), { 'mcp-session-id': 'nope' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ id: 8, error: { code: -32600 } });
+  });
+
+  it('ends a session on DELETE: later requests get 404, and nothing of it remains', async () => {
+    const sessionStore = new MemorySessionStore();
+    const eventStore = new MemoryEventStore();
+    const server = await start({ sessionStore, eventStore });
+    const session = await openSession(server.url);
+    await post(server.url, call(1, 'steps', { steps: 2, delayMs: 1 }, { progressToken: 1 }), { 'mcp-session-id': session }).then((r) => r.text());
+    expect(sessionStore.size).toBe(1);
+    expect(eventStore.size).toBeGreaterThan(0);
+    const deleted = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': session } });
+    expect(deleted.status).toBe(200);
+    expect((await post(server.url, call(2, 'echo', { text: 'x' }), { 'mcp-session-id': session })).status).toBe(404);
+    expect((await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': session } })).status).toBe(404);
+    expect((await fetch(server.url, { method: 'DELETE' })).status).toBe(400);
+    expect(sessionStore.size).toBe(0);
+    expect(eventStore.size).toBe(0);
+  });
+
+  it('keeps no session state after SDK clients terminate their sessions', async () => {
+    const sessionStore = new MemorySessionStore();
+    const eventStore = new MemoryEventStore();
+    const server = await start({ sessionStore, eventStore });
+    for (let i = 0; i < 5; i++) {
+      const client = new Client({ name: `c${i}`, version: '1' });
+      const transport = new StreamableHTTPClientTransport(new URL(server.url));
+      await client.connect(transport);
+      await client.callTool({ name: 'steps', arguments: { steps: 1, delayMs: 1 } }, undefined, { onprogress: () => undefined });
+      await transport.terminateSession();
+      await client.close();
+    }
+    expect(sessionStore.size).toBe(0);
+    expect(eventStore.size).toBe(0);
+  });
+
+  it('expires idle sessions (then 404)', async () => {
+    const sessionStore = new MemorySessionStore();
+    const server = await start({ sessionIdleTimeoutMs: 150, sessionStore });
+    const session = await openSession(server.url);
+    expect((await post(server.url, call(1, 'echo', { text: 'x' }), { 'mcp-session-id': session })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await post(server.url, call(2, 'echo', { text: 'x' }), { 'mcp-session-id': session })).status).toBe(404);
+    expect(sessionStore.size).toBe(0);
+  });
+
+  it('caps sessions: the least recently used idle one makes room', async () => {
+    const server = await start({ maxSessions: 3 });
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await openSession(server.url));
+    // Touch the first so the second is the least recently used.
+    await post(server.url, call(1, 'echo', { text: 'x' }), { 'mcp-session-id': ids[0] }).then((r) => r.text());
+    const fourth = await openSession(server.url);
+    const statuses = await Promise.all([...ids, fourth].map((id) => post(server.url, call(2, 'echo', { text: 'x' }), { 'mcp-session-id': id }).then((r) => r.status)));
+    expect(statuses).toEqual([200, 404, 200, 200]);
+  });
+
+  it('refuses a new session with 503 when every session at the cap is busy', async () => {
+    const server = await start({ maxSessions: 1 });
+    const busy = await openSession(server.url);
+    const slow = post(server.url, call(1, 'steps', { steps: 1, delayMs: 300 }), { 'mcp-session-id': busy });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refused = await post(server.url, INITIALIZE);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ id: 0, error: { code: -32600 } });
+    expect((await slow).status).toBe(200);
+  });
+
+  it('bounds the event store per session', async () => {
+    const eventStore = new MemoryEventStore(10);
+    const server = await start({ eventStore });
+    const session = await openSession(server.url);
+    await post(server.url, call(1, 'steps', { steps: 30, delayMs: 0 }, { progressToken: 1 }), { 'mcp-session-id': session }).then((r) => r.text());
+    expect(eventStore.size).toBe(10);
+  });
+
+  it('opens a GET stream, allows one per session (409), and resumes a dropped POST stream from Last-Event-ID', async () => {
+    const server = await start();
+    const session = await openSession(server.url);
+    const controller = new AbortController();
+    const stream = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    const second = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+    expect(second.status).toBe(409);
+    controller.abort();
+
+    // A POST stream whose connection drops after the first events …
+    const dropped = new AbortController();
+    const response = await post(server.url, call(9, 'steps', { steps: 4, delayMs: 60 }, { progressToken: 'p' }), { 'mcp-session-id': session });
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('"progress":1')) seen += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    dropped.abort();
+    const lastId = parseSse(seen).filter((event) => event.id).pop()!.id!;
+    // … is picked up again with GET + Last-Event-ID: the rest, then the response.
+    const resumed = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': lastId } });
+    expect(resumed.status).toBe(200);
+    const rest = parseSse(await resumed.text()).map((event) => JSON.parse(event.data));
+    expect(rest.map((message) => message.params?.progress ?? message.result?.content[0].text)).toEqual([2, 3, 4, 'done 4']);
+    // Replaying from the same id again still works after the stream completed.
+    const again = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': lastId } });
+    expect(parseSse(await again.text())).toHaveLength(4);
+    const bad = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': 'garbage' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('answers every bad-input row with the right status and a JSON-RPC body', async () => {
+    const server = await start({ bodyLimit: 1024 });
+    const session = await openSession(server.url);
+    const host = new URL(server.url).host;
+    const rows: Array<[string, Promise<{ status: number; body: string }>, number, number | null]> = [
+      ['not JSON', post(server.url, '{oops', { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32700],
+      ['empty body', post(server.url, '', { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32700],
+      ['wrong jsonrpc', post(server.url, { jsonrpc: '1.0', id: 3, method: 'ping' }, { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32600],
+      ['a batch on 2025-11-25', post(server.url, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32600],
+      ['text/plain', raw(server.url, 'POST', { host, 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, '{}'), 415, -32600],
+      ['no content type', raw(server.url, 'POST', { host, accept: 'application/json, text/event-stream' }, '{}'), 415, -32600],
+      ['Accept without SSE', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json', 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 406, -32600],
+      ['GET without SSE in Accept', raw(server.url, 'GET', { host, accept: 'application/json', 'mcp-session-id': session }), 406, -32600],
+      ['a body over the limit', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2048) } }, { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 413, -32600],
+      ['an unsupported MCP-Protocol-Version', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32600],
+      ['a foreign Host', raw(server.url, 'POST', { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{}'), 403, -32600],
+      ['a foreign Origin', post(server.url, INITIALIZE, { origin: 'http://evil.example.com' }).then(async (r) => ({ status: r.status, body: await r.text() })), 403, -32600],
+      ['PUT', raw(server.url, 'PUT', { host }), 405, -32600],
+      ['PATCH', raw(server.url, 'PATCH', { host }), 405, -32600],
+      ['HEAD', raw(server.url, 'HEAD', { host }), 405, null],
+    ];
+    for (const [name, pending, status, code] of rows) {
+      const answer = await pending;
+      expect({ name, status: answer.status }).toEqual({ name, status });
+      if (code !== null) {
+        const body = JSON.parse(answer.body) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
+        expect({ name, jsonrpc: body.jsonrpc, code: body.error.code, idKnownOrNull: body.id === null || typeof body.id === 'number' }).toEqual({ name, jsonrpc: '2.0', code, idKnownOrNull: true });
+      }
+      expect(answer.body).not.toMatch(/at .*\.js|stack/);
+    }
+    // Loopback origins and hosts pass.
+    expect((await post(server.url, INITIALIZE, { origin: `http://localhost:${server.port}` })).status).toBe(200);
+    // The server still serves.
+    expect((await post(server.url, call(5, 'echo', { text: 'ok' }), { 'mcp-session-id': session })).status).toBe(200);
+  });
+
+  it('accepts batches on a 2025-03-26 session', async () => {
+    const server = await start();
+    const session = await openSession(server.url, '2025-03-26');
+    const answer = await post(server.url, [call(1, 'echo', { text: 'a' }), { jsonrpc: '2.0', method: 'notifications/initialized' }, call(2, 'echo', { text: 'b' })], {
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-03-26',
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'a|session' }] } },
+      { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'b|session' }] } },
+    ]);
+  });
+
+  it('survives clients that disconnect mid-stream, and keeps serving', async () => {
+    const server = await start();
+    const session = await openSession(server.url);
+    for (let i = 0; i < 5; i++) {
+      const controller = new AbortController();
+      const response = await post(server.url, call(100 + i, 'steps', { steps: 3, delayMs: 20 }, { progressToken: i }), { 'mcp-session-id': session });
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      controller.abort();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await (await post(server.url, call(200, 'echo', { text: 'alive' }), { 'mcp-session-id': session })).json()).toMatchObject({ result: { content: [{ text: 'alive|session' }] } });
+  });
+
+  it('closes gracefully with open streams and sessions', async () => {
+    const server = await serveHttp(fixtureApp(), { port: 0 });
+    const session = await openSession(server.url);
+    const stream = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+    const body = stream.text();
+    const pending = post(server.url, call(1, 'steps', { steps: 1, delayMs: 5_000 }), { 'mcp-session-id': session }).then((r) => r.text()).catch(() => 'closed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await body;
+    await pending;
+  });
+});
+
+describe('Streamable HTTP, stateless', () => {
+  it('serves the SDK client without a session id, and answers GET and DELETE with 405', async () => {
+    const server = await start({ sessions: false });
+    const client = new Client({ name: 'sdk', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    expect(transport.sessionId).toBeUndefined();
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi|stateless' }] });
+    const progress: number[] = [];
+    await client.callTool({ name: 'steps', arguments: { steps: 2, delayMs: 1 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(progress).toEqual([1, 2]);
+    await client.close();
+    const get = await fetch(server.url, { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await fetch(server.url, { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('answers initialize without a session id and serves any request on its own', async () => {
+    const server = await start({ sessions: false });
+    const init = await post(server.url, INITIALIZE);
+    expect(init.headers.get('mcp-session-id')).toBeNull();
+    expect(await init.json()).toMatchObject({ result: { capabilities: { tools: {}, resources: {}, prompts: {} } } });
+    const answer = await post(server.url, call(1, 'echo', { text: 'solo' }), { 'mcp-protocol-version': '2025-11-25' });
+    expect(await answer.json()).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'solo|stateless' }] } });
+  });
+
+  it('cancels the work of a client that disconnects', async () => {
+    const server = await start({ sessions: false });
+    cancelled.length = 0;
+    await new Promise<void>((resolve) => {
+      const request = httpRequest(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+      request.on('error', () => undefined);
+      request.end(JSON.stringify(call('gone', 'steps', { steps: 50, delayMs: 20 })));
+      setTimeout(() => {
+        request.destroy();
+        resolve();
+      }, 80);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(cancelled).toEqual(['gone']);
+  });
+});
