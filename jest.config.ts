@@ -1,5 +1,8 @@
 import type { Config } from 'jest';
 
+// Servers under test log at warn unless a test asks for more, so the output stays readable.
+process.env.LOG_LEVEL ??= 'warn';
+
 const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/docs'],

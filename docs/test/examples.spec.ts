@@ -98,3 +98,31 @@ describe('documentation examples', () => {
     expect(firstText(await client.callTool('wait', { ms: 1 }))).toBe('waited 1 ms for docs');
   });
 });
+
+describe('documentation examples over HTTP', () => {
+  it('http: mounted next to the service routes, and standalone with SSE progress', async () => {
+    const { mounted, standalone } = await import('../examples/http.example');
+    const service = await mounted();
+    expect((await service.inject({ method: 'GET', url: '/health' })).json()).toEqual({ ok: true });
+    const init = await service.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { host: 'reports.internal', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }),
+    });
+    expect(init.statusCode).toBe(200);
+    await service.close();
+
+    const server = await standalone();
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const client = new Client({ name: 'docs', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { 'x-team': 'ops' } } }));
+    const progress: string[] = [];
+    const result = await client.callTool({ name: 'build', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.message ?? '') });
+    expect(result.content).toEqual([{ type: 'text', text: 'report for ops' }]);
+    expect(progress[0]).toBe('part 1 of 3');
+    await client.close();
+    await server.close();
+  });
+});

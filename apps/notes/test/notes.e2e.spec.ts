@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HttpServerProcess } from '@mcpkit/testing';
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
@@ -13,7 +15,7 @@ function text(result: unknown): string {
 async function start(database: string): Promise<Client> {
   const client = new Client({ name: 'notes-e2e', version: '1.0.0' });
   const env = { ...process.env, LOG_LEVEL: 'warn', NOTES_DB: database } as Record<string, string>;
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], env, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, '--stdio'], env, stderr: 'pipe' }));
   return client;
 }
 
@@ -87,5 +89,34 @@ describe('notes over stdio with the official SDK client', () => {
     client = await start(database);
     const read = await client.readResource({ uri: `notes://${id}` });
     expect(read.contents[0]).toMatchObject({ text: expect.stringContaining('Survives restarts') });
+  });
+});
+
+describe('notes over Streamable HTTP (the default of pnpm start)', () => {
+  let dir: string;
+  let server: HttpServerProcess;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcpkit-notes-http-'));
+    server = await HttpServerProcess.start(process.execPath, [MAIN], { NOTES_DB: join(dir, 'notes.db'), LOG_LEVEL: 'warn' });
+  });
+
+  afterAll(async () => {
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the URL and client snippets, then serves the SDK client', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await server.waitForOutput(`claude mcp add --transport http notes ${server.url}`);
+    const client = new Client({ name: 'notes-http', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    const created = await client.callTool({ name: 'create_note', arguments: { title: 'Over HTTP', body: 'via Fastify' } });
+    const id = (created.structuredContent as { id: number }).id;
+    expect(text(await client.callTool({ name: 'search_notes', arguments: { query: 'Fastify' } }))).toBe(`#${id} Over HTTP`);
+    expect((await client.readResource({ uri: `notes://${id}` })).contents[0]).toMatchObject({ text: expect.stringContaining('via Fastify') });
+    await transport.terminateSession();
+    await client.close();
   });
 });

@@ -1,4 +1,4 @@
-import { IsInt, IsString, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 import pino from 'pino';
 import { createApp, Prompt, Resource, Tool, type McpApp, type RequestContext } from '@mcpkit/core';
 
@@ -15,6 +15,13 @@ class StepsInput {
   @IsInt()
   @Min(0)
   delayMs: number;
+
+  // The SDK client handles notifications a microtask after responses: a pause before returning
+  // lets a test that counts progress see the last one.
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  settleMs?: number;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -42,6 +49,7 @@ class FixtureTools {
       }
       ctx.progress(i, input.steps, `step ${i}`);
     }
+    if (input.settleMs) await sleep(input.settleMs, ctx.signal);
     return `done ${input.steps}`;
   }
 

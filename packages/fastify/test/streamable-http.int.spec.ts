@@ -47,7 +47,7 @@ describe('Streamable HTTP, stateful', () => {
     expect((await client.readResource({ uri: 'fixture://hello' })).contents[0]).toMatchObject({ text: 'hello' });
     expect((await client.getPrompt({ name: 'hi' })).messages).toHaveLength(1);
     const progress: number[] = [];
-    const result = await client.callTool({ name: 'steps', arguments: { steps: 3, delayMs: 5 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    const result = await client.callTool({ name: 'steps', arguments: { steps: 3, delayMs: 5, settleMs: 20 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
     expect(result).toEqual({ content: [{ type: 'text', text: 'done 3' }] });
     expect(progress).toEqual([1, 2, 3]);
     await transport.terminateSession();
@@ -305,7 +305,7 @@ describe('Streamable HTTP, stateless', () => {
     expect(transport.sessionId).toBeUndefined();
     expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi|stateless' }] });
     const progress: number[] = [];
-    await client.callTool({ name: 'steps', arguments: { steps: 2, delayMs: 1 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    await client.callTool({ name: 'steps', arguments: { steps: 2, delayMs: 1, settleMs: 20 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
     expect(progress).toEqual([1, 2]);
     await client.close();
     const get = await fetch(server.url, { headers: { accept: 'text/event-stream' } });
