@@ -1,0 +1,60 @@
+import { audio, embeddedResource, image, text, Tool, type RequestContext } from '@mcpkit/core';
+import { JSON_SCHEMA_2020_12, PNG_BASE64, WAV_BASE64 } from './fixtures';
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+/** The conformance tools the framework can serve today. */
+export class ConformanceTools {
+  @Tool({ name: 'test_simple_text', description: 'Tests simple text content response' })
+  simpleText(): string {
+    return 'This is a simple text response for testing.';
+  }
+
+  @Tool({ name: 'test_image_content', description: 'Tests image content response' })
+  imageContent() {
+    return image(PNG_BASE64, 'image/png');
+  }
+
+  @Tool({ name: 'test_audio_content', description: 'Tests audio content response' })
+  audioContent() {
+    return audio(WAV_BASE64, 'audio/wav');
+  }
+
+  @Tool({ name: 'test_embedded_resource', description: 'Tests embedded resource content response' })
+  embedded() {
+    return embeddedResource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' });
+  }
+
+  @Tool({ name: 'test_multiple_content_types', description: 'Tests response with multiple content types (text, image, resource)' })
+  mixed() {
+    return [
+      text('Multiple content types test:'),
+      image(PNG_BASE64, 'image/png'),
+      embeddedResource({ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }),
+    ];
+  }
+
+  @Tool({ name: 'test_tool_with_progress', description: 'Tests tool that reports progress notifications', input: null })
+  async withProgress(_input: unknown, ctx: RequestContext): Promise<string> {
+    for (const step of [0, 50, 100]) {
+      ctx.progress(step, 100, `Completed step ${step} of 100`);
+      if (step < 100) await sleep(50, ctx.signal);
+    }
+    return String(ctx.progressToken ?? 0);
+  }
+
+  @Tool({ name: 'test_error_handling', description: 'Tests error response handling' })
+  errorHandling(): never {
+    throw new Error('This tool intentionally returns an error for testing');
+  }
+
+  @Tool({ name: 'json_schema_2020_12_tool', description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)', inputSchema: JSON_SCHEMA_2020_12 })
+  jsonSchema(input: Record<string, unknown>): string {
+    return `JSON Schema 2020-12 tool called with: ${JSON.stringify(input)}`;
+  }
+}
