@@ -6,6 +6,7 @@ import { createNotesApp, notesDatabasePath } from './app';
 const { values } = parseArgs({
   options: {
     stdio: { type: 'boolean', default: false },
+    stateless: { type: 'boolean', default: process.env.MCP_HTTP_MODE === 'stateless' },
     port: { type: 'string', default: process.env.PORT ?? '3000' },
     host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
   },
@@ -22,7 +23,7 @@ if (values.stdio) {
   serveStdio(app);
   say(`mcpkit notes server on stdio (notes in ${database}). Client config: {"command": "node", "args": ["${__filename}", "--stdio"]}`);
 } else {
-  serveHttp(app, { host: values.host, port: Number(values.port) })
+  serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless })
     .then((server) => {
       const stop = () => void server.close().then(() => process.exit(0));
       process.once('SIGTERM', stop);

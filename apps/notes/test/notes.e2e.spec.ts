@@ -92,13 +92,13 @@ describe('notes over stdio with the official SDK client', () => {
   });
 });
 
-describe('notes over Streamable HTTP (the default of pnpm start)', () => {
+describe.each([[[] as string[]], [['--stateless']]])('notes over Streamable HTTP (the default of pnpm start) %j', (flags) => {
   let dir: string;
   let server: HttpServerProcess;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcpkit-notes-http-'));
-    server = await HttpServerProcess.start(process.execPath, [MAIN], { NOTES_DB: join(dir, 'notes.db'), LOG_LEVEL: 'warn' });
+    server = await HttpServerProcess.start(process.execPath, [MAIN, ...flags], { NOTES_DB: join(dir, 'notes.db'), LOG_LEVEL: 'warn' });
   });
 
   afterAll(async () => {
@@ -112,11 +112,12 @@ describe('notes over Streamable HTTP (the default of pnpm start)', () => {
     const client = new Client({ name: 'notes-http', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(server.url));
     await client.connect(transport);
+    expect(transport.sessionId === undefined).toBe(flags.includes('--stateless'));
     const created = await client.callTool({ name: 'create_note', arguments: { title: 'Over HTTP', body: 'via Fastify' } });
     const id = (created.structuredContent as { id: number }).id;
     expect(text(await client.callTool({ name: 'search_notes', arguments: { query: 'Fastify' } }))).toBe(`#${id} Over HTTP`);
     expect((await client.readResource({ uri: `notes://${id}` })).contents[0]).toMatchObject({ text: expect.stringContaining('via Fastify') });
-    await transport.terminateSession();
+    if (transport.sessionId) await transport.terminateSession();
     await client.close();
   });
 });

@@ -22,7 +22,9 @@ export class LiveSession {
   /** A new stream for a POST answer (`s<n>`) or the GET stream (`g<n>`). */
   openStream(kind: 's' | 'g'): SseStream {
     this.streamCounter += 1;
-    const stream = new SseStream(`${kind}${this.streamCounter}`, { ...this.streamOptions, sessionId: this.id });
+    // The priming event (an id and empty data) arrived with 2025-11-25; older clients may choke on it.
+    const priming = this.streamOptions.priming && this.connection.protocolVersion >= '2025-11-25';
+    const stream = new SseStream(`${kind}${this.streamCounter}`, { ...this.streamOptions, priming, sessionId: this.id });
     this.streams.set(stream.id, stream);
     return stream;
   }

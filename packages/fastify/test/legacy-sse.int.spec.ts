@@ -37,5 +37,6 @@ describe('the opt-in 2024-11-05 HTTP+SSE endpoints', () => {
     expect((await post(`${base}/messages`, { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(400);
     expect((await post(`${base}/messages?sessionId=nope`, { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(404);
     expect((await fetch(`${base}/sse`, { headers: { accept: 'application/json' } })).status).toBe(406);
+    expect((await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream', origin: 'http://evil.example.com' } })).status).toBe(403);
   });
 });

@@ -76,6 +76,15 @@ describe('Streamable HTTP, stateful', () => {
     expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
   });
 
+  it('sends no priming event to clients older than 2025-11-25', async () => {
+    const server = await start({ responseMode: 'sse' });
+    const session = await openSession(server.url, '2025-06-18');
+    const streamed = await post(server.url, call(1, 'echo', { text: 'z' }), { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    const events = parseSse(await streamed.text());
+    expect(events.every((event) => event.data !== '')).toBe(true);
+    expect(JSON.parse(events[0].data)).toMatchObject({ id: 1 });
+  });
+
   it('always answers JSON in json mode and always streams in sse mode', async () => {
     const json = await start({ responseMode: 'json' });
     const jsonSession = await openSession(json.url);
