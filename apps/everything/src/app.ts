@@ -2,12 +2,15 @@ import { createApp, type McpApp } from '@mcpkit/core';
 import { ConformancePrompts } from './prompts';
 import { ConformanceResources } from './resources';
 import { ConformanceTools } from './tools';
+import { ClientFacingTools } from './client-tools';
 
 /** The conformance surface (side-effect free). */
 export function createEverythingApp(): McpApp {
   return createApp({
     name: 'mcpkit-everything',
     version: '0.1.0',
-    providers: [ConformanceTools, ConformanceResources, ConformancePrompts],
+    providers: [ConformanceTools, ClientFacingTools, ConformanceResources, ConformancePrompts],
+    clientLogging: true,
+    subscriptions: true,
   });
 }

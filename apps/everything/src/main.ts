@@ -3,11 +3,15 @@ import { serveStdio } from '@mcpkit/stdio';
 import { createEverythingApp } from './app';
 
 const app = createEverythingApp();
+// The watched resource changes every 3 seconds, as the conformance fixture's does.
+setInterval(() => app.resourceUpdated('test://watched-resource'), 3_000).unref();
 
 if (process.argv[2] === 'stdio') {
   serveStdio(app);
 } else {
-  serveHttp(app, { host: '127.0.0.1', port: Number(process.env.PORT ?? 3000) })
+  // Always SSE, like the suite's reference fixture: the multiple-streams scenario only scores
+  // streams, and JSON answers (mcpkit's default for calls that stream nothing) would leave it INFO.
+  serveHttp(app, { host: '127.0.0.1', port: Number(process.env.PORT ?? 3000), responseMode: 'sse' })
     .then((server) => {
       const stop = () => void server.close().then(() => process.exit(0));
       process.once('SIGTERM', stop);

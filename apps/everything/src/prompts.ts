@@ -1,4 +1,4 @@
-import { Field, Prompt } from '@mcpkit/core';
+import { Complete, Field, Prompt } from '@mcpkit/core';
 import { IsString } from 'class-validator';
 import { PNG_BASE64 } from './fixtures';
 
@@ -28,6 +28,11 @@ export class ConformancePrompts {
   @Prompt({ name: 'test_prompt_with_arguments', title: 'Prompt With Arguments', description: 'A prompt with required arguments' })
   withArguments(args: TwoArguments): string {
     return `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`;
+  }
+
+  @Complete({ prompt: 'test_prompt_with_arguments', argument: 'arg1' })
+  completeArg1(value: string): string[] {
+    return ['paris', 'park', 'party', 'pasta'].filter((word) => word.startsWith(value));
   }
 
   @Prompt({ name: 'test_prompt_with_embedded_resource', title: 'Prompt With Embedded Resource', description: 'A prompt that includes an embedded resource' })

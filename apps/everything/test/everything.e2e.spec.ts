@@ -1,14 +1,36 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
 describe('everything over stdio', () => {
   let client: Client;
+  const logs: unknown[] = [];
+  const updates: string[] = [];
+  const elicitations: unknown[] = [];
 
   beforeAll(async () => {
-    client = new Client({ name: 'everything-e2e', version: '1' });
+    client = new Client({ name: 'everything-e2e', version: '1' }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
+      role: 'assistant',
+      model: 'stub',
+      content: { type: 'text', text: `echo: ${JSON.stringify(request.params.messages[0].content)}` },
+    }));
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      elicitations.push(request.params);
+      return { action: 'accept', content: { response: 'yes please' } };
+    });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///projects/kit', name: 'kit' }] }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updates.push(notification.params.uri));
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>, stderr: 'pipe' }));
   });
 
@@ -41,5 +63,43 @@ describe('everything over stdio', () => {
     });
     const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'hello', arg2: 'world' } });
     expect(prompt.messages[0].content).toEqual({ type: 'text', text: "Prompt with arguments: arg1='hello', arg2='world'" });
+  });
+
+  it('sends client-visible logs once the client sets a level', async () => {
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    expect(logs).toEqual([]);
+    await client.setLoggingLevel('info');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logs).toEqual([
+      { level: 'info', data: 'Tool execution started' },
+      { level: 'info', data: 'Tool processing data' },
+      { level: 'info', data: 'Tool execution completed' },
+    ]);
+  });
+
+  it('samples, elicits and lists roots through the client', async () => {
+    expect(await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'LLM response: echo: {"type":"text","text":"hi"}' }] });
+    expect(await client.callTool({ name: 'test_elicitation', arguments: { message: 'Continue?' } })).toEqual({
+      content: [{ type: 'text', text: 'User response: action=accept, content={"response":"yes please"}' }],
+    });
+    expect(elicitations[0]).toMatchObject({ mode: 'form', message: 'Continue?', requestedSchema: { properties: { response: { type: 'string' } }, required: ['response'] } });
+    expect(await client.callTool({ name: 'list_roots', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'kit file:///projects/kit' }] });
+  });
+
+  it('completes prompt arguments', async () => {
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } })).completion).toEqual({
+      values: ['paris', 'park', 'party'],
+      total: 3,
+      hasMore: false,
+    });
+  });
+
+  it('notifies a subscribed client when the watched resource changes', async () => {
+    await client.subscribeResource({ uri: 'test://watched-resource' });
+    const deadline = Date.now() + 5_000;
+    while (!updates.includes('test://watched-resource') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(updates).toContain('test://watched-resource');
+    await client.unsubscribeResource({ uri: 'test://watched-resource' });
   });
 });

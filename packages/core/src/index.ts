@@ -10,10 +10,25 @@ export { Resource } from './decorators/resource.decorator';
 export { ResourceTemplate } from './decorators/resource-template.decorator';
 export { Prompt } from './decorators/prompt.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
+export { Complete, type CompleteOptions } from './decorators/complete.decorator';
 export type { CommonOptions, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
 
 export { Connection, errorResponse, type ConnectionOptions, type ReceiveOptions } from './dispatcher/connection';
-export { RequestContext, type TransportInfo, type ClientInfo, type SessionInfo } from './dispatcher/request-context';
+export {
+  RequestContext,
+  type TransportInfo,
+  type ClientInfo,
+  type SessionInfo,
+  type ElicitResult,
+  type SamplingRequest,
+  type SamplingResult,
+  type Root,
+} from './dispatcher/request-context';
+export { ClientLog } from './dispatcher/client-log';
+export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
+export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
+export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError } from './errors/client-errors';
+export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
 export { ErrorCode } from './errors/error-codes';
 export { McpError, ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError, ResourceNotFoundError } from './errors/mcp-error';

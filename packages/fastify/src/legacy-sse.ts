@@ -46,6 +46,7 @@ export class LegacySseEndpoints {
     const keepAlive = this.keepAliveMs > 0 ? setInterval(() => response.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
     keepAlive?.unref();
     this.sessions.set(id, { connection, response, keepAlive });
+    connection.setOutbound((message) => write(response, message));
     response.on('close', () => this.end(id));
     return reply;
   };

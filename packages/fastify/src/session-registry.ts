@@ -17,7 +17,10 @@ export class LiveSession {
     readonly id: string,
     readonly connection: Connection,
     private readonly streamOptions: Omit<SseStreamOptions, 'sessionId'>,
-  ) {}
+  ) {
+    // Messages that belong to no request travel on the session's GET stream, opened lazily.
+    connection.setOutbound((message) => (this.standaloneStream ?? this.openStream('g')).send(message));
+  }
 
   /** A new stream for a POST answer (`s<n>`) or the GET stream (`g<n>`). */
   openStream(kind: 's' | 'g'): SseStream {

@@ -17,6 +17,8 @@ export interface SseStreamOptions {
   onStoreError?: (error: unknown) => void;
 }
 
+const MAX_BACKLOG = 1_000;
+
 /** The SSE headers of every MCP stream. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream',
@@ -36,6 +38,8 @@ export class SseStream {
   private writer: ServerResponse | undefined = undefined;
   private keepAlive: NodeJS.Timeout | undefined = undefined;
   private completed = false;
+  // Events sent before any connection attached (a GET stream the client has not opened yet).
+  private backlog: Array<{ id: string | undefined; message: JsonRpcMessage | JsonRpcMessage[] }> | undefined = [];
 
   constructor(
     readonly id: string,
@@ -72,6 +76,10 @@ export class SseStream {
     } else {
       for (const event of missed) if (event.message !== null) response.write(frame(event.id, event.message));
     }
+    if (this.backlog) {
+      for (const event of this.backlog) response.write(frame(event.id, event.message));
+      this.backlog = undefined;
+    }
     if (this.completed) {
       this.end();
       return;
@@ -89,7 +97,8 @@ export class SseStream {
     if (this.completed) return;
     const id = this.options.store ? this.nextId() : undefined;
     if (id !== undefined) this.store({ id, message });
-    this.writer?.write(frame(id, message));
+    if (this.writer) this.writer.write(frame(id, message));
+    else if (this.backlog && this.backlog.length < MAX_BACKLOG) this.backlog.push({ id, message });
   }
 
   /** Sends the last message (the response) and ends the stream. */

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLogger, errorResponse, InvalidRequestError, type JsonRpcNotification, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { createLogger, errorResponse, InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
 import { LineReader, type LineEvent } from './line-reader';
 import { guardStdout, writesToStdout } from './stdout-guard';
 
@@ -51,8 +51,9 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     logger.warn('the app logger writes to stdout, which carries the protocol over stdio; logging to stderr instead');
   }
   const connection = app.connect({ kind: 'stdio' }, { logger });
+  connection.setOutbound((message) => send(message));
   // Progress and other request-related notifications go straight out, in order, before the response.
-  const receiveOptions = { send: (message: JsonRpcNotification) => send(message) };
+  const receiveOptions = { send: (message: JsonRpcMessage) => send(message) };
   const reader = new LineReader(options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE);
   let pending = 0;
   let inputEnded = false;
@@ -60,7 +61,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
-  const send = (response: JsonRpcResponse | JsonRpcResponse[] | JsonRpcNotification | undefined): void => {
+  const send = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
     if (response === undefined || stopped) return;
     // Backpressure: stop reading while the client is not draining our output.
     if (!writeRaw(JSON.stringify(response) + '\n') && !input.isPaused()) {

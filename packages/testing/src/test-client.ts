@@ -4,6 +4,7 @@ import type {
   Connection,
   GetPromptResult,
   Implementation,
+  JsonRpcMessage,
   JsonRpcResponse,
   McpApp,
   McpPrompt as Prompt,
@@ -26,12 +27,35 @@ export class RpcError extends Error {
   }
 }
 
+/** Answers a server-to-client request (`sampling/createMessage`, `elicitation/create`, `roots/list`, `ping`). */
+export type ClientRequestHandler = (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
 export interface TestClientOptions {
   /** Revision to ask for in `initialize` (default 2025-11-25). */
   protocolVersion?: string;
+  /**
+   * Client capabilities; by default derived from `handlers` (a `sampling/createMessage`
+   * handler declares `sampling`, and so on).
+   */
   capabilities?: ClientCapabilities;
   clientInfo?: Implementation;
+  /** Scripted answers to the server's requests, by method. `ping` is answered by default. */
+  handlers?: Record<string, ClientRequestHandler>;
 }
+
+/** A message the server sent that was not a response to one of ours. */
+export interface ObservedMessage {
+  method: string;
+  params?: Record<string, unknown>;
+  /** Set for server-to-client requests. */
+  id?: string | number;
+}
+
+const CAPABILITY_OF: Record<string, string> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
 
 /** What the app answered to `initialize`. */
 export interface InitializeInfo {
@@ -51,35 +75,66 @@ export interface InitializeInfo {
  */
 export class TestClient {
   private nextId = 1;
+  /** Every notification and request the server sent us, in order. */
+  readonly messages: ObservedMessage[] = [];
+  /** The `initialize` result. */
+  server!: InitializeInfo;
+  private readonly handlers: Record<string, ClientRequestHandler>;
+  private readonly sink = (message: JsonRpcMessage) => this.observe(message);
 
   private constructor(
     private readonly connection: Connection,
-    /** The `initialize` result. */
-    readonly server: InitializeInfo,
-  ) {}
+    handlers: Record<string, ClientRequestHandler>,
+  ) {
+    this.handlers = { ping: () => ({}), ...handlers };
+    connection.setOutbound(this.sink);
+  }
 
   /** Opens a connection and performs the handshake. */
   static async connect(app: McpApp, options: TestClientOptions = {}): Promise<TestClient> {
-    const connection = app.connect({ kind: 'memory' });
-    const response = (await connection.receive({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: options.protocolVersion ?? '2025-11-25',
-        capabilities: options.capabilities ?? {},
-        clientInfo: options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' },
-      },
-    })) as JsonRpcResponse;
-    if ('error' in response) throw new RpcError(response.error.code, response.error.message, response.error.data);
-    await connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return new TestClient(connection, response.result as unknown as InitializeInfo);
+    const handlers = options.handlers ?? {};
+    const capabilities: Record<string, unknown> = options.capabilities ? { ...options.capabilities } : {};
+    if (!options.capabilities) for (const method of Object.keys(handlers)) if (CAPABILITY_OF[method]) capabilities[CAPABILITY_OF[method]] = {};
+    const client = new TestClient(app.connect({ kind: 'memory' }), handlers);
+    client.server = await client.request<InitializeInfo>('initialize', {
+      protocolVersion: options.protocolVersion ?? '2025-11-25',
+      capabilities,
+      clientInfo: options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' },
+    });
+    await client.notify('notifications/initialized');
+    return client;
+  }
+
+  /** Notifications the server sent with this method (e.g. `notifications/message`). */
+  notifications(method: string): Array<Record<string, unknown>> {
+    return this.messages.filter((message) => message.method === method && message.id === undefined).map((message) => message.params ?? {});
+  }
+
+  private observe(message: JsonRpcMessage): void {
+    if (!('method' in message)) return;
+    const observed: ObservedMessage = { method: message.method };
+    if (message.params) observed.params = message.params;
+    if ('id' in message) observed.id = message.id;
+    this.messages.push(observed);
+    if (!('id' in message)) return;
+    const id = message.id;
+    const handler = this.handlers[message.method];
+    // Answered asynchronously, as a real client would, through the same connection.
+    void Promise.resolve()
+      .then(() => (handler ? handler(message.params ?? {}) : Promise.reject(new RpcError(-32601, `No test handler for ${message.method}`))))
+      .then(
+        (result) => this.connection.receive({ jsonrpc: '2.0', id, result }),
+        (error: unknown) => {
+          const rpc = error instanceof RpcError ? error : new RpcError(-32603, (error as Error).message);
+          return this.connection.receive({ jsonrpc: '2.0', id, error: { code: rpc.code, message: rpc.message } });
+        },
+      );
   }
 
   /** Sends any request; resolves with its result or throws `RpcError`. */
   async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T> {
     const id = this.nextId++;
-    const response = (await this.connection.receive(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })) as
+    const response = (await this.connection.receive(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }, { send: this.sink })) as
       | JsonRpcResponse
       | undefined;
     if (response === undefined) throw new RpcError(0, `No response to ${method} (cancelled?)`);
@@ -92,13 +147,28 @@ export class TestClient {
     await this.connection.receive(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
+  /** Sets the client-visible log level (`logging/setLevel`). */
+  async setLogLevel(level: string): Promise<void> {
+    await this.request('logging/setLevel', { level });
+  }
+
+  /** Subscribes to a resource's updates (`resources/subscribe`). */
+  async subscribe(uri: string): Promise<void> {
+    await this.request('resources/subscribe', { uri });
+  }
+
+  /** Asks for completions of a prompt argument or a template variable. */
+  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context?: Record<string, string>) {
+    return (await this.request<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>('completion/complete', { ref, argument, ...(context ? { context: { arguments: context } } : {}) })).completion;
+  }
+
   async listTools(): Promise<Tool[]> {
     return (await this.request<{ tools: Tool[] }>('tools/list')).tools;
   }
 
-  /** Calls a tool; a tool failure is a result with `isError: true`, not a throw. */
-  callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-    return this.request<CallToolResult>('tools/call', { name, arguments: args });
+  /** Calls a tool; a tool failure is a result with `isError: true`, not a throw. Pass `progressToken` to receive progress. */
+  callTool(name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
+    return this.request<CallToolResult>('tools/call', meta ? { name, arguments: args, _meta: meta } : { name, arguments: args });
   }
 
   async listResources(): Promise<Resource[]> {

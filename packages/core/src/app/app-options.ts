@@ -1,6 +1,8 @@
 import type { Logger } from '../logging/logger';
 import type { Constructor } from '../metadata/constructor';
 import type { Implementation } from '../protocol/mcp-types';
+import type { LogLevel } from '../logging/log-levels';
+import type { EventBus } from './event-bus';
 import type { Provider } from '../scanner/scan-providers';
 
 /** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
@@ -15,4 +17,15 @@ export interface AppOptions extends Implementation {
   logger?: Logger;
   /** Include tool arguments in the per-request log line (off: arguments may hold secrets). */
   logArguments?: boolean;
+  /**
+   * Client-visible logging through `ctx.log`: declares the `logging` capability and answers
+   * `logging/setLevel`. Nothing is sent until the client sets a level, unless `defaultLevel` says so.
+   */
+  clientLogging?: boolean | { defaultLevel?: LogLevel };
+  /** Resource subscriptions: `resources/subscribe`, and `app.resourceUpdated(uri)` to notify. */
+  subscriptions?: boolean;
+  /** Timeout of requests to the client (`ctx.sample`, `ctx.elicit` …) without progress; default 60 s. */
+  requestTimeoutMs?: number;
+  /** Carries list changes and resource updates to connections (default: in this process). */
+  bus?: EventBus;
 }

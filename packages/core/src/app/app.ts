@@ -5,7 +5,26 @@ import type { Logger } from '../logging/logger';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/mcp-types';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
 import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from '../protocol/revision-shape';
-import type { CapabilityMap } from '../scanner/definitions';
+import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
+import type { LogLevel } from '../logging/log-levels';
+import type { ValidatorFactory } from '../validation/validator-factory';
+import type { EventBus } from './event-bus';
+
+/** @internal Everything `createApp` hands the app. */
+export interface AppSettings {
+  info: Implementation;
+  instructions: string | undefined;
+  map: CapabilityMap;
+  completions: ReadonlyMap<string, CompletionDefinition>;
+  logger: Logger;
+  logArguments: boolean;
+  validators: ValidatorFactory;
+  bus: EventBus;
+  /** Client-visible logging: absent when off; `defaultLevel` sends before `logging/setLevel`. */
+  clientLogging: { defaultLevel: LogLevel | undefined } | undefined;
+  subscriptions: boolean;
+  requestTimeoutMs: number | undefined;
+}
 
 /** The list results and server info of one protocol revision, computed once. */
 export interface RevisionView {
@@ -27,24 +46,33 @@ function freezeView(view: RevisionView): RevisionView {
  */
 export class McpApp {
   readonly capabilities: Readonly<ServerCapabilities>;
+  readonly info: Readonly<Implementation>;
+  readonly instructions: string | undefined;
+  /** The frozen capability map. */
+  readonly map: CapabilityMap;
+  readonly logger: Logger;
+  /** @internal */
+  readonly settings: Readonly<AppSettings>;
   /** @internal */
   readonly methods: MethodTable;
   private readonly views = new Map<string, RevisionView>();
 
-  constructor(
-    readonly info: Readonly<Implementation>,
-    readonly instructions: string | undefined,
-    /** The frozen capability map. */
-    readonly map: CapabilityMap,
-    readonly logger: Logger,
-    /** @internal */
-    readonly logArguments: boolean,
-  ) {
+  constructor(settings: AppSettings) {
+    this.settings = Object.freeze(settings);
+    this.info = settings.info;
+    this.instructions = settings.instructions;
+    this.map = settings.map;
+    this.logger = settings.logger;
+    const { map } = settings;
     const capabilities: ServerCapabilities = {};
     // Declare only what the app has: an undeclared capability's methods answer -32601.
-    if (map.tools.size > 0) capabilities.tools = {};
-    if (map.resources.size > 0 || map.templates.length > 0) capabilities.resources = {};
+    if (settings.clientLogging) capabilities.logging = {};
+    if (settings.completions.size > 0) capabilities.completions = {};
     if (map.prompts.size > 0) capabilities.prompts = {};
+    if (map.resources.size > 0 || map.templates.length > 0 || settings.subscriptions) {
+      capabilities.resources = settings.subscriptions ? { subscribe: true } : {};
+    }
+    if (map.tools.size > 0) capabilities.tools = {};
     this.capabilities = Object.freeze(capabilities);
     for (const version of LEGACY_PROTOCOL_VERSIONS) this.views.set(version, this.buildView(version));
     this.methods = buildMethodTable(this);
@@ -54,6 +82,18 @@ export class McpApp {
   /** The precomputed results for a protocol revision. */
   view(version: string): RevisionView {
     return this.views.get(version) ?? this.views.get(LEGACY_PROTOCOL_VERSIONS[LEGACY_PROTOCOL_VERSIONS.length - 1])!;
+  }
+
+  /**
+   * Tells every client subscribed to `uri` that the resource changed
+   * (`notifications/resources/updated`). Needs `createApp({ subscriptions: true })`.
+   *
+   * @example
+   * store.on('change', (id) => app.resourceUpdated(`notes://${id}`));
+   */
+  resourceUpdated(uri: string): void {
+    if (!this.settings.subscriptions) throw new Error('resourceUpdated needs createApp({ subscriptions: true })');
+    this.settings.bus.publish({ type: 'resourceUpdated', uri });
   }
 
   /**

@@ -4,7 +4,10 @@ import type { Implementation } from '../protocol/mcp-types';
 import { compilePrompt } from '../scanner/compile-prompt';
 import { compileResource, compileResourceTemplate } from '../scanner/compile-resource';
 import { compileTool } from '../scanner/compile-tool';
-import type { CapabilityMap, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../scanner/definitions';
+import type { CapabilityMap, CompletionDefinition, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../scanner/definitions';
+import { compileCompletion } from '../scanner/compile-completion';
+import { MemoryEventBus } from './event-bus';
+import type { DecoratedMethod } from '../scanner/scan-providers';
 import { scanProviders } from '../scanner/scan-providers';
 import { ValidatorFactory } from '../validation/validator-factory';
 import type { AppOptions } from './app-options';
@@ -41,6 +44,7 @@ export function createApp(options: AppOptions): McpApp {
   const resources = new Map<string, ResourceDefinition>();
   const templates = new Map<string, ResourceTemplateDefinition>();
   const prompts = new Map<string, PromptDefinition>();
+  const completers: DecoratedMethod[] = [];
   for (const method of scanProviders(options.providers, options.resolve)) {
     switch (method.kind) {
       case 'tool': {
@@ -63,7 +67,16 @@ export function createApp(options: AppOptions): McpApp {
         addUnique(prompts, prompt.name, prompt, 'Prompt');
         break;
       }
+      case 'complete':
+        completers.push(method);
+        break;
     }
+  }
+  // After the scan: a completion may sit on another class than its prompt or template.
+  const completions = new Map<string, CompletionDefinition>();
+  for (const method of completers) {
+    const [key, completion] = compileCompletion(method, prompts, templates);
+    addUnique(completions, key, completion, 'Completion for');
   }
   const map: CapabilityMap = Object.freeze({ tools, resources, templates: Object.freeze([...templates.values()]), prompts });
   const info: Implementation = { name: options.name, version: options.version };
@@ -71,5 +84,18 @@ export function createApp(options: AppOptions): McpApp {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
   }
   const logger = options.logger ?? createLogger({ name: options.name });
-  return new McpApp(info, options.instructions, map, logger, options.logArguments === true);
+  const clientLogging = options.clientLogging ? { defaultLevel: options.clientLogging === true ? undefined : options.clientLogging.defaultLevel } : undefined;
+  return new McpApp({
+    info,
+    instructions: options.instructions,
+    map,
+    completions,
+    logger,
+    logArguments: options.logArguments === true,
+    validators,
+    bus: options.bus ?? new MemoryEventBus(),
+    clientLogging,
+    subscriptions: options.subscriptions === true,
+    requestTimeoutMs: options.requestTimeoutMs,
+  });
 }

@@ -1,13 +1,18 @@
 import type { McpApp } from '../app/app';
+import type { AppEvent } from '../app/event-bus';
+import { ClientCapabilityError } from '../errors/client-errors';
 import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
+import type { LogLevel } from '../logging/log-levels';
 import { isLevelEnabled, type Logger } from '../logging/logger';
-import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
-import { parseMessage } from '../protocol/parse-message';
+import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
+import { parseMessage } from '../protocol/parse-message';
 import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../protocol/protocol-versions';
+import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodHandler } from './method-table';
+import { OutboundRequests, type OutboundRequestOptions } from './outbound-requests';
 import { RequestContext, type ClientInfo, type SessionInfo, type TransportInfo } from './request-context';
 
 const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -49,7 +54,7 @@ export interface ConnectionOptions {
   initialized?: ClientInfo;
   /**
    * No session will follow (stateless HTTP): capabilities that need one (a stored log level,
-   * subscriptions, list-change notifications) are not advertised.
+   * subscriptions, list-change notifications, server-to-client requests) are unavailable.
    */
   sessionless?: boolean;
 }
@@ -59,10 +64,10 @@ export interface ReceiveOptions {
   /** The logger of this request (e.g. Fastify's `request.log`); defaults to the connection's. */
   logger?: Logger;
   /**
-   * Delivers notifications related to the request (progress …) before its response. Without it,
-   * such notifications are dropped.
+   * Delivers messages related to the request (progress, logs, server-to-client requests) before
+   * its response. Without it they go to the connection's outbound channel, if any.
    */
-  send?: (message: JsonRpcNotification) => void;
+  send?: (message: JsonRpcMessage) => void;
   /** Facts about this very request (HTTP headers change per request within one session). */
   transport?: TransportInfo;
 }
@@ -71,8 +76,8 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 
 /**
  * One client's conversation with an app over the handshake era: the negotiated revision, the
- * client's capabilities, and the requests in flight. Transports feed it messages and write back
- * what it returns; it never touches bytes.
+ * client's capabilities, its log level and subscriptions, and the requests in flight both ways.
+ * Transports feed it messages and write back what it returns; it never touches bytes.
  */
 export class Connection {
   private initialized = false;
@@ -83,6 +88,12 @@ export class Connection {
   private readonly logRequests: boolean;
   private closed = false;
   private readonly sessionless: boolean;
+  private outboundChannel: ((message: JsonRpcMessage) => void) | undefined = undefined;
+  private readonly outbound = new OutboundRequests();
+  private readonly subscriptions = new Set<string>();
+  private unsubscribeBus: (() => void) | undefined = undefined;
+  /** The client-visible log threshold; undefined sends nothing. */
+  logLevel: LogLevel | undefined;
   readonly session: SessionInfo;
 
   constructor(
@@ -96,10 +107,12 @@ export class Connection {
     this.sessionless = options.sessionless === true;
     // Decided once: the per-request line costs nothing when info is off.
     this.logRequests = isLevelEnabled(this.baseLogger, 'info');
+    this.logLevel = app.settings.clientLogging?.defaultLevel;
     if (options.initialized) {
       this.client = Object.freeze({ ...options.initialized });
       this.initialized = true;
     }
+    if (!this.sessionless) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
   }
 
   /** The negotiated protocol revision (the latest until `initialize`). */
@@ -117,15 +130,51 @@ export class Connection {
     return this.client;
   }
 
+  /** Number of requests being handled. */
+  get pending(): number {
+    return this.inflight.size;
+  }
+
+  /** @internal The app's validators (elicitation schemas compile there, once). */
+  get validators(): ValidatorFactory {
+    return this.app.settings.validators;
+  }
+
+  /** True when no session follows this connection (stateless HTTP). */
+  get isSessionless(): boolean {
+    return this.sessionless;
+  }
+
   // A child per connection only when something logs: a stateless request usually never does.
   private get logger(): Logger {
     this.connectionLogger ??= this.baseLogger.child(this.session.id === undefined ? { transport: this.transport.kind } : { transport: this.transport.kind, sessionId: this.session.id });
     return this.connectionLogger;
   }
 
-  /** Number of requests being handled. */
-  get pending(): number {
-    return this.inflight.size;
+  /**
+   * Where messages that belong to no request go (list changes, resource updates, requests made
+   * outside a request): stdout on stdio, the session's GET stream on HTTP.
+   */
+  setOutbound(send: ((message: JsonRpcMessage) => void) | undefined): void {
+    this.outboundChannel = send;
+  }
+
+  /** Sends a notification on the outbound channel (dropped when there is none). */
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.outboundChannel?.(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
+  /**
+   * Sends a request to the client and waits for its answer. `via` is the channel to use (the
+   * stream of the request that asks); the outbound channel otherwise.
+   * @internal Handlers use `ctx.sample`, `ctx.elicit`, `ctx.roots`, `ctx.ping`.
+   */
+  requestClient(method: string, params: Record<string, unknown>, via: ((message: JsonRpcMessage) => void) | undefined, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
+    const send = via ?? this.outboundChannel;
+    if (this.sessionless || send === undefined) {
+      return Promise.reject(new ClientCapabilityError(`${method} needs a session to reach the client: this request is stateless`));
+    }
+    return this.outbound.request(method, params, send, { timeoutMs: this.app.settings.requestTimeoutMs, ...options });
   }
 
   /**
@@ -143,11 +192,32 @@ export class Connection {
     return this.receiveOne(message, options, false);
   }
 
-  /** Aborts everything in flight: the client is gone. */
+  /** Aborts everything in flight both ways: the client is gone. */
   close(): void {
     this.closed = true;
     for (const controller of this.inflight.values()) controller.abort(new Error('connection closed'));
     this.inflight.clear();
+    this.outbound.closeAll();
+    this.unsubscribeBus?.();
+    this.unsubscribeBus = undefined;
+    this.subscriptions.clear();
+    this.outboundChannel = undefined;
+  }
+
+  /** @internal `resources/subscribe` and `resources/unsubscribe`. */
+  subscribe(uri: string, on: boolean): void {
+    if (on) this.subscriptions.add(uri);
+    else this.subscriptions.delete(uri);
+  }
+
+  private onAppEvent(event: AppEvent): void {
+    if (!this.initialized || this.closed) return;
+    if (event.type === 'resourceUpdated') {
+      if (this.subscriptions.has(event.uri)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
+      return;
+    }
+    const capability = this.app.capabilities[event.list];
+    if (capability && 'listChanged' in capability && capability.listChanged) this.notify(`notifications/${event.list}/list_changed`);
   }
 
   private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
@@ -167,8 +237,11 @@ export class Connection {
     const method = message.method;
     const id = message.id;
     if (typeof method !== 'string') {
-      // A response to a request of ours; nothing is outstanding yet, so it is dropped.
-      if (id !== undefined && ('result' in message || 'error' in message)) return Promise.resolve(undefined);
+      // A response: to one of our requests, or stale (dropped).
+      if (id !== undefined && ('result' in message || 'error' in message)) {
+        this.outbound.settle(message);
+        return Promise.resolve(undefined);
+      }
       return Promise.resolve(errorResponse(readableId(message), new InvalidRequestError('A JSON-RPC request needs a string method')));
     }
     if (id === undefined) {
@@ -187,7 +260,9 @@ export class Connection {
       return Promise.resolve(errorResponse(id, new InvalidRequestError(`Received ${method} before initialize; send initialize first`)));
     }
     const handler = this.app.methods.get(method);
-    if (!handler) return Promise.resolve(errorResponse(id, new MethodNotFoundError(method)));
+    if (!handler || (this.sessionless && (method === METHOD.LOGGING_SET_LEVEL || method === METHOD.RESOURCES_SUBSCRIBE || method === METHOD.RESOURCES_UNSUBSCRIBE))) {
+      return Promise.resolve(errorResponse(id, new MethodNotFoundError(method)));
+    }
     if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`)));
     if (this.closed) return Promise.resolve(undefined);
     return this.run(id, method, params ?? EMPTY_PARAMS, handler, options);
@@ -216,13 +291,16 @@ export class Connection {
   }
 
   private notification(method: string, params: unknown): void {
-    if (method === METHOD.CANCELLED && isObject(params) && isRequestId(params.requestId)) {
+    if (!isObject(params)) return;
+    if (method === METHOD.CANCELLED && isRequestId(params.requestId)) {
       // Cancellation: stop the handler and send no response for it (utilities/cancellation).
       const controller = this.inflight.get(params.requestId);
       if (controller) {
         this.inflight.delete(params.requestId);
         controller.abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
       }
+    } else if (method === METHOD.PROGRESS) {
+      this.outbound.progress(params.progressToken);
     }
     // notifications/initialized and unknown notifications need nothing.
   }
@@ -234,11 +312,11 @@ export class Connection {
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
     const meta = isObject(params._meta) ? params._meta : undefined;
     const logger = options.logger ?? this.logger;
-    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send);
+    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this);
     const started = this.logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;
     try {
-      let result = handler(params, ctx);
+      let result = handler(params, ctx, this);
       if (result instanceof Promise) result = await result;
       response = { jsonrpc: '2.0', id, result: result as Record<string, unknown> };
     } catch (error) {
@@ -253,7 +331,7 @@ export class Connection {
     }
     if (this.logRequests) {
       const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
-      this.logLine(logger, this.app.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: params.arguments } : bindings, started, outcome);
+      this.logLine(logger, this.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: params.arguments } : bindings, started, outcome);
     }
     return response;
   }
@@ -262,3 +340,5 @@ export class Connection {
     logger.info({ ...bindings, ms: Math.round((performance.now() - started) * 1000) / 1000, outcome }, 'request');
   }
 }
+
+export type { JsonRpcNotification };

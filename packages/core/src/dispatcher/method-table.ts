@@ -1,5 +1,9 @@
 import type { McpApp } from '../app/app';
 import { InvalidParamsError } from '../errors/mcp-error';
+import { isLogLevel } from '../logging/log-levels';
+import type { Connection } from './connection';
+import { complete } from './handle-completion';
+import { requireString } from './read-params';
 import { METHOD } from '../protocol/methods';
 import type { RequestContext } from './request-context';
 import { callTool } from './handle-tools';
@@ -7,7 +11,7 @@ import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 
 /** A method's handler: params in, result object out (or a thrown wire error). */
-export type MethodHandler = (params: Record<string, unknown>, ctx: RequestContext) => unknown;
+export type MethodHandler = (params: Record<string, unknown>, ctx: RequestContext, connection: Connection) => unknown;
 export type MethodTable = ReadonlyMap<string, MethodHandler>;
 
 function singlePage(params: Record<string, unknown>): void {
@@ -35,6 +39,21 @@ export function buildMethodTable(app: McpApp): MethodTable {
   if (app.capabilities.prompts) {
     table.set(METHOD.PROMPTS_LIST, (params, ctx) => (singlePage(params), app.view(ctx.client.protocolVersion).prompts));
     table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(map.prompts, params, ctx));
+  }
+  if (app.capabilities.resources?.subscribe) {
+    table.set(METHOD.RESOURCES_SUBSCRIBE, (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true), {}));
+    table.set(METHOD.RESOURCES_UNSUBSCRIBE, (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE), false), {}));
+  }
+  if (app.capabilities.logging) {
+    table.set(METHOD.LOGGING_SET_LEVEL, (params, _ctx, connection) => {
+      if (!isLogLevel(params.level)) throw new InvalidParamsError(`Invalid log level: ${JSON.stringify(params.level)}`, { levels: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] });
+      connection.logLevel = params.level;
+      return {};
+    });
+  }
+  if (app.capabilities.completions) {
+    const completions = app.settings.completions;
+    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(completions, map.prompts, map.templates, params, ctx));
   }
   return table;
 }

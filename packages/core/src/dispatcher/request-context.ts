@@ -1,7 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { ClientCapabilityError, ClientRequestError } from '../errors/client-errors';
+import { ToolError } from '../errors/tool-error';
+import { passes, type LogLevel } from '../logging/log-levels';
 import type { Logger } from '../logging/logger';
-import type { JsonRpcNotification, RequestId } from '../protocol/json-rpc';
+import type { Constructor } from '../metadata/constructor';
+import { isObject, type JsonRpcMessage, type RequestId } from '../protocol/json-rpc';
+import type { ClientCapabilities, ContentBlock, Implementation, JsonSchema, Meta } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
-import type { ClientCapabilities, Implementation, Meta } from '../protocol/mcp-types';
+import { elicitationSchema } from '../schema/elicitation-schema';
+import { ClientLog } from './client-log';
+import type { Connection } from './connection';
+import type { OutboundRequestOptions } from './outbound-requests';
 
 /** Facts about the transport a request arrived on. */
 export interface TransportInfo {
@@ -24,6 +33,37 @@ export interface SessionInfo {
   id?: string;
 }
 
+/** The answer to a form elicitation: the content is validated against the requested schema. */
+export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
+
+/** What `ctx.sample` sends: `sampling/createMessage` params (a string is one user message). */
+export interface SamplingRequest {
+  messages: Array<{ role: 'user' | 'assistant'; content: ContentBlock | Record<string, unknown> }>;
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The client's `sampling/createMessage` answer. */
+export interface SamplingResult {
+  role: 'user' | 'assistant';
+  content: ContentBlock | ContentBlock[];
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+/** A root the client exposes (`roots/list`). */
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
 /**
  * Everything a handler may know or do about the request it serves: its handler's second argument.
  *
@@ -36,6 +76,7 @@ export interface SessionInfo {
  */
 export class RequestContext {
   private childLogger: Logger | undefined = undefined;
+  private clientLog: ClientLog | undefined = undefined;
   private lastProgress = -Infinity;
   private done = false;
 
@@ -55,8 +96,22 @@ export class RequestContext {
     readonly meta: Meta | undefined,
     private readonly baseLogger: Logger,
     private readonly logBindings: Record<string, unknown>,
-    private readonly sendRelated: ((message: JsonRpcNotification) => void) | undefined = undefined,
+    private readonly sendRelated: ((message: JsonRpcMessage) => void) | undefined = undefined,
+    private readonly connection: Connection | undefined = undefined,
   ) {}
+
+  /** The server's own log for this request: a pino child with the request's id and target. */
+  get logger(): Logger {
+    // Created on first use: most requests never log, and a child costs an allocation.
+    this.childLogger ??= this.baseLogger.child(this.logBindings);
+    return this.childLogger;
+  }
+
+  /** Client-visible logging (`notifications/message`), filtered by the level the client set. */
+  get log(): ClientLog {
+    this.clientLog ??= new ClientLog((level, data, logger) => this.emitLog(level, data, logger));
+    return this.clientLog;
+  }
 
   /** The request's `_meta.progressToken`, when the client asked for progress. */
   get progressToken(): string | number | undefined {
@@ -77,7 +132,7 @@ export class RequestContext {
    */
   progress(progress: number, total?: number, message?: string): void {
     const token = this.progressToken;
-    if (token === undefined || this.sendRelated === undefined || this.done || this.signal.aborted) return;
+    if (token === undefined || this.done || this.signal.aborted) return;
     if (!(progress > this.lastProgress)) {
       this.logger.debug({ progress, last: this.lastProgress }, 'progress must increase; update dropped');
       return;
@@ -87,7 +142,86 @@ export class RequestContext {
     if (total !== undefined) params.total = total;
     // `message` joined the notification in 2025-03-26.
     if (message !== undefined && this.client.protocolVersion >= '2025-03-26') params.message = message;
-    this.sendRelated({ jsonrpc: '2.0', method: METHOD.PROGRESS, params });
+    this.related({ jsonrpc: '2.0', method: METHOD.PROGRESS, params });
+  }
+
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). Needs the client's
+   * `sampling` capability and a session.
+   *
+   * @throws ClientCapabilityError, RequestTimeoutError, ClientRequestError
+   * @example
+   * const answer = await ctx.sample(`Summarise: ${text}`, { maxTokens: 200 });
+   */
+  async sample(request: string | SamplingRequest, options: OutboundRequestOptions & { maxTokens?: number } = {}): Promise<SamplingResult> {
+    this.requireCapability('sampling', 'sampling/createMessage');
+    const params: Record<string, unknown> =
+      typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options.maxTokens ?? 1000 } : { ...request };
+    return (await this.requestClient(METHOD.SAMPLING_CREATE_MESSAGE, params, options)) as SamplingResult;
+  }
+
+  /**
+   * Asks the user for structured input (form elicitation). The DTO (flat primitive fields) or
+   * raw schema becomes the `requestedSchema`; an accepted answer comes back validated, as a DTO
+   * instance when a DTO was given.
+   *
+   * @throws ClientCapabilityError, RequestTimeoutError, ClientRequestError, ToolError (an answer that breaks the schema)
+   * @example
+   * const answer = await ctx.elicit('Which account?', AccountChoice);
+   * if (answer.action !== 'accept') return 'Cancelled.';
+   * return transfer(answer.content.account);
+   */
+  async elicit<T = Record<string, unknown>>(message: string, schema: Constructor<T> | JsonSchema, options: OutboundRequestOptions = {}): Promise<ElicitResult<T>> {
+    this.requireCapability('elicitation', 'elicitation/create');
+    const { schema: requestedSchema, parse } = elicitationSchema(this.connection!.validators, schema as Constructor | JsonSchema);
+    // `mode` arrived with URL elicitation in 2025-11-25; older clients know forms only.
+    const params: Record<string, unknown> = this.client.protocolVersion >= '2025-11-25' ? { mode: 'form', message, requestedSchema } : { message, requestedSchema };
+    const result = await this.requestClient(METHOD.ELICITATION_CREATE, params, options);
+    const action = result.action;
+    if (action === 'decline' || action === 'cancel') return { action };
+    if (action !== 'accept') throw new ClientRequestError(METHOD.ELICITATION_CREATE, 0, `unknown action ${JSON.stringify(action)}`);
+    let outcome = parse(isObject(result.content) ? { ...result.content } : {});
+    if (outcome instanceof Promise) outcome = await outcome;
+    if (!outcome.ok) throw new ToolError(`The answer to "${message}" does not match the requested form:\n${outcome.problems.map((problem) => `- ${problem}`).join('\n')}`);
+    return { action: 'accept', content: outcome.value as T };
+  }
+
+  /**
+   * Sends the user to a URL (URL-mode elicitation, 2025-11-25), e.g. to sign in somewhere. Needs
+   * the client's `elicitation.url` capability. Call `completeElicitation(id)` when the
+   * out-of-band step is done.
+   */
+  async elicitUrl(message: string, url: string, options: OutboundRequestOptions = {}): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+    const elicitation = this.client.capabilities.elicitation;
+    if (!isObject(elicitation) || !isObject(elicitation.url)) {
+      throw new ClientCapabilityError('The client did not declare URL elicitation (capabilities.elicitation.url)');
+    }
+    const elicitationId = randomUUID();
+    const result = await this.requestClient(METHOD.ELICITATION_CREATE, { mode: 'url', message, elicitationId, url }, options);
+    const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
+    return { action, elicitationId };
+  }
+
+  /** Tells the client a URL elicitation finished (`notifications/elicitation/complete`). */
+  completeElicitation(elicitationId: string): void {
+    this.connection?.notify(METHOD.ELICITATION_COMPLETE, { elicitationId });
+  }
+
+  /**
+   * The client's roots (`roots/list`). Needs the client's `roots` capability.
+   *
+   * @example
+   * const [workspace] = await ctx.roots();
+   */
+  async roots(options: OutboundRequestOptions = {}): Promise<Root[]> {
+    this.requireCapability('roots', 'roots/list');
+    const result = await this.requestClient(METHOD.ROOTS_LIST, {}, options);
+    return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
+  }
+
+  /** Pings the client; resolves when it answers. */
+  async ping(options: OutboundRequestOptions = {}): Promise<void> {
+    await this.requestClient(METHOD.PING, {}, options);
   }
 
   /** @internal Marks the handler as returned: nothing more may be sent for this request. */
@@ -95,10 +229,27 @@ export class RequestContext {
     this.done = true;
   }
 
-  /** The server's own log for this request: a pino child with the request's id and target. */
-  get logger(): Logger {
-    // Created on first use: most requests never log, and a child costs an allocation.
-    this.childLogger ??= this.baseLogger.child(this.logBindings);
-    return this.childLogger;
+  private related(message: JsonRpcMessage): void {
+    if (this.sendRelated) this.sendRelated(message);
+    else if ('method' in message && !('id' in message)) this.connection?.notify(message.method, message.params);
+  }
+
+  private emitLog(level: LogLevel, data: unknown, logger?: string): void {
+    const threshold = this.connection?.logLevel;
+    if (threshold === undefined || this.done || !passes(level, threshold)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.related({ jsonrpc: '2.0', method: METHOD.LOG_MESSAGE, params });
+  }
+
+  private requireCapability(capability: 'sampling' | 'elicitation' | 'roots', method: string): void {
+    if (!isObject(this.client.capabilities[capability])) {
+      throw new ClientCapabilityError(`The client did not declare the ${capability} capability, so ${method} cannot be sent`);
+    }
+  }
+
+  private requestClient(method: string, params: Record<string, unknown>, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
+    if (!this.connection) return Promise.reject(new ClientCapabilityError(`${method} needs a connection to the client`));
+    return this.connection.requestClient(method, params, this.sendRelated, { signal: this.signal, ...options });
   }
 }

@@ -6,3 +6,4 @@ export const RESOURCE_TEMPLATE_METADATA = 'mcpkit:resource-template';
 export const PROMPT_METADATA = 'mcpkit:prompt';
 export const FIELD_METADATA = 'mcpkit:field';
 export const FIELD_LIST_METADATA = 'mcpkit:field-list';
+export const COMPLETE_METADATA = 'mcpkit:complete';

@@ -46,3 +46,9 @@ export interface CapabilityMap {
   readonly templates: readonly ResourceTemplateDefinition[];
   readonly prompts: ReadonlyMap<string, PromptDefinition>;
 }
+
+/** A `@Complete` method, keyed in the app by `prompt:<name>:<argument>` or `resource:<template>:<variable>`. */
+export interface CompletionDefinition {
+  readonly owner: string;
+  readonly invoke: (value: string, context: { arguments: Record<string, string> }, ctx: RequestContext) => unknown;
+}

@@ -1,14 +1,15 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { isConstructor, type Constructor } from '../metadata/constructor';
-import { PROMPT_METADATA, RESOURCE_METADATA, RESOURCE_TEMPLATE_METADATA, TOOL_METADATA } from '../metadata/metadata-keys';
+import { COMPLETE_METADATA, PROMPT_METADATA, RESOURCE_METADATA, RESOURCE_TEMPLATE_METADATA, TOOL_METADATA } from '../metadata/metadata-keys';
 
-export type CapabilityKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt';
+export type CapabilityKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'complete';
 
 const KINDS: ReadonlyArray<[CapabilityKind, string]> = [
   ['tool', TOOL_METADATA],
   ['resource', RESOURCE_METADATA],
   ['resourceTemplate', RESOURCE_TEMPLATE_METADATA],
   ['prompt', PROMPT_METADATA],
+  ['complete', COMPLETE_METADATA],
 ];
 
 /** One decorated method found on a provider. */

@@ -39,6 +39,15 @@ function newAjv(removeAdditional: boolean): Ajv2020 {
 export class ValidatorFactory {
   private readonly exact = newAjv(false);
   private readonly stripping = newAjv(true);
+  private readonly memos = new WeakMap<object, unknown>();
+
+  /** Builds something for `key` once (e.g. the checker of an elicitation schema) and keeps it. */
+  memo<T>(key: object, build: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = build();
+    this.memos.set(key, value);
+    return value;
+  }
 
   /** Compiles now; throws when the schema itself is invalid. */
   compile(schema: JsonSchema, stripUnknown = false): ValidateFunction {

@@ -1,0 +1,46 @@
+import { InvalidParamsError } from '../errors/mcp-error';
+import { isObject } from '../protocol/json-rpc';
+import type { CompletionDefinition, PromptDefinition, ResourceTemplateDefinition } from '../scanner/definitions';
+import type { RequestContext } from './request-context';
+
+const MAX_VALUES = 100;
+
+/** The `completion/complete` result. */
+export interface CompleteResult {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+}
+
+/**
+ * `completion/complete`: finds the `@Complete` method of a prompt argument or a template
+ * variable. An existing reference without a completer gets no suggestions; an unknown one is
+ * `-32602`. At most 100 values go back, with `total` and `hasMore` when there were more.
+ */
+export async function complete(
+  completions: ReadonlyMap<string, CompletionDefinition>,
+  prompts: ReadonlyMap<string, PromptDefinition>,
+  templates: readonly ResourceTemplateDefinition[],
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+): Promise<CompleteResult> {
+  const { ref, argument, context } = params;
+  if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+    throw new InvalidParamsError('completion/complete needs params.ref and params.argument { name, value }');
+  }
+  let key: string;
+  if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+    if (!prompts.has(ref.name)) throw new InvalidParamsError(`Unknown prompt: ${ref.name}`);
+    key = `prompt:${ref.name}:${argument.name}`;
+  } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+    if (!templates.some((template) => template.entry.uriTemplate === ref.uri)) throw new InvalidParamsError(`Unknown resource template: ${ref.uri}`);
+    key = `resource:${ref.uri}:${argument.name}`;
+  } else {
+    throw new InvalidParamsError('completion/complete params.ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }');
+  }
+  const completion = completions.get(key);
+  if (!completion) return { completion: { values: [] } };
+  const args = isObject(context) && isObject(context.arguments) ? (context.arguments as Record<string, string>) : {};
+  const answer = await completion.invoke(argument.value, { arguments: args }, ctx);
+  const values = (Array.isArray(answer) ? answer : isObject(answer) && Array.isArray(answer.values) ? answer.values : []).map(String);
+  if (values.length <= MAX_VALUES) return { completion: { values, total: values.length, hasMore: false } };
+  return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: true } };
+}

@@ -1,0 +1,118 @@
+import { ClientRequestError, ConnectionClosedError, RequestTimeoutError } from '../errors/client-errors';
+import { isObject, type JsonRpcMessage, type RequestId } from '../protocol/json-rpc';
+import { METHOD } from '../protocol/methods';
+
+/** Timing of one server-to-client request. */
+export interface OutboundRequestOptions {
+  /** Give up (and cancel) after this long without an answer or progress (default 60 s). */
+  timeoutMs?: number;
+  /** Give up after this long whatever progress says (default 10 min). */
+  maxTotalTimeoutMs?: number;
+  /** Cancel when this aborts (the request that asked is cancelled). */
+  signal?: AbortSignal;
+}
+
+interface Pending {
+  method: string;
+  resolve: (result: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  deadline: number;
+  timeoutMs: number;
+  send: (message: JsonRpcMessage) => void;
+  cleanup: () => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
+
+/**
+ * Requests this server sends its client (sampling, elicitation, roots, ping), correlated with
+ * the answers by id. Like the SDK's Protocol: a timeout that progress resets, a hard maximum,
+ * cancellation sent when we give up, and everything rejected when the connection closes.
+ */
+export class OutboundRequests {
+  private sequence = 0;
+  private readonly pending = new Map<RequestId, Pending>();
+
+  /** Requests waiting for an answer. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  request(method: string, params: Record<string, unknown>, send: (message: JsonRpcMessage) => void, options: OutboundRequestOptions = {}): Promise<Record<string, unknown>> {
+    this.sequence += 1;
+    // A prefix the client is unlikely to use for its own ids keeps logs readable in both directions.
+    const id = `mcpkit-${this.sequence}`;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + (options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS);
+    return new Promise((resolve, reject) => {
+      if (options.signal?.aborted) {
+        reject(new ConnectionClosedError(method));
+        return;
+      }
+      const onAbort = () => this.giveUp(id, new ConnectionClosedError(method), 'the request that asked was cancelled');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const entry: Pending = {
+        method,
+        resolve,
+        reject,
+        timeoutMs,
+        deadline,
+        send,
+        timer: setTimeout(() => this.giveUp(id, new RequestTimeoutError(method, timeoutMs), 'timeout'), Math.min(timeoutMs, deadline - Date.now())),
+        cleanup: () => options.signal?.removeEventListener('abort', onAbort),
+      };
+      this.pending.set(id, entry);
+      // The progress token lets the client's progress reset our timeout.
+      send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), progressToken: id } } });
+    });
+  }
+
+  /** Settles the request a client response answers; false when the id is not ours. */
+  settle(message: Record<string, unknown>): boolean {
+    const id = message.id as RequestId;
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.finish(id, entry);
+    if (isObject(message.error)) {
+      const { code, message: text, data } = message.error;
+      entry.reject(new ClientRequestError(entry.method, typeof code === 'number' ? code : 0, typeof text === 'string' ? text : 'error', data));
+    } else {
+      entry.resolve(isObject(message.result) ? message.result : {});
+    }
+    return true;
+  }
+
+  /** Client progress on one of our requests restarts its timeout (up to the hard maximum). */
+  progress(token: unknown): void {
+    const entry = typeof token === 'string' || typeof token === 'number' ? this.pending.get(token) : undefined;
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    const id = token as RequestId;
+    const left = entry.deadline - Date.now();
+    entry.timer = setTimeout(() => this.giveUp(id, new RequestTimeoutError(entry.method, entry.timeoutMs), 'timeout'), Math.max(0, Math.min(entry.timeoutMs, left)));
+  }
+
+  /** Rejects everything: the connection is gone. */
+  closeAll(): void {
+    for (const [id, entry] of [...this.pending]) {
+      this.finish(id, entry);
+      entry.reject(new ConnectionClosedError(entry.method));
+    }
+  }
+
+  private giveUp(id: RequestId, error: Error, reason: string): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.finish(id, entry);
+    entry.send({ jsonrpc: '2.0', method: METHOD.CANCELLED, params: { requestId: id, reason } });
+    entry.reject(error);
+  }
+
+  private finish(id: RequestId, entry: Pending): void {
+    clearTimeout(entry.timer);
+    entry.cleanup();
+    this.pending.delete(id);
+  }
+}

@@ -1,0 +1,45 @@
+import { ToolError } from './tool-error';
+
+/**
+ * A server-to-client request the client cannot take: it never declared the capability, or the
+ * request has no session to travel on (stateless HTTP). Unhandled in a tool, its message is the
+ * tool's error result.
+ */
+export class ClientCapabilityError extends ToolError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClientCapabilityError';
+  }
+}
+
+/** The client did not answer a server-to-client request in time (it was cancelled). */
+export class RequestTimeoutError extends ToolError {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`The client did not answer ${method} within ${timeoutMs} ms`);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/** The connection ended while a server-to-client request waited for its answer. */
+export class ConnectionClosedError extends ToolError {
+  constructor(readonly method: string) {
+    super(`The connection closed before the client answered ${method}`);
+    this.name = 'ConnectionClosedError';
+  }
+}
+
+/** The client answered a server-to-client request with a JSON-RPC error. */
+export class ClientRequestError extends ToolError {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    readonly clientMessage: string,
+    readonly data?: unknown,
+  ) {
+    super(`The client answered ${method} with error ${code}: ${clientMessage}`);
+    this.name = 'ClientRequestError';
+  }
+}
