@@ -126,3 +126,44 @@ describe('documentation examples over HTTP', () => {
     await server.close();
   });
 });
+
+describe('documentation examples of the client features', () => {
+  it('client requests: elicitation from a DTO, sampling and roots', async () => {
+    const { deployApp } = await import('../examples/client-requests.example');
+    const client = await TestClient.connect(deployApp, {
+      handlers: {
+        'elicitation/create': () => ({ action: 'accept', content: { confirm: true, environment: 'production' } }),
+        'sampling/createMessage': () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'Faster deploys.' } }),
+        'roots/list': () => ({ roots: [{ uri: 'file:///srv/api' }] }),
+      },
+    });
+    expect(firstText(await client.callTool('deploy', { service: 'api' }))).toBe('Deploying api to production');
+    expect(firstText(await client.callTool('releaseNotes', { service: 'api' }))).toBe('Faster deploys.');
+  });
+
+  it('client logging and progress', async () => {
+    const { importApp } = await import('../examples/client-logging.example');
+    const client = await TestClient.connect(importApp);
+    await client.setLogLevel('warning');
+    await client.callTool('import', { rows: 600 }, { progressToken: 'p1' });
+    expect(client.notifications('notifications/message')).toEqual([{ level: 'warning', logger: 'importer', data: { rows: 600, hint: 'split large imports' } }]);
+    expect(client.notifications('notifications/progress').map((p) => p.progress)).toEqual([100, 200, 300, 400, 500, 600]);
+  });
+
+  it('completions', async () => {
+    const { reviewApp: codeReview } = await import('../examples/completions.example');
+    const client = await TestClient.connect(codeReview);
+    expect((await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'language', value: 'py' })).values).toEqual(['python']);
+    expect((await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'framework', value: '' }, { language: 'typescript' })).values).toEqual(['fastify', 'nest']);
+    expect((await client.complete({ type: 'ref/resource', uri: 'styleguide://{language}' }, { name: 'language', value: 'r' })).values).toEqual(['rust']);
+  });
+
+  it('subscriptions', async () => {
+    const { homeApp, measured } = await import('../examples/subscriptions.example');
+    const client = await TestClient.connect(homeApp);
+    await client.subscribe('home://temperature');
+    measured(23);
+    expect(client.notifications('notifications/resources/updated')).toEqual([{ uri: 'home://temperature' }]);
+    expect(firstText(await client.readResource('home://temperature'))).toBe('23 °C');
+  });
+});
