@@ -4,13 +4,15 @@ import { ConformanceResources } from './resources';
 import { ConformanceTools } from './tools';
 import { ClientFacingTools } from './client-tools';
 
-/** The conformance surface (side-effect free). */
-export function createEverythingApp(): McpApp {
+/** The conformance surface (side-effect free). `pageSize` pages every list. */
+export function createEverythingApp(options: { pageSize?: number } = {}): McpApp {
   return createApp({
     name: 'mcpkit-everything',
     version: '0.1.0',
     providers: [ConformanceTools, ClientFacingTools, ConformanceResources, ConformancePrompts],
     clientLogging: true,
     subscriptions: true,
+    dynamic: true,
+    pageSize: options.pageSize,
   });
 }

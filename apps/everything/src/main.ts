@@ -1,8 +1,11 @@
 import { serveHttp } from '@mcpkit/fastify';
 import { serveStdio } from '@mcpkit/stdio';
 import { createEverythingApp } from './app';
+import { DynamicCapabilities } from './dynamic';
 
-const app = createEverythingApp();
+const app = createEverythingApp({ pageSize: process.env.PAGE_SIZE ? Number(process.env.PAGE_SIZE) : undefined });
+// Like the conformance fixture: more capabilities appear two seconds after start.
+setTimeout(() => app.addProviders([DynamicCapabilities]), 2_000).unref();
 // The watched resource changes every 3 seconds, as the conformance fixture's does.
 setInterval(() => app.resourceUpdated('test://watched-resource'), 3_000).unref();
 

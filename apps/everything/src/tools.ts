@@ -48,6 +48,12 @@ export class ConformanceTools {
     return String(ctx.progressToken ?? 0);
   }
 
+  @Tool({ name: 'test_timeout', description: 'Sleeps past its 100 ms timeout and is cancelled', timeoutMs: 100, input: null })
+  async timeout(_input: unknown, ctx: RequestContext): Promise<string> {
+    await sleep(10_000, ctx.signal);
+    return ctx.signal.aborted ? 'cancelled' : 'slept';
+  }
+
   @Tool({ name: 'test_error_handling', description: 'Tests error response handling' })
   errorHandling(): never {
     throw new Error('This tool intentionally returns an error for testing');

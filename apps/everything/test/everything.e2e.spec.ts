@@ -6,6 +6,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -16,6 +17,7 @@ describe('everything over stdio', () => {
   const logs: unknown[] = [];
   const updates: string[] = [];
   const elicitations: unknown[] = [];
+  let toolListChanges = 0;
 
   beforeAll(async () => {
     client = new Client({ name: 'everything-e2e', version: '1' }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
@@ -30,6 +32,7 @@ describe('everything over stdio', () => {
     });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///projects/kit', name: 'kit' }] }));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void toolListChanges++);
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updates.push(notification.params.uri));
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>, stderr: 'pipe' }));
   });
@@ -101,5 +104,42 @@ describe('everything over stdio', () => {
     while (!updates.includes('test://watched-resource') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(updates).toContain('test://watched-resource');
     await client.unsubscribeResource({ uri: 'test://watched-resource' });
+  });
+
+  it('cancels a tool past its timeout with a clear error', async () => {
+    const started = Date.now();
+    expect(await client.callTool({ name: 'test_timeout', arguments: {} })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Tool test_timeout timed out after 100 ms and was cancelled' }],
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('announces the tools added at run time', async () => {
+    const deadline = Date.now() + 5_000;
+    while (toolListChanges === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toolListChanges).toBe(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('test_dynamic_tool');
+    expect(await client.callTool({ name: 'test_dynamic_tool', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'This tool was added dynamically.' }] });
+  });
+});
+
+describe('everything over stdio with pages of 4', () => {
+  it('pages tools/list with cursors the SDK client follows', async () => {
+    const client = new Client({ name: 'pager', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn', PAGE_SIZE: '4' } as Record<string, string>, stderr: 'pipe' }));
+    const first = await client.listTools();
+    expect(first.tools).toHaveLength(4);
+    const names = first.tools.map((tool) => tool.name);
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const page = await client.listTools({ cursor });
+      names.push(...page.tools.map((tool) => tool.name));
+      cursor = page.nextCursor;
+    }
+    expect(names).toContain('json_schema_2020_12_tool');
+    expect(new Set(names).size).toBe(names.length);
+    await expect(client.listTools({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
   });
 });

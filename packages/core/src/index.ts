@@ -27,7 +27,7 @@ export {
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
-export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError } from './errors/client-errors';
+export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
 export { ErrorCode } from './errors/error-codes';
@@ -79,4 +79,5 @@ export { dtoToJsonSchema, type DtoSchema, type DtoSchemaOptions } from './schema
 export { UriTemplate, UriTemplateSyntaxError } from './uri-template/uri-template';
 export type { TemplateVariables } from './uri-template/template-variables';
 export type { Provider } from './scanner/scan-providers';
+export type { CapabilityKindName } from './scanner/registry';
 export type { CapabilityMap, ToolDefinition, ResourceDefinition, ResourceTemplateDefinition, PromptDefinition } from './scanner/definitions';

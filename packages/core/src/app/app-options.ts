@@ -26,6 +26,16 @@ export interface AppOptions extends Implementation {
   subscriptions?: boolean;
   /** Timeout of requests to the client (`ctx.sample`, `ctx.elicit` …) without progress; default 60 s. */
   requestTimeoutMs?: number;
+  /**
+   * Allow changes at run time (`app.addProviders`, `app.remove`, `app.enable`, `app.disable`):
+   * tools, resources and prompts are declared with `listChanged` even while empty, and clients
+   * hear of every change.
+   */
+  dynamic?: boolean;
+  /** Cancel any tool that runs longer than this and answer with an error (default: no limit). */
+  toolTimeoutMs?: number;
+  /** Items per page of tools/list, resources/list, … (default: everything on one page). */
+  pageSize?: number;
   /** Carries list changes and resource updates to connections (default: in this process). */
   bus?: EventBus;
 }

@@ -1,87 +1,109 @@
 import { Connection, type ConnectionOptions } from '../dispatcher/connection';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
 import type { TransportInfo } from '../dispatcher/request-context';
+import type { LogLevel } from '../logging/log-levels';
 import type { Logger } from '../logging/logger';
+import type { Constructor } from '../metadata/constructor';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/mcp-types';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
 import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from '../protocol/revision-shape';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
-import type { LogLevel } from '../logging/log-levels';
+import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, type Registry } from '../scanner/registry';
+import type { Provider } from '../scanner/scan-providers';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { EventBus } from './event-bus';
+import { pagesOf, type ListPages } from './pages';
 
 /** @internal Everything `createApp` hands the app. */
 export interface AppSettings {
   info: Implementation;
   instructions: string | undefined;
-  map: CapabilityMap;
-  completions: ReadonlyMap<string, CompletionDefinition>;
+  registry: Registry;
   logger: Logger;
   logArguments: boolean;
   validators: ValidatorFactory;
+  resolve: ((type: Constructor) => unknown) | undefined;
   bus: EventBus;
   /** Client-visible logging: absent when off; `defaultLevel` sends before `logging/setLevel`. */
   clientLogging: { defaultLevel: LogLevel | undefined } | undefined;
   subscriptions: boolean;
+  dynamic: boolean;
   requestTimeoutMs: number | undefined;
+  toolTimeoutMs: number | undefined;
+  pageSize: number | undefined;
 }
 
 /** The list results and server info of one protocol revision, computed once. */
 export interface RevisionView {
   readonly serverInfo: Implementation;
-  readonly tools: { tools: Tool[] };
-  readonly resources: { resources: Resource[] };
-  readonly resourceTemplates: { resourceTemplates: ResourceTemplate[] };
-  readonly prompts: { prompts: Prompt[] };
+  readonly tools: ListPages<'tools', Tool>;
+  readonly resources: ListPages<'resources', Resource>;
+  readonly resourceTemplates: ListPages<'resourceTemplates', ResourceTemplate>;
+  readonly prompts: ListPages<'prompts', Prompt>;
 }
 
-function freezeView(view: RevisionView): RevisionView {
-  return Object.freeze(view);
+interface AppState {
+  readonly registry: Registry;
+  readonly map: CapabilityMap;
+  readonly views: ReadonlyMap<string, RevisionView>;
 }
+
+const LIST_OF: Record<CapabilityKindName, 'tools' | 'resources' | 'prompts'> = { tool: 'tools', resource: 'resources', resourceTemplate: 'resources', prompt: 'prompts' };
 
 /**
- * An immutable, transport-free MCP app made by `createApp`: the capability map, the
- * precomputed list results per revision and the method table. Serve it with `serveStdio`, the
- * Fastify plugin or the test client; each opens a `Connection` per client.
+ * An MCP app made by `createApp`: the capability map, the precomputed list results per revision
+ * and the method table, frozen. Serve it with `serveStdio`, the Fastify plugin or the test client;
+ * each opens a `Connection` per client. With `dynamic: true` its definitions can change at run
+ * time: each change swaps in a new frozen state and tells the clients.
  */
 export class McpApp {
   readonly capabilities: Readonly<ServerCapabilities>;
   readonly info: Readonly<Implementation>;
   readonly instructions: string | undefined;
-  /** The frozen capability map. */
-  readonly map: CapabilityMap;
   readonly logger: Logger;
   /** @internal */
   readonly settings: Readonly<AppSettings>;
   /** @internal */
   readonly methods: MethodTable;
-  private readonly views = new Map<string, RevisionView>();
+  // The one mutable slot of a frozen app: swapped whole by runtime changes.
+  private readonly current: { state: AppState };
 
   constructor(settings: AppSettings) {
     this.settings = Object.freeze(settings);
     this.info = settings.info;
     this.instructions = settings.instructions;
-    this.map = settings.map;
     this.logger = settings.logger;
-    const { map } = settings;
+    const { registry, dynamic } = settings;
     const capabilities: ServerCapabilities = {};
-    // Declare only what the app has: an undeclared capability's methods answer -32601.
+    // Declare only what the app has: an undeclared capability's methods answer -32601. A dynamic
+    // app may gain anything later, so it declares the lists (with listChanged) up front.
     if (settings.clientLogging) capabilities.logging = {};
-    if (settings.completions.size > 0) capabilities.completions = {};
-    if (map.prompts.size > 0) capabilities.prompts = {};
-    if (map.resources.size > 0 || map.templates.length > 0 || settings.subscriptions) {
-      capabilities.resources = settings.subscriptions ? { subscribe: true } : {};
+    if (registry.completions.size > 0 || dynamic) capabilities.completions = {};
+    if (registry.prompts.size > 0 || dynamic) capabilities.prompts = dynamic ? { listChanged: true } : {};
+    if (registry.resources.size > 0 || registry.templates.size > 0 || settings.subscriptions || dynamic) {
+      capabilities.resources = { ...(settings.subscriptions ? { subscribe: true } : {}), ...(dynamic ? { listChanged: true } : {}) };
     }
-    if (map.tools.size > 0) capabilities.tools = {};
+    if (registry.tools.size > 0 || dynamic) capabilities.tools = dynamic ? { listChanged: true } : {};
     this.capabilities = Object.freeze(capabilities);
-    for (const version of LEGACY_PROTOCOL_VERSIONS) this.views.set(version, this.buildView(version));
+    this.current = { state: this.buildState(registry) };
     this.methods = buildMethodTable(this);
     Object.freeze(this);
   }
 
+  /** The enabled definitions, frozen: what requests are served from right now. */
+  get map(): CapabilityMap {
+    return this.current.state.map;
+  }
+
+  /** @internal The `@Complete` methods. */
+  get completions(): ReadonlyMap<string, CompletionDefinition> {
+    return this.current.state.registry.completions;
+  }
+
   /** The precomputed results for a protocol revision. */
   view(version: string): RevisionView {
-    return this.views.get(version) ?? this.views.get(LEGACY_PROTOCOL_VERSIONS[LEGACY_PROTOCOL_VERSIONS.length - 1])!;
+    const { views } = this.current.state;
+    return views.get(version) ?? views.get(LEGACY_PROTOCOL_VERSIONS[LEGACY_PROTOCOL_VERSIONS.length - 1])!;
   }
 
   /**
@@ -97,6 +119,58 @@ export class McpApp {
   }
 
   /**
+   * Adds the tools, resources and prompts of more providers to the running app (same checks as
+   * at start-up), then tells the clients. Needs `createApp({ dynamic: true })`.
+   *
+   * @throws DefinitionError for a declaration mistake; the app is then unchanged.
+   * @example
+   * app.addProviders([new PluginTools(config)]);
+   */
+  addProviders(providers: readonly Provider[]): void {
+    this.requireDynamic('addProviders');
+    const before = this.current.state.registry;
+    const after = compileProviders(providers, this.settings.resolve, this.settings.validators, before);
+    this.swap(after, [
+      ...(after.tools.size !== before.tools.size ? (['tools'] as const) : []),
+      ...(after.resources.size !== before.resources.size || after.templates.size !== before.templates.size ? (['resources'] as const) : []),
+      ...(after.prompts.size !== before.prompts.size ? (['prompts'] as const) : []),
+    ]);
+  }
+
+  /** Removes a tool, prompt, resource (by URI) or template (by its template string). Returns whether it existed. */
+  remove(kind: CapabilityKindName, name: string): boolean {
+    this.requireDynamic('remove');
+    const registry = this.current.state.registry;
+    if (!definitionsOf(registry, kind).has(name)) return false;
+    const copy = (map: ReadonlyMap<string, unknown>, own: CapabilityKindName) => (own === kind ? new Map([...map].filter(([key]) => key !== name)) : map);
+    const completions = kind === 'prompt' || kind === 'resourceTemplate'
+      ? new Map([...registry.completions].filter(([key]) => !key.startsWith(`${kind === 'prompt' ? 'prompt' : 'resource'}:${name}:`)))
+      : registry.completions;
+    this.swap(
+      Object.freeze({
+        tools: copy(registry.tools, 'tool'),
+        resources: copy(registry.resources, 'resource'),
+        templates: copy(registry.templates, 'resourceTemplate'),
+        prompts: copy(registry.prompts, 'prompt'),
+        completions,
+        disabled: registry.disabled,
+      } as Registry),
+      [LIST_OF[kind]],
+    );
+    return true;
+  }
+
+  /** Shows a disabled definition again. Returns whether anything changed. */
+  enable(kind: CapabilityKindName, name: string): boolean {
+    return this.setEnabled(kind, name, true);
+  }
+
+  /** Hides a definition from lists and calls (a disabled tool is an unknown tool). Returns whether anything changed. */
+  disable(kind: CapabilityKindName, name: string): boolean {
+    return this.setEnabled(kind, name, false);
+  }
+
+  /**
    * Opens a connection: one client's state (handshake, in-flight requests). Transports call this;
    * apps rarely need it.
    */
@@ -104,20 +178,51 @@ export class McpApp {
     return new Connection(this, transport, options);
   }
 
-  private buildView(version: string): RevisionView {
-    const { map } = this;
-    return freezeView({
+  private setEnabled(kind: CapabilityKindName, name: string, enabled: boolean): boolean {
+    this.requireDynamic(enabled ? 'enable' : 'disable');
+    const registry = this.current.state.registry;
+    const key = `${kind}:${name}`;
+    if (!definitionsOf(registry, kind).has(name) || registry.disabled.has(key) !== enabled) return false;
+    const disabled = new Set(registry.disabled);
+    if (enabled) disabled.delete(key);
+    else disabled.add(key);
+    this.swap(Object.freeze({ ...registry, disabled }), [LIST_OF[kind]]);
+    return true;
+  }
+
+  private requireDynamic(what: string): void {
+    if (!this.settings.dynamic) throw new Error(`${what} changes a running app: create it with createApp({ dynamic: true })`);
+  }
+
+  /** Swaps in a new state at once (requests in flight keep the one they started with), then tells the clients. */
+  private swap(registry: Registry, changed: ReadonlyArray<'tools' | 'resources' | 'prompts'>): void {
+    this.current.state = this.buildState(registry);
+    for (const list of new Set(changed)) this.settings.bus.publish({ type: 'listChanged', list });
+  }
+
+  private buildState(registry: Registry): AppState {
+    const map = enabledMap(registry);
+    const views = new Map<string, RevisionView>();
+    for (const version of LEGACY_PROTOCOL_VERSIONS) views.set(version, this.buildView(map, version));
+    return Object.freeze({ registry, map, views });
+  }
+
+  private buildView(map: CapabilityMap, version: string): RevisionView {
+    const size = this.settings.pageSize;
+    return Object.freeze({
       serverInfo: shapeForRevision({ ...this.info }, IMPLEMENTATION_FIELDS, version),
-      tools: { tools: [...map.tools.values()].map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)) },
-      resources: { resources: [...map.resources.values()].map((resource) => shapeForRevision(resource.entry, RESOURCE_FIELDS, version)) },
-      resourceTemplates: { resourceTemplates: map.templates.map((template) => shapeForRevision(template.entry, RESOURCE_FIELDS, version)) },
-      prompts: {
-        prompts: [...map.prompts.values()].map((prompt) => {
+      tools: pagesOf('tools', [...map.tools.values()].map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)), size),
+      resources: pagesOf('resources', [...map.resources.values()].map((resource) => shapeForRevision(resource.entry, RESOURCE_FIELDS, version)), size),
+      resourceTemplates: pagesOf('resourceTemplates', map.templates.map((template) => shapeForRevision(template.entry, RESOURCE_FIELDS, version)), size),
+      prompts: pagesOf(
+        'prompts',
+        [...map.prompts.values()].map((prompt) => {
           const shaped = shapeForRevision(prompt.entry, PROMPT_FIELDS, version);
           if (!shaped.arguments) return shaped;
           return { ...shaped, arguments: shaped.arguments.map((argument) => shapeForRevision(argument, PROMPT_ARGUMENT_FIELDS, version)) };
         }),
-      },
+        size,
+      ),
     });
   }
 }

@@ -27,6 +27,8 @@ export interface ToolOptions extends CommonOptions {
   output?: Constructor;
   /** Reject unknown arguments and publish `additionalProperties: false` (default: drop them). */
   strict?: boolean;
+  /** Cancel the handler (its `ctx.signal` aborts) and answer with an error after this long; overrides `createApp({ toolTimeoutMs })`. */
+  timeoutMs?: number;
   annotations?: ToolAnnotations;
 }
 

@@ -2,6 +2,7 @@ import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { METHOD } from '../protocol/methods';
 import { optionalArguments, requireString } from './read-params';
 import { ToolError } from '../errors/tool-error';
+import { ToolTimeoutError } from '../errors/client-errors';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
 import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../protocol/revision-shape';
@@ -43,7 +44,7 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
  * `tools/call`: validate the envelope (JSON-RPC errors), then the arguments (an `isError` result,
  * SEP-1303), run the handler and shape its return value.
  */
-export async function callTool(tools: ReadonlyMap<string, ToolDefinition>, params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+export async function callTool(tools: ReadonlyMap<string, ToolDefinition>, params: Record<string, unknown>, ctx: RequestContext, defaultTimeoutMs?: number): Promise<CallToolResult> {
   const name = requireString(params, 'name', METHOD.TOOLS_CALL);
   const args = optionalArguments(params, METHOD.TOOLS_CALL);
   const tool = tools.get(name);
@@ -52,12 +53,16 @@ export async function callTool(tools: ReadonlyMap<string, ToolDefinition>, param
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) return invalidArguments(tool, outcome.problems);
   let result: CallToolResult;
+  const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
+  const deadline = timeoutMs === undefined ? undefined : ctx.deadline(timeoutMs, () => new ToolTimeoutError(tool.name, timeoutMs));
   try {
     let value = tool.invoke(outcome.value, ctx);
-    if (value instanceof Promise) value = await value;
+    if (value instanceof Promise) value = await (deadline ? Promise.race([value, deadline.expired]) : value);
     result = tool.checkOutput ? structured(tool, ctx, value) : toCallToolResult(value);
   } catch (error) {
     result = failed(tool, ctx, error);
+  } finally {
+    deadline?.clear();
   }
   return shapeForRevision(result, CALL_TOOL_RESULT_FIELDS, ctx.client.protocolVersion);
 }

@@ -3,6 +3,7 @@ import { InvalidParamsError } from '../errors/mcp-error';
 import { isLogLevel } from '../logging/log-levels';
 import type { Connection } from './connection';
 import { complete } from './handle-completion';
+import { pageAt } from '../app/pages';
 import { requireString } from './read-params';
 import { METHOD } from '../protocol/methods';
 import type { RequestContext } from './request-context';
@@ -14,10 +15,6 @@ import { getPrompt } from './handle-prompts';
 export type MethodHandler = (params: Record<string, unknown>, ctx: RequestContext, connection: Connection) => unknown;
 export type MethodTable = ReadonlyMap<string, MethodHandler>;
 
-function singlePage(params: Record<string, unknown>): void {
-  // Everything fits on one page, so no cursor we could have issued exists.
-  if (params.cursor !== undefined) throw new InvalidParamsError('Invalid cursor', { cursor: params.cursor });
-}
 
 /**
  * The methods an app answers after the handshake, built once. Capabilities the app does not
@@ -25,20 +22,19 @@ function singlePage(params: Record<string, unknown>): void {
  */
 export function buildMethodTable(app: McpApp): MethodTable {
   const table = new Map<string, MethodHandler>();
-  const { map } = app;
   table.set(METHOD.PING, () => ({}));
   if (app.capabilities.tools) {
-    table.set(METHOD.TOOLS_LIST, (params, ctx) => (singlePage(params), app.view(ctx.client.protocolVersion).tools));
-    table.set(METHOD.TOOLS_CALL, (params, ctx) => callTool(map.tools, params, ctx));
+    table.set(METHOD.TOOLS_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).tools, 'tools', params.cursor));
+    table.set(METHOD.TOOLS_CALL, (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs));
   }
   if (app.capabilities.resources) {
-    table.set(METHOD.RESOURCES_LIST, (params, ctx) => (singlePage(params), app.view(ctx.client.protocolVersion).resources));
-    table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) => (singlePage(params), app.view(ctx.client.protocolVersion).resourceTemplates));
-    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(map, params, ctx));
+    table.set(METHOD.RESOURCES_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).resources, 'resources', params.cursor));
+    table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).resourceTemplates, 'resourceTemplates', params.cursor));
+    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx));
   }
   if (app.capabilities.prompts) {
-    table.set(METHOD.PROMPTS_LIST, (params, ctx) => (singlePage(params), app.view(ctx.client.protocolVersion).prompts));
-    table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(map.prompts, params, ctx));
+    table.set(METHOD.PROMPTS_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).prompts, 'prompts', params.cursor));
+    table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(app.map.prompts, params, ctx));
   }
   if (app.capabilities.resources?.subscribe) {
     table.set(METHOD.RESOURCES_SUBSCRIBE, (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true), {}));
@@ -52,8 +48,7 @@ export function buildMethodTable(app: McpApp): MethodTable {
     });
   }
   if (app.capabilities.completions) {
-    const completions = app.settings.completions;
-    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(completions, map.prompts, map.templates, params, ctx));
+    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(app.completions, app.map.prompts, app.map.templates, params, ctx));
   }
   return table;
 }

@@ -85,8 +85,8 @@ export class RequestContext {
     readonly requestId: RequestId,
     /** The JSON-RPC method (`tools/call`, `resources/read` …). */
     readonly method: string,
-    /** Aborted when the client cancels the request or the connection closes. */
-    readonly signal: AbortSignal,
+    /** Aborted when the client cancels the request, the connection closes, or a timeout hits. */
+    public signal: AbortSignal,
     /** The client: protocol revision, capabilities and info. */
     readonly client: ClientInfo,
     /** The legacy session, when there is one. Never rely on it on the 2026-07-28 revision. */
@@ -222,6 +222,26 @@ export class RequestContext {
   /** Pings the client; resolves when it answers. */
   async ping(options: OutboundRequestOptions = {}): Promise<void> {
     await this.requestClient(METHOD.PING, {}, options);
+  }
+
+  /**
+   * @internal Adds a deadline: `signal` also aborts after `ms`. Returns a promise that rejects
+   * at the deadline and a function that clears it.
+   */
+  deadline(ms: number, error: () => Error): { expired: Promise<never>; clear: () => void } {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const reason = error();
+        controller.abort(reason);
+        reject(reason);
+      }, ms);
+    });
+    // Nobody may be listening when the handler wins the race.
+    expired.catch(() => undefined);
+    this.signal = AbortSignal.any([this.signal, controller.signal]);
+    return { expired, clear: () => clearTimeout(timer) };
   }
 
   /** @internal Marks the handler as returned: nothing more may be sent for this request. */

@@ -43,3 +43,14 @@ export class ClientRequestError extends ToolError {
     this.name = 'ClientRequestError';
   }
 }
+
+/** A tool ran past its timeout (`@Tool({ timeoutMs })` or `createApp({ toolTimeoutMs })`); its signal was aborted. */
+export class ToolTimeoutError extends ToolError {
+  constructor(
+    readonly tool: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`Tool ${tool} timed out after ${timeoutMs} ms and was cancelled`);
+    this.name = 'ToolTimeoutError';
+  }
+}

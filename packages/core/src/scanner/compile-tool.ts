@@ -70,7 +70,12 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     checkOutput = validators.valueChecker(schema);
   }
   if (options.annotations) entry.annotations = { ...options.annotations };
-  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseInput, checkOutput, invoke: bindHandler(method) });
+  if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has timeoutMs ${String(options.timeoutMs)}; it must be a positive number of milliseconds.`, [
+      'Give a positive number, e.g. @Tool({ timeoutMs: 30_000 }), or leave it out.',
+    ]);
+  }
+  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseInput, checkOutput, invoke: bindHandler(method), timeoutMs: options.timeoutMs });
 }
 
 /** @internal */

@@ -15,6 +15,8 @@ export interface ToolDefinition {
   readonly parseInput: InputParser;
   readonly checkOutput: ValueChecker | undefined;
   readonly invoke: Invoker;
+  /** Per-tool timeout in ms, when the decorator sets one. */
+  readonly timeoutMs: number | undefined;
 }
 
 export interface ResourceDefinition {

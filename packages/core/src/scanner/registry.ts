@@ -1,0 +1,115 @@
+import type { Constructor } from '../metadata/constructor';
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import type { ValidatorFactory } from '../validation/validator-factory';
+import { compileCompletion } from './compile-completion';
+import { compilePrompt } from './compile-prompt';
+import { compileResource, compileResourceTemplate } from './compile-resource';
+import { compileTool } from './compile-tool';
+import type { CapabilityMap, CompletionDefinition, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './definitions';
+import { scanProviders, type DecoratedMethod, type Provider } from './scan-providers';
+
+/** What can be enabled, disabled or removed at run time. */
+export type CapabilityKindName = 'tool' | 'resource' | 'resourceTemplate' | 'prompt';
+
+/** Every compiled definition of an app, disabled ones included. Replaced, never mutated, once built. */
+export interface Registry {
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  readonly resources: ReadonlyMap<string, ResourceDefinition>;
+  readonly templates: ReadonlyMap<string, ResourceTemplateDefinition>;
+  readonly prompts: ReadonlyMap<string, PromptDefinition>;
+  readonly completions: ReadonlyMap<string, CompletionDefinition>;
+  /** `<kind>:<name>` of disabled definitions. */
+  readonly disabled: ReadonlySet<string>;
+}
+
+export const EMPTY_REGISTRY: Registry = Object.freeze({
+  tools: new Map(),
+  resources: new Map(),
+  templates: new Map(),
+  prompts: new Map(),
+  completions: new Map(),
+  disabled: new Set<string>(),
+});
+
+function addUnique<T extends { owner: string }>(map: Map<string, T>, key: string, value: T, what: string): void {
+  const existing = map.get(key);
+  if (existing) {
+    throw new DefinitionError(DefinitionErrorCode.DUPLICATE_NAME, `${what} "${key}" is declared twice: by ${existing.owner} and by ${value.owner}.`, [
+      `Rename one of them, e.g. @Tool({ name: '${key}_2' }) or a prefix per class.`,
+      'A provider listed twice in `providers` declares everything twice.',
+    ]);
+  }
+  map.set(key, value);
+}
+
+/**
+ * Scans and compiles providers into a registry: `base`'s definitions plus the new ones, with
+ * every start-up check (duplicates across both included).
+ */
+export function compileProviders(providers: readonly Provider[], resolve: ((type: Constructor) => unknown) | undefined, validators: ValidatorFactory, base: Registry = EMPTY_REGISTRY): Registry {
+  const tools = new Map(base.tools);
+  const resources = new Map(base.resources);
+  const templates = new Map(base.templates);
+  const prompts = new Map(base.prompts);
+  const completions = new Map(base.completions);
+  const completers: DecoratedMethod[] = [];
+  for (const method of scanProviders(providers, resolve)) {
+    switch (method.kind) {
+      case 'tool': {
+        const tool = compileTool(method, validators);
+        addUnique(tools, tool.name, tool, 'Tool');
+        break;
+      }
+      case 'resource': {
+        const resource = compileResource(method);
+        addUnique(resources, resource.uri, resource, 'Resource URI');
+        break;
+      }
+      case 'resourceTemplate': {
+        const template = compileResourceTemplate(method);
+        addUnique(templates, template.template.template, template, 'Resource template');
+        break;
+      }
+      case 'prompt': {
+        const prompt = compilePrompt(method, validators);
+        addUnique(prompts, prompt.name, prompt, 'Prompt');
+        break;
+      }
+      case 'complete':
+        completers.push(method);
+        break;
+    }
+  }
+  // After the scan: a completion may sit on another class than its prompt or template.
+  for (const method of completers) {
+    const [key, completion] = compileCompletion(method, prompts, templates);
+    addUnique(completions, key, completion, 'Completion for');
+  }
+  return Object.freeze({ tools, resources, templates, prompts, completions, disabled: base.disabled });
+}
+
+/** The enabled definitions: the capability map requests are served from. */
+export function enabledMap(registry: Registry): CapabilityMap {
+  const enabled = <T>(kind: CapabilityKindName, map: ReadonlyMap<string, T>): Map<string, T> =>
+    registry.disabled.size === 0 ? new Map(map) : new Map([...map].filter(([name]) => !registry.disabled.has(`${kind}:${name}`)));
+  return Object.freeze({
+    tools: enabled('tool', registry.tools),
+    resources: enabled('resource', registry.resources),
+    templates: Object.freeze([...enabled('resourceTemplate', registry.templates).values()]),
+    prompts: enabled('prompt', registry.prompts),
+  });
+}
+
+/** The registry's map for one kind. */
+export function definitionsOf(registry: Registry, kind: CapabilityKindName): ReadonlyMap<string, unknown> {
+  switch (kind) {
+    case 'tool':
+      return registry.tools;
+    case 'resource':
+      return registry.resources;
+    case 'resourceTemplate':
+      return registry.templates;
+    case 'prompt':
+      return registry.prompts;
+  }
+}
