@@ -167,3 +167,18 @@ describe('documentation examples of the client features', () => {
     expect(firstText(await client.readResource('home://temperature'))).toBe('23 °C');
   });
 });
+
+describe('documentation example of run-time changes', () => {
+  it('flips a tool on and off, telling the client', async () => {
+    const { app, setBeta } = await import('../examples/runtime.example');
+    const client = await TestClient.connect(app);
+    expect(client.server.capabilities.tools).toEqual({ listChanged: true });
+    setBeta(true);
+    expect(firstText(await client.callTool('beta'))).toBe('beta feature');
+    setBeta(false);
+    await expect(client.callTool('beta')).rejects.toMatchObject({ code: -32602 });
+    setBeta(true);
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['status', 'fetchReport', 'beta']);
+    expect(client.notifications('notifications/tools/list_changed')).toHaveLength(3);
+  });
+});
