@@ -54,6 +54,17 @@ export class ConformanceTools {
     return ctx.signal.aborted ? 'cancelled' : 'slept';
   }
 
+  @Tool({
+    name: 'test_reconnection',
+    description: 'Tests SSE stream disconnection and client reconnection (SEP-1699): the server closes the stream mid-call and the result arrives after the client reconnects',
+    input: null,
+  })
+  async reconnection(_input: unknown, ctx: RequestContext): Promise<string> {
+    ctx.releaseConnection();
+    await sleep(100, ctx.signal);
+    return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
+  }
+
   @Tool({ name: 'test_error_handling', description: 'Tests error response handling' })
   errorHandling(): never {
     throw new Error('This tool intentionally returns an error for testing');

@@ -183,7 +183,14 @@ export class StreamableHttpEndpoint {
     if (this.options.responseMode === 'sse') openStream();
     const send = this.options.responseMode === 'json' ? undefined : (related: Parameters<SseStream['send']>[0]) => (stream ?? openStream()).send(related);
 
-    const answer = await connection.receive(message, { logger: request.log, send, transport });
+    // SSE polling: end this connection but keep the stream; the client resumes with Last-Event-ID.
+    const detach = session
+      ? () => {
+          const current = stream ?? openStream();
+          current.end();
+        }
+      : undefined;
+    const answer = await connection.receive(message, { logger: request.log, send, transport, detach });
     if (fresh && session) {
       if (succeeded(answer)) await this.registry!.activate(session);
       else this.registry!.discard(session);

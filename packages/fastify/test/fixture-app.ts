@@ -53,6 +53,14 @@ class FixtureTools {
     return `done ${input.steps}`;
   }
 
+  @Tool({ description: 'Lets go of the connection, then answers', input: null })
+  async polling(_input: unknown, ctx: RequestContext) {
+    const released = ctx.releaseConnection();
+    await sleep(150);
+    ctx.progress(1, 1, 'after the break');
+    return `released=${released}`;
+  }
+
   @Resource({ uri: 'fixture://hello', mimeType: 'text/plain' })
   hello() {
     return 'hello';

@@ -42,7 +42,7 @@ describe('Streamable HTTP, stateful', () => {
     const transport = new StreamableHTTPClientTransport(new URL(server.url));
     await client.connect(transport);
     expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'steps']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'steps', 'polling']);
     expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi|session' }] });
     expect((await client.readResource({ uri: 'fixture://hello' })).contents[0]).toMatchObject({ text: 'hello' });
     expect((await client.getPrompt({ name: 'hi' })).messages).toHaveLength(1);
@@ -223,6 +223,29 @@ describe('Streamable HTTP, stateful', () => {
     expect(parseSse(await again.text())).toHaveLength(4);
     const bad = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': 'garbage' } });
     expect(bad.status).toBe(400);
+  });
+
+  it('lets a handler release the connection (SSE polling): the rest comes on GET with Last-Event-ID', async () => {
+    const server = await start();
+    const session = await openSession(server.url);
+    const response = await post(server.url, call(31, 'polling', {}, { progressToken: 'poll' }), { 'mcp-session-id': session });
+    const first = parseSse(await response.text());
+    expect(first).toEqual([{ id: expect.any(String), retry: '1000', data: '' }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const resumed = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': first[0].id! } });
+    const rest = parseSse(await resumed.text()).map((event) => JSON.parse(event.data));
+    expect(rest).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'poll', progress: 1, total: 1, message: 'after the break' } },
+      { jsonrpc: '2.0', id: 31, result: { content: [{ type: 'text', text: 'released=true' }] } },
+    ]);
+    // The SDK client reconnects by itself.
+    const client = new Client({ name: 'poller', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 5 } }));
+    expect(await client.callTool({ name: 'polling', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'released=true' }] });
+    await client.close();
+    // Stateless requests cannot be resumed, so there is nothing to release.
+    const stateless = await start({ sessions: false });
+    expect(await (await post(stateless.url, call(1, 'polling', {}), { 'mcp-protocol-version': '2025-11-25' })).json()).toMatchObject({ result: { content: [{ text: 'released=false' }] } });
   });
 
   it('answers every bad-input row with the right status and a JSON-RPC body', async () => {

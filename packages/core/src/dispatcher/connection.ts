@@ -70,6 +70,11 @@ export interface ReceiveOptions {
   send?: (message: JsonRpcMessage) => void;
   /** Facts about this very request (HTTP headers change per request within one session). */
   transport?: TransportInfo;
+  /**
+   * Closes this request's HTTP connection without ending its stream (SSE polling, 2025-11-25):
+   * the client comes back with `Last-Event-ID` for the rest. Absent on transports without it.
+   */
+  detach?: () => void;
 }
 
 const NO_OPTIONS: ReceiveOptions = Object.freeze({});
@@ -312,7 +317,7 @@ export class Connection {
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
     const meta = isObject(params._meta) ? params._meta : undefined;
     const logger = options.logger ?? this.logger;
-    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this);
+    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this, options.detach);
     const started = this.logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;
     try {

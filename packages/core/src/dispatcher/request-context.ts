@@ -98,7 +98,21 @@ export class RequestContext {
     private readonly logBindings: Record<string, unknown>,
     private readonly sendRelated: ((message: JsonRpcMessage) => void) | undefined = undefined,
     private readonly connection: Connection | undefined = undefined,
+    private readonly detachTransport: (() => void) | undefined = undefined,
   ) {}
+
+  /**
+   * Lets go of the client's connection while the work goes on (SSE polling, 2025-11-25): on
+   * Streamable HTTP sessions the response stream is closed after an event id, the client
+   * reconnects with `Last-Event-ID` and gets everything after it, the result included. Useful
+   * for long calls behind proxies that cut idle connections. Returns false where the transport
+   * cannot do it (stdio, stateless HTTP), and nothing changes.
+   */
+  releaseConnection(): boolean {
+    if (!this.detachTransport || this.done) return false;
+    this.detachTransport();
+    return true;
+  }
 
   /** The server's own log for this request: a pino child with the request's id and target. */
   get logger(): Logger {
