@@ -116,6 +116,13 @@ export class ClientFacingTools {
     return roots.length === 0 ? 'No roots' : roots.map((root) => `${root.name ?? '-'} ${root.uri}`).join('\n');
   }
 
+  @Tool({ name: 'ping_client', description: 'Pings the client and reports the round trip', input: null })
+  async pingClient(_input: unknown, ctx: RequestContext): Promise<string> {
+    const started = Date.now();
+    await ctx.ping();
+    return `pong after ${Date.now() - started} ms`;
+  }
+
   @Tool({ name: 'test_elicitation_sep1034_defaults', description: 'Tests elicitation with default values per SEP-1034', input: null })
   async defaults(_input: unknown, ctx: RequestContext): Promise<string> {
     const answer = await ctx.elicit('Please review and update the form fields with defaults', ProfileDefaults);

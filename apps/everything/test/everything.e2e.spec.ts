@@ -90,6 +90,11 @@ describe('everything over stdio', () => {
     expect(await client.callTool({ name: 'list_roots', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'kit file:///projects/kit' }] });
   });
 
+  it('pings in both directions', async () => {
+    await expect(client.ping()).resolves.toEqual({});
+    expect(await client.callTool({ name: 'ping_client', arguments: {} })).toEqual({ content: [{ type: 'text', text: expect.stringMatching(/^pong after \d+ ms$/) }] });
+  });
+
   it('completes prompt arguments', async () => {
     expect((await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } })).completion).toEqual({
       values: ['paris', 'park', 'party'],

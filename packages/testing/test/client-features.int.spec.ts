@@ -61,6 +61,13 @@ class Features {
     return 'unreachable';
   }
 
+  @Tool({ input: null })
+  async login(_input: unknown, ctx: RequestContext) {
+    const answer = await ctx.elicitUrl('Sign in to continue', 'https://auth.example.com/start');
+    if (answer.action === 'accept') ctx.completeElicitation(answer.elicitationId);
+    return `${answer.action} ${answer.elicitationId.length}`;
+  }
+
   @Prompt()
   translate(args: LanguageArgs) {
     return `Translate to ${args.language}`;
@@ -165,6 +172,24 @@ describe('server-to-client requests', () => {
     expect(firstText(await client.callTool('think'))).toBe('model test-model said {"type":"text","text":"4 (max 10)"}');
     expect(firstText(await client.callTool('where'))).toBe('file:///work,file:///tmp');
     expect(firstText(await client.callTool('pingBack'))).toBe('pong received');
+  });
+
+  it('sends the user to a URL and announces completion (URL-mode elicitation)', async () => {
+    let requested: Record<string, unknown> = {};
+    const client = await TestClient.connect(app(), {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      handlers: { 'elicitation/create': (params) => ((requested = params), { action: 'accept' }) },
+    });
+    expect(firstText(await client.callTool('login'))).toBe('accept 36');
+    expect(requested).toEqual({ mode: 'url', message: 'Sign in to continue', url: 'https://auth.example.com/start', elicitationId: expect.any(String), _meta: expect.any(Object) });
+    expect(client.notifications('notifications/elicitation/complete')).toEqual([{ elicitationId: requested.elicitationId }]);
+    const formOnly = await TestClient.connect(app(), { handlers: { 'elicitation/create': () => ({ action: 'accept' }) } });
+    expect(firstText(await formOnly.callTool('login'))).toBe('The client did not declare URL elicitation (capabilities.elicitation.url)');
+  });
+
+  it('answers pings from the client before and after the handshake', async () => {
+    const client = await TestClient.connect(app());
+    expect(await client.request('ping')).toEqual({});
   });
 
   it('says clearly when the client never declared the capability', async () => {
