@@ -116,6 +116,13 @@ export class ClientFacingTools {
     return roots.length === 0 ? 'No roots' : roots.map((root) => `${root.name ?? '-'} ${root.uri}`).join('\n');
   }
 
+  @Tool({ name: 'test_url_elicitation', description: 'Sends the user to a URL (URL-mode elicitation) and reports completion', input: null })
+  async urlElicitation(_input: unknown, ctx: RequestContext): Promise<string> {
+    const answer = await ctx.elicitUrl('Authorize the demo service', 'https://example.com/authorize');
+    if (answer.action === 'accept') ctx.completeElicitation(answer.elicitationId);
+    return `URL elicitation: action=${answer.action}`;
+  }
+
   @Tool({ name: 'ping_client', description: 'Pings the client and reports the round trip', input: null })
   async pingClient(_input: unknown, ctx: RequestContext): Promise<string> {
     const started = Date.now();

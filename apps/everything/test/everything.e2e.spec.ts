@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ElicitationCompleteNotificationSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -18,9 +19,11 @@ describe('everything over stdio', () => {
   const updates: string[] = [];
   const elicitations: unknown[] = [];
   let toolListChanges = 0;
+  const completed: string[] = [];
 
   beforeAll(async () => {
-    client = new Client({ name: 'everything-e2e', version: '1' }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+    client = new Client({ name: 'everything-e2e', version: '1' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } });
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => void completed.push(notification.params.elicitationId));
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
       role: 'assistant',
       model: 'stub',
@@ -88,6 +91,14 @@ describe('everything over stdio', () => {
     });
     expect(elicitations[0]).toMatchObject({ mode: 'form', message: 'Continue?', requestedSchema: { properties: { response: { type: 'string' } }, required: ['response'] } });
     expect(await client.callTool({ name: 'list_roots', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'kit file:///projects/kit' }] });
+  });
+
+  it('sends the user to a URL and says when it is done', async () => {
+    expect(await client.callTool({ name: 'test_url_elicitation', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'URL elicitation: action=accept' }] });
+    const request = elicitations[elicitations.length - 1] as { mode: string; url: string; elicitationId: string };
+    expect(request).toMatchObject({ mode: 'url', url: 'https://example.com/authorize' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(completed).toEqual([request.elicitationId]);
   });
 
   it('pings in both directions', async () => {
