@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { EXIT } from './cli-error';
+import { call } from './commands/call';
+import { CLIENTS, config } from './commands/config';
+import { inspect } from './commands/inspect';
+import { start } from './commands/start';
+import { report } from './output';
+
+// Commands that print results keep the app's own log quiet unless asked.
+function quietLogs(): void {
+  process.env.LOG_LEVEL ??= 'warn';
+}
+
+async function run(action: () => unknown): Promise<void> {
+  try {
+    const code = await action();
+    if (typeof code === 'number') process.exitCode = code;
+  } catch (error) {
+    process.exitCode = report(error);
+  }
+}
+
+const program = new Command('mcpkit')
+  .description('Run, inspect, call and connect MCP servers built with mcpkit')
+  .version('0.1.0')
+  .showHelpAfterError('(mcpkit --help lists the commands)')
+  .exitOverride();
+
+program
+  .command('start [entry]')
+  .description('serve a built app (default entry: "mcpkit.app" in package.json, then dist/app.js)')
+  .option('--stdio', 'serve on stdin/stdout (the default)')
+  .option('--http', 'serve Streamable HTTP')
+  .option('--port <port>', 'HTTP port (default $PORT or 3000; 0 picks a free one)')
+  .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
+  .option('--stateless', 'HTTP without sessions')
+  .addHelpText('after', '\nExamples:\n  mcpkit start --stdio\n  mcpkit start dist/app.js --http --port 8080')
+  .action((entry: string | undefined, options) => run(() => start(entry, options)));
+
+program
+  .command('inspect [entry]')
+  .description('print the capability map: tools with their schemas, resources, templates, prompts')
+  .option('--json', 'print JSON')
+  .addHelpText('after', '\nExamples:\n  mcpkit inspect\n  mcpkit inspect dist/app.js --json')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), inspect(entry, options))));
+
+program
+  .command('call [tool] [args...]')
+  .description('call one tool in-process (arguments as key=value or --args JSON; the entry may come last)')
+  .option('--args <json>', 'arguments as a JSON object')
+  .option('--resource <uri>', 'read a resource instead')
+  .option('--prompt <name>', 'get a prompt instead (arguments as key=value)')
+  .option('--json', 'print the whole result as JSON')
+  .addHelpText('after', "\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args '{\"text\":\"hi\"}' dist/app.js\n  mcpkit call --resource notes://index\n\nExit code 1 when the tool returns isError.")
+  .action((tool: string | undefined, args: string[], options) => run(() => (quietLogs(), call(tool, args, options))));
+
+program
+  .command('config [entry]')
+  .description(`print the config that connects a client: ${CLIENTS.join(', ')}`)
+  .requiredOption('--client <client>', CLIENTS.join(' | '))
+  .option('--http <url>', 'connect to a running HTTP server instead of launching over stdio')
+  .option('--name <name>', 'server name in the client (default: the package name)')
+  .addHelpText('after', '\nExamples:\n  mcpkit config --client claude-code\n  mcpkit config --client vscode --http http://127.0.0.1:3000/mcp')
+  .action((entry: string | undefined, options) => run(() => config(entry, options)));
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) {
+    // Help and version are successes; everything else commander rejects is a usage error.
+    process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    return;
+  }
+  process.exitCode = report(error);
+});

@@ -1,0 +1,30 @@
+import { serveHttp } from '@mcpkit/fastify';
+import { serveStdio } from '@mcpkit/stdio';
+import { CliError } from '../cli-error';
+import { loadApp, resolveEntry } from '../load-app';
+import { err } from '../output';
+
+export interface StartOptions {
+  stdio?: boolean;
+  http?: boolean;
+  port?: string;
+  host?: string;
+  stateless?: boolean;
+}
+
+/** `mcpkit start [entry]`: serves a built app over stdio (default) or Streamable HTTP. */
+export async function start(entry: string | undefined, options: StartOptions): Promise<void> {
+  if (options.stdio && options.http) throw new CliError('Choose one transport: --stdio or --http');
+  const app = loadApp(resolveEntry(entry));
+  if (!options.http) {
+    serveStdio(app);
+    return;
+  }
+  const port = Number(options.port ?? process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`Invalid port: ${options.port}`, 'Give a port from 0 to 65535 (0 picks a free one).');
+  const server = await serveHttp(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port, sessions: !options.stateless });
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  err(`${app.info.name} listening on ${server.url}`);
+}

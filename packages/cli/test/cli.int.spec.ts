@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
+
+const CLI = join(__dirname, '..', 'dist', 'cli.js');
+const TESTBED = join(__dirname, '..', '..', '..', 'apps', 'testbed', 'dist', 'app.js');
+const BROKEN = join(__dirname, 'fixtures', 'broken-app.js');
+
+function mcpkit(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'warn' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('mcpkit call', () => {
+  it('calls a tool with key=value arguments and prints its text', async () => {
+    expect(await mcpkit(['call', 'add', 'a=2', 'b=3.5', TESTBED])).toMatchObject({ code: 0, stdout: '5.5\n' });
+    expect(await mcpkit(['call', 'echo', '--args', '{"text":"hi there"}', TESTBED])).toMatchObject({ code: 0, stdout: 'hi there\n' });
+  });
+
+  it('exits 1 on an isError result and on an unknown tool', async () => {
+    const failed = await mcpkit(['call', 'fail', TESTBED]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('failed with an internal error');
+    const invalid = await mcpkit(['call', 'add', 'a=x', TESTBED]);
+    expect(invalid).toMatchObject({ code: 1, stdout: expect.stringContaining('b: is required') });
+    const unknown = await mcpkit(['call', 'nope', TESTBED]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Unknown tool: nope (JSON-RPC -32602)');
+  });
+
+  it('reads resources and gets prompts, and prints JSON on request', async () => {
+    expect(await mcpkit(['call', '--resource', 'test://static', TESTBED])).toMatchObject({ code: 0, stdout: 'static resource content\n' });
+    expect(await mcpkit(['call', '--prompt', 'greet', 'name=Ada', TESTBED])).toMatchObject({ code: 0, stdout: 'user: Please greet Ada warmly.\n' });
+    const json = await mcpkit(['call', 'add', 'a=1', 'b=1', '--json', TESTBED]);
+    expect(JSON.parse(json.stdout)).toEqual({ content: [{ type: 'text', text: '2' }] });
+  });
+
+  it('explains usage mistakes in one line plus a hint, exit 2', async () => {
+    const bad = await mcpkit(['call', 'add', '--args', '{nope', TESTBED]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/error --args is not valid JSON\nhint/);
+    expect((await mcpkit(['call', 'add', 'a=1', '/no/such/app.js'])).code).toBe(2);
+    expect((await mcpkit(['frobnicate'])).code).toBe(2);
+    expect((await mcpkit(['--help'])).code).toBe(0);
+  });
+});
+
+describe('mcpkit inspect', () => {
+  it('prints the capability map, as text and as JSON', async () => {
+    const text = await mcpkit(['inspect', TESTBED]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('tools (5)');
+    const json = JSON.parse((await mcpkit(['inspect', TESTBED, '--json'])).stdout) as { tools: Array<{ name: string }>; server: { name: string } };
+    expect(json.server.name).toBe('mcpkit-testbed');
+    expect(json.tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow']);
+  });
+
+  it('prints a definition error with its code and hints, exit 1', async () => {
+    const broken = await mcpkit(['inspect', BROKEN]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('MCPKIT_ERR_INVALID_TOOL_NAME');
+    expect(broken.stderr).toContain('hint  Use 1 to 128 characters');
+  });
+
+  it('finds the entry through package.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-cli-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', mcpkit: { app: TESTBED } }));
+    expect((await mcpkit(['inspect', '--json'], dir)).code).toBe(0);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x' }));
+    const missing = await mcpkit(['inspect'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('dist/app.js');
+  });
+});
+
+describe('mcpkit start', () => {
+  it('serves over stdio', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [CLI, 'start', TESTBED, '--stdio'], { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      await server.initialize();
+      expect(await server.request('tools/call', { name: 'add', arguments: { a: 1, b: 2 } })).toMatchObject({ result: { content: [{ text: '3' }] } });
+      expect(await server.end()).toEqual({ code: 0, signal: null });
+      expect(server.stray).toEqual([]);
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('serves over HTTP, stateful and stateless', async () => {
+    for (const flags of [[], ['--stateless']]) {
+      const server = await HttpServerProcess.start(process.execPath, [CLI, 'start', TESTBED, '--http', '--port', '0', ...flags], { LOG_LEVEL: 'warn' });
+      try {
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }),
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('mcp-session-id') === null).toBe(flags.includes('--stateless'));
+      } finally {
+        expect(await server.stop()).toEqual({ code: 0, signal: null });
+      }
+    }
+  });
+});
+
+describe('mcpkit config', () => {
+  it.each([
+    ['claude-desktop', (out: string) => expect(JSON.parse(out).mcpServers.testbed).toEqual({ command: process.execPath, args: [CLI, 'start', TESTBED, '--stdio'] })],
+    ['claude-code', (out: string) => expect(out).toBe(`claude mcp add testbed -- ${process.execPath} ${CLI} start ${TESTBED} --stdio\n`)],
+    ['cursor', (out: string) => expect(JSON.parse(out).mcpServers.testbed.command).toBe(process.execPath)],
+    ['vscode', (out: string) => expect(JSON.parse(out).servers.testbed).toMatchObject({ type: 'stdio', command: process.execPath })],
+  ])('prints the stdio config for %s', async (client, check) => {
+    const result = await mcpkit(['config', '--client', client, '--name', 'testbed', TESTBED]);
+    expect(result.code).toBe(0);
+    check(result.stdout);
+  });
+
+  it.each([
+    ['claude-desktop', (out: string) => expect(JSON.parse(out).mcpServers.remote).toEqual({ command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] })],
+    ['claude-code', (out: string) => expect(out).toBe('claude mcp add --transport http remote http://127.0.0.1:3000/mcp\n')],
+    ['cursor', (out: string) => expect(JSON.parse(out)).toEqual({ mcpServers: { remote: { url: 'http://127.0.0.1:3000/mcp' } } })],
+    ['vscode', (out: string) => expect(JSON.parse(out)).toEqual({ servers: { remote: { type: 'http', url: 'http://127.0.0.1:3000/mcp' } } })],
+  ])('prints the HTTP config for %s', async (client, check) => {
+    const result = await mcpkit(['config', '--client', client, '--http', 'http://127.0.0.1:3000/mcp', '--name', 'remote']);
+    expect(result.code).toBe(0);
+    check(result.stdout);
+    if (client === 'claude-desktop') expect(result.stderr).toContain('Settings > Connectors');
+  });
+
+  it('rejects an unknown client', async () => {
+    const result = await mcpkit(['config', '--client', 'emacs', TESTBED]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--client must be one of');
+  });
+});
