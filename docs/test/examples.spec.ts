@@ -182,3 +182,14 @@ describe('documentation example of run-time changes', () => {
     expect(client.notifications('notifications/tools/list_changed')).toHaveLength(3);
   });
 });
+
+describe('documentation example of the CLI', () => {
+  it('inspects and calls the example app', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const cli = require.resolve('@mcpkit/cli/package.json').replace(/package\.json$/, 'dist/cli.js');
+    const entry = join(DOCS, 'dist', 'cli.example.js');
+    const env = { ...process.env, LOG_LEVEL: 'warn' };
+    expect(JSON.parse(execFileSync(process.execPath, [cli, 'inspect', entry, '--json'], { env, encoding: 'utf8' })).tools[0].name).toBe('add');
+    expect(execFileSync(process.execPath, [cli, 'call', 'add', 'a=2', 'b=40', entry], { env, encoding: 'utf8' })).toBe('42\n');
+  });
+});

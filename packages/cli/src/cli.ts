@@ -5,6 +5,7 @@ import { call } from './commands/call';
 import { CLIENTS, config } from './commands/config';
 import { inspect } from './commands/inspect';
 import { start } from './commands/start';
+import { newProject } from './commands/new';
 import { report } from './output';
 
 // Commands that print results keep the app's own log quiet unless asked.
@@ -26,6 +27,18 @@ const program = new Command('mcpkit')
   .version('0.1.0')
   .showHelpAfterError('(mcpkit --help lists the commands)')
   .exitOverride();
+
+program
+  .command('new <name>')
+  .description('scaffold a new MCP server project (one tool, resource and prompt, with tests)')
+  .option('--dir <path>', 'project folder (default ./<name>)')
+  .option('--transport <transport>', 'stdio | http | both')
+  .option('--pm <pm>', 'npm | pnpm')
+  .option('--registry <range>', 'depend on published @mcpkit packages (e.g. ^0.1.0) instead of packing this checkout')
+  .option('--no-install', 'write the files only')
+  .option('-y, --yes', 'no questions: defaults for everything not given')
+  .addHelpText('after', '\nExamples:\n  mcpkit new weather\n  mcpkit new weather --dir /tmp/weather --transport stdio --pm npm --yes')
+  .action((name: string, options) => run(() => newProject(name, options)));
 
 program
   .command('start [entry]')

@@ -43,9 +43,9 @@ export class RawStdioClient {
     this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  /** Starts `command args…` with piped stdio. */
-  static spawn(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): RawStdioClient {
-    return new RawStdioClient(spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] }));
+  /** Starts `command args…` with piped stdio, in `cwd` when given. */
+  static spawn(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): RawStdioClient {
+    return new RawStdioClient(spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] }));
   }
 
   private onData(chunk: string): void {
