@@ -1,7 +1,6 @@
-import pc from 'picocolors';
 import { describeApp } from '../describe-app';
 import { loadApp, resolveEntry } from '../load-app';
-import { out } from '../output';
+import { out, pc } from '../output';
 
 /** `mcpkit inspect [entry]`: the capability map, as text or JSON. */
 export function inspect(entry: string | undefined, options: { json?: boolean }): void {

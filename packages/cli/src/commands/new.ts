@@ -1,9 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
-import pc from 'picocolors';
 import { CliError } from '../cli-error';
 import { scaffold } from '../new/scaffold';
-import { err, out } from '../output';
+import { err, out, pc, pcErr } from '../output';
 
 export interface NewOptions {
   dir?: string;
@@ -48,7 +47,7 @@ export async function newProject(name: string, options: NewOptions): Promise<voi
     pm,
     registry: options.registry,
     install: options.install !== false,
-    progress: (line) => err(pc.dim(`  ${line}`)),
+    progress: (line) => err(pcErr.dim(`  ${line}`)),
   });
   out(`${pc.green('created')} ${name} in ${dir}`);
   out(`  cd ${dir}\n  ${pm} run build && ${pm} test\n  ${pm} start -- --stdio`);
