@@ -6,6 +6,7 @@ import { CLIENTS, config } from './commands/config';
 import { inspect } from './commands/inspect';
 import { start } from './commands/start';
 import { newProject } from './commands/new';
+import { dev } from './commands/dev';
 import { report } from './output';
 
 // Commands that print results keep the app's own log quiet unless asked.
@@ -50,6 +51,15 @@ program
   .option('--stateless', 'HTTP without sessions')
   .addHelpText('after', '\nExamples:\n  mcpkit start --stdio\n  mcpkit start dist/app.js --http --port 8080')
   .action((entry: string | undefined, options) => run(() => start(entry, options)));
+
+program
+  .command('dev [entry]')
+  .description('rebuild on change (tsc --watch) and restart the server; over stdio the client stays connected')
+  .option('--http', 'serve Streamable HTTP (restarts behind the same port)')
+  .option('--port <port>', 'HTTP port (default $PORT or 3000)')
+  .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
+  .addHelpText('after', '\nExamples:\n  mcpkit dev            # as the command of your MCP client\n  mcpkit dev --http --port 3000')
+  .action((entry: string | undefined, options) => run(() => dev(entry, options)));
 
 program
   .command('inspect [entry]')

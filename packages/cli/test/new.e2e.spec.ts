@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawStdioClient } from '@mcpkit/testing';
@@ -46,6 +49,27 @@ describe('mcpkit new, as a new user would use it', () => {
       expect(server.stray).toEqual([]);
     } finally {
       server.kill();
+    }
+
+    // mcpkit dev: the client stays connected while a source edit rebuilds and restarts the server.
+    const client = new Client({ name: 'dev-client', version: '1' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+    await client.connect(new StdioClientTransport({ command: 'npx', args: ['mcpkit', 'dev'], cwd: dir, env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>, stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['greet']);
+      // Let tsc --watch finish its first pass before the edit (slow on 2 cores).
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      const source = join(dir, 'src', 'app.ts');
+      const before = changes;
+      writeFileSync(source, readFileSync(source, 'utf8').replace("@Tool({ description: 'Greets someone by name'", "@Tool({ name: 'welcome', description: 'Greets someone by name'"));
+      const deadline = Date.now() + 90_000;
+      while (changes === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(changes).toBeGreaterThan(before);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['welcome']);
+      expect(await client.callTool({ name: 'welcome', arguments: { name: 'Lin' } })).toEqual({ content: [{ type: 'text', text: 'Hello, Lin!' }] });
+    } finally {
+      await client.close();
     }
   }, 300_000);
 });

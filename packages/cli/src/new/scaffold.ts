@@ -62,7 +62,7 @@ function packageJson(options: ScaffoldOptions, specs: Record<string, string>): s
       build: 'tsc -p tsconfig.build.json',
       test: 'jest',
       start: 'mcpkit start',
-      dev: 'tsc -p tsconfig.build.json --watch --preserveWatchOutput',
+      dev: 'mcpkit dev',
     },
     dependencies: {
       '@mcpkit/cli': spec('@mcpkit/cli'),

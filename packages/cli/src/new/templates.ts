@@ -129,6 +129,7 @@ npm run build          # compile (tsc keeps the decorator metadata mcpkit reads)
 npm test               # in-process tests with @mcpkit/testing
 npm start -- --stdio   # serve on stdin/stdout
 npm start -- --http    # serve on http://127.0.0.1:3000/mcp
+npm run dev            # rebuild and restart on change (stdio; the client stays connected)
 npx mcpkit inspect     # what the server offers
 npx mcpkit call greet name=Ada
 \`\`\`
