@@ -1,4 +1,3 @@
-import { serveHttp } from '@mcpkit/fastify';
 import { serveStdio } from '@mcpkit/stdio';
 import { createTestbedApp } from './app';
 
@@ -9,7 +8,9 @@ if (mode === 'stdio') {
   serveStdio(app);
 } else if (mode === 'http') {
   const sessions = (process.env.MCP_HTTP_MODE ?? 'stateful') !== 'stateless';
-  serveHttp(app, { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3000), sessions })
+  // Loaded only in http mode: stdio servers should not pay for Fastify at start-up.
+  import('@mcpkit/fastify')
+    .then(({ serveHttp }) => serveHttp(app, { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3000), sessions }))
     .then((server) => {
       const stop = () => void server.close().then(() => process.exit(0));
       process.once('SIGTERM', stop);

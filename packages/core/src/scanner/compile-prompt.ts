@@ -17,7 +17,7 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
   const entry: Prompt = { name, ...copyCommonFields(options) };
   if (!dto) {
     const schema = { type: 'object', properties: {} };
-    return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments: validators.inputParser({ schema, stripUnknown: true }), invoke: bindHandler(method) });
+    return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments: validators.inputParser({ schema, stripUnknown: true, generated: true }), invoke: bindHandler(method) });
   }
   const { schema, needsClassValidator } = dtoToJsonSchema(dto);
   const properties = schema.properties as Record<string, Record<string, unknown>>;
@@ -39,6 +39,6 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
     args.push(argument);
   }
   entry.arguments = args;
-  const parseArguments = validators.inputParser({ schema, dto, needsClassValidator, stripUnknown: true });
+  const parseArguments = validators.inputParser({ schema, dto, needsClassValidator, stripUnknown: true, generated: true });
   return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments, invoke: bindHandler(method) });
 }

@@ -55,10 +55,10 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     if (dto) {
       const built = dtoToJsonSchema(dto, { strict });
       inputSchema = built.schema;
-      parseInput = validators.inputParser({ schema: inputSchema, dto, needsClassValidator: built.needsClassValidator, stripUnknown: !strict });
+      parseInput = validators.inputParser({ schema: inputSchema, dto, needsClassValidator: built.needsClassValidator, stripUnknown: !strict, generated: true });
     } else {
       inputSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };
-      parseInput = validators.inputParser({ schema: inputSchema, stripUnknown: !strict });
+      parseInput = validators.inputParser({ schema: inputSchema, stripUnknown: !strict, generated: true });
     }
   }
   const entry: Tool = { name, ...copyCommonFields(options), inputSchema };
@@ -67,7 +67,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     const output = options.output as Constructor;
     const { schema } = dtoToJsonSchema(output);
     entry.outputSchema = schema;
-    checkOutput = validators.valueChecker(schema);
+    checkOutput = validators.valueChecker(schema, true);
   }
   if (options.annotations) entry.annotations = { ...options.annotations };
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+
+export type Message = Record<string, unknown>;
+
+/** A way to send one JSON-RPC request and get its answer. */
+export interface RpcClient {
+  call(method: string, params?: Message): Promise<Message>;
+  close(): Promise<void>;
+}
+
+/** Newline-delimited JSON over a child's stdio, ids correlated. */
+export class StdioRpc implements RpcClient {
+  private next = 1;
+  private buffer = '';
+  private readonly waiting = new Map<number, (message: Message) => void>();
+
+  constructor(readonly child: ChildProcess) {
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let newline: number;
+      while ((newline = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, newline);
+        this.buffer = this.buffer.slice(newline + 1);
+        const message = JSON.parse(line) as Message;
+        const resolve = this.waiting.get(message.id as number);
+        if (resolve) {
+          this.waiting.delete(message.id as number);
+          resolve(message);
+        }
+      }
+    });
+  }
+
+  call(method: string, params?: Message): Promise<Message> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+
+  notify(method: string): void {
+    this.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  }
+
+  async close(): Promise<void> {
+    this.child.stdin!.end();
+  }
+}
+
+/** The JSON-RPC answer in a body that is JSON or an SSE stream. */
+function answerIn(body: string, contentType: string | undefined): Message {
+  if (!contentType?.startsWith('text/event-stream')) return JSON.parse(body) as Message;
+  for (const line of body.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (!data) continue;
+    const message = JSON.parse(data) as Message;
+    if ('result' in message || 'error' in message) return message;
+  }
+  throw new Error(`no answer in SSE body: ${body.slice(0, 200)}`);
+}
+
+/** Streamable HTTP with keep-alive sockets; a session when the server issues one. */
+export class HttpRpc implements RpcClient {
+  private next = 1;
+  private session: string | undefined;
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 128 });
+
+  constructor(private readonly url: string) {}
+
+  call(method: string, params?: Message): Promise<Message> {
+    return this.post({ jsonrpc: '2.0', id: this.next++, method, params }).then((answer) => answer!);
+  }
+
+  notify(method: string): Promise<unknown> {
+    return this.post({ jsonrpc: '2.0', method });
+  }
+
+  private post(message: Message): Promise<Message | undefined> {
+    const body = JSON.stringify(message);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'content-length': String(Buffer.byteLength(body)),
+      'mcp-protocol-version': '2025-11-25',
+    };
+    if (this.session) headers['mcp-session-id'] = this.session;
+    return new Promise((resolve, reject) => {
+      const req = request(this.url, { method: 'POST', headers, agent: this.agent }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          const sid = response.headers['mcp-session-id'];
+          if (typeof sid === 'string') this.session = sid;
+          if (response.statusCode === 202) return resolve(undefined);
+          try {
+            resolve(answerIn(text, response.headers['content-type']));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+}
+
+/** Spawns a server process with piped stdio. */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+}

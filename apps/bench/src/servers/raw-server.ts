@@ -1,0 +1,150 @@
+// The practical limit of Node for this surface: framing, JSON.parse, a method switch,
+// hand-written checks for `validate`, JSON.stringify. Nothing more, nothing less.
+// Run: node raw-server.js stdio | http   (MCP_HTTP_MODE=stateful|stateless, PORT, HOST, TOOLS)
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+
+type Json = Record<string, unknown>;
+
+const TOOLS = Number(process.env.TOOLS ?? 0);
+const toolList: Json[] = [
+  { name: 'echo', description: 'Returns the text it was given', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+  { name: 'validate', description: 'Validates a ten-field object', inputSchema: { type: 'object' } },
+  { name: 'fail', description: 'Always fails', inputSchema: { type: 'object' } },
+  { name: 'slow', description: 'Sleeps', inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] } },
+];
+for (let i = 0; i < TOOLS; i++) {
+  toolList.push({
+    name: `tool_${i}`,
+    description: `Synthetic tool number ${i} for tools/list benchmarks`,
+    inputSchema: { type: 'object', properties: { x: { type: 'number' }, label: { type: 'string' } }, required: ['x'] },
+  });
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ZIP = /^[0-9]{5}$/;
+const isInt = (value: unknown, min: number, max: number) => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isText = (value: unknown, min: number, max: number) => typeof value === 'string' && value.length >= min && value.length <= max;
+
+function validateProblems(v: Json): string[] {
+  const problems: string[] = [];
+  if (!isText(v.name, 1, 64)) problems.push('name');
+  if (typeof v.email !== 'string' || !EMAIL.test(v.email)) problems.push('email');
+  if (!isInt(v.age, 0, 150)) problems.push('age');
+  if (typeof v.score !== 'number' || v.score < 0 || v.score > 100) problems.push('score');
+  if (v.role !== 'admin' && v.role !== 'editor' && v.role !== 'viewer') problems.push('role');
+  if (typeof v.active !== 'boolean') problems.push('active');
+  if (!Array.isArray(v.tags) || v.tags.length > 20 || !v.tags.every((tag) => isText(tag, 1, Infinity))) problems.push('tags');
+  const address = v.address as Json | undefined;
+  if (typeof address !== 'object' || address === null || !isText(address.street, 1, Infinity) || !isText(address.city, 1, Infinity) || typeof address.zip !== 'string' || !ZIP.test(address.zip)) {
+    problems.push('address');
+  }
+  if (v.nickname !== undefined && !isText(v.nickname, 0, 32)) problems.push('nickname');
+  if (!isInt(v.priority, 1, 5)) problems.push('priority');
+  return problems;
+}
+
+const text = (value: string): Json => ({ content: [{ type: 'text', text: value }] });
+
+function call(name: unknown, args: Json): Json | undefined {
+  switch (name) {
+    case 'echo':
+      return typeof args.text === 'string' ? text(args.text) : { ...text('text: required string'), isError: true };
+    case 'add':
+      return typeof args.a === 'number' && typeof args.b === 'number' ? text(String(args.a + args.b)) : { ...text('a, b: numbers'), isError: true };
+    case 'validate': {
+      const problems = validateProblems(args);
+      if (problems.length > 0) return { ...text(`invalid: ${problems.join(', ')}`), isError: true };
+      const address = args.address as Json;
+      return text(`valid:${args.name as string}:${args.age as number}:${(args.tags as unknown[]).length}:${address.zip as string}:${(args.nickname as string | undefined) ?? '-'}`);
+    }
+    case 'fail':
+      return { ...text('failed'), isError: true };
+    default:
+      if (typeof name === 'string' && name.startsWith('tool_')) return text(`${name}:${args.x as number}`);
+      return undefined;
+  }
+}
+
+/** One message in, one answer out (undefined for notifications). */
+function handle(message: Json): Json | undefined {
+  const { id, method } = message;
+  if (id === undefined) return undefined;
+  const params = (message.params ?? {}) as Json;
+  let result: Json | undefined;
+  switch (method) {
+    case 'initialize':
+      result = { protocolVersion: params.protocolVersion ?? '2025-11-25', capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: { name: 'raw-testbed', version: '0.1.0' } };
+      break;
+    case 'ping':
+      result = {};
+      break;
+    case 'tools/list':
+      result = { tools: toolList };
+      break;
+    case 'tools/call':
+      result = call(params.name, (params.arguments ?? {}) as Json);
+      if (!result) return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } };
+      break;
+    default:
+      return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+  }
+  return { jsonrpc: '2.0', id, result };
+}
+
+function parse(text: string): Json | Json[] {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
+  }
+}
+
+if (process.argv[2] === 'http') {
+  const stateful = process.env.MCP_HTTP_MODE !== 'stateless';
+  const sessions = new Set<string>();
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      const message = parse(body) as Json;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (stateful) {
+        if (message.method === 'initialize') {
+          const sid = randomUUID();
+          sessions.add(sid);
+          headers['mcp-session-id'] = sid;
+        } else if (!sessions.has(request.headers['mcp-session-id'] as string)) {
+          response.writeHead(404, headers).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Session not found"}}');
+          return;
+        }
+      }
+      const answer = 'error' in message ? message : handle(message);
+      if (answer === undefined) response.writeHead(202).end();
+      else response.writeHead(200, headers).end(JSON.stringify(answer));
+    });
+  });
+  server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1', () => {
+    const address = server.address() as { port: number };
+    process.stderr.write(`raw testbed listening on http://127.0.0.1:${address.port}/mcp\n`);
+  });
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+} else {
+  let buffer = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => {
+    buffer += chunk;
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (!line.trim()) continue;
+      const message = parse(line) as Json;
+      const answer = 'error' in message ? message : handle(message);
+      if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+}
