@@ -61,8 +61,19 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
+  // Answers that finish in the same tick leave in one write (one syscall) instead of one each.
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    outputStream.uncork();
+  };
   const send = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
     if (response === undefined || stopped) return;
+    if (!corked) {
+      corked = true;
+      outputStream.cork();
+      process.nextTick(uncork);
+    }
     // Backpressure: stop reading while the client is not draining our output.
     if (!writeRaw(JSON.stringify(response) + '\n') && !input.isPaused()) {
       input.pause();

@@ -87,7 +87,7 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 export class Connection {
   private initialized = false;
   private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, RequestContext>();
   private connectionLogger: Logger | undefined = undefined;
   private readonly baseLogger: Logger;
   private readonly logRequests: boolean;
@@ -200,7 +200,7 @@ export class Connection {
   /** Aborts everything in flight both ways: the client is gone. */
   close(): void {
     this.closed = true;
-    for (const controller of this.inflight.values()) controller.abort(new Error('connection closed'));
+    for (const ctx of this.inflight.values()) ctx.cancel(new Error('connection closed'));
     this.inflight.clear();
     this.outbound.closeAll();
     this.unsubscribeBus?.();
@@ -299,10 +299,10 @@ export class Connection {
     if (!isObject(params)) return;
     if (method === METHOD.CANCELLED && isRequestId(params.requestId)) {
       // Cancellation: stop the handler and send no response for it (utilities/cancellation).
-      const controller = this.inflight.get(params.requestId);
-      if (controller) {
+      const ctx = this.inflight.get(params.requestId);
+      if (ctx) {
         this.inflight.delete(params.requestId);
-        controller.abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
+        ctx.cancel(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
       }
     } else if (method === METHOD.PROGRESS) {
       this.outbound.progress(params.progressToken);
@@ -311,13 +311,12 @@ export class Connection {
   }
 
   private async run(id: RequestId, method: string, params: Record<string, unknown>, handler: MethodHandler, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
-    const controller = new AbortController();
-    this.inflight.set(id, controller);
     const target = targetOf(method, params);
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
     const meta = isObject(params._meta) ? params._meta : undefined;
     const logger = options.logger ?? this.logger;
-    const ctx = new RequestContext(id, method, controller.signal, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this, options.detach);
+    const ctx = new RequestContext(id, method, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this, options.detach);
+    this.inflight.set(id, ctx);
     const started = this.logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;
     try {
@@ -325,12 +324,12 @@ export class Connection {
       if (result instanceof Promise) result = await result;
       response = { jsonrpc: '2.0', id, result: result as Record<string, unknown> };
     } catch (error) {
-      if (!McpError.isMcpError(error) && !controller.signal.aborted) ctx.logger.error({ err: error }, 'request handler threw');
+      if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
       response = errorResponse(id, error);
     }
     ctx.finish();
-    if (this.inflight.get(id) === controller) this.inflight.delete(id);
-    if (controller.signal.aborted) {
+    if (this.inflight.get(id) === ctx) this.inflight.delete(id);
+    if (ctx.isCancelled) {
       if (this.logRequests) this.logLine(logger, bindings, started, 'cancelled');
       return undefined;
     }

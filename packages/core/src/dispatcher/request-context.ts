@@ -79,14 +79,17 @@ export class RequestContext {
   private clientLog: ClientLog | undefined = undefined;
   private lastProgress = -Infinity;
   private done = false;
+  // Created on first use of `signal`: most handlers never look, and an AbortController costs
+  // more than the rest of a small call.
+  private controller: AbortController | undefined = undefined;
+  private limited: AbortSignal | undefined = undefined;
+  private cancelReason: Error | undefined = undefined;
 
   constructor(
     /** The JSON-RPC id of the request. */
     readonly requestId: RequestId,
     /** The JSON-RPC method (`tools/call`, `resources/read` …). */
     readonly method: string,
-    /** Aborted when the client cancels the request, the connection closes, or a timeout hits. */
-    public signal: AbortSignal,
     /** The client: protocol revision, capabilities and info. */
     readonly client: ClientInfo,
     /** The legacy session, when there is one. Never rely on it on the 2026-07-28 revision. */
@@ -112,6 +115,28 @@ export class RequestContext {
     if (!this.detachTransport || this.done) return false;
     this.detachTransport();
     return true;
+  }
+
+  /** Aborted when the client cancels the request, the connection closes, or a timeout hits. */
+  get signal(): AbortSignal {
+    if (this.limited) return this.limited;
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.cancelReason) this.controller.abort(this.cancelReason);
+    }
+    return this.controller.signal;
+  }
+
+  /** True once the request was cancelled (by the client or the connection closing). */
+  get isCancelled(): boolean {
+    return this.cancelReason !== undefined;
+  }
+
+  /** @internal Cancels the request: aborts `signal` (now, or when first read). */
+  cancel(reason: Error): void {
+    if (this.cancelReason) return;
+    this.cancelReason = reason;
+    this.controller?.abort(reason);
   }
 
   /** The server's own log for this request: a pino child with the request's id and target. */
@@ -146,7 +171,7 @@ export class RequestContext {
    */
   progress(progress: number, total?: number, message?: string): void {
     const token = this.progressToken;
-    if (token === undefined || this.done || this.signal.aborted) return;
+    if (token === undefined || this.done || this.cancelReason !== undefined) return;
     if (!(progress > this.lastProgress)) {
       this.logger.debug({ progress, last: this.lastProgress }, 'progress must increase; update dropped');
       return;
@@ -254,7 +279,7 @@ export class RequestContext {
     });
     // Nobody may be listening when the handler wins the race.
     expired.catch(() => undefined);
-    this.signal = AbortSignal.any([this.signal, controller.signal]);
+    this.limited = AbortSignal.any([this.signal, controller.signal]);
     return { expired, clear: () => clearTimeout(timer) };
   }
 

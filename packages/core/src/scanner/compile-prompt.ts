@@ -19,7 +19,7 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
     const schema = { type: 'object', properties: {} };
     return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments: validators.inputParser({ schema, stripUnknown: true, generated: true }), invoke: bindHandler(method) });
   }
-  const { schema, needsClassValidator } = dtoToJsonSchema(dto);
+  const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(dto);
   const properties = schema.properties as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const args: PromptArgument[] = [];
@@ -39,6 +39,6 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
     args.push(argument);
   }
   entry.arguments = args;
-  const parseArguments = validators.inputParser({ schema, dto, needsClassValidator, stripUnknown: true, generated: true });
+  const parseArguments = validators.inputParser({ schema, dto, needsClassValidator, stripUnknown: true, generated: true, instantiate });
   return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments, invoke: bindHandler(method) });
 }

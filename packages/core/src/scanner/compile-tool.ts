@@ -55,7 +55,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     if (dto) {
       const built = dtoToJsonSchema(dto, { strict });
       inputSchema = built.schema;
-      parseInput = validators.inputParser({ schema: inputSchema, dto, needsClassValidator: built.needsClassValidator, stripUnknown: !strict, generated: true });
+      parseInput = validators.inputParser({ schema: inputSchema, dto, needsClassValidator: built.needsClassValidator, stripUnknown: !strict, generated: true, instantiate: built.instantiate });
     } else {
       inputSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };
       parseInput = validators.inputParser({ schema: inputSchema, stripUnknown: !strict, generated: true });

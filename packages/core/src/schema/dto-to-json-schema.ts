@@ -39,6 +39,12 @@ export interface DtoSchema {
   schema: JsonSchema;
   /** Some constraint had no JSON Schema form (a custom validator, `@ValidateIf` …). */
   needsClassValidator: boolean;
+  /**
+   * Builds the DTO instance from validated plain data: a fast path equal to class-transformer's
+   * `plainToInstance` for DTOs that use only `@Type` for nested DTOs; undefined when the DTO
+   * uses other class-transformer features (`@Transform`, `@Expose`, `@Exclude` …).
+   */
+  instantiate: ((plain: Record<string, unknown>) => object) | undefined;
 }
 
 export interface DtoSchemaOptions {
@@ -145,8 +151,51 @@ export function hasDtoMetadata(dto: Constructor): boolean {
   return readValidationMetadata(dto).size > 0 || readFieldNames(dto).length > 0;
 }
 
+/** Nested DTO properties per DTO class, as the schema builder found them. */
+type NestedMap = Map<Constructor, Map<string, { dto: Constructor; each: boolean }>>;
+
+// class-transformer keeps these per class; any of them means plainToInstance must do the work.
+function usesTransformerFeatures(dto: Constructor): boolean {
+  const storage = defaultMetadataStorage as unknown as Record<string, Map<unknown, unknown> | undefined>;
+  for (let type: unknown = dto; typeof type === 'function' && type !== Function.prototype; type = Object.getPrototypeOf(type)) {
+    for (const key of ['_transformMetadatas', '_exposeMetadatas', '_excludeMetadatas']) if (storage[key]?.has(type)) return true;
+  }
+  return false;
+}
+
+function buildInstantiator(dto: Constructor, nested: NestedMap, built = new Map<Constructor, (plain: Record<string, unknown>) => object>()): ((plain: Record<string, unknown>) => object) | undefined {
+  const existing = built.get(dto);
+  if (existing) return existing;
+  if (usesTransformerFeatures(dto)) return undefined;
+  const children = [...(nested.get(dto) ?? new Map()).entries()];
+  const make = (plain: Record<string, unknown>): object => {
+    // Like plainToInstance with exposeDefaultValues: the constructor sets defaults, the data wins.
+    const instance = new dto() as Record<string, unknown>;
+    for (const key in plain) instance[key] = plain[key];
+    for (const [key, child] of resolved) {
+      const value = instance[key];
+      if (value === null || value === undefined) continue;
+      if (child.each && Array.isArray(value)) instance[key] = value.map((item) => (typeof item === 'object' && item !== null ? child.make(item as Record<string, unknown>) : item));
+      else if (typeof value === 'object') instance[key] = child.make(value as Record<string, unknown>);
+    }
+    return instance;
+  };
+  built.set(dto, make);
+  const resolved: Array<[string, { each: boolean; make: (plain: Record<string, unknown>) => object }]> = [];
+  for (const [key, child] of children) {
+    const childMake = buildInstantiator(child.dto, nested, built);
+    if (!childMake) {
+      built.delete(dto);
+      return undefined;
+    }
+    resolved.push([key, { each: child.each, make: childMake }]);
+  }
+  return make;
+}
+
 class SchemaBuilder {
   needsClassValidator = false;
+  readonly nested: NestedMap = new Map();
   private readonly stack: Constructor[] = [];
 
   constructor(private readonly options: DtoSchemaOptions) {}
@@ -191,6 +240,11 @@ class SchemaBuilder {
         case ValidationTypes.NESTED_VALIDATION:
           plan.nestedEach = metadata.each === true;
           plan.nested = this.nestedClass(dto, property);
+          if (plan.nested) {
+            const children = this.nested.get(dto) ?? new Map();
+            children.set(property, { dto: plan.nested, each: plan.nestedEach });
+            this.nested.set(dto, children);
+          }
           continue;
         case ValidationTypes.WHITELIST:
           continue;
@@ -300,5 +354,5 @@ function orderKeywords(schema: JsonSchema): JsonSchema {
 export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}): DtoSchema {
   const builder = new SchemaBuilder(options);
   const schema = builder.objectSchema(dto);
-  return { schema, needsClassValidator: builder.needsClassValidator };
+  return { schema, needsClassValidator: builder.needsClassValidator, instantiate: buildInstantiator(dto, builder.nested) };
 }

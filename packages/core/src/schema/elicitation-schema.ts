@@ -26,13 +26,13 @@ function isFlat(property: Record<string, unknown>): boolean {
 export function elicitationSchema(validators: ValidatorFactory, source: Constructor | JsonSchema): ElicitationSchema {
   return validators.memo(source, () => {
     if (!isConstructor(source)) return { schema: source, parse: validators.inputParser({ schema: source }) };
-    const { schema, needsClassValidator } = dtoToJsonSchema(source as Constructor);
+    const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(source as Constructor);
     const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
     for (const [name, property] of Object.entries(properties)) {
       if (!isFlat(property)) {
         throw new TypeError(`Elicitation DTO ${source.name}.${name} is not a primitive: form elicitation asks for strings, numbers, booleans and enums only`);
       }
     }
-    return { schema, parse: validators.inputParser({ schema, dto: source as Constructor, needsClassValidator, stripUnknown: true }) };
+    return { schema, parse: validators.inputParser({ schema, dto: source as Constructor, needsClassValidator, stripUnknown: true, generated: true, instantiate }) };
   });
 }

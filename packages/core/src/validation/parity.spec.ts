@@ -1,4 +1,4 @@
-import { plainToInstance, Type } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -176,5 +176,45 @@ describe('ValidatorFactory.inputParser', () => {
       'email: must be a valid email',
       'tags[1]: must NOT have more than 4 characters',
     ]);
+  });
+});
+
+describe('the fast DTO instantiation', () => {
+  class WithDefaults {
+    @IsString()
+    name: string;
+
+    @IsOptional()
+    @IsInt()
+    limit: number = 10;
+
+    @IsOptional()
+    @ValidateNested({ each: true })
+    @Type(() => Address)
+    addresses?: Address[];
+  }
+
+  class Transformed {
+    @Transform(({ value }) => String(value).toUpperCase())
+    @IsString()
+    code: string;
+  }
+
+  it.each([
+    ['a nested DTO', Profile, { ...valid }],
+    ['defaults and arrays of DTOs', WithDefaults, { name: 'x', addresses: [{ city: 'a', zip: '12345' }] }],
+    ['defaults left to the class', WithDefaults, { name: 'x' }],
+  ])('builds the same instance as plainToInstance for %s', (_, dto, plain) => {
+    const fast = dtoToJsonSchema(dto).instantiate!(structuredClone(plain) as Record<string, unknown>);
+    const reference = plainToInstance(dto as new () => object, structuredClone(plain), { exposeDefaultValues: true });
+    expect(fast).toBeInstanceOf(dto);
+    expect(fast).toEqual(reference);
+    expect(JSON.stringify(fast)).toBe(JSON.stringify(reference));
+  });
+
+  it('leaves DTOs with other class-transformer features to plainToInstance', () => {
+    expect(dtoToJsonSchema(Transformed).instantiate).toBeUndefined();
+    const parse = new ValidatorFactory().inputParser({ schema: dtoToJsonSchema(Transformed).schema, dto: Transformed });
+    expect(parse({ code: 'abc' })).toEqual({ ok: true, value: expect.objectContaining({ code: 'ABC' }) });
   });
 });
