@@ -6,12 +6,12 @@ export function renderMarkdown(results: Record<string, unknown>): string {
   lines.push('| transport | workload | in flight | server | calls/s | p50 ms | p99 ms | CPU µs/call | CPU vs raw | CPU vs SDK |');
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const keys = Object.keys(throughput);
-  const groups = [...new Set(keys.map((key) => key.split('|').slice(1).join('|')))];
+  const groups = [...new Set(keys.filter((key) => !key.startsWith('mcpkit+')).map((key) => key.split('|').slice(1).join('|')))];
   for (const group of groups) {
     const [transport, workload, concurrency] = group.split('|');
     const raw = throughput[`raw|${group}`];
     const sdk = throughput[`sdk|${group}`];
-    for (const server of ['mcpkit', 'sdk', 'raw']) {
+    for (const server of ['mcpkit', 'mcpkit+info-log', 'sdk', 'raw']) {
       const row = throughput[`${server}|${group}`];
       if (!row) continue;
       lines.push(`| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${ratio(row.cpuUsPerCall, sdk.cpuUsPerCall)} |`);

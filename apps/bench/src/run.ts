@@ -153,6 +153,16 @@ async function main(): Promise<void> {
       }
     }
   }
+  // The cost of mcpkit's one info line per request (everything above runs at LOG_LEVEL=warn).
+  for (const transport of ['stdio', 'http'] as Transport[]) {
+    const runs: Measurement[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const target = await start('mcpkit', transport, { LOG_LEVEL: 'info' });
+      runs.push(await measure(target, 'echo', 16, CALLS[transport]));
+      await target.stop();
+    }
+    throughput[`mcpkit+info-log|${transport}|echo|16`] = runs;
+  }
   // The median round of each figure.
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   results.throughput = Object.fromEntries(
