@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
-import { createApp, Tool } from '@mcpkit/core';
+import { createApp, MemoryEventBus, Tool } from '@mcpkit/core';
 import { IsString } from 'class-validator';
 import { serveStdio } from './serve-stdio';
 
@@ -17,7 +17,8 @@ class Echo {
 }
 
 function harness(maxMessageSize?: number) {
-  const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: pino({ level: 'silent' }) });
+  const bus = new MemoryEventBus();
+  const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: pino({ level: 'silent' }), bus });
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const lines: Array<Record<string, unknown>> = [];
@@ -35,18 +36,21 @@ function harness(maxMessageSize?: number) {
     for (let i = 0; i < 200 && lines.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     return lines;
   };
-  return { stdin, stdout, server, lines, until };
+  return { stdin, stdout, server, lines, until, bus };
 }
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
 
 describe('serveStdio', () => {
   it('answers requests line by line and resolves closed after EOF and in-flight work', async () => {
-    const { stdin, server, until } = harness();
+    const { stdin, server, until, bus } = harness();
+    expect(bus.size).toBe(1);
     stdin.write(INIT + '\n');
     stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }) + '\n');
     stdin.end();
     await server.closed;
+    // The connection let go of the app: nothing of it stays subscribed.
+    expect(bus.size).toBe(0);
     const lines = await until(2);
     expect(lines[1]).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } });
   });

@@ -131,6 +131,8 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
 
   function finish(): void {
     stop();
+    // Nothing is in flight: release the connection (its app-event subscription) before saying so.
+    connection.close();
     resolveClosed();
     // setImmediate lets `closed` handlers run first; the empty write's callback fires once
     // everything queued before it has been flushed to the client.
