@@ -257,3 +257,25 @@ describe('testbed with TOOLS=500', () => {
     }
   });
 });
+
+describe('testbed over stdio, 2026-07-28 beside the handshake era', () => {
+  it('answers server/discover and modern calls, then still accepts initialize on the same process', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], ENV);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    try {
+      const discover = await server.request('server/discover', { _meta: meta });
+      expect(discover.result).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']), resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
+      const call = await server.request('tools/call', { name: 'add', arguments: { a: 2, b: 2 }, _meta: meta });
+      expect(call.result).toMatchObject({ content: [{ type: 'text', text: '4' }], resultType: 'complete' });
+      expect(await server.request('tools/call', { name: 'add', arguments: { a: 1, b: 1 }, _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } })).toMatchObject({
+        error: { code: -32022, data: { requested: '1999-01-01' } },
+      });
+      // A client that falls back to the handshake era.
+      expect(await server.initialize()).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+      expect(await server.request('tools/call', { name: 'echo', arguments: { text: 'legacy' } })).toMatchObject({ result: { content: [{ text: 'legacy' }] } });
+      expect(server.stray).toEqual([]);
+    } finally {
+      server.kill();
+    }
+  });
+});

@@ -3,7 +3,6 @@ import type { AppEvent } from '../app/event-bus';
 import { ClientCapabilityError } from '../errors/client-errors';
 import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
-import type { LogLevel } from '../logging/log-levels';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/mcp-types';
@@ -12,14 +11,16 @@ import { parseMessage } from '../protocol/parse-message';
 import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../protocol/protocol-versions';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodHandler } from './method-table';
+import type { LogLevel } from '../logging/log-levels';
+import { discoverResult, hasModernClaim, readModernRequest, SERVER_DISCOVER, shapeModernResult } from './modern-era';
 import { OutboundRequests, type OutboundRequestOptions } from './outbound-requests';
 import { RequestContext, type ClientInfo, type SessionInfo, type TransportInfo } from './request-context';
 
 const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** A JSON-RPC error response; `id` is null when the request's id could not be read. */
-export function errorResponse(id: RequestId | null, error: unknown): JsonRpcFailure {
-  return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
+export function errorResponse(id: RequestId | null, error: unknown, modern = false): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error: toJsonRpcError(error, modern) };
 }
 
 function readableId(message: Record<string, unknown>): RequestId | null {
@@ -256,6 +257,8 @@ export class Connection {
     if (!isRequestId(id)) return Promise.resolve(errorResponse(null, new InvalidRequestError('A request id must be a string or a number (not null)')));
     const params = message.params;
     if (params !== undefined && !isObject(params)) return Promise.resolve(errorResponse(id, new InvalidParamsError('params must be an object')));
+    // Era routing per message (protocol.md §3.3): a modern claim is served statelessly.
+    if (hasModernClaim(params)) return this.receiveModern(id, method, params as Record<string, unknown>, options);
     if (method === METHOD.INITIALIZE) {
       if (inBatch) return Promise.resolve(errorResponse(id, new InvalidRequestError('initialize must not be part of a batch')));
       return Promise.resolve(this.initialize(id, params ?? EMPTY_PARAMS));
@@ -310,22 +313,49 @@ export class Connection {
     // notifications/initialized and unknown notifications need nothing.
   }
 
-  private async run(id: RequestId, method: string, params: Record<string, unknown>, handler: MethodHandler, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
+  /** A 2026-07-28 request: everything it needs is in its own `_meta`; nothing is stored. */
+  private receiveModern(id: RequestId, method: string, params: Record<string, unknown>, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
+    let modern: { client: ClientInfo; logLevel: LogLevel | undefined };
+    try {
+      modern = readModernRequest(method, params);
+    } catch (error) {
+      return Promise.resolve(errorResponse(id, error, true));
+    }
+    if (method === SERVER_DISCOVER) {
+      return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(method, discoverResult(this.app), this.app.info) });
+    }
+    const handler = this.app.methods.get(method);
+    if (!handler || method === METHOD.LOGGING_SET_LEVEL || method === METHOD.RESOURCES_SUBSCRIBE || method === METHOD.RESOURCES_UNSUBSCRIBE) {
+      return Promise.resolve(errorResponse(id, new MethodNotFoundError(method), true));
+    }
+    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`), true));
+    if (this.closed) return Promise.resolve(undefined);
+    return this.run(id, method, params, handler, options, modern);
+  }
+
+  private async run(
+    id: RequestId,
+    method: string,
+    params: Record<string, unknown>,
+    handler: MethodHandler,
+    options: ReceiveOptions,
+    modern?: { client: ClientInfo; logLevel: LogLevel | undefined },
+  ): Promise<JsonRpcResponse | undefined> {
     const target = targetOf(method, params);
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
     const meta = isObject(params._meta) ? params._meta : undefined;
     const logger = options.logger ?? this.logger;
-    const ctx = new RequestContext(id, method, this.client, this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this, options.detach);
+    const ctx = new RequestContext(id, method, modern ? modern.client : this.client, modern ? undefined : this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this, options.detach, modern);
     this.inflight.set(id, ctx);
     const started = this.logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;
     try {
       let result = handler(params, ctx, this);
       if (result instanceof Promise) result = await result;
-      response = { jsonrpc: '2.0', id, result: result as Record<string, unknown> };
+      response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(method, result as Record<string, unknown>, this.app.info) : (result as Record<string, unknown>) };
     } catch (error) {
       if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
-      response = errorResponse(id, error);
+      response = errorResponse(id, error, modern !== undefined);
     }
     ctx.finish();
     if (this.inflight.get(id) === ctx) this.inflight.delete(id);

@@ -102,6 +102,8 @@ export class RequestContext {
     private readonly sendRelated: ((message: JsonRpcMessage) => void) | undefined = undefined,
     private readonly connection: Connection | undefined = undefined,
     private readonly detachTransport: (() => void) | undefined = undefined,
+    /** Set for a 2026-07-28 request: its own log level, and no session to send requests on. */
+    private readonly modern: { logLevel: LogLevel | undefined } | undefined = undefined,
   ) {}
 
   /**
@@ -294,7 +296,8 @@ export class RequestContext {
   }
 
   private emitLog(level: LogLevel, data: unknown, logger?: string): void {
-    const threshold = this.connection?.logLevel;
+    // Modern requests opt in per request (`_meta` logLevel); legacy ones follow logging/setLevel.
+    const threshold = this.modern ? this.modern.logLevel : this.connection?.logLevel;
     if (threshold === undefined || this.done || !passes(level, threshold)) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
@@ -309,6 +312,7 @@ export class RequestContext {
 
   private requestClient(method: string, params: Record<string, unknown>, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
     if (!this.connection) return Promise.reject(new ClientCapabilityError(`${method} needs a connection to the client`));
+    if (this.modern) return Promise.reject(new ClientCapabilityError(`${method} on a 2026-07-28 request needs an input-required result, which mcpkit does not send yet`));
     return this.connection.requestClient(method, params, this.sendRelated, { signal: this.signal, ...options });
   }
 }

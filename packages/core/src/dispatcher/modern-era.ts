@@ -1,0 +1,82 @@
+import type { McpApp } from '../app/app';
+import { InvalidParamsError, McpError } from '../errors/mcp-error';
+import { isLogLevel, type LogLevel } from '../logging/log-levels';
+import { isObject } from '../protocol/json-rpc';
+import type { ClientCapabilities, Implementation } from '../protocol/mcp-types';
+import { METHOD } from '../protocol/methods';
+import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
+import type { ClientInfo } from './request-context';
+
+// The stateless revision (protocol.md §3.2): every request carries its version and client.
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export const META = {
+  PROTOCOL_VERSION: 'io.modelcontextprotocol/protocolVersion',
+  CLIENT_CAPABILITIES: 'io.modelcontextprotocol/clientCapabilities',
+  CLIENT_INFO: 'io.modelcontextprotocol/clientInfo',
+  LOG_LEVEL: 'io.modelcontextprotocol/logLevel',
+  SERVER_INFO: 'io.modelcontextprotocol/serverInfo',
+} as const;
+export const SERVER_DISCOVER = 'server/discover';
+
+const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
+// Gone in 2026-07-28: unknown methods under a modern claim, even on a dual-era server.
+const REMOVED: ReadonlySet<string> = new Set([METHOD.INITIALIZE, METHOD.PING, METHOD.LOGGING_SET_LEVEL, METHOD.RESOURCES_SUBSCRIBE, METHOD.RESOURCES_UNSUBSCRIBE]);
+const CACHEABLE: ReadonlyMap<string, 'public' | 'private'> = new Map([
+  [SERVER_DISCOVER, 'public'],
+  [METHOD.TOOLS_LIST, 'public'],
+  [METHOD.PROMPTS_LIST, 'public'],
+  [METHOD.RESOURCES_LIST, 'public'],
+  [METHOD.RESOURCES_TEMPLATES_LIST, 'public'],
+  // A reader may answer per caller: never let a shared cache keep it.
+  [METHOD.RESOURCES_READ, 'private'],
+]);
+
+/** `-32022`: the request names a revision this server does not serve. */
+export class UnsupportedProtocolVersionError extends McpError {
+  constructor(requested: string) {
+    super(-32022, 'Unsupported protocol version', { supported: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS], requested });
+  }
+}
+
+/** True when a request claims the modern era (its `_meta` names a protocol version). */
+export function hasModernClaim(params: unknown): boolean {
+  return isObject(params) && isObject(params._meta) && META.PROTOCOL_VERSION in params._meta;
+}
+
+/** What a modern request says about its client, or the error that answers it. */
+export function readModernRequest(method: string, params: Record<string, unknown>): { client: ClientInfo; logLevel: LogLevel | undefined } {
+  const meta = params._meta as Record<string, unknown>;
+  const version = meta[META.PROTOCOL_VERSION];
+  const capabilities = meta[META.CLIENT_CAPABILITIES];
+  if (typeof version !== 'string' || !isObject(capabilities)) {
+    throw new InvalidParamsError(`A ${MODERN_PROTOCOL_VERSIONS[0]} request needs _meta["${META.PROTOCOL_VERSION}"] and _meta["${META.CLIENT_CAPABILITIES}"]`);
+  }
+  if (!MODERN.has(version)) throw new UnsupportedProtocolVersionError(version);
+  const level = meta[META.LOG_LEVEL];
+  if (level !== undefined && !isLogLevel(level)) throw new InvalidParamsError(`Invalid log level: ${JSON.stringify(level)}`);
+  if (REMOVED.has(method)) throw new McpError(-32601, `Method not found: ${method} (removed in ${version})`);
+  const info = meta[META.CLIENT_INFO];
+  return {
+    client: { protocolVersion: version, capabilities: capabilities as ClientCapabilities, info: isObject(info) ? (info as unknown as Implementation) : undefined },
+    logLevel: level as LogLevel | undefined,
+  };
+}
+
+/** `server/discover`: versions, capabilities and instructions, for clients that ask first. */
+export function discoverResult(app: McpApp): Record<string, unknown> {
+  const { logging: _logging, ...capabilities } = app.capabilities;
+  const result: Record<string, unknown> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS], capabilities };
+  if (app.instructions !== undefined) result.instructions = app.instructions;
+  return result;
+}
+
+/** A result as 2026-07-28 has it: `resultType`, cache hints where required, server info in `_meta`. */
+export function shapeModernResult(method: string, result: Record<string, unknown>, serverInfo: Implementation): Record<string, unknown> {
+  const shaped: Record<string, unknown> = { ...result, resultType: 'complete', _meta: { ...(isObject(result._meta) ? result._meta : {}), [META.SERVER_INFO]: serverInfo } };
+  const scope = CACHEABLE.get(method);
+  if (scope) {
+    shaped.ttlMs = 0;
+    shaped.cacheScope = scope;
+  }
+  return shaped;
+}

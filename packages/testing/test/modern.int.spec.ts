@@ -1,0 +1,103 @@
+import { createApp, Resource, Tool, type Connection, type RequestContext } from '@mcpkit/core';
+import { IsString } from 'class-validator';
+import pino from 'pino';
+import { TestClient } from '../src';
+
+class EchoInput {
+  @IsString()
+  text: string;
+}
+
+class Surface {
+  @Tool({ title: 'Echo' })
+  echo(input: EchoInput, ctx: RequestContext) {
+    ctx.log.info(`echoing ${input.text}`);
+    return `${input.text}|${ctx.client.protocolVersion}|${ctx.session === undefined ? 'no session' : 'session'}`;
+  }
+
+  @Tool({ input: null })
+  async ask(_input: unknown, ctx: RequestContext) {
+    await ctx.sample('hi');
+    return 'unreachable';
+  }
+
+  @Resource({ uri: 'm://one' })
+  one() {
+    return 'one';
+  }
+}
+
+const app = createApp({ name: 'dual', version: '2.0.0', instructions: 'Both eras.', providers: [Surface], logger: pino({ level: 'silent' }), clientLogging: true });
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' } };
+
+let id = 1;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function modern(connection: Connection, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META): Promise<any> {
+  return connection.receive({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: meta } });
+}
+
+describe('2026-07-28 requests beside the handshake era (core)', () => {
+  it('answers server/discover without a handshake', async () => {
+    const connection = app.connect({ kind: 'memory' });
+    expect((await modern(connection, 'server/discover')).result).toEqual({
+      supportedVersions: ['2026-07-28', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'],
+      capabilities: { tools: {}, resources: {} },
+      instructions: 'Both eras.',
+      resultType: 'complete',
+      ttlMs: 0,
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'dual', version: '2.0.0' } },
+    });
+  });
+
+  it('serves calls statelessly, with resultType, cache hints and server info', async () => {
+    const connection = app.connect({ kind: 'memory' });
+    expect((await modern(connection, 'tools/call', { name: 'echo', arguments: { text: 'x' } })).result).toEqual({
+      content: [{ type: 'text', text: 'x|2026-07-28|no session' }],
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'dual', version: '2.0.0' } },
+    });
+    expect((await modern(connection, 'tools/list')).result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', tools: expect.any(Array) });
+    expect((await modern(connection, 'resources/read', { uri: 'm://one' })).result).toMatchObject({ cacheScope: 'private', contents: [{ text: 'one' }] });
+  });
+
+  it('answers an unknown resource with -32602 and the URI', async () => {
+    const answer = await modern(app.connect({ kind: 'memory' }), 'resources/read', { uri: 'm://none' });
+    expect(answer.error).toEqual({ code: -32602, message: 'Resource not found', data: { uri: 'm://none' } });
+  });
+
+  it('rejects missing _meta keys, unknown versions and removed methods', async () => {
+    const connection = app.connect({ kind: 'memory' });
+    expect((await modern(connection, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' })).error.code).toBe(-32602);
+    expect((await modern(connection, 'tools/list', {}, { ...META, 'io.modelcontextprotocol/protocolVersion': '1900-01-01' })).error).toEqual({
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2026-07-28', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'], requested: '1900-01-01' },
+    });
+    for (const method of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'nope']) {
+      expect((await modern(connection, method)).error.code).toBe(-32601);
+    }
+  });
+
+  it('sends client logs only when the request asks with its own log level', async () => {
+    const sent: unknown[] = [];
+    const connection = app.connect({ kind: 'memory' });
+    await connection.receive({ jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'echo', arguments: { text: 'quiet' }, _meta: META } }, { send: (m) => void sent.push(m) });
+    expect(sent).toEqual([]);
+    await connection.receive(
+      { jsonrpc: '2.0', id: 'l', method: 'tools/call', params: { name: 'echo', arguments: { text: 'loud' }, _meta: { ...META, 'io.modelcontextprotocol/logLevel': 'info' } } },
+      { send: (m) => void sent.push(m) },
+    );
+    expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'echoing loud' } }]);
+  });
+
+  it('says clearly that server-to-client requests need input-required results', async () => {
+    const answer = await modern(app.connect({ kind: 'memory' }), 'tools/call', { name: 'ask', arguments: {} }, { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } });
+    expect(answer.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('input-required') }] });
+  });
+
+  it('keeps the legacy era working on the same connection', async () => {
+    const client = await TestClient.connect(app);
+    expect((await client.callTool('echo', { text: 'old' })).content).toEqual([{ type: 'text', text: 'old|2025-11-25|session' }]);
+  });
+});
