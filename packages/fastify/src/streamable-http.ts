@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ErrorCode,
+  hasModernClaim,
+  isObject,
+  UnsupportedProtocolVersionError,
   InvalidRequestError,
   LEGACY_PROTOCOL_VERSIONS,
   parseMessage,
@@ -11,6 +14,7 @@ import {
 import { acceptsJsonAndSse, acceptsSse } from './accept';
 import { containsRequest, idOf, isInitializeRequest } from './classify';
 import { headerValue, sendHttpError } from './http-error';
+import { checkModernHeaders, decodeHeader, isModernVersion } from './modern-http';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
 import { SSE_HEADERS, SseStream, streamOfEventId } from './sse-stream';
@@ -22,10 +26,14 @@ const VERSION_WITHOUT_HEADER = '2025-03-26';
 type Headers = Record<string, string | number | string[] | undefined>;
 
 const MALFORMED: ReadonlySet<number> = new Set([ErrorCode.ParseError, ErrorCode.InvalidRequest]);
+// 2026-07-28 status table (protocol.md §4.4): these are 400, an unknown method 404.
+const MODERN_BAD_REQUEST: ReadonlySet<number> = new Set([ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.InvalidParams, -32020, -32021, -32022]);
 
 /** A message that was not a valid request is the client's fault (4xx); other errors are answers (200). */
-function statusOf(answer: JsonRpcResponse | JsonRpcResponse[]): number {
-  return !Array.isArray(answer) && 'error' in answer && (answer.id === null || MALFORMED.has(answer.error.code)) ? 400 : 200;
+function statusOf(answer: JsonRpcResponse | JsonRpcResponse[], modern: boolean): number {
+  if (Array.isArray(answer) || !('error' in answer)) return 200;
+  if (modern) return answer.error.code === ErrorCode.MethodNotFound ? 404 : MODERN_BAD_REQUEST.has(answer.error.code) ? 400 : 200;
+  return answer.id === null || MALFORMED.has(answer.error.code) ? 400 : 200;
 }
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
@@ -50,14 +58,17 @@ export class StreamableHttpEndpoint {
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
       return sendHttpError(reply, 415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
     }
-    const version = headerValue(request.headers['mcp-protocol-version']);
-    if (version !== undefined && !SERVED_VERSIONS.has(version)) {
-      return sendHttpError(reply, 400, new InvalidRequestError(`Unsupported MCP-Protocol-Version: ${version}`, { supported: LEGACY_PROTOCOL_VERSIONS }));
+    const version = decodeHeader(request.headers['mcp-protocol-version']);
+    const modernHeader = isModernVersion(version);
+    if (version !== undefined && !SERVED_VERSIONS.has(version) && !modernHeader) {
+      // -32022 is the answer a modern client recognises; a legacy one just sees a 400.
+      return sendHttpError(reply, 400, new UnsupportedProtocolVersionError(version));
     }
     const frame = parseMessage(typeof request.body === 'string' ? request.body : '');
     if (!frame.ok) return reply.code(400).send(frame.response);
     const message = frame.message;
     const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    if (modernHeader || (isObject(message) && hasModernClaim(message.params))) return this.modern(request, reply, message);
 
     if (!this.registry) {
       const connection = isInitializeRequest(message)
@@ -87,7 +98,7 @@ export class StreamableHttpEndpoint {
   };
 
   readonly get = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    if (!this.registry || !this.options.standaloneStream) return this.methodNotAllowed(reply);
+    if (!this.registry || !this.options.standaloneStream || isModernVersion(decodeHeader(request.headers['mcp-protocol-version']))) return this.methodNotAllowed(reply);
     if (!acceptsSse(request.headers.accept)) return sendHttpError(reply, 406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
     const session = await this.sessionOf(request, reply);
     if (!session) return reply;
@@ -103,7 +114,7 @@ export class StreamableHttpEndpoint {
   };
 
   readonly delete = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    if (!this.registry) return this.methodNotAllowed(reply);
+    if (!this.registry || isModernVersion(decodeHeader(request.headers['mcp-protocol-version']))) return this.methodNotAllowed(reply);
     const session = await this.sessionOf(request, reply);
     if (!session) return reply;
     await this.registry.delete(session.id);
@@ -112,6 +123,23 @@ export class StreamableHttpEndpoint {
 
   readonly methodNotAllowed = (reply: FastifyReply): FastifyReply =>
     sendHttpError(reply, 405, new InvalidRequestError('Method Not Allowed'), null, { allow: this.registry ? 'GET, POST, DELETE' : 'POST' });
+
+  /**
+   * A 2026-07-28 POST: no session (an `Mcp-Session-Id` is ignored), headers checked against the
+   * body (-32020), then served statelessly by core, JSON or SSE, with the modern status codes.
+   */
+  private async modern(request: FastifyRequest, reply: FastifyReply, message: unknown): Promise<FastifyReply> {
+    if (!isObject(message)) return sendHttpError(reply, 400, new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)'));
+    if (message.id !== undefined && typeof message.method === 'string') {
+      try {
+        checkModernHeaders(request.headers, message);
+      } catch (error) {
+        return sendHttpError(reply, 400, error as InvalidRequestError, idOf(message));
+      }
+    }
+    const connection = this.options.app.connect({ kind: 'http', headers: request.headers }, { sessionless: true });
+    return this.dispatch(request, reply, connection, undefined, message, false, true);
+  }
 
   private async sessionOf(request: FastifyRequest, reply: FastifyReply): Promise<LiveSession | undefined> {
     const version = headerValue(request.headers['mcp-protocol-version']);
@@ -157,10 +185,10 @@ export class StreamableHttpEndpoint {
   }
 
   /** Runs the message through core and answers: 202, JSON, or an SSE stream (responseMode). */
-  private async dispatch(request: FastifyRequest, reply: FastifyReply, connection: Connection, session: LiveSession | undefined, message: unknown, fresh: boolean): Promise<FastifyReply> {
+  private async dispatch(request: FastifyRequest, reply: FastifyReply, connection: Connection, session: LiveSession | undefined, message: unknown, fresh: boolean, modern = false): Promise<FastifyReply> {
     const transport: TransportInfo = { kind: 'http', headers: request.headers };
     if (!containsRequest(message)) {
-      const answer = await connection.receive(message, { logger: request.log, transport });
+      const answer = await connection.receive(message, { logger: request.log, transport, modern });
       if (answer === undefined) return reply.code(202).send();
       return reply.code(400).header('content-type', 'application/json').send(answer);
     }
@@ -190,7 +218,7 @@ export class StreamableHttpEndpoint {
           current.end();
         }
       : undefined;
-    const answer = await connection.receive(message, { logger: request.log, send, transport, detach });
+    const answer = await connection.receive(message, { logger: request.log, send, transport, detach, modern });
     if (fresh && session) {
       if (succeeded(answer)) await this.registry!.activate(session);
       else this.registry!.discard(session);
@@ -203,7 +231,7 @@ export class StreamableHttpEndpoint {
     // Every request of the message was cancelled: nothing to say.
     if (answer === undefined) return reply.code(202).send();
     if (fresh && session && succeeded(answer)) reply.header('mcp-session-id', session.id);
-    return reply.code(statusOf(answer)).header('content-type', 'application/json').send(answer);
+    return reply.code(statusOf(answer, modern)).header('content-type', 'application/json').send(answer);
   }
 }
 

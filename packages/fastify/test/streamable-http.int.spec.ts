@@ -262,7 +262,7 @@ describe('Streamable HTTP, stateful', () => {
       ['Accept without SSE', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json', 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 406, -32600],
       ['GET without SSE in Accept', raw(server.url, 'GET', { host, accept: 'application/json', 'mcp-session-id': session }), 406, -32600],
       ['a body over the limit', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2048) } }, { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 413, -32600],
-      ['an unsupported MCP-Protocol-Version', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32600],
+      ['an unsupported MCP-Protocol-Version', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32022],
       ['a foreign Host', raw(server.url, 'POST', { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{}'), 403, -32600],
       ['a foreign Origin', post(server.url, INITIALIZE, { origin: 'http://evil.example.com' }).then(async (r) => ({ status: r.status, body: await r.text() })), 403, -32600],
       ['PUT', raw(server.url, 'PUT', { host }), 405, -32600],
@@ -369,5 +369,69 @@ describe('Streamable HTTP, stateless', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(cancelled).toEqual(['gone']);
+  });
+});
+
+describe('2026-07-28 on the same endpoint', () => {
+  const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const headers = (method: string, name?: string) => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+
+  it('serves a modern call without a session, with resultType and server info', async () => {
+    const server = await start();
+    const response = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'now' }, _meta: META } }, headers('tools/call', 'echo'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: 'now|stateless' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture', version: '1.0.0' } } },
+    });
+    const discover = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: META } }, headers('server/discover'));
+    expect(await discover.json()).toMatchObject({ result: { supportedVersions: expect.arrayContaining(['2026-07-28']), resultType: 'complete' } });
+  });
+
+  it('streams progress over SSE with resultType on the final result', async () => {
+    const server = await start();
+    const response = await post(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'steps', arguments: { steps: 2, delayMs: 1 }, _meta: { ...META, progressToken: 'm' } } }, headers('tools/call', 'steps'));
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = parseSse(await response.text()).map((event) => JSON.parse(event.data));
+    expect(events[events.length - 1]).toMatchObject({ id: 3, result: { resultType: 'complete', content: [{ text: 'done 2' }] } });
+  });
+
+  it('checks the headers against the body (-32020), decoding base64 values and trimming spaces', async () => {
+    const server = await start();
+    const body = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: META } };
+    const mismatch = await post(server.url, body, headers('tools/call', 'steps'));
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.json()).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32020, message: "Header mismatch: Mcp-Name header value 'steps' does not match body value 'echo'" } });
+    expect((await post(server.url, body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' })).status).toBe(400);
+    expect((await post(server.url, body, { ...headers('tools/list', 'echo') })).status).toBe(400);
+    const encoded = await post(server.url, body, { ...headers('tools/call'), 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=` });
+    expect(encoded.status).toBe(200);
+    const spaced = await post(server.url, body, { 'mcp-protocol-version': ' 2026-07-28 ', 'mcp-method': ' tools/call', 'mcp-name': 'echo ' });
+    expect(spaced.status).toBe(200);
+  });
+
+  it('answers the modern status table: 400 for missing _meta, 404 for removed methods, 405 for GET and DELETE', async () => {
+    const server = await start();
+    const missing = await post(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, headers('tools/list'));
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ id: 5, error: { code: -32602 } });
+    for (const method of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe']) {
+      const answer = await post(server.url, { jsonrpc: '2.0', id: 6, method, params: { _meta: META } }, headers(method));
+      expect({ method, status: answer.status, code: ((await answer.json()) as { error: { code: number } }).error.code }).toEqual({ method, status: 404, code: -32601 });
+    }
+    const get = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+    expect(get.status).toBe(405);
+    expect((await fetch(server.url, { method: 'DELETE', headers: { 'mcp-protocol-version': '2026-07-28' } })).status).toBe(405);
+    const unknown = await post(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } } }, { 'mcp-protocol-version': '1999-01-01', 'mcp-method': 'tools/list' });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { code: -32022, data: { requested: '1999-01-01' } } });
+  });
+
+  it('keeps serving the handshake era beside it', async () => {
+    const server = await start();
+    const session = await openSession(server.url);
+    expect((await post(server.url, call(8, 'echo', { text: 'old' }), { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
   });
 });

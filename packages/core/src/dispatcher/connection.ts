@@ -71,6 +71,8 @@ export interface ReceiveOptions {
   send?: (message: JsonRpcMessage) => void;
   /** Facts about this very request (HTTP headers change per request within one session). */
   transport?: TransportInfo;
+  /** Serve as 2026-07-28 even without a `_meta` claim (the transport saw a modern header). */
+  modern?: boolean;
   /**
    * Closes this request's HTTP connection without ending its stream (SSE polling, 2025-11-25):
    * the client comes back with `Last-Event-ID` for the rest. Absent on transports without it.
@@ -258,7 +260,7 @@ export class Connection {
     const params = message.params;
     if (params !== undefined && !isObject(params)) return Promise.resolve(errorResponse(id, new InvalidParamsError('params must be an object')));
     // Era routing per message (protocol.md §3.3): a modern claim is served statelessly.
-    if (hasModernClaim(params)) return this.receiveModern(id, method, params as Record<string, unknown>, options);
+    if (options.modern || hasModernClaim(params)) return this.receiveModern(id, method, (params ?? EMPTY_PARAMS) as Record<string, unknown>, options);
     if (method === METHOD.INITIALIZE) {
       if (inBatch) return Promise.resolve(errorResponse(id, new InvalidRequestError('initialize must not be part of a batch')));
       return Promise.resolve(this.initialize(id, params ?? EMPTY_PARAMS));

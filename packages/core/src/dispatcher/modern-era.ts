@@ -45,7 +45,7 @@ export function hasModernClaim(params: unknown): boolean {
 
 /** What a modern request says about its client, or the error that answers it. */
 export function readModernRequest(method: string, params: Record<string, unknown>): { client: ClientInfo; logLevel: LogLevel | undefined } {
-  const meta = params._meta as Record<string, unknown>;
+  const meta = (isObject(params._meta) ? params._meta : {}) as Record<string, unknown>;
   const version = meta[META.PROTOCOL_VERSION];
   const capabilities = meta[META.CLIENT_CAPABILITIES];
   if (typeof version !== 'string' || !isObject(capabilities)) {
@@ -79,4 +79,11 @@ export function shapeModernResult(method: string, result: Record<string, unknown
     shaped.cacheScope = scope;
   }
   return shaped;
+}
+
+/** `-32020`: an HTTP header disagrees with the body, or a required one is missing (2026-07-28). */
+export class HeaderMismatchError extends McpError {
+  constructor(message: string) {
+    super(-32020, message);
+  }
 }

@@ -1,0 +1,42 @@
+import { HeaderMismatchError, isObject, MODERN_META, MODERN_PROTOCOL_VERSIONS } from '@mcpkit/core';
+import { headerValue } from './http-error';
+
+const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
+
+/** True for a 2026-07-28 `MCP-Protocol-Version`. */
+export function isModernVersion(version: string | undefined): boolean {
+  return version !== undefined && MODERN.has(version);
+}
+
+/** A header value as the spec sends it: trimmed, `=?base64?…?=` decoded. */
+export function decodeHeader(value: string | string[] | undefined): string | undefined {
+  const text = headerValue(value);
+  if (text === undefined) return undefined;
+  const encoded = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(text);
+  return encoded ? Buffer.from(encoded[1], 'base64').toString('utf8') : text;
+}
+
+/**
+ * The standard headers of a 2026-07-28 POST must agree with its body (transports,
+ * "Request Headers"): `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for calls, prompts
+ * and reads. Throws `HeaderMismatchError` (-32020) naming the first disagreement.
+ */
+export function checkModernHeaders(headers: Record<string, string | string[] | undefined>, message: Record<string, unknown>): void {
+  const version = decodeHeader(headers['mcp-protocol-version']);
+  const params = isObject(message.params) ? message.params : {};
+  const meta = isObject(params._meta) ? params._meta : {};
+  const bodyVersion = meta[MODERN_META.PROTOCOL_VERSION];
+  if (version === undefined) throw new HeaderMismatchError('Missing MCP-Protocol-Version header');
+  if (typeof bodyVersion === 'string' && bodyVersion !== version) {
+    throw new HeaderMismatchError(`Header mismatch: MCP-Protocol-Version header value '${version}' does not match body value '${bodyVersion}'`);
+  }
+  const method = decodeHeader(headers['mcp-method']);
+  if (method === undefined) throw new HeaderMismatchError('Missing Mcp-Method header');
+  if (method !== message.method) throw new HeaderMismatchError(`Header mismatch: Mcp-Method header value '${method}' does not match body value '${String(message.method)}'`);
+  const named = message.method === 'tools/call' || message.method === 'prompts/get' ? params.name : message.method === 'resources/read' ? params.uri : undefined;
+  if (named !== undefined) {
+    const name = decodeHeader(headers['mcp-name']);
+    if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
+    if (name !== named) throw new HeaderMismatchError(`Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(named)}'`);
+  }
+}
