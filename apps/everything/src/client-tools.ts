@@ -123,6 +123,27 @@ export class ClientFacingTools {
     return `URL elicitation: action=${answer.action}`;
   }
 
+  @Tool({ name: 'test_missing_capability', description: 'Needs the sampling capability: without it a 2026-07-28 request gets -32021', input: null })
+  async missingCapability(_input: unknown, ctx: RequestContext): Promise<string> {
+    const result = await ctx.sample('Say hi', { maxTokens: 10 });
+    return `sampled with ${result.model}`;
+  }
+
+  @Tool({ name: 'test_logging_tool', description: 'Logs at info; nothing reaches a client that did not ask for logs', input: null })
+  loggingTool(_input: unknown, ctx: RequestContext): string {
+    ctx.log.info('a log line for clients that asked');
+    return 'logged';
+  }
+
+  @Tool({ name: 'test_streaming_elicitation', description: 'Streams progress on its response stream, never a request', input: null })
+  async streaming(_input: unknown, ctx: RequestContext): Promise<string> {
+    for (let step = 1; step <= 3; step++) {
+      ctx.progress(step, 3, `step ${step}`);
+      await sleep(10);
+    }
+    return 'streamed without server-to-client requests';
+  }
+
   @Tool({ name: 'ping_client', description: 'Pings the client and reports the round trip', input: null })
   async pingClient(_input: unknown, ctx: RequestContext): Promise<string> {
     const started = Date.now();

@@ -58,15 +58,15 @@ export class StreamableHttpEndpoint {
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
       return sendHttpError(reply, 415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
     }
+    const frame = parseMessage(typeof request.body === 'string' ? request.body : '');
+    if (!frame.ok) return reply.code(400).send(frame.response);
+    const message = frame.message;
     const version = decodeHeader(request.headers['mcp-protocol-version']);
     const modernHeader = isModernVersion(version);
     if (version !== undefined && !SERVED_VERSIONS.has(version) && !modernHeader) {
       // -32022 is the answer a modern client recognises; a legacy one just sees a 400.
-      return sendHttpError(reply, 400, new UnsupportedProtocolVersionError(version));
+      return sendHttpError(reply, 400, new UnsupportedProtocolVersionError(version), idOf(message));
     }
-    const frame = parseMessage(typeof request.body === 'string' ? request.body : '');
-    if (!frame.ok) return reply.code(400).send(frame.response);
-    const message = frame.message;
     const transport: TransportInfo = { kind: 'http', headers: request.headers };
     if (modernHeader || (isObject(message) && hasModernClaim(message.params))) return this.modern(request, reply, message);
 
@@ -208,7 +208,9 @@ export class StreamableHttpEndpoint {
         if (!reply.raw.writableFinished) connection.close();
       });
     }
-    if (this.options.responseMode === 'sse') openStream();
+    // Modern requests stream only once they have something to stream: their errors need the
+    // HTTP statuses of the 2026-07-28 table, which a stream opened up front would hide.
+    if (this.options.responseMode === 'sse' && !modern) openStream();
     const send = this.options.responseMode === 'json' ? undefined : (related: Parameters<SseStream['send']>[0]) => (stream ?? openStream()).send(related);
 
     // SSE polling: end this connection but keep the stream; the client resumes with Last-Event-ID.

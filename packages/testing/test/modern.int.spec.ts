@@ -91,6 +91,11 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
     expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'echoing loud' } }]);
   });
 
+  it('answers a needed but undeclared client capability with -32021', async () => {
+    const answer = await modern(app.connect({ kind: 'memory' }), 'tools/call', { name: 'ask', arguments: {} });
+    expect(answer.error).toEqual({ code: -32021, message: 'Missing required client capability: sampling', data: { requiredCapabilities: { sampling: {} } } });
+  });
+
   it('says clearly that server-to-client requests need input-required results', async () => {
     const answer = await modern(app.connect({ kind: 'memory' }), 'tools/call', { name: 'ask', arguments: {} }, { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } });
     expect(answer.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('input-required') }] });

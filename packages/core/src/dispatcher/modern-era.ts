@@ -87,3 +87,10 @@ export class HeaderMismatchError extends McpError {
     super(-32020, message);
   }
 }
+
+/** `-32021`: serving the request needs a client capability this request did not declare. */
+export class MissingRequiredClientCapabilityError extends McpError {
+  constructor(capability: string) {
+    super(-32021, `Missing required client capability: ${capability}`, { requiredCapabilities: { [capability]: {} } });
+  }
+}

@@ -9,6 +9,7 @@ import type { ClientCapabilities, ContentBlock, Implementation, JsonSchema, Meta
 import { METHOD } from '../protocol/methods';
 import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
+import { MissingRequiredClientCapabilityError } from './modern-era';
 import type { Connection } from './connection';
 import type { OutboundRequestOptions } from './outbound-requests';
 
@@ -306,6 +307,8 @@ export class RequestContext {
 
   private requireCapability(capability: 'sampling' | 'elicitation' | 'roots', method: string): void {
     if (!isObject(this.client.capabilities[capability])) {
+      // 2026-07-28 answers this with a JSON-RPC error the client can act on (declare and retry).
+      if (this.modern) throw new MissingRequiredClientCapabilityError(capability);
       throw new ClientCapabilityError(`The client did not declare the ${capability} capability, so ${method} cannot be sent`);
     }
   }
