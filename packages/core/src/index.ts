@@ -23,6 +23,7 @@ export {
   type SamplingRequest,
   type SamplingResult,
   type Root,
+  type AskOptions,
 } from './dispatcher/request-context';
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';

@@ -21,6 +21,14 @@ class Surface {
     return 'unreachable';
   }
 
+  @Tool()
+  async twoQuestions(input: EchoInput, ctx: RequestContext) {
+    const who = await ctx.elicit('Who?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, { key: 'who' });
+    const heard = await ctx.sample(`Hello from ${input.text}`);
+    const text = !Array.isArray(heard.content) && heard.content.type === 'text' ? heard.content.text : '';
+    return `${who.action === 'accept' ? String(who.content.name) : who.action} heard ${text}`;
+  }
+
   @Resource({ uri: 'm://one' })
   one() {
     return 'one';
@@ -96,9 +104,49 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
     expect(answer.error).toEqual({ code: -32021, message: 'Missing required client capability: sampling', data: { requiredCapabilities: { sampling: {} } } });
   });
 
-  it('says clearly that server-to-client requests need input-required results', async () => {
+  it('asks the client through input-required results, over as many rounds as the handler needs', async () => {
+    const connection = app.connect({ kind: 'memory' });
+    const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {} } };
+    const first = (await modern(connection, 'tools/call', { name: 'twoQuestions', arguments: { text: 'a' } }, meta)).result;
+    expect(first).toEqual({
+      resultType: 'input_required',
+      inputRequests: { who: { method: 'elicitation/create', params: { mode: 'form', message: 'Who?', requestedSchema: expect.any(Object) } } },
+      requestState: expect.any(String),
+      _meta: expect.any(Object),
+    });
+    // Missing or unusable answers: asked again, not an error.
+    const again = (await modern(connection, 'tools/call', { name: 'twoQuestions', arguments: { text: 'a' }, requestState: first.requestState, inputResponses: { who: 'garbage', other: 1 } }, meta)).result;
+    expect(again.resultType).toBe('input_required');
+    const second = (await modern(connection, 'tools/call', { name: 'twoQuestions', arguments: { text: 'a' }, requestState: again.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } }, meta)).result;
+    expect(Object.keys(second.inputRequests)).toEqual(['sampling-2']);
+    const done = (
+      await modern(
+        connection,
+        'tools/call',
+        { name: 'twoQuestions', arguments: { text: 'a' }, requestState: second.requestState, inputResponses: { 'sampling-2': { role: 'assistant', model: 'm', content: { type: 'text', text: 'hi' } } } },
+        meta,
+      )
+    ).result;
+    expect(done).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Ada heard hi' }] });
+  });
+
+  it('rejects a requestState that was altered, is for other arguments, or is not a string', async () => {
+    const connection = app.connect({ kind: 'memory' });
+    const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {} } };
+    const first = (await modern(connection, 'tools/call', { name: 'twoQuestions', arguments: { text: 'a' } }, meta)).result;
+    for (const params of [
+      { name: 'twoQuestions', arguments: { text: 'a' }, requestState: `${first.requestState as string}x` },
+      { name: 'twoQuestions', arguments: { text: 'b' }, requestState: first.requestState },
+      { name: 'twoQuestions', arguments: { text: 'a' }, requestState: 42 },
+      { name: 'twoQuestions', arguments: { text: 'a' }, inputResponses: 'nope' },
+    ]) {
+      expect((await modern(connection, 'tools/call', params, meta)).error).toMatchObject({ code: -32602 });
+    }
+  });
+
+  it('numbers questions without a key in the order asked', async () => {
     const answer = await modern(app.connect({ kind: 'memory' }), 'tools/call', { name: 'ask', arguments: {} }, { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } });
-    expect(answer.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('input-required') }] });
+    expect(answer.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'sampling-1': { method: 'sampling/createMessage' } } });
   });
 
   it('keeps the legacy era working on the same connection', async () => {

@@ -36,6 +36,11 @@ export interface AppOptions extends Implementation {
   toolTimeoutMs?: number;
   /** Items per page of tools/list, resources/list, … (default: everything on one page). */
   pageSize?: number;
+  /**
+   * Signs the `requestState` of 2026-07-28 input-required results. Default: random per process,
+   * so give every instance the same secret when requests may land on any of them.
+   */
+  requestStateSecret?: string;
   /** Carries list changes and resource updates to connections (default: in this process). */
   bus?: EventBus;
 }

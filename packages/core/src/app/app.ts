@@ -12,6 +12,7 @@ import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, t
 import type { Provider } from '../scanner/scan-providers';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { EventBus } from './event-bus';
+import type { RequestStateCodec } from '../dispatcher/input-required';
 import { pagesOf, type ListPages } from './pages';
 
 /** @internal Everything `createApp` hands the app. */
@@ -31,6 +32,7 @@ export interface AppSettings {
   requestTimeoutMs: number | undefined;
   toolTimeoutMs: number | undefined;
   pageSize: number | undefined;
+  requestState: RequestStateCodec;
 }
 
 /** The list results and server info of one protocol revision, computed once. */

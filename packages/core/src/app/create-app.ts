@@ -6,6 +6,7 @@ import { ValidatorFactory } from '../validation/validator-factory';
 import type { AppOptions } from './app-options';
 import { McpApp } from './app';
 import { MemoryEventBus } from './event-bus';
+import { RequestStateCodec } from '../dispatcher/input-required';
 
 /**
  * Scans the providers once, runs every start-up check, precomputes the list results and returns
@@ -48,5 +49,6 @@ export function createApp(options: AppOptions): McpApp {
     requestTimeoutMs: options.requestTimeoutMs,
     toolTimeoutMs: options.toolTimeoutMs,
     pageSize: options.pageSize,
+    requestState: new RequestStateCodec(options.requestStateSecret),
   });
 }

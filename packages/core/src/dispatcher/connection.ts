@@ -12,7 +12,8 @@ import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../pro
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodHandler } from './method-table';
 import type { LogLevel } from '../logging/log-levels';
-import { discoverResult, hasModernClaim, readModernRequest, SERVER_DISCOVER, shapeModernResult } from './modern-era';
+import { discoverResult, hasModernClaim, inputRequiredResult, MRTR_METHODS, readModernRequest, SERVER_DISCOVER, shapeModernResult } from './modern-era';
+import { InputRequiredSignal } from './input-required';
 import { OutboundRequests, type OutboundRequestOptions } from './outbound-requests';
 import { RequestContext, type ClientInfo, type SessionInfo, type TransportInfo } from './request-context';
 
@@ -317,9 +318,20 @@ export class Connection {
 
   /** A 2026-07-28 request: everything it needs is in its own `_meta`; nothing is stored. */
   private receiveModern(id: RequestId, method: string, params: Record<string, unknown>, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
-    let modern: { client: ClientInfo; logLevel: LogLevel | undefined };
+    let modern: { client: ClientInfo; logLevel: LogLevel | undefined; answers: Record<string, unknown> };
     try {
-      modern = readModernRequest(method, params);
+      const read = readModernRequest(method, params);
+      // MRTR retries: the answers of earlier rounds travel in the signed requestState.
+      let answers: Record<string, unknown> = {};
+      if (params.requestState !== undefined) {
+        if (typeof params.requestState !== 'string') throw new InvalidParamsError('requestState must be the string the server sent');
+        answers = this.app.settings.requestState.verify(params.requestState, method, String(targetOf(method, params) ?? ''), params.arguments ?? null);
+      }
+      if (params.inputResponses !== undefined) {
+        if (!isObject(params.inputResponses)) throw new InvalidParamsError('inputResponses must be an object of answers by key');
+        answers = { ...answers, ...params.inputResponses };
+      }
+      modern = { ...read, answers };
     } catch (error) {
       return Promise.resolve(errorResponse(id, error, true));
     }
@@ -341,7 +353,7 @@ export class Connection {
     params: Record<string, unknown>,
     handler: MethodHandler,
     options: ReceiveOptions,
-    modern?: { client: ClientInfo; logLevel: LogLevel | undefined },
+    modern?: { client: ClientInfo; logLevel: LogLevel | undefined; answers: Record<string, unknown> },
   ): Promise<JsonRpcResponse | undefined> {
     const target = targetOf(method, params);
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
@@ -356,8 +368,14 @@ export class Connection {
       if (result instanceof Promise) result = await result;
       response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(method, result as Record<string, unknown>, this.app.info) : (result as Record<string, unknown>) };
     } catch (error) {
-      if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
-      response = errorResponse(id, error, modern !== undefined);
+      if (modern && InputRequiredSignal.is(error) && MRTR_METHODS.has(method)) {
+        // The handler asked the client something: end the round, carrying the answers so far.
+        const requestState = this.app.settings.requestState.sign(method, String(target ?? ''), params.arguments ?? null, modern.answers);
+        response = { jsonrpc: '2.0', id, result: inputRequiredResult(ctx.missing, requestState, this.app.info) };
+      } else {
+        if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
+        response = errorResponse(id, error, modern !== undefined);
+      }
     }
     ctx.finish();
     if (this.inflight.get(id) === ctx) this.inflight.delete(id);

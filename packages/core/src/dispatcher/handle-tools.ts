@@ -3,6 +3,7 @@ import { METHOD } from '../protocol/methods';
 import { optionalArguments, requireString } from './read-params';
 import { ToolError } from '../errors/tool-error';
 import { ToolTimeoutError } from '../errors/client-errors';
+import { InputRequiredSignal } from './input-required';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
 import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../protocol/revision-shape';
@@ -15,8 +16,9 @@ function invalidArguments(tool: ToolDefinition, problems: string[]): CallToolRes
 }
 
 function failed(tool: ToolDefinition, ctx: RequestContext, error: unknown): CallToolResult {
-  // Deliberate wire errors (e.g. a URL elicitation requirement) stay JSON-RPC errors.
-  if (McpError.isMcpError(error)) throw error;
+  // Deliberate wire errors (e.g. a URL elicitation requirement) stay JSON-RPC errors, and a
+  // question for the client ends the round (2026-07-28 input-required result).
+  if (McpError.isMcpError(error) || InputRequiredSignal.is(error)) throw error;
   if (ToolError.isToolError(error)) return toolErrorResult(error.message);
   ctx.logger.error({ err: error, tool: tool.name }, 'tool handler threw');
   return toolErrorResult(`Tool ${tool.name} failed with an internal error; details are in the server log.`);

@@ -94,3 +94,11 @@ export class MissingRequiredClientCapabilityError extends McpError {
     super(-32021, `Missing required client capability: ${capability}`, { requiredCapabilities: { [capability]: {} } });
   }
 }
+
+/** The only methods whose results may be input-required (MRTR, protocol.md §7.2). */
+export const MRTR_METHODS: ReadonlySet<string> = new Set([METHOD.TOOLS_CALL, METHOD.PROMPTS_GET, METHOD.RESOURCES_READ]);
+
+/** An input-required result: the questions by key, and the state to echo on the retry. */
+export function inputRequiredResult(missing: Record<string, { method: string; params: Record<string, unknown> }>, requestState: string, serverInfo: Implementation): Record<string, unknown> {
+  return { resultType: 'input_required', inputRequests: missing, requestState, _meta: { [META.SERVER_INFO]: serverInfo } };
+}

@@ -10,6 +10,7 @@ import { METHOD } from '../protocol/methods';
 import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
 import { MissingRequiredClientCapabilityError } from './modern-era';
+import { InputRequiredSignal } from './input-required';
 import type { Connection } from './connection';
 import type { OutboundRequestOptions } from './outbound-requests';
 
@@ -59,6 +60,12 @@ export interface SamplingResult {
   [key: string]: unknown;
 }
 
+/**
+ * Options of a question to the client. `key` names it on 2026-07-28 requests (the key of
+ * `inputRequests` / `inputResponses`); by default questions are numbered in the order asked.
+ */
+export type AskOptions = OutboundRequestOptions & { key?: string };
+
 /** A root the client exposes (`roots/list`). */
 export interface Root {
   uri: string;
@@ -103,9 +110,29 @@ export class RequestContext {
     private readonly sendRelated: ((message: JsonRpcMessage) => void) | undefined = undefined,
     private readonly connection: Connection | undefined = undefined,
     private readonly detachTransport: (() => void) | undefined = undefined,
-    /** Set for a 2026-07-28 request: its own log level, and no session to send requests on. */
-    private readonly modern: { logLevel: LogLevel | undefined } | undefined = undefined,
+    /** Set for a 2026-07-28 request: its own log level, and the answers collected so far (MRTR). */
+    private readonly modern: { logLevel: LogLevel | undefined; answers: Record<string, unknown> } | undefined = undefined,
   ) {}
+
+  private asked = 0;
+  /** @internal What a 2026-07-28 handler asked for and has no answer to yet, by key. */
+  readonly missing: Record<string, { method: string; params: Record<string, unknown> }> = {};
+
+  /**
+   * Asks the client: a request on the handshake era; on 2026-07-28, the answer the client sent
+   * with this retry, or (none yet) a note of the question and the signal that ends the round with
+   * an input-required result. Code before the question runs again on each round.
+   */
+  private async ask(method: string, params: Record<string, unknown>, options: AskOptions, kind: string, usable: (answer: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    if (!this.modern) return this.requestClient(method, params, options);
+    this.asked += 1;
+    const key = options.key ?? `${kind}-${this.asked}`;
+    const answer = this.modern.answers[key];
+    // An answer of the wrong shape counts as none: the client is asked again.
+    if (isObject(answer) && usable(answer)) return answer;
+    this.missing[key] = { method, params };
+    throw new InputRequiredSignal();
+  }
 
   /**
    * Lets go of the client's connection while the work goes on (SSE polling, 2025-11-25): on
@@ -195,11 +222,11 @@ export class RequestContext {
    * @example
    * const answer = await ctx.sample(`Summarise: ${text}`, { maxTokens: 200 });
    */
-  async sample(request: string | SamplingRequest, options: OutboundRequestOptions & { maxTokens?: number } = {}): Promise<SamplingResult> {
+  async sample(request: string | SamplingRequest, options: AskOptions & { maxTokens?: number } = {}): Promise<SamplingResult> {
     this.requireCapability('sampling', 'sampling/createMessage');
     const params: Record<string, unknown> =
       typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options.maxTokens ?? 1000 } : { ...request };
-    return (await this.requestClient(METHOD.SAMPLING_CREATE_MESSAGE, params, options)) as SamplingResult;
+    return (await this.ask(METHOD.SAMPLING_CREATE_MESSAGE, params, options, 'sampling', (answer) => answer.content !== undefined)) as SamplingResult;
   }
 
   /**
@@ -213,12 +240,12 @@ export class RequestContext {
    * if (answer.action !== 'accept') return 'Cancelled.';
    * return transfer(answer.content.account);
    */
-  async elicit<T = Record<string, unknown>>(message: string, schema: Constructor<T> | JsonSchema, options: OutboundRequestOptions = {}): Promise<ElicitResult<T>> {
+  async elicit<T = Record<string, unknown>>(message: string, schema: Constructor<T> | JsonSchema, options: AskOptions = {}): Promise<ElicitResult<T>> {
     this.requireCapability('elicitation', 'elicitation/create');
     const { schema: requestedSchema, parse } = elicitationSchema(this.connection!.validators, schema as Constructor | JsonSchema);
     // `mode` arrived with URL elicitation in 2025-11-25; older clients know forms only.
     const params: Record<string, unknown> = this.client.protocolVersion >= '2025-11-25' ? { mode: 'form', message, requestedSchema } : { message, requestedSchema };
-    const result = await this.requestClient(METHOD.ELICITATION_CREATE, params, options);
+    const result = await this.ask(METHOD.ELICITATION_CREATE, params, options, 'elicitation', (answer) => ['accept', 'decline', 'cancel'].includes(answer.action as string));
     const action = result.action;
     if (action === 'decline' || action === 'cancel') return { action };
     if (action !== 'accept') throw new ClientRequestError(METHOD.ELICITATION_CREATE, 0, `unknown action ${JSON.stringify(action)}`);
@@ -255,9 +282,9 @@ export class RequestContext {
    * @example
    * const [workspace] = await ctx.roots();
    */
-  async roots(options: OutboundRequestOptions = {}): Promise<Root[]> {
+  async roots(options: AskOptions = {}): Promise<Root[]> {
     this.requireCapability('roots', 'roots/list');
-    const result = await this.requestClient(METHOD.ROOTS_LIST, {}, options);
+    const result = await this.ask(METHOD.ROOTS_LIST, {}, options, 'roots', (answer) => Array.isArray(answer.roots));
     return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
   }
 
@@ -315,7 +342,7 @@ export class RequestContext {
 
   private requestClient(method: string, params: Record<string, unknown>, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
     if (!this.connection) return Promise.reject(new ClientCapabilityError(`${method} needs a connection to the client`));
-    if (this.modern) return Promise.reject(new ClientCapabilityError(`${method} on a 2026-07-28 request needs an input-required result, which mcpkit does not send yet`));
+    if (this.modern) return Promise.reject(new ClientCapabilityError(`${method} cannot be sent on a 2026-07-28 request: servers send no requests there`));
     return this.connection.requestClient(method, params, this.sendRelated, { signal: this.signal, ...options });
   }
 }
