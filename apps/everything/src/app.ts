@@ -4,16 +4,19 @@ import { ConformanceResources } from './resources';
 import { ConformanceTools } from './tools';
 import { ClientFacingTools } from './client-tools';
 import { InputRequiredTools } from './input-required';
+import { ListTriggers, running } from './triggers';
 
 /** The conformance surface (side-effect free). `pageSize` pages every list. */
 export function createEverythingApp(options: { pageSize?: number } = {}): McpApp {
-  return createApp({
+  const app = createApp({
     name: 'mcpkit-everything',
     version: '0.1.0',
-    providers: [ConformanceTools, ClientFacingTools, InputRequiredTools, ConformanceResources, ConformancePrompts],
+    providers: [ConformanceTools, ClientFacingTools, InputRequiredTools, ListTriggers, ConformanceResources, ConformancePrompts],
     clientLogging: true,
     subscriptions: true,
     dynamic: true,
     pageSize: options.pageSize,
   });
+  running.app = app;
+  return app;
 }

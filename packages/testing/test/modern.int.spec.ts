@@ -149,6 +149,34 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
     expect(answer.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'sampling-1': { method: 'sampling/createMessage' } } });
   });
 
+  it('listens: acknowledges the honoured filter, tags notifications, stops on cancel', async () => {
+    const live = createApp({ name: 'live', version: '1', providers: [Surface], logger: pino({ level: 'silent' }), dynamic: true, subscriptions: true });
+    const sent: Array<Record<string, unknown>> = [];
+    const connection = live.connect({ kind: 'memory' });
+    const listening = connection.receive(
+      { jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { _meta: META, notifications: { toolsListChanged: true, resourceSubscriptions: ['m://one'], bogus: true } } },
+      { send: (message) => void sent.push(message as unknown as Record<string, unknown>) },
+    );
+    const tag = { 'io.modelcontextprotocol/subscriptionId': 'sub-1' };
+    expect(sent[0]).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: { toolsListChanged: true, resourceSubscriptions: ['m://one'] } } });
+    live.disable('tool', 'echo');
+    live.disable('resource', 'm://one');
+    live.resourceUpdated('m://one');
+    live.resourceUpdated('m://other');
+    expect(sent.slice(1)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: tag } },
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'm://one', _meta: tag } },
+    ]);
+    await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'sub-1' } });
+    expect(await listening).toBeUndefined();
+    live.enable('tool', 'echo');
+    expect(sent).toHaveLength(3);
+    // Only the connection's own subscription is left: the listen stream let go of the bus.
+    expect((live.settings.bus as unknown as { size: number }).size).toBe(1);
+    connection.close();
+    expect((live.settings.bus as unknown as { size: number }).size).toBe(0);
+  });
+
   it('keeps the legacy era working on the same connection', async () => {
     const client = await TestClient.connect(app);
     expect((await client.callTool('echo', { text: 'old' })).content).toEqual([{ type: 'text', text: 'old|2025-11-25|session' }]);

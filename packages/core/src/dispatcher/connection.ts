@@ -12,7 +12,19 @@ import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../pro
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodHandler } from './method-table';
 import type { LogLevel } from '../logging/log-levels';
-import { discoverResult, hasModernClaim, inputRequiredResult, MRTR_METHODS, readModernRequest, SERVER_DISCOVER, shapeModernResult } from './modern-era';
+import {
+  discoverResult,
+  hasModernClaim,
+  honouredFilter,
+  inputRequiredResult,
+  MRTR_METHODS,
+  readModernRequest,
+  SERVER_DISCOVER,
+  shapeModernResult,
+  SUBSCRIPTION_ID,
+  SUBSCRIPTIONS_ACKNOWLEDGED,
+  SUBSCRIPTIONS_LISTEN,
+} from './modern-era';
 import { InputRequiredSignal } from './input-required';
 import { OutboundRequests, type OutboundRequestOptions } from './outbound-requests';
 import { RequestContext, type ClientInfo, type SessionInfo, type TransportInfo } from './request-context';
@@ -338,6 +350,7 @@ export class Connection {
     if (method === SERVER_DISCOVER) {
       return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(method, discoverResult(this.app), this.app.info) });
     }
+    if (method === SUBSCRIPTIONS_LISTEN) return this.listen(id, params, options, modern);
     const handler = this.app.methods.get(method);
     if (!handler || method === METHOD.LOGGING_SET_LEVEL || method === METHOD.RESOURCES_SUBSCRIBE || method === METHOD.RESOURCES_UNSUBSCRIBE) {
       return Promise.resolve(errorResponse(id, new MethodNotFoundError(method), true));
@@ -345,6 +358,39 @@ export class Connection {
     if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`), true));
     if (this.closed) return Promise.resolve(undefined);
     return this.run(id, method, params, handler, options, modern);
+  }
+
+  /**
+   * `subscriptions/listen` (2026-07-28): acknowledges the filter it honours, then relays the
+   * matching app events, each tagged with the subscription id, until the client cancels (stdio:
+   * notifications/cancelled; HTTP: closing the stream) or the connection closes.
+   */
+  private listen(id: RequestId, params: Record<string, unknown>, options: ReceiveOptions, modern: { client: ClientInfo; logLevel: LogLevel | undefined; answers: Record<string, unknown> }): Promise<JsonRpcResponse | undefined> {
+    const send = options.send ?? this.outboundChannel;
+    if (!send) return Promise.resolve(errorResponse(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), true));
+    const honoured = honouredFilter(params.notifications, this.app.capabilities);
+    const tag = { [SUBSCRIPTION_ID]: id };
+    const ctx = new RequestContext(id, SUBSCRIPTIONS_LISTEN, modern.client, undefined, options.transport ?? this.transport, undefined, options.logger ?? this.logger, { reqId: id, method: SUBSCRIPTIONS_LISTEN }, send, this, undefined, modern);
+    this.inflight.set(id, ctx);
+    send({ jsonrpc: '2.0', method: SUBSCRIPTIONS_ACKNOWLEDGED, params: { _meta: tag, notifications: honoured } });
+    return new Promise((resolve) => {
+      const unsubscribe = this.app.settings.bus.subscribe((event) => {
+        if (event.type === 'listChanged') {
+          if (honoured[`${event.list}ListChanged`] === true) send({ jsonrpc: '2.0', method: `notifications/${event.list}/list_changed`, params: { _meta: tag } });
+        } else if (Array.isArray(honoured.resourceSubscriptions) && honoured.resourceSubscriptions.includes(event.uri)) {
+          send({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri, _meta: tag } });
+        }
+      });
+      ctx.signal.addEventListener(
+        'abort',
+        () => {
+          unsubscribe();
+          if (this.inflight.get(id) === ctx) this.inflight.delete(id);
+          resolve(undefined);
+        },
+        { once: true },
+      );
+    });
   }
 
   private async run(

@@ -2,7 +2,7 @@ import type { McpApp } from '../app/app';
 import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { isLogLevel, type LogLevel } from '../logging/log-levels';
 import { isObject } from '../protocol/json-rpc';
-import type { ClientCapabilities, Implementation } from '../protocol/mcp-types';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
 import type { ClientInfo } from './request-context';
@@ -101,4 +101,21 @@ export const MRTR_METHODS: ReadonlySet<string> = new Set([METHOD.TOOLS_CALL, MET
 /** An input-required result: the questions by key, and the state to echo on the retry. */
 export function inputRequiredResult(missing: Record<string, { method: string; params: Record<string, unknown> }>, requestState: string, serverInfo: Implementation): Record<string, unknown> {
   return { resultType: 'input_required', inputRequests: missing, requestState, _meta: { [META.SERVER_INFO]: serverInfo } };
+}
+
+export const SUBSCRIPTIONS_LISTEN = 'subscriptions/listen';
+export const SUBSCRIPTIONS_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/** The part of a listen filter this server can honour: what its capabilities declare. */
+export function honouredFilter(filter: unknown, capabilities: ServerCapabilities): Record<string, unknown> {
+  const asked = isObject(filter) ? filter : {};
+  const honoured: Record<string, unknown> = {};
+  if (asked.toolsListChanged === true && capabilities.tools?.listChanged) honoured.toolsListChanged = true;
+  if (asked.promptsListChanged === true && capabilities.prompts?.listChanged) honoured.promptsListChanged = true;
+  if (asked.resourcesListChanged === true && capabilities.resources?.listChanged) honoured.resourcesListChanged = true;
+  if (Array.isArray(asked.resourceSubscriptions) && capabilities.resources?.subscribe) {
+    honoured.resourceSubscriptions = asked.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string');
+  }
+  return honoured;
 }
