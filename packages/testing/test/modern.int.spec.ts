@@ -29,6 +29,26 @@ class Surface {
     return `${who.action === 'accept' ? String(who.content.name) : who.action} heard ${text}`;
   }
 
+  @Tool({ input: null })
+  async swallow(_input: unknown, ctx: RequestContext) {
+    try {
+      const answer = await ctx.elicit('Sure?', { type: 'object', properties: {} }, { key: 'sure' });
+      return `answered ${answer.action}`;
+    } catch {
+      throw new Error('wrapped');
+    }
+  }
+
+  @Tool({ input: null })
+  async ignore(_input: unknown, ctx: RequestContext) {
+    try {
+      await ctx.elicit('Sure?', { type: 'object', properties: {} }, { key: 'sure' });
+    } catch {
+      // a user's catch-all: the round still ends
+    }
+    return 'went on without an answer';
+  }
+
   @Resource({ uri: 'm://one' })
   one() {
     return 'one';
@@ -141,6 +161,17 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
       { name: 'twoQuestions', arguments: { text: 'a' }, inputResponses: 'nope' },
     ]) {
       expect((await modern(connection, 'tools/call', params, meta)).error).toMatchObject({ code: -32602 });
+    }
+  });
+
+  it('ends the round even when the handler catches the signal, and resumes with the answer', async () => {
+    const connection = app.connect({ kind: 'memory' });
+    const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    for (const name of ['swallow', 'ignore']) {
+      const first = (await modern(connection, 'tools/call', { name, arguments: {} }, meta)).result;
+      expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { sure: { method: 'elicitation/create' } } });
+      const done = (await modern(connection, 'tools/call', { name, arguments: {}, requestState: first.requestState, inputResponses: { sure: { action: 'decline' } } }, meta)).result;
+      expect(done).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: name === 'swallow' ? 'answered decline' : 'went on without an answer' }] });
     }
   });
 

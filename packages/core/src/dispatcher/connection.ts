@@ -412,9 +412,12 @@ export class Connection {
     try {
       let result = handler(params, ctx, this);
       if (result instanceof Promise) result = await result;
+      // A handler whose own try/catch swallowed the signal still ends the round: an answer built
+      // without the client's input is not the answer the handler would give with it.
+      if (modern && ctx.asksPending() && MRTR_METHODS.has(method)) throw new InputRequiredSignal();
       response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(method, result as Record<string, unknown>, this.app.info) : (result as Record<string, unknown>) };
     } catch (error) {
-      if (modern && InputRequiredSignal.is(error) && MRTR_METHODS.has(method)) {
+      if (modern && (InputRequiredSignal.is(error) || ctx.asksPending()) && MRTR_METHODS.has(method)) {
         // The handler asked the client something: end the round, carrying the answers so far.
         const requestState = this.app.settings.requestState.sign(method, String(target ?? ''), params.arguments ?? null, modern.answers);
         response = { jsonrpc: '2.0', id, result: inputRequiredResult(ctx.missing, requestState, this.app.info) };

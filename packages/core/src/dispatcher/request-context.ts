@@ -123,6 +123,12 @@ export class RequestContext {
    * with this retry, or (none yet) a note of the question and the signal that ends the round with
    * an input-required result. Code before the question runs again on each round.
    */
+  /** @internal Whether a 2026-07-28 handler asked something this round has no answer to. */
+  asksPending(): boolean {
+    for (const _key in this.missing) return true;
+    return false;
+  }
+
   private async ask(method: string, params: Record<string, unknown>, options: AskOptions, kind: string, usable: (answer: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
     if (!this.modern) return this.requestClient(method, params, options);
     this.asked += 1;
