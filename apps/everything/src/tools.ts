@@ -1,4 +1,5 @@
-import { audio, embeddedResource, image, text, Tool, type RequestContext } from '@mcpkit/core';
+import { audio, embeddedResource, Field, image, text, Tool, type RequestContext } from '@mcpkit/core';
+import { IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
 import { JSON_SCHEMA_2020_12, PNG_BASE64, WAV_BASE64 } from './fixtures';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -11,6 +12,22 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+class HeaderInput {
+  @Field({ description: 'Mirrored into Mcp-Param-Region', header: 'Region' })
+  @IsString()
+  region: string;
+
+  @Field({ description: 'Mirrored into Mcp-Param-Priority', header: 'Priority' })
+  @IsOptional()
+  @IsInt()
+  priority?: number;
+
+  @Field({ description: 'Mirrored into Mcp-Param-Verbose', header: 'Verbose' })
+  @IsOptional()
+  @IsBoolean()
+  verbose?: boolean;
 }
 
 /** The conformance tools the framework can serve today. */
@@ -78,5 +95,10 @@ export class ConformanceTools {
   @Tool({ name: 'json_schema_2020_12_tool', description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)', inputSchema: JSON_SCHEMA_2020_12 })
   jsonSchema(input: Record<string, unknown>): string {
     return `JSON Schema 2020-12 tool called with: ${JSON.stringify(input)}`;
+  }
+
+  @Tool({ name: 'test_x_mcp_header', description: 'Arguments mirrored into Mcp-Param-* headers (x-mcp-header)' })
+  xMcpHeader(input: HeaderInput): string {
+    return `region ${input.region}, priority ${String(input.priority)}, verbose ${String(input.verbose)}`;
   }
 }

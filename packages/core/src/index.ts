@@ -83,3 +83,4 @@ export type { TemplateVariables } from './uri-template/template-variables';
 export type { Provider } from './scanner/scan-providers';
 export type { CapabilityKindName } from './scanner/registry';
 export type { CapabilityMap, ToolDefinition, ResourceDefinition, ResourceTemplateDefinition, PromptDefinition } from './scanner/definitions';
+export type { HeaderParam } from './scanner/header-params';

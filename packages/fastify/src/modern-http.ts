@@ -1,4 +1,4 @@
-import { HeaderMismatchError, isObject, MODERN_META, MODERN_PROTOCOL_VERSIONS } from '@mcpkit/core';
+import { HeaderMismatchError, isObject, MODERN_META, MODERN_PROTOCOL_VERSIONS, type HeaderParam } from '@mcpkit/core';
 import { headerValue } from './http-error';
 
 const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
@@ -38,5 +38,49 @@ export function checkModernHeaders(headers: Record<string, string | string[] | u
     const name = decodeHeader(headers['mcp-name']);
     if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
     if (name !== named) throw new HeaderMismatchError(`Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(named)}'`);
+  }
+}
+
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const VISIBLE_ASCII = /^[\x20-\x7e]*$/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** An `Mcp-Param-*` value: visible ASCII, or a well-formed `=?base64?…?=` of UTF-8; anything else is -32020. */
+function decodeParam(header: string, raw: string): string {
+  if (!VISIBLE_ASCII.test(raw)) throw new HeaderMismatchError(`Invalid characters in Mcp-Param-${header} header`);
+  const encoded = SENTINEL.exec(raw);
+  if (!encoded) return raw;
+  if (!STRICT_BASE64.test(encoded[1])) throw new HeaderMismatchError(`Invalid Base64 in Mcp-Param-${header} header`);
+  try {
+    return UTF8.decode(Buffer.from(encoded[1], 'base64'));
+  } catch {
+    throw new HeaderMismatchError(`Invalid UTF-8 in Mcp-Param-${header} header`);
+  }
+}
+
+/**
+ * The `Mcp-Param-*` headers of a 2026-07-28 `tools/call` must mirror the arguments its tool marks
+ * with `x-mcp-header`: present whenever the body has a value (absent or null values send none),
+ * well-formed, and equal (integers compared as numbers). Throws `HeaderMismatchError` (-32020).
+ */
+export function checkParamHeaders(headers: Record<string, string | string[] | undefined>, args: unknown, params: readonly HeaderParam[]): void {
+  for (const param of params) {
+    let value: unknown = args;
+    for (const key of param.path) value = isObject(value) ? value[key] : undefined;
+    if (value === undefined || value === null) continue;
+    const sent = headers[`mcp-param-${param.header.toLowerCase()}`];
+    const raw = sent === undefined ? undefined : (headerValue(sent) ?? '');
+    if (raw === undefined) throw new HeaderMismatchError(`Missing Mcp-Param-${param.header} header for argument ${param.path.join('.')}`);
+    const decoded = decodeParam(param.header, raw);
+    const matches =
+      param.type === 'boolean'
+        ? decoded === String(value)
+        : param.type === 'integer'
+          ? /^-?\d+$/.test(decoded) && Number(decoded) === value
+          : decoded === value;
+    if (!matches) {
+      throw new HeaderMismatchError(`Header mismatch: Mcp-Param-${param.header} header value '${decoded}' does not match body value '${String(value)}'`);
+    }
   }
 }

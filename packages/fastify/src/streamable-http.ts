@@ -14,7 +14,7 @@ import {
 import { acceptsJsonAndSse, acceptsSse } from './accept';
 import { containsRequest, idOf, isInitializeRequest } from './classify';
 import { headerValue, sendHttpError } from './http-error';
-import { checkModernHeaders, decodeHeader, isModernVersion } from './modern-http';
+import { checkModernHeaders, checkParamHeaders, decodeHeader, isModernVersion } from './modern-http';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
 import { SSE_HEADERS, SseStream, streamOfEventId } from './sse-stream';
@@ -133,6 +133,9 @@ export class StreamableHttpEndpoint {
     if (message.id !== undefined && typeof message.method === 'string') {
       try {
         checkModernHeaders(request.headers, message);
+        const params = isObject(message.params) ? message.params : undefined;
+        const tool = message.method === 'tools/call' && typeof params?.name === 'string' ? this.options.app.map.tools.get(params.name) : undefined;
+        if (tool && tool.headerParams.length > 0) checkParamHeaders(request.headers, params?.arguments, tool.headerParams);
       } catch (error) {
         return sendHttpError(reply, 400, error as InvalidRequestError, idOf(message));
       }

@@ -1,6 +1,6 @@
-import { IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import pino from 'pino';
-import { createApp, Prompt, Resource, Tool, type McpApp, type RequestContext } from '@mcpkit/core';
+import { createApp, Field, Prompt, Resource, Tool, type McpApp, type RequestContext } from '@mcpkit/core';
 
 class EchoInput {
   @IsString()
@@ -38,7 +38,28 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export const cancelled: Array<string | number> = [];
 
+class RouteInput {
+  @Field({ header: 'Region' })
+  @IsString()
+  region: string;
+
+  @Field({ header: 'Priority' })
+  @IsOptional()
+  @IsInt()
+  priority?: number;
+
+  @Field({ header: 'Verbose' })
+  @IsOptional()
+  @IsBoolean()
+  verbose?: boolean;
+}
+
 class FixtureTools {
+  @Tool({ description: 'Routes on arguments mirrored into Mcp-Param-* headers' })
+  route(input: RouteInput) {
+    return `${input.region}/${String(input.priority)}/${String(input.verbose)}`;
+  }
+
   @Tool({ description: 'Echoes its text' })
   echo(input: EchoInput, ctx: RequestContext) {
     return `${input.text}|${ctx.session?.id ? 'session' : 'stateless'}`;

@@ -412,6 +412,39 @@ describe('2026-07-28 on the same endpoint', () => {
     expect(spaced.status).toBe(200);
   });
 
+  it('checks Mcp-Param-* headers against the arguments a tool marks with x-mcp-header', async () => {
+    const server = await start();
+    const call = async (args: Record<string, unknown>, params: Record<string, string>) => {
+      const response = await post(server.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'route', arguments: args, _meta: META } }, { ...headers('tools/call', 'route'), ...params });
+      return { status: response.status, body: (await response.json()) as { result?: { content: { text: string }[] }; error?: { code: number; message: string } } };
+    };
+    const listed = await post(server.url, { jsonrpc: '2.0', id: 8, method: 'tools/list', params: { _meta: META } }, headers('tools/list'));
+    const tools = ((await listed.json()) as { result: { tools: { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[] } }).result.tools;
+    expect(tools.find((tool) => tool.name === 'route')?.inputSchema.properties.region).toEqual({ type: 'string', 'x-mcp-header': 'Region' });
+
+    const ok = await call({ region: 'eu west', priority: 7, verbose: false }, { 'mcp-param-region': 'eu west', 'Mcp-Param-Priority': ' 07 ', 'mcp-param-verbose': 'false' });
+    expect(ok).toMatchObject({ status: 200, body: { result: { content: [{ text: 'eu west/7/false' }] } } });
+    // Absent values send no header; a base64 sentinel carries what plain ASCII cannot.
+    const encoded = await call({ region: ' Zürich' }, { 'mcp-param-region': `=?base64?${Buffer.from(' Zürich').toString('base64')}?=` });
+    expect(encoded).toMatchObject({ status: 200, body: { result: { content: [{ text: ' Zürich/undefined/undefined' }] } } });
+
+    for (const [args, params, message] of [
+      [{ region: 'eu' }, {}, 'Missing Mcp-Param-Region header for argument region'],
+      [{ region: 'eu' }, { 'mcp-param-region': 'us' }, "Header mismatch: Mcp-Param-Region header value 'us' does not match body value 'eu'"],
+      [{ region: 'Hello' }, { 'mcp-param-region': '=?base64?SGVsbG8?=' }, 'Invalid Base64 in Mcp-Param-Region header'],
+      [{ region: 'eu', priority: 7 }, { 'mcp-param-region': 'eu', 'mcp-param-priority': '7.0' }, "Header mismatch: Mcp-Param-Priority header value '7.0' does not match body value '7'"],
+      [{ region: 'eu', verbose: true }, { 'mcp-param-region': 'eu', 'mcp-param-verbose': 'TRUE' }, "Header mismatch: Mcp-Param-Verbose header value 'TRUE' does not match body value 'true'"],
+    ] as const) {
+      expect(await call(args, params)).toEqual({ status: 400, body: { jsonrpc: '2.0', id: 9, error: { code: -32020, message } } });
+    }
+    const latin = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers('tools/call', 'route'), 'mcp-param-region': Buffer.from('Zürich', 'latin1').toString('latin1') },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'route', arguments: { region: 'Zürich' }, _meta: META } }),
+    });
+    expect(await latin.json()).toMatchObject({ error: { code: -32020, message: 'Invalid characters in Mcp-Param-Region header' } });
+  });
+
   it('answers the modern status table: 400 for missing _meta, 404 for removed methods, 405 for GET and DELETE', async () => {
     const server = await start();
     const missing = await post(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, headers('tools/list'));

@@ -10,6 +10,12 @@ export interface FieldOptions {
   deprecated?: boolean;
   /** Published as the JSON Schema `default`; assign the same value in the class to apply it. */
   default?: unknown;
+  /**
+   * 2026-07-28 over HTTP: clients mirror this argument into an `Mcp-Param-{header}` header so
+   * gateways can route on it, and the server checks the header against the body. String, integer
+   * or boolean properties only; never for secrets.
+   */
+  header?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import { headerParamsOf } from './header-params';
 import type { ToolOptions } from '../decorators/decorator-options';
 import type { Constructor } from '../metadata/constructor';
 import { isObject } from '../protocol/json-rpc';
@@ -75,7 +76,8 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
       'Give a positive number, e.g. @Tool({ timeoutMs: 30_000 }), or leave it out.',
     ]);
   }
-  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseInput, checkOutput, invoke: bindHandler(method), timeoutMs: options.timeoutMs });
+  const headerParams = headerParamsOf(inputSchema, method.owner);
+  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseInput, checkOutput, invoke: bindHandler(method), timeoutMs: options.timeoutMs, headerParams });
 }
 
 /** @internal */

@@ -1,3 +1,4 @@
+import type { HeaderParam } from './header-params';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types';
 import type { UriTemplate } from '../uri-template/uri-template';
 import type { InputParser, ValueChecker } from '../validation/validator-factory';
@@ -17,6 +18,8 @@ export interface ToolDefinition {
   readonly invoke: Invoker;
   /** Per-tool timeout in ms, when the decorator sets one. */
   readonly timeoutMs: number | undefined;
+  /** Arguments mirrored into `Mcp-Param-*` headers (`x-mcp-header`), checked by HTTP transports. */
+  readonly headerParams: readonly HeaderParam[];
 }
 
 export interface ResourceDefinition {

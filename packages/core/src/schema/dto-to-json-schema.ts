@@ -325,6 +325,7 @@ class SchemaBuilder {
       if (field.default !== undefined) schema.default = field.default;
       if (field.examples !== undefined) schema.examples = field.examples;
       if (field.deprecated) schema.deprecated = true;
+      if (field.header !== undefined) schema['x-mcp-header'] = field.header;
       if (field.nullable) {
         if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
         if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
