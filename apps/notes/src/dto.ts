@@ -1,5 +1,5 @@
 import { Field } from '@mcpkit/core';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 export class CreateNoteInput {
   @Field({ description: 'Short title of the note' })
@@ -95,4 +95,39 @@ export class SummarizeArgs {
   @IsOptional()
   @IsString()
   topic?: string;
+}
+
+export class DraftNoteInput {
+  @Field({ description: 'What the note is about, shown to the user when asking' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  topic?: string;
+}
+
+/** The first form `draft_note` shows: flat string fields, as form elicitation requires. */
+export class DraftNoteForm {
+  @Field({ description: 'Title' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  title: string;
+
+  @Field({ description: 'Text of the note' })
+  @IsString()
+  @MaxLength(100_000)
+  body: string;
+
+  @Field({ description: 'Tags, separated by commas' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  tags?: string;
+}
+
+/** The second form: the draft is shown back and the user decides. */
+export class SaveDraftForm {
+  @Field({ description: 'Save this note?' })
+  @IsBoolean()
+  save: boolean;
 }

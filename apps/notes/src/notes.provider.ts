@@ -1,5 +1,5 @@
-import { Prompt, Resource, ResourceTemplate, Tool, ToolError } from '@mcpkit/core';
-import { CreateNoteInput, DeleteNoteInput, NoteOutput, SearchNotesInput, SummarizeArgs, UpdateNoteInput } from './dto';
+import { Prompt, Resource, ResourceTemplate, Tool, ToolError, type RequestContext } from '@mcpkit/core';
+import { CreateNoteInput, DeleteNoteInput, DraftNoteForm, DraftNoteInput, NoteOutput, SaveDraftForm, SearchNotesInput, SummarizeArgs, UpdateNoteInput } from './dto';
 import type { Note, NoteStore } from './note-store';
 
 function describe(note: Note): string {
@@ -7,8 +7,9 @@ function describe(note: Note): string {
   return `#${note.id} ${note.title}${tags}`;
 }
 
-function render(note: Note): string {
-  return `# ${note.title}\n\n${note.body}\n\ntags: ${note.tags.join(', ') || '-'}\nupdated: ${note.updatedAt}\n`;
+function render(note: Pick<Note, 'title' | 'body' | 'tags'> & { updatedAt?: string }): string {
+  const updated = note.updatedAt ? `updated: ${note.updatedAt}\n` : '';
+  return `# ${note.title}\n\n${note.body}\n\ntags: ${note.tags.join(', ') || '-'}\n${updated}`;
 }
 
 /** Tools, resources and a prompt over a note store. */
@@ -18,6 +19,22 @@ export class NotesProvider {
   @Tool({ name: 'create_note', title: 'Create note', description: 'Stores a new note and returns it', output: NoteOutput })
   create(input: CreateNoteInput): Note {
     return this.store.create(input.title, input.body, input.tags ?? []);
+  }
+
+  /**
+   * Two questions, the second built from the first answer. Nothing is written before the last
+   * answer: on 2026-07-28 the handler runs again for every round, so it asks first and acts after.
+   */
+  @Tool({ name: 'draft_note', title: 'Draft note', description: 'Asks the user to write a note, shows it back and saves it once confirmed' })
+  async draft(input: DraftNoteInput, ctx: RequestContext): Promise<string> {
+    const about = input.topic ? ` about ${input.topic}` : '';
+    const draft = await ctx.elicit(`Write a note${about}.`, DraftNoteForm, { key: 'draft' });
+    if (draft.action !== 'accept') return 'No note was written.';
+    const tags = (draft.content.tags ?? '').split(',').map((tag) => tag.trim()).filter((tag) => tag.length > 0);
+    const preview = render({ title: draft.content.title, body: draft.content.body, tags });
+    const confirm = await ctx.elicit(`Save this note?\n\n${preview}`, SaveDraftForm, { key: 'confirm' });
+    if (confirm.action !== 'accept' || !confirm.content.save) return 'The draft was discarded.';
+    return `Saved ${describe(this.store.create(draft.content.title, draft.content.body, tags))}.`;
   }
 
   @Tool({ name: 'search_notes', title: 'Search notes', description: 'Finds notes whose title, body or tags contain the query', annotations: { readOnlyHint: true } })

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HttpServerProcess } from '@mcpkit/testing';
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
@@ -80,6 +81,23 @@ describe('notes over stdio with the official SDK client', () => {
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toContain('title:');
     await expect(client.readResource({ uri: 'notes://abc' })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('drafts a note through two elicitation requests on the handshake era (the same handler as 2026-07-28)', async () => {
+    const asking = new Client({ name: 'notes-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return asked.length === 1 ? { action: 'accept', content: { title: 'Legacy', body: 'Asked twice' } } : { action: 'accept', content: { save: true } };
+    });
+    const env = { ...process.env, LOG_LEVEL: 'warn', NOTES_DB: database } as Record<string, string>;
+    await asking.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, '--stdio'], env, stderr: 'pipe' }));
+    try {
+      expect(text(await asking.callTool({ name: 'draft_note', arguments: {} }))).toMatch(/^Saved #\d+ Legacy\.$/);
+      expect(asked).toEqual(['Write a note.', expect.stringContaining('# Legacy\n\nAsked twice')]);
+    } finally {
+      await asking.close();
+    }
   });
 
   it('keeps notes across a restart', async () => {
