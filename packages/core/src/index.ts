@@ -4,6 +4,7 @@ import 'reflect-metadata';
 export { createApp } from './app/create-app';
 export { McpApp, type RevisionView } from './app/app';
 export type { AppOptions } from './app/app-options';
+export type { CacheHint, CacheOptions, CacheScope } from './app/cache-hints';
 
 export { Tool } from './decorators/tool.decorator';
 export { Resource } from './decorators/resource.decorator';

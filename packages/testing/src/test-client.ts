@@ -1,3 +1,4 @@
+import { MODERN_META as META, MODERN_PROTOCOL_VERSIONS } from '@mcpkit/core';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -31,7 +32,13 @@ export class RpcError extends Error {
 export type ClientRequestHandler = (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 export interface TestClientOptions {
-  /** Revision to ask for in `initialize` (default 2025-11-25). */
+  /**
+   * `legacy` (default): the handshake era, `initialize` and one session. `modern`: 2026-07-28,
+   * `server/discover` and `_meta` on every request; the handlers answer input-required results
+   * and the client retries, as a real modern client does.
+   */
+  era?: 'legacy' | 'modern';
+  /** Revision to ask for in `initialize` (default 2025-11-25), or to claim on modern requests (default 2026-07-28). */
   protocolVersion?: string;
   /**
    * Client capabilities; by default derived from `handlers` (a `sampling/createMessage`
@@ -41,6 +48,8 @@ export interface TestClientOptions {
   clientInfo?: Implementation;
   /** Scripted answers to the server's requests, by method. `ping` is answered by default. */
   handlers?: Record<string, ClientRequestHandler>;
+  /** Modern era: give up after this many input-required rounds of one call (default 10). */
+  maxRounds?: number;
 }
 
 /** A message the server sent that was not a response to one of ours. */
@@ -49,6 +58,17 @@ export interface ObservedMessage {
   params?: Record<string, unknown>;
   /** Set for server-to-client requests. */
   id?: string | number;
+  /** Set for the requests of a 2026-07-28 input-required result: their key. */
+  inputKey?: string;
+}
+
+const MODERN_VERSION = MODERN_PROTOCOL_VERSIONS[0];
+
+/** What `server/discover` answers (the parts the test client keeps). */
+interface DiscoverInfo {
+  capabilities: ServerCapabilities;
+  instructions?: string;
+  _meta?: Record<string, unknown>;
 }
 
 const CAPABILITY_OF: Record<string, string> = {
@@ -57,7 +77,7 @@ const CAPABILITY_OF: Record<string, string> = {
   'roots/list': 'roots',
 };
 
-/** What the app answered to `initialize`. */
+/** What the app answered to `initialize` (modern era: what `server/discover` said, in the same shape). */
 export interface InitializeInfo {
   protocolVersion: string;
   capabilities: ServerCapabilities;
@@ -77,32 +97,58 @@ export class TestClient {
   private nextId = 1;
   /** Every notification and request the server sent us, in order. */
   readonly messages: ObservedMessage[] = [];
-  /** The `initialize` result. */
+  /** The `initialize` result (modern era: the `server/discover` result in the same shape). */
   server!: InitializeInfo;
+  /** Modern era: how many input-required rounds the last request took (0: answered at once). */
+  rounds = 0;
   private readonly handlers: Record<string, ClientRequestHandler>;
   private readonly sink = (message: JsonRpcMessage) => this.observe(message);
+  private logLevel: string | undefined = undefined;
 
   private constructor(
     private readonly connection: Connection,
     handlers: Record<string, ClientRequestHandler>,
+    /** Set on the modern era: the `_meta` every request carries. */
+    private readonly modernMeta: Record<string, unknown> | undefined,
+    private readonly maxRounds: number,
   ) {
     this.handlers = { ping: () => ({}), ...handlers };
     connection.setOutbound(this.sink);
   }
 
-  /** Opens a connection and performs the handshake. */
+  /**
+   * Opens a connection and performs the handshake, or on the modern era asks `server/discover`.
+   *
+   * @example
+   * const modern = await TestClient.connect(app, { era: 'modern', handlers: { 'elicitation/create': () => ({ action: 'decline' }) } });
+   */
   static async connect(app: McpApp, options: TestClientOptions = {}): Promise<TestClient> {
     const handlers = options.handlers ?? {};
     const capabilities: Record<string, unknown> = options.capabilities ? { ...options.capabilities } : {};
     if (!options.capabilities) for (const method of Object.keys(handlers)) if (CAPABILITY_OF[method]) capabilities[CAPABILITY_OF[method]] = {};
-    const client = new TestClient(app.connect({ kind: 'memory' }), handlers);
-    client.server = await client.request<InitializeInfo>('initialize', {
-      protocolVersion: options.protocolVersion ?? '2025-11-25',
-      capabilities,
-      clientInfo: options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' },
-    });
+    const clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
+    if (options.era === 'modern') {
+      const protocolVersion = options.protocolVersion ?? MODERN_VERSION;
+      const meta = { [META.PROTOCOL_VERSION]: protocolVersion, [META.CLIENT_CAPABILITIES]: capabilities, [META.CLIENT_INFO]: clientInfo };
+      const client = new TestClient(app.connect({ kind: 'memory' }), handlers, meta, options.maxRounds ?? 10);
+      const discovered = await client.request<DiscoverInfo>('server/discover');
+      client.server = {
+        protocolVersion,
+        capabilities: discovered.capabilities,
+        serverInfo: discovered._meta?.[META.SERVER_INFO] as Implementation,
+        ...(discovered.instructions === undefined ? {} : { instructions: discovered.instructions }),
+      };
+      return client;
+    }
+    const client = new TestClient(app.connect({ kind: 'memory' }), handlers, undefined, 0);
+    client.server = await client.request<InitializeInfo>('initialize', { protocolVersion: options.protocolVersion ?? '2025-11-25', capabilities, clientInfo });
     await client.notify('notifications/initialized');
     return client;
+  }
+
+  /** Which era this client speaks. */
+  get era(): 'legacy' | 'modern' {
+    return this.modernMeta ? 'modern' : 'legacy';
   }
 
   /** Notifications the server sent with this method (e.g. `notifications/message`). */
@@ -131,15 +177,45 @@ export class TestClient {
       );
   }
 
-  /** Sends any request; resolves with its result or throws `RpcError`. */
+  /**
+   * Sends any request; resolves with its result or throws `RpcError`. On the modern era the
+   * request carries `_meta`, and input-required results are answered and retried until complete.
+   */
   async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T> {
+    if (!this.modernMeta) return (await this.send(method, params)) as T;
+    const meta = this.logLevel === undefined ? this.modernMeta : { ...this.modernMeta, [META.LOG_LEVEL]: this.logLevel };
+    const base = { ...params, _meta: { ...meta, ...(params?._meta as Record<string, unknown> | undefined) } };
+    this.rounds = 0;
+    let result = await this.send(method, base);
+    while (result.resultType === 'input_required') {
+      if (this.rounds >= this.maxRounds) throw new RpcError(0, `${method} still needed input after ${this.maxRounds} rounds`, result);
+      this.rounds += 1;
+      const inputResponses = await this.answer((result.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
+      result = await this.send(method, { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) });
+    }
+    return result as T;
+  }
+
+  private async send(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     const response = (await this.connection.receive(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }, { send: this.sink })) as
       | JsonRpcResponse
       | undefined;
     if (response === undefined) throw new RpcError(0, `No response to ${method} (cancelled?)`);
     if ('error' in response) throw new RpcError(response.error.code, response.error.message, response.error.data);
-    return response.result as T;
+    return response.result as Record<string, unknown>;
+  }
+
+  /** The answers to one input-required round, from the same handlers the handshake era uses. */
+  private async answer(requests: Record<string, { method: string; params?: Record<string, unknown> }>): Promise<Record<string, unknown>> {
+    const answers: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries(requests)) {
+      this.messages.push({ method: request.method, ...(request.params ? { params: request.params } : {}), inputKey: key });
+      const handler = this.handlers[request.method];
+      if (!handler) throw new RpcError(0, `No test handler for ${request.method} (input request "${key}")`);
+      answers[key] = await handler(request.params ?? {});
+    }
+    return answers;
   }
 
   /** Sends a notification. */
@@ -147,14 +223,48 @@ export class TestClient {
     await this.connection.receive(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
-  /** Sets the client-visible log level (`logging/setLevel`). */
+  /**
+   * Sets the client-visible log level: `logging/setLevel` on the handshake era; on the modern era
+   * the level every following request carries in its `_meta`.
+   */
   async setLogLevel(level: string): Promise<void> {
-    await this.request('logging/setLevel', { level });
+    if (this.modernMeta) this.logLevel = level;
+    else await this.request('logging/setLevel', { level });
   }
 
-  /** Subscribes to a resource's updates (`resources/subscribe`). */
+  /** Subscribes to a resource's updates (`resources/subscribe`; handshake era). */
   async subscribe(uri: string): Promise<void> {
     await this.request('resources/subscribe', { uri });
+  }
+
+  /**
+   * Modern era: opens `subscriptions/listen` with a filter; what it delivers lands in `messages`.
+   * Resolves with the acknowledged filter and a `close` that cancels the subscription.
+   *
+   * @example
+   * const listening = await client.listen({ toolsListChanged: true });
+   * app.disable('tool', 'echo');
+   * expect(client.notifications('notifications/tools/list_changed')).toHaveLength(1);
+   * await listening.close();
+   */
+  async listen(notifications: Record<string, unknown>): Promise<{ acknowledged: Record<string, unknown>; close(): Promise<void> }> {
+    if (!this.modernMeta) throw new Error('listen() is the 2026-07-28 way to subscribe: connect with { era: "modern" }, or use subscribe()');
+    const id = this.nextId++;
+    const before = this.messages.length;
+    const ended = this.connection.receive({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications, _meta: this.modernMeta } }, { send: this.sink });
+    const ack = this.messages.slice(before).find((message) => message.method === 'notifications/subscriptions/acknowledged');
+    if (!ack) {
+      const response = (await ended) as JsonRpcResponse | undefined;
+      if (response && 'error' in response) throw new RpcError(response.error.code, response.error.message, response.error.data);
+      throw new RpcError(0, 'subscriptions/listen was not acknowledged');
+    }
+    return {
+      acknowledged: (ack.params?.notifications ?? {}) as Record<string, unknown>,
+      close: async () => {
+        await this.notify('notifications/cancelled', { requestId: id, _meta: this.modernMeta });
+        await ended;
+      },
+    };
   }
 
   /** Asks for completions of a prompt argument or a template variable. */

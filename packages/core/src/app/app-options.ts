@@ -2,6 +2,7 @@ import type { Logger } from '../logging/logger';
 import type { Constructor } from '../metadata/constructor';
 import type { Implementation } from '../protocol/mcp-types';
 import type { LogLevel } from '../logging/log-levels';
+import type { CacheOptions } from './cache-hints';
 import type { EventBus } from './event-bus';
 import type { Provider } from '../scanner/scan-providers';
 
@@ -41,6 +42,12 @@ export interface AppOptions extends Implementation {
    * so give every instance the same secret when requests may land on any of them.
    */
   requestStateSecret?: string;
+  /**
+   * Cache hints of 2026-07-28 results: how long clients may keep `server/discover`, the lists and
+   * resource reads, and whether a shared cache may (`public`). Default: `ttlMs` 0, lists public,
+   * reads private. `@Resource({ cache })` and `@ResourceTemplate({ cache })` override per resource.
+   */
+  cache?: CacheOptions;
   /** Carries list changes and resource updates to connections (default: in this process). */
   bus?: EventBus;
 }

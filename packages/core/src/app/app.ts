@@ -1,4 +1,5 @@
 import { Connection, type ConnectionOptions } from '../dispatcher/connection';
+import type { WireCacheHint } from './cache-hints';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
 import type { TransportInfo } from '../dispatcher/request-context';
 import type { LogLevel } from '../logging/log-levels';
@@ -33,6 +34,8 @@ export interface AppSettings {
   toolTimeoutMs: number | undefined;
   pageSize: number | undefined;
   requestState: RequestStateCodec;
+  /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
+  cacheHints: ReadonlyMap<string, WireCacheHint>;
 }
 
 /** The list results and server info of one protocol revision, computed once. */

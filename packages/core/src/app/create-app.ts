@@ -7,6 +7,7 @@ import type { AppOptions } from './app-options';
 import { McpApp } from './app';
 import { MemoryEventBus } from './event-bus';
 import { RequestStateCodec } from '../dispatcher/input-required';
+import { cacheHintTable } from './cache-hints';
 
 /**
  * Scans the providers once, runs every start-up check, precomputes the list results and returns
@@ -26,6 +27,7 @@ export function createApp(options: AppOptions): McpApp {
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `pageSize ${String(options.pageSize)} is not a positive integer.`, ['Give a page size such as 50, or leave it out for one page.']);
   }
+  const cacheHints = cacheHintTable(options.cache);
   const validators = new ValidatorFactory();
   const registry = compileProviders(options.providers, options.resolve, validators);
   const info: Implementation = { name: options.name, version: options.version };
@@ -50,5 +52,6 @@ export function createApp(options: AppOptions): McpApp {
     toolTimeoutMs: options.toolTimeoutMs,
     pageSize: options.pageSize,
     requestState: new RequestStateCodec(options.requestStateSecret),
+    cacheHints,
   });
 }

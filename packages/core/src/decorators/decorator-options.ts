@@ -1,5 +1,6 @@
 import type { Icon, JsonSchema, Meta, ToolAnnotations, ContentAnnotations } from '../protocol/mcp-types';
 import type { Constructor } from '../metadata/constructor';
+import type { CacheHint } from '../app/cache-hints';
 
 /** What every decorated capability can say about itself (2025-11-25 `BaseMetadata` and friends). */
 export interface CommonOptions {
@@ -39,6 +40,8 @@ export interface ResourceOptions extends CommonOptions {
   /** Size in bytes, when known up front. */
   size?: number;
   annotations?: ContentAnnotations;
+  /** How long 2026-07-28 clients may keep what this resource reads, and whether a shared cache may. */
+  cache?: CacheHint;
 }
 
 /** Options of `@ResourceTemplate` (an RFC 6570 URI template). */
@@ -46,6 +49,8 @@ export interface ResourceTemplateOptions<T extends string = string> extends Comm
   uriTemplate: T;
   mimeType?: string;
   annotations?: ContentAnnotations;
+  /** How long 2026-07-28 clients may keep what this template reads, and whether a shared cache may. */
+  cache?: CacheHint;
 }
 
 /** Options of `@Prompt`. */

@@ -1,5 +1,6 @@
 import type { McpApp } from '../app/app';
 import type { AppEvent } from '../app/event-bus';
+import { resolveCacheHint, UNCACHEABLE, type WireCacheHint } from '../app/cache-hints';
 import { ClientCapabilityError } from '../errors/client-errors';
 import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
@@ -348,7 +349,7 @@ export class Connection {
       return Promise.resolve(errorResponse(id, error, true));
     }
     if (method === SERVER_DISCOVER) {
-      return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(method, discoverResult(this.app), this.app.info) });
+      return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(discoverResult(this.app), this.app.info, this.app.settings.cacheHints.get(method)) });
     }
     if (method === SUBSCRIPTIONS_LISTEN) return this.listen(id, params, options, modern);
     const handler = this.app.methods.get(method);
@@ -415,7 +416,7 @@ export class Connection {
       // A handler whose own try/catch swallowed the signal still ends the round: an answer built
       // without the client's input is not the answer the handler would give with it.
       if (modern && ctx.asksPending() && MRTR_METHODS.has(method)) throw new InputRequiredSignal();
-      response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(method, result as Record<string, unknown>, this.app.info) : (result as Record<string, unknown>) };
+      response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(result as Record<string, unknown>, this.app.info, this.cacheHint(method, params, ctx)) : (result as Record<string, unknown>) };
     } catch (error) {
       if (modern && (InputRequiredSignal.is(error) || ctx.asksPending()) && MRTR_METHODS.has(method)) {
         // The handler asked the client something: end the round, carrying the answers so far.
@@ -437,6 +438,15 @@ export class Connection {
       this.logLine(logger, this.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: params.arguments } : bindings, started, outcome);
     }
     return response;
+  }
+
+  /** The cache hint of a modern result: per resource, else per method; none for retries' answers. */
+  private cacheHint(method: string, params: Record<string, unknown>, ctx: RequestContext): WireCacheHint | undefined {
+    const hint = this.app.settings.cacheHints.get(method);
+    if (!hint) return undefined;
+    // The answer depends on what the user just said: nobody should keep it.
+    if (params.requestState !== undefined || params.inputResponses !== undefined) return UNCACHEABLE;
+    return resolveCacheHint(ctx.cacheHint(), hint);
   }
 
   private logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string): void {

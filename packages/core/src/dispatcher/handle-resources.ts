@@ -16,6 +16,7 @@ export async function readResource(map: CapabilityMap, params: Record<string, un
   if (fixed) {
     const value = await fixed.invoke({ uri }, ctx);
     if (value === undefined) throw new ResourceNotFoundError(uri);
+    ctx.declaredCacheHint = fixed.cache;
     return toReadResourceResult(value, uri, fixed.entry.mimeType);
   }
   for (const definition of map.templates) {
@@ -23,6 +24,7 @@ export async function readResource(map: CapabilityMap, params: Record<string, un
     if (!variables) continue;
     const value = await definition.invoke(variables, ctx);
     if (value === undefined) throw new ResourceNotFoundError(uri);
+    ctx.declaredCacheHint = definition.cache;
     return toReadResourceResult(value, uri, definition.entry.mimeType);
   }
   throw new ResourceNotFoundError(uri);

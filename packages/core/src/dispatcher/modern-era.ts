@@ -1,4 +1,5 @@
 import type { McpApp } from '../app/app';
+import type { WireCacheHint } from '../app/cache-hints';
 import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { isLogLevel, type LogLevel } from '../logging/log-levels';
 import { isObject } from '../protocol/json-rpc';
@@ -21,15 +22,6 @@ export const SERVER_DISCOVER = 'server/discover';
 const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
 // Gone in 2026-07-28: unknown methods under a modern claim, even on a dual-era server.
 const REMOVED: ReadonlySet<string> = new Set([METHOD.INITIALIZE, METHOD.PING, METHOD.LOGGING_SET_LEVEL, METHOD.RESOURCES_SUBSCRIBE, METHOD.RESOURCES_UNSUBSCRIBE]);
-const CACHEABLE: ReadonlyMap<string, 'public' | 'private'> = new Map([
-  [SERVER_DISCOVER, 'public'],
-  [METHOD.TOOLS_LIST, 'public'],
-  [METHOD.PROMPTS_LIST, 'public'],
-  [METHOD.RESOURCES_LIST, 'public'],
-  [METHOD.RESOURCES_TEMPLATES_LIST, 'public'],
-  // A reader may answer per caller: never let a shared cache keep it.
-  [METHOD.RESOURCES_READ, 'private'],
-]);
 
 /** `-32022`: the request names a revision this server does not serve. */
 export class UnsupportedProtocolVersionError extends McpError {
@@ -70,13 +62,12 @@ export function discoverResult(app: McpApp): Record<string, unknown> {
   return result;
 }
 
-/** A result as 2026-07-28 has it: `resultType`, cache hints where required, server info in `_meta`. */
-export function shapeModernResult(method: string, result: Record<string, unknown>, serverInfo: Implementation): Record<string, unknown> {
+/** A result as 2026-07-28 has it: `resultType`, the cache hint of cacheable methods, server info in `_meta`. */
+export function shapeModernResult(result: Record<string, unknown>, serverInfo: Implementation, cache: WireCacheHint | undefined): Record<string, unknown> {
   const shaped: Record<string, unknown> = { ...result, resultType: 'complete', _meta: { ...(isObject(result._meta) ? result._meta : {}), [META.SERVER_INFO]: serverInfo } };
-  const scope = CACHEABLE.get(method);
-  if (scope) {
-    shaped.ttlMs = 0;
-    shaped.cacheScope = scope;
+  if (cache) {
+    shaped.ttlMs = cache.ttlMs;
+    shaped.cacheScope = cache.cacheScope;
   }
   return shaped;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkCacheHint, type CacheHint } from '../app/cache-hints';
 import { ClientCapabilityError, ClientRequestError } from '../errors/client-errors';
 import { ToolError } from '../errors/tool-error';
 import { passes, type LogLevel } from '../logging/log-levels';
@@ -118,17 +119,41 @@ export class RequestContext {
   /** @internal What a 2026-07-28 handler asked for and has no answer to yet, by key. */
   readonly missing: Record<string, { method: string; params: Record<string, unknown> }> = {};
 
-  /**
-   * Asks the client: a request on the handshake era; on 2026-07-28, the answer the client sent
-   * with this retry, or (none yet) a note of the question and the signal that ends the round with
-   * an input-required result. Code before the question runs again on each round.
-   */
   /** @internal Whether a 2026-07-28 handler asked something this round has no answer to. */
   asksPending(): boolean {
     for (const _key in this.missing) return true;
     return false;
   }
 
+  private hint: CacheHint | undefined = undefined;
+
+  /**
+   * Sets how long 2026-07-28 clients may keep this answer and who may share it, over the hint the
+   * resource declares (only `resources/read` results carry one). Say `private` when this answer
+   * depends on the caller.
+   *
+   * @example
+   * ctx.setCacheHint({ scope: 'private' });
+   */
+  setCacheHint(hint: CacheHint): void {
+    checkCacheHint(hint, `ctx.setCacheHint on ${this.method}`);
+    this.hint = { ...this.hint, ...hint };
+  }
+
+  /** @internal Set by resources/read: the hint the resource that answered declares. */
+  declaredCacheHint: CacheHint | undefined = undefined;
+
+  /** @internal The handler's hint over the declared one. */
+  cacheHint(): CacheHint | undefined {
+    const declared = this.declaredCacheHint;
+    return this.hint === undefined ? declared : declared === undefined ? this.hint : { ...declared, ...this.hint };
+  }
+
+  /**
+   * Asks the client: a request on the handshake era; on 2026-07-28, the answer the client sent
+   * with this retry, or (none yet) a note of the question and the signal that ends the round with
+   * an input-required result. Code before the question runs again on each round.
+   */
   private async ask(method: string, params: Record<string, unknown>, options: AskOptions, kind: string, usable: (answer: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
     if (!this.modern) return this.requestClient(method, params, options);
     this.asked += 1;

@@ -1,4 +1,5 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import { checkCacheHint } from '../app/cache-hints';
 import type { ResourceOptions, ResourceTemplateOptions } from '../decorators/decorator-options';
 import type { Resource, ResourceTemplate } from '../protocol/mcp-types';
 import { UriTemplate, UriTemplateSyntaxError } from '../uri-template/uri-template';
@@ -22,7 +23,8 @@ export function compileResource(method: DecoratedMethod): ResourceDefinition {
   if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
   if (options.size !== undefined) entry.size = options.size;
   if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
-  return Object.freeze({ uri: options.uri, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method) });
+  checkCacheHint(options.cache, `@Resource on ${method.owner}`);
+  return Object.freeze({ uri: options.uri, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method), cache: options.cache && Object.freeze({ ...options.cache }) });
 }
 
 /** Compiles one `@ResourceTemplate` method, parsing its RFC 6570 template. */
@@ -44,5 +46,6 @@ export function compileResourceTemplate(method: DecoratedMethod): ResourceTempla
   const entry: ResourceTemplate = { uriTemplate: options.uriTemplate, name: options.name ?? method.methodName, ...copyCommonFields(options) };
   if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
   if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
-  return Object.freeze({ template, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method) });
+  checkCacheHint(options.cache, `@ResourceTemplate on ${method.owner}`);
+  return Object.freeze({ template, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method), cache: options.cache && Object.freeze({ ...options.cache }) });
 }

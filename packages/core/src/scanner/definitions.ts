@@ -1,4 +1,5 @@
 import type { HeaderParam } from './header-params';
+import type { CacheHint } from '../app/cache-hints';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types';
 import type { UriTemplate } from '../uri-template/uri-template';
 import type { InputParser, ValueChecker } from '../validation/validator-factory';
@@ -27,6 +28,7 @@ export interface ResourceDefinition {
   readonly owner: string;
   readonly entry: Resource;
   readonly invoke: Invoker;
+  readonly cache: CacheHint | undefined;
 }
 
 export interface ResourceTemplateDefinition {
@@ -34,6 +36,7 @@ export interface ResourceTemplateDefinition {
   readonly owner: string;
   readonly entry: ResourceTemplate;
   readonly invoke: Invoker;
+  readonly cache: CacheHint | undefined;
 }
 
 export interface PromptDefinition {
