@@ -3,6 +3,17 @@ import { Agent, request } from 'node:http';
 
 export type Message = Record<string, unknown>;
 
+/** What a 2026-07-28 client puts in every request's `_meta`: no handshake, no session. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
+
+function withMeta(params: Message | undefined, modern: boolean): Message | undefined {
+  return modern ? { ...params, _meta: MODERN_META } : params;
+}
+
 /** A way to send one JSON-RPC request and get its answer. */
 export interface RpcClient {
   call(method: string, params?: Message): Promise<Message>;
@@ -15,7 +26,10 @@ export class StdioRpc implements RpcClient {
   private buffer = '';
   private readonly waiting = new Map<number, (message: Message) => void>();
 
-  constructor(readonly child: ChildProcess) {
+  constructor(
+    readonly child: ChildProcess,
+    private readonly modern = false,
+  ) {
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -37,7 +51,7 @@ export class StdioRpc implements RpcClient {
     const id = this.next++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      this.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: withMeta(params, this.modern) })}\n`);
     });
   }
 
@@ -63,16 +77,22 @@ function answerIn(body: string, contentType: string | undefined): Message {
   throw new Error(`no answer in SSE body: ${body.slice(0, 200)}`);
 }
 
-/** Streamable HTTP with keep-alive sockets; a session when the server issues one. */
+/**
+ * Streamable HTTP with keep-alive sockets; a session when the server issues one. Modern: the
+ * 2026-07-28 headers (`Mcp-Method`, `Mcp-Name`) and `_meta` on every request, no session.
+ */
 export class HttpRpc implements RpcClient {
   private next = 1;
   private session: string | undefined;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 128 });
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly modern = false,
+  ) {}
 
   call(method: string, params?: Message): Promise<Message> {
-    return this.post({ jsonrpc: '2.0', id: this.next++, method, params }).then((answer) => answer!);
+    return this.post({ jsonrpc: '2.0', id: this.next++, method, params: withMeta(params, this.modern) }).then((answer) => answer!);
   }
 
   notify(method: string): Promise<unknown> {
@@ -85,8 +105,14 @@ export class HttpRpc implements RpcClient {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'content-length': String(Buffer.byteLength(body)),
-      'mcp-protocol-version': '2025-11-25',
+      'mcp-protocol-version': this.modern ? '2026-07-28' : '2025-11-25',
     };
+    if (this.modern) {
+      const params = (message.params ?? {}) as Message;
+      headers['mcp-method'] = String(message.method);
+      const name = params.name ?? params.uri;
+      if (typeof name === 'string') headers['mcp-name'] = name;
+    }
     if (this.session) headers['mcp-session-id'] = this.session;
     return new Promise((resolve, reject) => {
       const req = request(this.url, { method: 'POST', headers, agent: this.agent }, (response) => {

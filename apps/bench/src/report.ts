@@ -14,7 +14,8 @@ export function renderMarkdown(results: Record<string, unknown>): string {
     for (const server of ['mcpkit', 'mcpkit+info-log', 'sdk', 'raw']) {
       const row = throughput[`${server}|${group}`];
       if (!row) continue;
-      lines.push(`| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${ratio(row.cpuUsPerCall, sdk.cpuUsPerCall)} |`);
+      // The v1 SDK does not speak 2026-07-28: those rows have no SDK figure to compare with.
+      lines.push(`| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${sdk ? ratio(row.cpuUsPerCall, sdk.cpuUsPerCall) : '–'} |`);
     }
   }
   const cold = results.coldStartMs as Record<string, number>;

@@ -9,7 +9,7 @@ import { renderMarkdown } from './report';
 import { withTables } from './render';
 
 export type ServerName = 'mcpkit' | 'sdk' | 'raw';
-export type Transport = 'stdio' | 'http' | 'http-stateless';
+export type Transport = 'stdio' | 'http' | 'http-stateless' | 'stdio-2026' | 'http-2026';
 
 const SCRIPTS: Record<ServerName, string> = {
   mcpkit: require.resolve('@mcpkit/app-testbed/dist/main.js'),
@@ -21,12 +21,17 @@ const smoke = process.argv.includes('--smoke');
 const outIndex = process.argv.indexOf('--out');
 const OUT = outIndex > 0 ? process.argv[outIndex + 1] : undefined;
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
-const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless'];
+const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
+// The 2026-07-28 revision: the v1 SDK does not speak it.
+const MODERN: ReadonlySet<Transport> = new Set(['stdio-2026', 'http-2026']);
+const serversFor = (transport: Transport) => (MODERN.has(transport) ? SERVERS.filter((server) => server !== 'sdk') : SERVERS);
 const WORKLOADS: Workload[] = ['echo', 'add', 'validate'];
 const CONCURRENCY = smoke ? [1, 16] : [1, 16, 64];
 // CPU time comes in 10 ms ticks: enough calls per figure that even the raw server spends
 // hundreds of ticks (stdio is ~20× faster per call than HTTP).
-const CALLS: Record<Transport, number> = smoke ? { stdio: 40, http: 40, 'http-stateless': 40 } : { stdio: 40_000, http: 6_000, 'http-stateless': 6_000 };
+const CALLS: Record<Transport, number> = smoke
+  ? { stdio: 40, http: 40, 'http-stateless': 40, 'stdio-2026': 40, 'http-2026': 40 }
+  : { stdio: 40_000, http: 6_000, 'http-stateless': 6_000, 'stdio-2026': 40_000, 'http-2026': 6_000 };
 const ROUNDS = smoke ? 1 : 2;
 
 interface Started {
@@ -36,19 +41,25 @@ interface Started {
 }
 
 async function start(server: ServerName, transport: Transport, env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  if (transport === 'stdio') {
+  const modern = MODERN.has(transport);
+  if (transport === 'stdio' || transport === 'stdio-2026') {
     const child = spawnServer([SCRIPTS[server], 'stdio'], env);
-    const client = new StdioRpc(child);
-    await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-    client.notify('notifications/initialized');
+    const client = new StdioRpc(child, modern);
+    if (!modern) {
+      await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+      client.notify('notifications/initialized');
+    }
     return { pid: child.pid!, client, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.stdin!.end(), setTimeout(() => child.kill('SIGKILL'), 3_000).unref())) };
   }
   const port = await freePort();
-  const child = spawnServer([SCRIPTS[server], 'http'], { ...env, PORT: String(port), HOST: '127.0.0.1', MCP_HTTP_MODE: transport === 'http' ? 'stateful' : 'stateless' });
+  // A modern request needs no session, so the server runs in its default (session) mode.
+  const child = spawnServer([SCRIPTS[server], 'http'], { ...env, PORT: String(port), HOST: '127.0.0.1', MCP_HTTP_MODE: transport === 'http-stateless' ? 'stateless' : 'stateful' });
   await waitForPort(port);
-  const client = new HttpRpc(`http://127.0.0.1:${port}/mcp`);
-  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  await client.notify('notifications/initialized');
+  const client = new HttpRpc(`http://127.0.0.1:${port}/mcp`, modern);
+  if (!modern) {
+    await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    await client.notify('notifications/initialized');
+  }
   return {
     pid: child.pid!,
     client,
@@ -129,19 +140,19 @@ async function main(): Promise<void> {
   const started = Date.now();
 
   // Rejections first: correctness before speed.
-  for (const server of SERVERS) {
-    for (const transport of ['stdio', 'http'] as Transport[]) {
+  for (const transport of ['stdio', 'http', 'stdio-2026', 'http-2026'] as Transport[]) {
+    for (const server of serversFor(transport)) {
       const target = await start(server, transport);
       await checkRejections(target, `${server}/${transport}`);
       await target.stop();
     }
   }
-  console.log('all three servers reject the ten bad validate inputs (stdio and HTTP)');
+  console.log('every server rejects the ten bad validate inputs (stdio and HTTP, and on 2026-07-28 where it speaks it)');
 
   // Interleaved: A B C, A B C … so drift on a noisy machine hits everyone alike.
   for (let round = 0; round < ROUNDS; round++) {
     for (const transport of TRANSPORTS) {
-      for (const server of SERVERS) {
+      for (const server of serversFor(transport)) {
         const target = await start(server, transport);
         for (const workload of WORKLOADS) {
           for (const concurrency of CONCURRENCY) {

@@ -8,7 +8,7 @@ const CLI = join(__dirname, '..', 'dist', 'cli.js');
 const CORE = join(__dirname, '..', '..', 'core', 'dist');
 
 /** A plain-JS app (no compiler step): `tools` become tools that answer their own name. */
-function writeApp(file: string, tools: string[]): void {
+function writeApp(file: string, tools: string[], dynamic = false): void {
   writeFileSync(
     file,
     `const { createApp, Tool } = require(${JSON.stringify(CORE)});
@@ -17,7 +17,7 @@ for (const name of ${JSON.stringify(tools)}) {
   Tools.prototype[name] = async function () { if (name === 'slow') await new Promise((r) => setTimeout(r, 10000)); return name; };
   Tool({ name, input: null })(Tools.prototype, name, Object.getOwnPropertyDescriptor(Tools.prototype, name));
 }
-exports.app = createApp({ name: 'dev-fixture', version: '1', providers: [Tools] });
+exports.app = createApp({ name: 'dev-fixture', version: '1', providers: [Tools], dynamic: ${dynamic} });
 `,
   );
 }
@@ -55,6 +55,33 @@ describe('mcpkit dev', () => {
       expect((list.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['alpha', 'slow', 'beta']);
       // The replayed initialize answer stays between dev and its server.
       expect(client.messages.filter((message) => (message.result as { protocolVersion?: string } | undefined)?.protocolVersion)).toHaveLength(1);
+      expect(client.stray).toEqual([]);
+    } finally {
+      client.kill();
+    }
+  }, 60_000);
+
+  it('over stdio on 2026-07-28: keeps an open subscriptions/listen across the restart and reports the change on it', async () => {
+    const app = join(dir, 'app.js');
+    writeApp(app, ['alpha', 'slow'], true);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const client = RawStdioClient.spawn(process.execPath, [CLI, 'dev', app], { ...process.env, LOG_LEVEL: 'warn' }, dir);
+    const tagged = (id: string) => (message: Record<string, unknown>) => (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.['io.modelcontextprotocol/subscriptionId'] === id;
+    try {
+      client.send({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } });
+      expect(await client.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged', 20_000)).toMatchObject({ params: { notifications: { toolsListChanged: true } } });
+      client.send({ jsonrpc: '2.0', id: 'inflight', method: 'tools/call', params: { name: 'slow', arguments: {}, _meta: meta } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      writeApp(app, ['alpha', 'slow', 'beta'], true);
+      expect(await client.waitFor((message) => message.id === 'inflight', 20_000)).toMatchObject({ error: { code: -32603, data: { retryable: true } } });
+      expect(await client.waitFor((message) => message.method === 'notifications/tools/list_changed' && tagged('listen')(message), 20_000)).toBeDefined();
+      const list = await client.request('tools/list', { _meta: meta });
+      expect((list.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['alpha', 'slow', 'beta']);
+      // The subscription lives on: acknowledged once, never failed, still delivering.
+      expect(client.messages.filter((message) => message.method === 'notifications/subscriptions/acknowledged')).toHaveLength(1);
+      expect(client.messages.filter((message) => message.id === 'listen')).toEqual([]);
+      client.send({ jsonrpc: '2.0', id: 'toggle', method: 'tools/call', params: { name: 'alpha', arguments: {}, _meta: meta } });
+      await client.waitFor((message) => message.id === 'toggle', 20_000);
       expect(client.stray).toEqual([]);
     } finally {
       client.kill();

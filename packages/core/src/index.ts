@@ -29,7 +29,7 @@ export {
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
-export { MODERN_PROTOCOL_VERSIONS, UnsupportedProtocolVersionError, HeaderMismatchError, MissingRequiredClientCapabilityError, hasModernClaim, META as MODERN_META } from './dispatcher/modern-era';
+export { MODERN_PROTOCOL_VERSIONS, UnsupportedProtocolVersionError, HeaderMismatchError, MissingRequiredClientCapabilityError, hasModernClaim, META as MODERN_META, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './dispatcher/modern-era';
 export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 

@@ -8,21 +8,50 @@ export function isModernVersion(version: string | undefined): boolean {
   return version !== undefined && MODERN.has(version);
 }
 
-/** A header value as the spec sends it: trimmed, `=?base64?…?=` decoded. */
-export function decodeHeader(value: string | string[] | undefined): string | undefined {
-  const text = headerValue(value);
-  if (text === undefined) return undefined;
-  const encoded = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(text);
-  return encoded ? Buffer.from(encoded[1], 'base64').toString('utf8') : text;
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const VISIBLE_ASCII = /^[\x20-\x7e]*$/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A 2026-07-28 header value as the spec sends it: trimmed, visible ASCII, or a well-formed
+ * `=?base64?…?=` of UTF-8, decoded. Anything else is -32020 naming the header.
+ */
+export function decodeHeader(name: string, value: string | string[] | undefined): string | undefined {
+  const raw = headerValue(value);
+  if (raw === undefined) return undefined;
+  if (!VISIBLE_ASCII.test(raw)) throw new HeaderMismatchError(`Invalid characters in ${name} header`);
+  const encoded = SENTINEL.exec(raw);
+  if (!encoded) return raw;
+  if (!STRICT_BASE64.test(encoded[1])) throw new HeaderMismatchError(`Invalid Base64 in ${name} header`);
+  try {
+    return UTF8.decode(Buffer.from(encoded[1], 'base64'));
+  } catch {
+    throw new HeaderMismatchError(`Invalid UTF-8 in ${name} header`);
+  }
+}
+
+/** `MCP-Protocol-Version` for routing: decoded when well-formed, else as sent (an unknown version then). */
+export function protocolVersionHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
+  try {
+    return decodeHeader('MCP-Protocol-Version', headers['mcp-protocol-version']);
+  } catch {
+    return headerValue(headers['mcp-protocol-version']);
+  }
 }
 
 /**
- * The standard headers of a 2026-07-28 POST must agree with its body (transports,
- * "Request Headers"): `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for calls, prompts
- * and reads. Throws `HeaderMismatchError` (-32020) naming the first disagreement.
+ * The headers of a 2026-07-28 POST must agree with its body (transports, "Request Headers"):
+ * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` for calls, prompts and reads, and the
+ * `Mcp-Param-*` of the arguments a tool marks with `x-mcp-header` (`headerParamsOf` looks its
+ * tool up). Throws `HeaderMismatchError` (-32020) naming the first disagreement.
  */
-export function checkModernHeaders(headers: Record<string, string | string[] | undefined>, message: Record<string, unknown>): void {
-  const version = decodeHeader(headers['mcp-protocol-version']);
+export function checkModernHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  message: Record<string, unknown>,
+  headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined,
+): void {
+  const version = decodeHeader('MCP-Protocol-Version', headers['mcp-protocol-version']);
   const params = isObject(message.params) ? message.params : {};
   const meta = isObject(params._meta) ? params._meta : {};
   const bodyVersion = meta[MODERN_META.PROTOCOL_VERSION];
@@ -30,32 +59,18 @@ export function checkModernHeaders(headers: Record<string, string | string[] | u
   if (typeof bodyVersion === 'string' && bodyVersion !== version) {
     throw new HeaderMismatchError(`Header mismatch: MCP-Protocol-Version header value '${version}' does not match body value '${bodyVersion}'`);
   }
-  const method = decodeHeader(headers['mcp-method']);
+  const method = decodeHeader('Mcp-Method', headers['mcp-method']);
   if (method === undefined) throw new HeaderMismatchError('Missing Mcp-Method header');
   if (method !== message.method) throw new HeaderMismatchError(`Header mismatch: Mcp-Method header value '${method}' does not match body value '${String(message.method)}'`);
   const named = message.method === 'tools/call' || message.method === 'prompts/get' ? params.name : message.method === 'resources/read' ? params.uri : undefined;
   if (named !== undefined) {
-    const name = decodeHeader(headers['mcp-name']);
+    const name = decodeHeader('Mcp-Name', headers['mcp-name']);
     if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
     if (name !== named) throw new HeaderMismatchError(`Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(named)}'`);
   }
-}
-
-const SENTINEL = /^=\?base64\?(.*)\?=$/s;
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const VISIBLE_ASCII = /^[\x20-\x7e]*$/;
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** An `Mcp-Param-*` value: visible ASCII, or a well-formed `=?base64?…?=` of UTF-8; anything else is -32020. */
-function decodeParam(header: string, raw: string): string {
-  if (!VISIBLE_ASCII.test(raw)) throw new HeaderMismatchError(`Invalid characters in Mcp-Param-${header} header`);
-  const encoded = SENTINEL.exec(raw);
-  if (!encoded) return raw;
-  if (!STRICT_BASE64.test(encoded[1])) throw new HeaderMismatchError(`Invalid Base64 in Mcp-Param-${header} header`);
-  try {
-    return UTF8.decode(Buffer.from(encoded[1], 'base64'));
-  } catch {
-    throw new HeaderMismatchError(`Invalid UTF-8 in Mcp-Param-${header} header`);
+  if (message.method === 'tools/call' && typeof params.name === 'string') {
+    const mirrored = headerParamsOf(params.name);
+    if (mirrored && mirrored.length > 0) checkParamHeaders(headers, params.arguments, mirrored);
   }
 }
 
@@ -64,15 +79,14 @@ function decodeParam(header: string, raw: string): string {
  * with `x-mcp-header`: present whenever the body has a value (absent or null values send none),
  * well-formed, and equal (integers compared as numbers). Throws `HeaderMismatchError` (-32020).
  */
-export function checkParamHeaders(headers: Record<string, string | string[] | undefined>, args: unknown, params: readonly HeaderParam[]): void {
+function checkParamHeaders(headers: Record<string, string | string[] | undefined>, args: unknown, params: readonly HeaderParam[]): void {
   for (const param of params) {
     let value: unknown = args;
     for (const key of param.path) value = isObject(value) ? value[key] : undefined;
     if (value === undefined || value === null) continue;
     const sent = headers[`mcp-param-${param.header.toLowerCase()}`];
-    const raw = sent === undefined ? undefined : (headerValue(sent) ?? '');
-    if (raw === undefined) throw new HeaderMismatchError(`Missing Mcp-Param-${param.header} header for argument ${param.path.join('.')}`);
-    const decoded = decodeParam(param.header, raw);
+    if (sent === undefined) throw new HeaderMismatchError(`Missing Mcp-Param-${param.header} header for argument ${param.path.join('.')}`);
+    const decoded = decodeHeader(`Mcp-Param-${param.header}`, sent) ?? '';
     const matches =
       param.type === 'boolean'
         ? decoded === String(value)

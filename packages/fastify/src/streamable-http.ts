@@ -14,7 +14,7 @@ import {
 import { acceptsJsonAndSse, acceptsSse } from './accept';
 import { containsRequest, idOf, isInitializeRequest } from './classify';
 import { headerValue, sendHttpError } from './http-error';
-import { checkModernHeaders, checkParamHeaders, decodeHeader, isModernVersion } from './modern-http';
+import { checkModernHeaders, isModernVersion, protocolVersionHeader } from './modern-http';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
 import { SSE_HEADERS, SseStream, streamOfEventId } from './sse-stream';
@@ -61,7 +61,7 @@ export class StreamableHttpEndpoint {
     const frame = parseMessage(typeof request.body === 'string' ? request.body : '');
     if (!frame.ok) return reply.code(400).send(frame.response);
     const message = frame.message;
-    const version = decodeHeader(request.headers['mcp-protocol-version']);
+    const version = protocolVersionHeader(request.headers);
     const modernHeader = isModernVersion(version);
     if (version !== undefined && !SERVED_VERSIONS.has(version) && !modernHeader) {
       // -32022 is the answer a modern client recognises; a legacy one just sees a 400.
@@ -98,7 +98,7 @@ export class StreamableHttpEndpoint {
   };
 
   readonly get = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    if (!this.registry || !this.options.standaloneStream || isModernVersion(decodeHeader(request.headers['mcp-protocol-version']))) return this.methodNotAllowed(reply);
+    if (!this.registry || !this.options.standaloneStream || isModernVersion(protocolVersionHeader(request.headers))) return this.methodNotAllowed(reply);
     if (!acceptsSse(request.headers.accept)) return sendHttpError(reply, 406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
     const session = await this.sessionOf(request, reply);
     if (!session) return reply;
@@ -114,7 +114,7 @@ export class StreamableHttpEndpoint {
   };
 
   readonly delete = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    if (!this.registry || isModernVersion(decodeHeader(request.headers['mcp-protocol-version']))) return this.methodNotAllowed(reply);
+    if (!this.registry || isModernVersion(protocolVersionHeader(request.headers))) return this.methodNotAllowed(reply);
     const session = await this.sessionOf(request, reply);
     if (!session) return reply;
     await this.registry.delete(session.id);
@@ -124,6 +124,8 @@ export class StreamableHttpEndpoint {
   readonly methodNotAllowed = (reply: FastifyReply): FastifyReply =>
     sendHttpError(reply, 405, new InvalidRequestError('Method Not Allowed'), null, { allow: this.registry ? 'GET, POST, DELETE' : 'POST' });
 
+  private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
+
   /**
    * A 2026-07-28 POST: no session (an `Mcp-Session-Id` is ignored), headers checked against the
    * body (-32020), then served statelessly by core, JSON or SSE, with the modern status codes.
@@ -132,10 +134,7 @@ export class StreamableHttpEndpoint {
     if (!isObject(message)) return sendHttpError(reply, 400, new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)'));
     if (message.id !== undefined && typeof message.method === 'string') {
       try {
-        checkModernHeaders(request.headers, message);
-        const params = isObject(message.params) ? message.params : undefined;
-        const tool = message.method === 'tools/call' && typeof params?.name === 'string' ? this.options.app.map.tools.get(params.name) : undefined;
-        if (tool && tool.headerParams.length > 0) checkParamHeaders(request.headers, params?.arguments, tool.headerParams);
+        checkModernHeaders(request.headers, message, this.headerParamsOf);
       } catch (error) {
         return sendHttpError(reply, 400, error as InvalidRequestError, idOf(message));
       }

@@ -410,6 +410,16 @@ describe('2026-07-28 on the same endpoint', () => {
     expect(encoded.status).toBe(200);
     const spaced = await post(server.url, body, { 'mcp-protocol-version': ' 2026-07-28 ', 'mcp-method': ' tools/call', 'mcp-name': 'echo ' });
     expect(spaced.status).toBe(200);
+    // Every header takes the same strict decoding as Mcp-Param-*: a sentinel must hold canonical base64 of UTF-8.
+    for (const [name, message] of [
+      ['=?base64?ZWNobw?=', 'Invalid Base64 in Mcp-Name header'],
+      ['=?base64?/w==?=', 'Invalid UTF-8 in Mcp-Name header'],
+    ]) {
+      const bad = await post(server.url, body, { ...headers('tools/call'), 'mcp-name': name });
+      expect({ status: bad.status, body: await bad.json() }).toEqual({ status: 400, body: { jsonrpc: '2.0', id: 4, error: { code: -32020, message } } });
+    }
+    const badMethod = await post(server.url, body, { ...headers('tools/call', 'echo'), 'mcp-method': '=?base64?dG9vbHMvY2FsbA?=' });
+    expect(await badMethod.json()).toMatchObject({ error: { code: -32020, message: 'Invalid Base64 in Mcp-Method header' } });
   });
 
   it('checks Mcp-Param-* headers against the arguments a tool marks with x-mcp-header', async () => {

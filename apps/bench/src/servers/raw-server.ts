@@ -67,15 +67,26 @@ function call(name: unknown, args: Json): Json | undefined {
   }
 }
 
+const SERVER_INFO = { name: 'raw-testbed', version: '0.1.0' };
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** A 2026-07-28 claim in `_meta`: the version it names (undefined: the handshake era). */
+function modernVersion(params: Json): unknown {
+  const meta = params._meta as Json | undefined;
+  return meta === undefined ? undefined : meta[VERSION_KEY];
+}
+
 /** One message in, one answer out (undefined for notifications). */
 function handle(message: Json): Json | undefined {
   const { id, method } = message;
   if (id === undefined) return undefined;
   const params = (message.params ?? {}) as Json;
+  const version = modernVersion(params);
+  if (version !== undefined) return handleModern(id, method, params, version);
   let result: Json | undefined;
   switch (method) {
     case 'initialize':
-      result = { protocolVersion: params.protocolVersion ?? '2025-11-25', capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: { name: 'raw-testbed', version: '0.1.0' } };
+      result = { protocolVersion: params.protocolVersion ?? '2025-11-25', capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: SERVER_INFO };
       break;
     case 'ping':
       result = {};
@@ -91,6 +102,39 @@ function handle(message: Json): Json | undefined {
       return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
   }
   return { jsonrpc: '2.0', id, result };
+}
+
+/** The 2026-07-28 work every server must do: the `_meta` checks and the result's extra fields. */
+function handleModern(id: unknown, method: unknown, params: Json, version: unknown): Json {
+  const meta = params._meta as Json;
+  if (typeof meta['io.modelcontextprotocol/clientCapabilities'] !== 'object') return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Missing clientCapabilities' } };
+  if (version !== '2026-07-28') return { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: version } } };
+  let result: Json | undefined;
+  switch (method) {
+    case 'server/discover':
+      result = { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, resources: {}, prompts: {} }, ttlMs: 0, cacheScope: 'public' };
+      break;
+    case 'tools/list':
+      result = { tools: toolList, ttlMs: 0, cacheScope: 'public' };
+      break;
+    case 'tools/call':
+      result = call(params.name, (params.arguments ?? {}) as Json);
+      if (!result) return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } };
+      break;
+    default:
+      return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+  }
+  result.resultType = 'complete';
+  result._meta = { 'io.modelcontextprotocol/serverInfo': SERVER_INFO };
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** A 2026-07-28 POST's headers must match its body; the answer to a mismatch, else undefined. */
+function headerMismatch(headers: Record<string, string | string[] | undefined>, message: Json): string | undefined {
+  if (headers['mcp-method'] !== message.method) return 'Mcp-Method';
+  const params = (message.params ?? {}) as Json;
+  if (message.method === 'tools/call' && headers['mcp-name'] !== params.name) return 'Mcp-Name';
+  return undefined;
 }
 
 function parse(text: string): Json | Json[] {
@@ -111,7 +155,14 @@ if (process.argv[2] === 'http') {
     request.on('end', () => {
       const message = parse(body) as Json;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (stateful) {
+      const modern = request.headers['mcp-protocol-version'] === '2026-07-28' || modernVersion((message.params ?? {}) as Json) !== undefined;
+      if (modern) {
+        const mismatch = headerMismatch(request.headers, message);
+        if (mismatch) {
+          response.writeHead(400, headers).end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32020, message: `${mismatch} header mismatch` } }));
+          return;
+        }
+      } else if (stateful) {
         if (message.method === 'initialize') {
           const sid = randomUUID();
           sessions.add(sid);

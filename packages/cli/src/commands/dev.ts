@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN } from '@mcpkit/core';
 import { LineReader } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { resolveEntry } from '../load-app';
@@ -52,10 +53,22 @@ function watchOutput(dir: string, onChange: () => void): FSWatcher {
   });
 }
 
+type Message = { id?: string | number; method?: string; params?: Record<string, unknown> };
+
+function parseLine(line: string): Message | undefined {
+  try {
+    const message = JSON.parse(line) as unknown;
+    return typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as Message) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Over stdio the dev process is the one the client launched: it relays to a server child and,
- * on a rebuild, restarts the child, replays the client's `initialize`, fails what was in flight
- * with a retryable error, and tells the client the lists changed. The client never reconnects.
+ * on a rebuild, restarts the child, replays the client's `initialize` and its open 2026-07-28
+ * `subscriptions/listen` requests, fails what else was in flight with a retryable error, and
+ * tells the client the lists changed. The client never reconnects.
  */
 function devStdio(entry: string): { restart: () => void; stop: () => void } {
   let child: ChildProcess | undefined;
@@ -63,6 +76,8 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
   let initialize: string | undefined;
   let initialized = false;
   const pending = new Set<string | number>();
+  // Open subscriptions/listen requests by id: they outlive a restart, replayed on the new child.
+  const listens = new Map<string | number, { line: string; replaying: boolean }>();
   const queue: string[] = [];
   const clientReader = new LineReader(64 * 1024 * 1024);
   let replays = 0;
@@ -77,21 +92,21 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
     current.stdout?.on('data', (chunk: Buffer) =>
       reader.push(chunk, (event) => {
         if (event.kind !== 'line' || child !== current) return;
-        let message: { id?: string | number; method?: string } | undefined;
-        try {
-          message = JSON.parse(event.text) as { id?: string | number; method?: string };
-        } catch {
-          message = undefined;
-        }
+        const message = parseLine(event.text);
         if (message && typeof message.id === 'string' && message.id.startsWith(REPLAY_ID) && message.method === undefined) {
           // The replayed handshake is ours to finish, not the client's to see.
           if (initialized) current.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
           ready = true;
+          replayListens(current);
           for (const line of queue.splice(0)) forward(line);
           for (const list of ['tools', 'resources', 'prompts']) toClient({ jsonrpc: '2.0', method: `notifications/${list}/list_changed` });
           return;
         }
-        if (message && message.id !== undefined && message.method === undefined) pending.delete(message.id);
+        if (message?.method === SUBSCRIPTIONS_ACKNOWLEDGED && relistened(message)) return;
+        if (message && message.id !== undefined && message.method === undefined) {
+          pending.delete(message.id);
+          listens.delete(message.id);
+        }
         process.stdout.write(`${event.text}\n`);
       }),
     );
@@ -101,20 +116,42 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
       const replay = JSON.parse(initialize) as Record<string, unknown>;
       current.stdin?.write(`${JSON.stringify({ ...replay, id: `${REPLAY_ID}-${replays}` })}\n`);
     } else {
+      replayListens(current);
       for (const line of queue.splice(0)) forward(line);
     }
   }
 
-  function forward(line: string): void {
-    let message: { id?: string | number; method?: string } | undefined;
-    try {
-      message = JSON.parse(line) as { id?: string | number; method?: string };
-    } catch {
-      message = undefined;
+  function replayListens(current: ChildProcess): void {
+    for (const listen of listens.values()) {
+      listen.replaying = true;
+      current.stdin?.write(`${listen.line}\n`);
     }
+  }
+
+  /**
+   * The new child's acknowledgement of a replayed listen is ours: the client was acknowledged
+   * once. It learns instead that the lists may have changed, on the same subscription.
+   */
+  function relistened(message: Message): boolean {
+    const meta = message.params?._meta as Record<string, unknown> | undefined;
+    const id = meta?.[SUBSCRIPTION_ID] as string | number | undefined;
+    const listen = id === undefined ? undefined : listens.get(id);
+    if (!listen?.replaying) return false;
+    listen.replaying = false;
+    const honoured = (message.params?.notifications ?? {}) as Record<string, unknown>;
+    for (const list of ['tools', 'resources', 'prompts']) {
+      if (honoured[`${list}ListChanged`] === true) toClient({ jsonrpc: '2.0', method: `notifications/${list}/list_changed`, params: { _meta: { [SUBSCRIPTION_ID]: id } } });
+    }
+    return true;
+  }
+
+  function forward(line: string): void {
+    const message = parseLine(line);
     if (message?.method === 'initialize') initialize = line;
     if (message?.method === 'notifications/initialized') initialized = true;
-    if (message?.method && message.id !== undefined) pending.add(message.id);
+    if (message?.method === SUBSCRIPTIONS_LISTEN && message.id !== undefined) listens.set(message.id, { line, replaying: false });
+    else if (message?.method && message.id !== undefined) pending.add(message.id);
+    if (message?.method === 'notifications/cancelled') listens.delete(message.params?.requestId as string | number);
     child?.stdin?.write(`${line}\n`);
   }
 
