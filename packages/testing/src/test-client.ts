@@ -1,4 +1,4 @@
-import { MODERN_META as META, MODERN_PROTOCOL_VERSIONS } from '@mcpkit/core';
+import { MODERN_META as META, MODERN_PROTOCOL_VERSIONS, SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED } from '@mcpkit/core';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -104,6 +104,7 @@ export class TestClient {
   private readonly handlers: Record<string, ClientRequestHandler>;
   private readonly sink = (message: JsonRpcMessage) => this.observe(message);
   private logLevel: string | undefined = undefined;
+  private readonly acknowledgements = new Map<string | number, (message: ObservedMessage) => void>();
 
   private constructor(
     private readonly connection: Connection,
@@ -162,6 +163,10 @@ export class TestClient {
     if (message.params) observed.params = message.params;
     if ('id' in message) observed.id = message.id;
     this.messages.push(observed);
+    if (message.method === SUBSCRIPTIONS_ACKNOWLEDGED) {
+      const subscription = (message.params?._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID] as string | number | undefined;
+      if (subscription !== undefined) this.acknowledgements.get(subscription)?.(observed);
+    }
     if (!('id' in message)) return;
     const id = message.id;
     const handler = this.handlers[message.method];
@@ -250,13 +255,15 @@ export class TestClient {
   async listen(notifications: Record<string, unknown>): Promise<{ acknowledged: Record<string, unknown>; close(): Promise<void> }> {
     if (!this.modernMeta) throw new Error('listen() is the 2026-07-28 way to subscribe: connect with { era: "modern" }, or use subscribe()');
     const id = this.nextId++;
-    const before = this.messages.length;
+    const acked = new Promise<ObservedMessage>((resolve) => this.acknowledgements.set(id, resolve));
     const ended = this.connection.receive({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications, _meta: this.modernMeta } }, { send: this.sink });
-    const ack = this.messages.slice(before).find((message) => message.method === 'notifications/subscriptions/acknowledged');
+    // Acknowledged first; a listen that ends before that was refused.
+    const ack = await Promise.race([acked, ended.then(() => undefined)]);
+    this.acknowledgements.delete(id);
     if (!ack) {
       const response = (await ended) as JsonRpcResponse | undefined;
       if (response && 'error' in response) throw new RpcError(response.error.code, response.error.message, response.error.data);
-      throw new RpcError(0, 'subscriptions/listen was not acknowledged');
+      throw new RpcError(0, 'subscriptions/listen ended without an acknowledgement');
     }
     return {
       acknowledged: (ack.params?.notifications ?? {}) as Record<string, unknown>,

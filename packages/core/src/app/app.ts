@@ -1,5 +1,6 @@
 import { Connection, type ConnectionOptions } from '../dispatcher/connection';
 import type { WireCacheHint } from './cache-hints';
+import { serverInfoMeta } from '../dispatcher/modern-era';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
 import type { TransportInfo } from '../dispatcher/request-context';
 import type { LogLevel } from '../logging/log-levels';
@@ -64,6 +65,8 @@ const LIST_OF: Record<CapabilityKindName, 'tools' | 'resources' | 'prompts'> = {
 export class McpApp {
   readonly capabilities: Readonly<ServerCapabilities>;
   readonly info: Readonly<Implementation>;
+  /** @internal The `_meta` of 2026-07-28 results: the server info, one frozen object. */
+  readonly infoMeta: Readonly<Record<string, unknown>>;
   readonly instructions: string | undefined;
   readonly logger: Logger;
   /** @internal */
@@ -76,6 +79,7 @@ export class McpApp {
   constructor(settings: AppSettings) {
     this.settings = Object.freeze(settings);
     this.info = settings.info;
+    this.infoMeta = serverInfoMeta(settings.info);
     this.instructions = settings.instructions;
     this.logger = settings.logger;
     const { registry, dynamic } = settings;

@@ -20,6 +20,7 @@ import {
   inputRequiredResult,
   MRTR_METHODS,
   readModernRequest,
+  type ModernRequest,
   SERVER_DISCOVER,
   shapeModernResult,
   SUBSCRIPTION_ID,
@@ -331,25 +332,23 @@ export class Connection {
 
   /** A 2026-07-28 request: everything it needs is in its own `_meta`; nothing is stored. */
   private receiveModern(id: RequestId, method: string, params: Record<string, unknown>, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
-    let modern: { client: ClientInfo; logLevel: LogLevel | undefined; answers: Record<string, unknown> };
+    let modern: ModernRequest;
     try {
-      const read = readModernRequest(method, params);
+      modern = readModernRequest(method, params);
       // MRTR retries: the answers of earlier rounds travel in the signed requestState.
-      let answers: Record<string, unknown> = {};
       if (params.requestState !== undefined) {
         if (typeof params.requestState !== 'string') throw new InvalidParamsError('requestState must be the string the server sent');
-        answers = this.app.settings.requestState.verify(params.requestState, method, String(targetOf(method, params) ?? ''), params.arguments ?? null);
+        modern.answers = this.app.settings.requestState.verify(params.requestState, method, String(targetOf(method, params) ?? ''), params.arguments ?? null);
       }
       if (params.inputResponses !== undefined) {
         if (!isObject(params.inputResponses)) throw new InvalidParamsError('inputResponses must be an object of answers by key');
-        answers = { ...answers, ...params.inputResponses };
+        modern.answers = { ...modern.answers, ...params.inputResponses };
       }
-      modern = { ...read, answers };
     } catch (error) {
       return Promise.resolve(errorResponse(id, error, true));
     }
     if (method === SERVER_DISCOVER) {
-      return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(discoverResult(this.app), this.app.info, this.app.settings.cacheHints.get(method)) });
+      return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(discoverResult(this.app), this.app.infoMeta, this.app.settings.cacheHints.get(method)) });
     }
     if (method === SUBSCRIPTIONS_LISTEN) return this.listen(id, params, options, modern);
     const handler = this.app.methods.get(method);
@@ -366,7 +365,7 @@ export class Connection {
    * matching app events, each tagged with the subscription id, until the client cancels (stdio:
    * notifications/cancelled; HTTP: closing the stream) or the connection closes.
    */
-  private listen(id: RequestId, params: Record<string, unknown>, options: ReceiveOptions, modern: { client: ClientInfo; logLevel: LogLevel | undefined; answers: Record<string, unknown> }): Promise<JsonRpcResponse | undefined> {
+  private listen(id: RequestId, params: Record<string, unknown>, options: ReceiveOptions, modern: ModernRequest): Promise<JsonRpcResponse | undefined> {
     const send = options.send ?? this.outboundChannel;
     if (!send) return Promise.resolve(errorResponse(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), true));
     const honoured = honouredFilter(params.notifications, this.app.capabilities);
@@ -400,7 +399,7 @@ export class Connection {
     params: Record<string, unknown>,
     handler: MethodHandler,
     options: ReceiveOptions,
-    modern?: { client: ClientInfo; logLevel: LogLevel | undefined; answers: Record<string, unknown> },
+    modern?: ModernRequest,
   ): Promise<JsonRpcResponse | undefined> {
     const target = targetOf(method, params);
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
@@ -416,12 +415,12 @@ export class Connection {
       // A handler whose own try/catch swallowed the signal still ends the round: an answer built
       // without the client's input is not the answer the handler would give with it.
       if (modern && ctx.asksPending() && MRTR_METHODS.has(method)) throw new InputRequiredSignal();
-      response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(result as Record<string, unknown>, this.app.info, this.cacheHint(method, params, ctx)) : (result as Record<string, unknown>) };
+      response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(result as Record<string, unknown>, this.app.infoMeta, this.cacheHint(method, params, ctx)) : (result as Record<string, unknown>) };
     } catch (error) {
       if (modern && (InputRequiredSignal.is(error) || ctx.asksPending()) && MRTR_METHODS.has(method)) {
         // The handler asked the client something: end the round, carrying the answers so far.
         const requestState = this.app.settings.requestState.sign(method, String(target ?? ''), params.arguments ?? null, modern.answers);
-        response = { jsonrpc: '2.0', id, result: inputRequiredResult(ctx.missing, requestState, this.app.info) };
+        response = { jsonrpc: '2.0', id, result: inputRequiredResult(ctx.missing, requestState, this.app.infoMeta) };
       } else {
         if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
         response = errorResponse(id, error, modern !== undefined);

@@ -36,7 +36,7 @@ export function hasModernClaim(params: unknown): boolean {
 }
 
 /** What a modern request says about its client, or the error that answers it. */
-export function readModernRequest(method: string, params: Record<string, unknown>): { client: ClientInfo; logLevel: LogLevel | undefined } {
+export function readModernRequest(method: string, params: Record<string, unknown>): ModernRequest {
   const meta = (isObject(params._meta) ? params._meta : {}) as Record<string, unknown>;
   const version = meta[META.PROTOCOL_VERSION];
   const capabilities = meta[META.CLIENT_CAPABILITIES];
@@ -51,8 +51,18 @@ export function readModernRequest(method: string, params: Record<string, unknown
   return {
     client: { protocolVersion: version, capabilities: capabilities as ClientCapabilities, info: isObject(info) ? (info as unknown as Implementation) : undefined },
     logLevel: level as LogLevel | undefined,
+    answers: NO_ANSWERS,
   };
 }
+
+/** A 2026-07-28 request as the dispatcher serves it: its client, log level and the MRTR answers so far. */
+export interface ModernRequest {
+  client: ClientInfo;
+  logLevel: LogLevel | undefined;
+  answers: Record<string, unknown>;
+}
+
+const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
 
 /** `server/discover`: versions, capabilities and instructions, for clients that ask first. */
 export function discoverResult(app: McpApp): Record<string, unknown> {
@@ -62,9 +72,18 @@ export function discoverResult(app: McpApp): Record<string, unknown> {
   return result;
 }
 
-/** A result as 2026-07-28 has it: `resultType`, the cache hint of cacheable methods, server info in `_meta`. */
-export function shapeModernResult(result: Record<string, unknown>, serverInfo: Implementation, cache: WireCacheHint | undefined): Record<string, unknown> {
-  const shaped: Record<string, unknown> = { ...result, resultType: 'complete', _meta: { ...(isObject(result._meta) ? result._meta : {}), [META.SERVER_INFO]: serverInfo } };
+/** The `_meta` of a modern result that has none of its own: one frozen object per app. */
+export function serverInfoMeta(serverInfo: Implementation): Readonly<Record<string, unknown>> {
+  return Object.freeze({ [META.SERVER_INFO]: serverInfo });
+}
+
+/**
+ * A result as 2026-07-28 has it: `resultType`, the cache hint of cacheable methods, server info
+ * in `_meta` (`infoMeta`, shared, unless the result brings its own `_meta`).
+ */
+export function shapeModernResult(result: Record<string, unknown>, infoMeta: Readonly<Record<string, unknown>>, cache: WireCacheHint | undefined): Record<string, unknown> {
+  const own = result._meta;
+  const shaped: Record<string, unknown> = { ...result, resultType: 'complete', _meta: isObject(own) ? { ...own, ...infoMeta } : infoMeta };
   if (cache) {
     shaped.ttlMs = cache.ttlMs;
     shaped.cacheScope = cache.cacheScope;
@@ -90,8 +109,8 @@ export class MissingRequiredClientCapabilityError extends McpError {
 export const MRTR_METHODS: ReadonlySet<string> = new Set([METHOD.TOOLS_CALL, METHOD.PROMPTS_GET, METHOD.RESOURCES_READ]);
 
 /** An input-required result: the questions by key, and the state to echo on the retry. */
-export function inputRequiredResult(missing: Record<string, { method: string; params: Record<string, unknown> }>, requestState: string, serverInfo: Implementation): Record<string, unknown> {
-  return { resultType: 'input_required', inputRequests: missing, requestState, _meta: { [META.SERVER_INFO]: serverInfo } };
+export function inputRequiredResult(missing: Record<string, { method: string; params: Record<string, unknown> }>, requestState: string, infoMeta: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return { resultType: 'input_required', inputRequests: missing, requestState, _meta: infoMeta };
 }
 
 export const SUBSCRIPTIONS_LISTEN = 'subscriptions/listen';
