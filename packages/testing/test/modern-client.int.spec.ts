@@ -43,6 +43,7 @@ class Surface {
   user({ id }: { id: string }, ctx: RequestContext) {
     // Whoever asks for "me" gets themselves: that answer depends on the caller.
     if (id === 'me') ctx.setCacheHint({ scope: 'private', ttlMs: 0 });
+    if (id === 'team') ctx.setCacheHint({ scope: 'private', ttlMs: undefined });
     return `user ${id}`;
   }
 
@@ -142,6 +143,7 @@ describe('cache hints on 2026-07-28 results', () => {
     expect(await client.readResource('c://changelog')).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' });
     expect(await client.readResource('c://users/7')).toMatchObject({ ttlMs: 1_000, cacheScope: 'private' });
     expect(await client.readResource('c://users/me')).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    expect(await client.readResource('c://users/team')).toMatchObject({ ttlMs: 1_000, cacheScope: 'private' });
   });
 
   it('marks the answer of an input-required retry uncacheable, and puts hints on no other result', async () => {

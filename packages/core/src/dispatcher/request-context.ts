@@ -137,7 +137,11 @@ export class RequestContext {
    */
   setCacheHint(hint: CacheHint): void {
     checkCacheHint(hint, `ctx.setCacheHint on ${this.method}`);
-    this.hint = { ...this.hint, ...hint };
+    const next: CacheHint = { ...this.hint };
+    // An explicit `undefined` leaves the declared value in place rather than erasing it.
+    if (hint.ttlMs !== undefined) next.ttlMs = hint.ttlMs;
+    if (hint.scope !== undefined) next.scope = hint.scope;
+    this.hint = next;
   }
 
   /** @internal Set by resources/read: the hint the resource that answered declares. */
