@@ -3,22 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { RawStdioClient } from '@mcpkit/testing';
+import { text, VALID } from './support';
 
 // Drives the built server (`pnpm test` builds first) as a real child process.
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 const ENV = { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>;
-
-const VALID = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  age: 36,
-  score: 99.5,
-  role: 'admin',
-  active: true,
-  tags: ['math', 'engines'],
-  address: { street: '1 Main St', city: 'London', zip: '12345' },
-  priority: 3,
-};
 
 const VALIDATE_SCHEMA = {
   type: 'object',
@@ -40,10 +29,6 @@ const VALIDATE_SCHEMA = {
   },
   required: ['name', 'email', 'age', 'score', 'role', 'active', 'tags', 'address', 'priority'],
 };
-
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
-}
 
 describe('testbed over stdio with the official SDK client', () => {
   let client: Client;

@@ -2,24 +2,12 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpServerProcess } from '@mcpkit/testing';
+import { text, VALID as BASE } from './support';
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
-}
-
-const VALID = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  age: 36,
-  score: 99.5,
-  role: 'viewer',
-  active: false,
-  tags: [],
-  address: { street: '1 Main St', city: 'London', zip: '12345' },
-  priority: 1,
-};
+// Another valid input than the stdio tests use: other role, no tags, the lowest priority.
+const VALID = { ...BASE, role: 'viewer', active: false, tags: [], priority: 1 };
 
 describe.each(['stateful', 'stateless'])('testbed over Streamable HTTP (%s) with the official SDK client', (mode) => {
   let server: HttpServerProcess;

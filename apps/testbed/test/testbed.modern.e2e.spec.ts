@@ -2,27 +2,12 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { HttpServerProcess } from '@mcpkit/testing';
+import { text, VALID } from './support';
 
 // The official v2 client pinned to 2026-07-28: no initialize, `_meta` on every request.
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 const ENV = { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>;
 const MODERN = '2026-07-28';
-
-const VALID = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  age: 36,
-  score: 99.5,
-  role: 'admin',
-  active: true,
-  tags: ['math'],
-  address: { street: '1 Main St', city: 'London', zip: '12345' },
-  priority: 3,
-};
-
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
-}
 
 /** Records every message the client sends, so tests can check what went over the wire. */
 function recording<T extends Transport>(transport: T): { transport: T; sent: Array<{ method?: string; params?: Record<string, unknown> }> } {
@@ -88,7 +73,7 @@ describe.each([stdio, http])('testbed over $name with the official v2 client, 20
   it('calls tools, reads the resource and gets the prompt, each request carrying its own _meta', async () => {
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'über ✓' } }))).toBe('über ✓');
     expect(text(await client.callTool({ name: 'add', arguments: { a: 40, b: 2 } }))).toBe('42');
-    expect(text(await client.callTool({ name: 'validate', arguments: VALID }))).toBe('valid:Ada:36:1:12345:-');
+    expect(text(await client.callTool({ name: 'validate', arguments: VALID }))).toBe('valid:Ada:36:2:12345:-');
     const read = await client.readResource({ uri: 'test://static' });
     expect(read.contents).toEqual([{ uri: 'test://static', mimeType: 'text/plain', text: 'static resource content' }]);
     expect(read).toMatchObject({ cacheScope: 'private', ttlMs: 0 });

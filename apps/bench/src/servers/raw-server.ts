@@ -91,16 +91,18 @@ function handle(message: Json): Json | undefined {
     case 'ping':
       result = {};
       break;
-    case 'tools/list':
-      result = { tools: toolList };
-      break;
-    case 'tools/call':
-      result = call(params.name, (params.arguments ?? {}) as Json);
-      if (!result) return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } };
-      break;
     default:
-      return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+      return toolMethod(id, method, params);
   }
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** `tools/list` and `tools/call`, the same on both eras (anything else: -32601). */
+function toolMethod(id: unknown, method: unknown, params: Json): Json {
+  if (method === 'tools/list') return { jsonrpc: '2.0', id, result: { tools: toolList } };
+  if (method !== 'tools/call') return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+  const result = call(params.name, (params.arguments ?? {}) as Json);
+  if (!result) return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } };
   return { jsonrpc: '2.0', id, result };
 }
 
@@ -109,24 +111,16 @@ function handleModern(id: unknown, method: unknown, params: Json, version: unkno
   const meta = params._meta as Json;
   if (typeof meta['io.modelcontextprotocol/clientCapabilities'] !== 'object') return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Missing clientCapabilities' } };
   if (version !== '2026-07-28') return { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: version } } };
-  let result: Json | undefined;
-  switch (method) {
-    case 'server/discover':
-      result = { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, resources: {}, prompts: {} }, ttlMs: 0, cacheScope: 'public' };
-      break;
-    case 'tools/list':
-      result = { tools: toolList, ttlMs: 0, cacheScope: 'public' };
-      break;
-    case 'tools/call':
-      result = call(params.name, (params.arguments ?? {}) as Json);
-      if (!result) return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } };
-      break;
-    default:
-      return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+  const answer = method === 'server/discover' ? { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, resources: {}, prompts: {} } } } : toolMethod(id, method, params);
+  const result = answer.result as Json | undefined;
+  if (!result) return answer;
+  if (method !== 'tools/call') {
+    result.ttlMs = 0;
+    result.cacheScope = 'public';
   }
   result.resultType = 'complete';
   result._meta = { 'io.modelcontextprotocol/serverInfo': SERVER_INFO };
-  return { jsonrpc: '2.0', id, result };
+  return answer;
 }
 
 /** A 2026-07-28 POST's headers must match its body; the answer to a mismatch, else undefined. */
