@@ -26,6 +26,7 @@ export {
   type Root,
   type AskOptions,
 } from './dispatcher/request-context';
+export type { TraceContext } from './dispatcher/trace-context';
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';

@@ -286,6 +286,31 @@ describe('Connection', () => {
       expect(JSON.stringify(lines)).not.toContain('secret');
     });
 
+    it('carries the caller\'s W3C trace id, from _meta or the HTTP headers, and hands the context to the handler', async () => {
+      class Traced {
+        @Tool({ input: null })
+        whoCalls(_input: unknown, ctx: RequestContext) {
+          return JSON.stringify(ctx.trace ?? null);
+        }
+      }
+      const { logger, lines } = capture();
+      const app = createApp({ name: 'x', version: '1', providers: [Traced], logger });
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const viaMeta = app.connect({ kind: 'memory' });
+      await rpc(viaMeta, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
+      const answer = await rpc(viaMeta, 1, 'tools/call', { name: 'whoCalls', arguments: {}, _meta: { traceparent, tracestate: 'v=1' } });
+      expect(JSON.parse(answer.result.content[0].text)).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentId: '00f067aa0ba902b7', sampled: true, tracestate: 'v=1' });
+      const viaHeader = app.connect({ kind: 'http', headers: { traceparent: traceparent.replace('4bf9', 'aaaa') } });
+      await rpc(viaHeader, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
+      await rpc(viaHeader, 1, 'tools/call', { name: 'whoCalls', arguments: {} });
+      const bad = app.connect({ kind: 'memory' });
+      await rpc(bad, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
+      const untraced = await rpc(bad, 1, 'tools/call', { name: 'whoCalls', arguments: {}, _meta: { traceparent: 'not-a-trace' } });
+      expect(untraced.result.content[0].text).toBe('null');
+      const requests = lines.filter((line) => line.msg === 'request');
+      expect(requests.map((line) => line.traceId)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', 'aaaa2f3577b34da6a3ce929d0e0e4736', undefined]);
+    });
+
     it('logs arguments only when the app opts in', async () => {
       const { logger, lines } = capture();
       const app = createApp({ name: 'x', version: '1', providers: [Everything], logger, logArguments: true });

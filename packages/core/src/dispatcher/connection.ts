@@ -28,6 +28,7 @@ import {
   SUBSCRIPTIONS_LISTEN,
 } from './modern-era';
 import { InputRequiredSignal } from './input-required';
+import { traceIdOf } from './trace-context';
 import { OutboundRequests, type OutboundRequestOptions } from './outbound-requests';
 import { RequestContext, type ClientInfo, type SessionInfo, type TransportInfo } from './request-context';
 
@@ -404,6 +405,12 @@ export class Connection {
     const target = targetOf(method, params);
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
     const meta = isObject(params._meta) ? params._meta : undefined;
+    // Log lines carry the caller's trace id, so they can be found from its trace.
+    const traceparent = meta?.traceparent ?? (options.transport ?? this.transport).headers?.traceparent;
+    if (traceparent !== undefined) {
+      const traceId = traceIdOf(traceparent);
+      if (traceId !== undefined) bindings.traceId = traceId;
+    }
     const logger = options.logger ?? this.logger;
     const ctx = new RequestContext(id, method, modern ? modern.client : this.client, modern ? undefined : this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this, options.detach, modern);
     this.inflight.set(id, ctx);

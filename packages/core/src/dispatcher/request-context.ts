@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkCacheHint, type CacheHint } from '../app/cache-hints';
+import { readTraceContext, type TraceContext } from './trace-context';
 import { ClientCapabilityError, ClientRequestError } from '../errors/client-errors';
 import { ToolError } from '../errors/tool-error';
 import { passes, type LogLevel } from '../logging/log-levels';
@@ -193,6 +194,20 @@ export class RequestContext {
   }
 
   /** True once the request was cancelled (by the client or the connection closing). */
+  private traced: TraceContext | null | undefined = undefined;
+
+  /**
+   * The caller's W3C trace context (`traceparent`, `tracestate`, `baggage` from `_meta`, or over
+   * HTTP from the headers), to continue its trace; `undefined` when it sent none or an invalid one.
+   *
+   * @example
+   * const parent = ctx.trace?.traceparent;
+   */
+  get trace(): TraceContext | undefined {
+    if (this.traced === undefined) this.traced = readTraceContext(this.meta, this.transport.headers) ?? null;
+    return this.traced ?? undefined;
+  }
+
   get isCancelled(): boolean {
     return this.cancelReason !== undefined;
   }
