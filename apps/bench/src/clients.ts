@@ -99,7 +99,7 @@ export class HttpRpc implements RpcClient {
     return this.post({ jsonrpc: '2.0', method });
   }
 
-  private post(message: Message): Promise<Message | undefined> {
+  private post(message: Message, retried = false): Promise<Message | undefined> {
     const body = JSON.stringify(message);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -130,7 +130,12 @@ export class HttpRpc implements RpcClient {
           }
         });
       });
-      req.on('error', reject);
+      // A keep-alive socket the server closed as idle just as we reused it: Node's documented
+      // race (http.ClientRequest.reusedSocket). Every bench call is idempotent: send it again, once.
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (req.reusedSocket && !retried && (error.code === 'ECONNRESET' || error.message === 'socket hang up')) resolve(this.post(message, true));
+        else reject(error);
+      });
       req.end(body);
     });
   }

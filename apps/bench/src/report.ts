@@ -10,11 +10,11 @@ export function renderMarkdown(results: Record<string, unknown>): string {
   for (const group of groups) {
     const [transport, workload, concurrency] = group.split('|');
     const raw = throughput[`raw|${group}`];
-    const sdk = throughput[`sdk|${group}`];
-    for (const server of ['mcpkit', 'mcpkit+info-log', 'sdk', 'raw']) {
+    // 2026-07-28 rows compare with the v2 SDK, the others with v1.
+    const sdk = throughput[`sdk|${group}`] ?? throughput[`sdk2|${group}`];
+    for (const server of ['mcpkit', 'mcpkit+info-log', 'sdk', 'sdk2', 'raw']) {
       const row = throughput[`${server}|${group}`];
       if (!row) continue;
-      // The v1 SDK does not speak 2026-07-28: those rows have no SDK figure to compare with.
       lines.push(`| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${sdk ? ratio(row.cpuUsPerCall, sdk.cpuUsPerCall) : '–'} |`);
     }
   }

@@ -8,12 +8,13 @@ import { cpuMicros, freePort, rssMb, waitForPort } from './proc';
 import { renderMarkdown } from './report';
 import { withTables } from './render';
 
-export type ServerName = 'mcpkit' | 'sdk' | 'raw';
+export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw';
 export type Transport = 'stdio' | 'http' | 'http-stateless' | 'stdio-2026' | 'http-2026';
 
 const SCRIPTS: Record<ServerName, string> = {
   mcpkit: require.resolve('@mcpkit/app-testbed/dist/main.js'),
   sdk: join(__dirname, 'servers', 'sdk-server.js'),
+  sdk2: join(__dirname, 'servers', 'sdk2-server.js'),
   raw: join(__dirname, 'servers', 'raw-server.js'),
 };
 
@@ -22,9 +23,10 @@ const outIndex = process.argv.indexOf('--out');
 const OUT = outIndex > 0 ? process.argv[outIndex + 1] : undefined;
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
-// The 2026-07-28 revision: the v1 SDK does not speak it.
+// The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves
+// the handshake era only statelessly, so the handshake-era rows keep v1, the SDK most servers run).
 const MODERN: ReadonlySet<Transport> = new Set(['stdio-2026', 'http-2026']);
-const serversFor = (transport: Transport) => (MODERN.has(transport) ? SERVERS.filter((server) => server !== 'sdk') : SERVERS);
+const serversFor = (transport: Transport): ServerName[] => (MODERN.has(transport) ? ['mcpkit', 'sdk2', 'raw'] : SERVERS);
 const WORKLOADS: Workload[] = ['echo', 'add', 'validate'];
 const CONCURRENCY = smoke ? [1, 16] : [1, 16, 64];
 // CPU time comes in 10 ms ticks: enough calls per figure that even the raw server spends
