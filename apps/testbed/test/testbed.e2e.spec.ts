@@ -244,6 +244,36 @@ describe('testbed with TOOLS=500', () => {
 });
 
 describe('testbed over stdio, 2026-07-28 beside the handshake era', () => {
+  it('answers malformed 2026-07-28 requests with the right codes and keeps serving', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], ENV);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const call = { name: 'add', arguments: { a: 1, b: 2 } };
+    try {
+      for (const [params, code] of [
+        [{ ...call, _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': 5 } }, -32602],
+        [{ ...call, _meta: { ...meta, 'io.modelcontextprotocol/clientCapabilities': [] } }, -32602],
+        [{ ...call, _meta: { ...meta, 'io.modelcontextprotocol/logLevel': 'loud' } }, -32602],
+        [{ ...call, _meta: meta, requestState: 123 }, -32602],
+        [{ ...call, _meta: meta, requestState: 'forged.state' }, -32602],
+        [{ ...call, _meta: meta, inputResponses: 'yes' }, -32602],
+        [{ name: 'nope', arguments: {}, _meta: meta }, -32602],
+        [{ name: 'add', arguments: 'not an object', _meta: meta }, -32602],
+      ] as const) {
+        expect((await server.request('tools/call', params)).error).toMatchObject({ code });
+      }
+      expect((await server.request('ping', { _meta: meta })).error).toMatchObject({ code: -32601 });
+      expect((await server.request('logging/setLevel', { level: 'info', _meta: meta })).error).toMatchObject({ code: -32601 });
+      // A claim-less request before initialize is the handshake era's business: -32600.
+      expect((await server.request('tools/list', { _meta: [] })).error).toMatchObject({ code: -32600 });
+      server.send({ jsonrpc: '2.0', method: 'notifications/whatever', params: { _meta: meta } });
+      expect(await server.request('tools/call', { ...call, _meta: meta })).toMatchObject({ result: { content: [{ text: '3' }], resultType: 'complete' } });
+      expect(server.stray).toEqual([]);
+      expect(await server.end()).toEqual({ code: 0, signal: null });
+    } finally {
+      server.kill();
+    }
+  });
+
   it('answers server/discover and modern calls, then still accepts initialize on the same process', async () => {
     const server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], ENV);
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
