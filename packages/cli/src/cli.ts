@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from './cli-error';
 import { call } from './commands/call';
 import { CLIENTS, config } from './commands/config';
@@ -75,7 +75,8 @@ program
   .option('--resource <uri>', 'read a resource instead')
   .option('--prompt <name>', 'get a prompt instead (arguments as key=value)')
   .option('--json', 'print the whole result as JSON')
-  .addHelpText('after', "\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args '{\"text\":\"hi\"}' dist/app.js\n  mcpkit call --resource notes://index\n\nExit code 1 when the tool returns isError.")
+  .addOption(new Option('--era <era>', 'the protocol era to call with: legacy (initialize, 2025-11-25) or modern (2026-07-28)').choices(['legacy', 'modern']).default('legacy'))
+  .addHelpText('after', "\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args '{\"text\":\"hi\"}' dist/app.js\n  mcpkit call --resource notes://index --era modern --json\n\nExit code 1 when the tool returns isError.")
   .action((tool: string | undefined, args: string[], options) => run(() => (quietLogs(), call(tool, args, options))));
 
 program

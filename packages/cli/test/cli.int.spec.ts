@@ -40,6 +40,16 @@ describe('mcpkit call', () => {
     expect(JSON.parse(json.stdout)).toEqual({ content: [{ type: 'text', text: '2' }] });
   });
 
+  it('calls as a 2026-07-28 client with --era modern', async () => {
+    const call = await mcpkit(['call', 'add', 'a=1', 'b=1', '--era', 'modern', '--json', TESTBED]);
+    expect(JSON.parse(call.stdout)).toEqual({ content: [{ type: 'text', text: '2' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcpkit-testbed', version: '0.1.0' } } });
+    const read = await mcpkit(['call', '--resource', 'test://static', '--era', 'modern', '--json', TESTBED]);
+    expect(JSON.parse(read.stdout)).toMatchObject({ ttlMs: 0, cacheScope: 'private', resultType: 'complete' });
+    const bad = await mcpkit(['call', 'add', '--era', 'future', TESTBED]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/future/);
+  });
+
   it('explains usage mistakes in one line plus a hint, exit 2', async () => {
     const bad = await mcpkit(['call', 'add', '--args', '{nope', TESTBED]);
     expect(bad.code).toBe(2);

@@ -8,6 +8,8 @@ export interface CallOptions {
   resource?: string;
   prompt?: string;
   json?: boolean;
+  /** `modern` calls as a 2026-07-28 client: `_meta` per request, results with resultType and cache hints. */
+  era?: 'legacy' | 'modern';
 }
 
 /** `key=value` pairs as an object: a value that parses as JSON is that value, else a string. */
@@ -49,7 +51,7 @@ export async function call(target: string | undefined, rest: readonly string[], 
   const positionals = options.resource || options.prompt ? [target, ...rest].filter((item): item is string => item !== undefined) : [...rest];
   const entry = positionals.length > 0 && !positionals[positionals.length - 1].includes('=') ? positionals.pop() : undefined;
   const args = { ...parseArgsJson(options.args), ...parsePairs(positionals) };
-  const client = await TestClient.connect(loadApp(resolveEntry(entry)), { clientInfo: { name: 'mcpkit-cli', version: '0.1.0' } });
+  const client = await TestClient.connect(loadApp(resolveEntry(entry)), { era: options.era, clientInfo: { name: 'mcpkit-cli', version: '0.1.0' } });
   try {
     if (options.resource) {
       const result = await client.readResource(options.resource);
