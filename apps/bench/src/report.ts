@@ -21,11 +21,17 @@ export function renderMarkdown(results: Record<string, unknown>): string {
   const cold = results.coldStartMs as Record<string, number>;
   const memory = results.memory as Record<string, { idleMb: number; after20kMb: number }>;
   const list = results.toolsList505P50Ms as Record<string, number>;
-  lines.push('', '| figure | mcpkit | SDK | raw | mcpkit vs raw | mcpkit vs SDK |', '| --- | --- | --- | --- | --- | --- |');
-  lines.push(`| cold start to first tools/list (ms, stdio) | ${cold.mcpkit} | ${cold.sdk} | ${cold.raw} | ${ratio(cold.mcpkit, cold.raw)} | ${ratio(cold.mcpkit, cold.sdk)} |`);
-  lines.push(`| tools/list with 505 tools, p50 (ms, stdio) | ${list.mcpkit} | ${list.sdk} | ${list.raw} | ${ratio(list.mcpkit, list.raw)} | ${ratio(list.mcpkit, list.sdk)} |`);
-  lines.push(`| RSS idle (MB) | ${memory.mcpkit.idleMb} | ${memory.sdk.idleMb} | ${memory.raw.idleMb} | ${ratio(memory.mcpkit.idleMb, memory.raw.idleMb)} | ${ratio(memory.mcpkit.idleMb, memory.sdk.idleMb)} |`);
-  const growth = (server: string) => Math.round((memory[server].after20kMb - memory[server].idleMb) * 10) / 10;
-  lines.push(`| RSS growth after the echo calls (MB) | ${growth('mcpkit')} | ${growth('sdk')} | ${growth('raw')} | | |`);
+  lines.push('', '| figure | mcpkit | SDK v1 | SDK v2 | raw | mcpkit vs raw | mcpkit vs SDK v1 | mcpkit vs SDK v2 |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+  // Older result files have no SDK v2 figures: their cells stay empty.
+  const figure = (label: string, values: Record<string, number | undefined>) => {
+    const cell = (server: string) => (values[server] === undefined ? '–' : String(values[server]));
+    const vs = (server: string) => (values.mcpkit === undefined || values[server] === undefined ? '–' : ratio(values.mcpkit, values[server]!));
+    lines.push(`| ${label} | ${cell('mcpkit')} | ${cell('sdk')} | ${cell('sdk2')} | ${cell('raw')} | ${vs('raw')} | ${vs('sdk')} | ${vs('sdk2')} |`);
+  };
+  figure('cold start to first tools/list (ms, stdio)', cold);
+  figure('tools/list with 505 tools, p50 (ms, stdio)', list);
+  figure('RSS idle (MB)', Object.fromEntries(Object.entries(memory).map(([server, m]) => [server, m.idleMb])));
+  const growth = Object.fromEntries(Object.entries(memory).map(([server, m]) => [server, Math.round((m.after20kMb - m.idleMb) * 10) / 10]));
+  lines.push(`| RSS growth after the echo calls (MB) | ${growth.mcpkit} | ${growth.sdk} | ${growth.sdk2 ?? '–'} | ${growth.raw} | | | |`);
   return lines.join('\n');
 }

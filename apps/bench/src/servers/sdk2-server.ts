@@ -33,6 +33,13 @@ function buildServer(): McpServer {
   server.registerTool('fail', { description: 'Always fails' }, async () => {
     throw new Error('the fail tool failed');
   });
+  server.registerTool('slow', { description: 'Sleeps', inputSchema: z.object({ ms: z.int().min(0) }) }, async ({ ms }, ctx) => {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      ctx.mcpReq.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
+    });
+    return { content: [{ type: 'text', text: `slept ${ms}` }] };
+  });
   const extra = Number(process.env.TOOLS ?? 0);
   for (let i = 0; i < extra; i++) {
     server.registerTool(`tool_${i}`, { description: `Synthetic tool number ${i} for tools/list benchmarks`, inputSchema: z.object({ x: z.number(), label: z.string().optional() }) }, async ({ x }) => ({
