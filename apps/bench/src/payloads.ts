@@ -1,16 +1,8 @@
 /** The workload every server answers, and the answers every server must give. */
 
-export const VALID = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  age: 36,
-  score: 99.5,
-  role: 'admin',
-  active: true,
-  tags: ['math', 'engines'],
-  address: { street: '1 Main St', city: 'London', zip: '12345' },
-  priority: 3,
-};
+import { VALID } from '@mcpkit/app-testbed/dist/examples';
+
+export { VALID };
 
 export const VALID_TEXT = 'valid:Ada:36:2:12345:-';
 
