@@ -1,5 +1,6 @@
 import { Prompt, Tool, type RequestContext } from '@mcpkit/core';
 
+const CONFIRM_FORM = { type: 'object', properties: { ok: { type: 'boolean' } } };
 const NAME_FORM = { type: 'object', properties: { name: { type: 'string', description: 'Your name' } }, required: ['name'] };
 const CONTEXT_FORM = { type: 'object', properties: { context: { type: 'string', description: 'What should the prompt know?' } } };
 
@@ -34,7 +35,7 @@ export class InputRequiredTools {
 
   @Tool({ name: 'test_input_required_result_request_state', description: 'Carries its progress in requestState', input: null })
   async requestState(_input: unknown, ctx: RequestContext): Promise<string> {
-    const answer = await ctx.elicit('Confirm to continue', { type: 'object', properties: { ok: { type: 'boolean' } } });
+    const answer = await ctx.elicit('Confirm to continue', CONFIRM_FORM);
     return `Confirmed: ${answer.action}`;
   }
 
@@ -47,13 +48,13 @@ export class InputRequiredTools {
   @Tool({ name: 'test_input_required_result_multi_round', description: 'Asks twice, one question per round', input: null })
   async multiRound(_input: unknown, ctx: RequestContext): Promise<string> {
     const first = await ctx.elicit('Step 1: your name?', NAME_FORM, { key: 'step1' });
-    const second = await ctx.elicit('Step 2: confirm?', { type: 'object', properties: { ok: { type: 'boolean' } } }, { key: 'step2' });
+    const second = await ctx.elicit('Step 2: confirm?', CONFIRM_FORM, { key: 'step2' });
     return `Rounds done: ${first.action}, ${second.action}`;
   }
 
   @Tool({ name: 'test_input_required_result_tampered_state', description: 'Rejects a requestState that was altered', input: null })
   async tampered(_input: unknown, ctx: RequestContext): Promise<string> {
-    const answer = await ctx.elicit('Confirm', { type: 'object', properties: { ok: { type: 'boolean' } } });
+    const answer = await ctx.elicit('Confirm', CONFIRM_FORM);
     return `Confirmed: ${answer.action}`;
   }
 

@@ -198,6 +198,9 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: tag } },
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'm://one', _meta: tag } },
     ]);
+    // A second listen cannot take over an id that is still in flight.
+    const again = await connection.receive({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { _meta: META, notifications: { toolsListChanged: true } } }, { send: () => undefined });
+    expect(again).toMatchObject({ id: 'sub-1', error: { code: -32600 } });
     await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'sub-1' } });
     expect(await listening).toBeUndefined();
     live.enable('tool', 'echo');

@@ -289,9 +289,7 @@ export class Connection {
     if (!handler || (this.sessionless && (method === METHOD.LOGGING_SET_LEVEL || method === METHOD.RESOURCES_SUBSCRIBE || method === METHOD.RESOURCES_UNSUBSCRIBE))) {
       return Promise.resolve(errorResponse(id, new MethodNotFoundError(method)));
     }
-    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`)));
-    if (this.closed) return Promise.resolve(undefined);
-    return this.run(id, method, params ?? EMPTY_PARAMS, handler, options);
+    return this.refusal(id, false) ?? this.run(id, method, params ?? EMPTY_PARAMS, handler, options);
   }
 
   private initialize(id: RequestId, params: Record<string, unknown>): JsonRpcResponse {
@@ -351,14 +349,20 @@ export class Connection {
     if (method === SERVER_DISCOVER) {
       return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(discoverResult(this.app), this.app.infoMeta, this.app.settings.cacheHints.get(method)) });
     }
-    if (method === SUBSCRIPTIONS_LISTEN) return this.listen(id, params, options, modern);
+    // readModernRequest already answered the methods 2026-07-28 removed.
     const handler = this.app.methods.get(method);
-    if (!handler || method === METHOD.LOGGING_SET_LEVEL || method === METHOD.RESOURCES_SUBSCRIBE || method === METHOD.RESOURCES_UNSUBSCRIBE) {
-      return Promise.resolve(errorResponse(id, new MethodNotFoundError(method), true));
-    }
-    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`), true));
+    if (!handler && method !== SUBSCRIPTIONS_LISTEN) return Promise.resolve(errorResponse(id, new MethodNotFoundError(method), true));
+    const refused = this.refusal(id, true);
+    if (refused) return refused;
+    if (method === SUBSCRIPTIONS_LISTEN) return this.listen(id, params, options, modern);
+    return this.run(id, method, params, handler!, options, modern);
+  }
+
+  /** Why a request cannot start now: its id belongs to one still in flight, or the connection closed. */
+  private refusal(id: RequestId, modern: boolean): Promise<JsonRpcResponse | undefined> | undefined {
+    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`), modern));
     if (this.closed) return Promise.resolve(undefined);
-    return this.run(id, method, params, handler, options, modern);
+    return undefined;
   }
 
   /**
@@ -405,14 +409,15 @@ export class Connection {
     const target = targetOf(method, params);
     const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
     const meta = isObject(params._meta) ? params._meta : undefined;
+    const transport = options.transport ?? this.transport;
     // Log lines carry the caller's trace id, so they can be found from its trace.
-    const traceparent = meta?.traceparent ?? (options.transport ?? this.transport).headers?.traceparent;
+    const traceparent = meta?.traceparent ?? transport.headers?.traceparent;
     if (traceparent !== undefined) {
       const traceId = traceIdOf(traceparent);
       if (traceId !== undefined) bindings.traceId = traceId;
     }
     const logger = options.logger ?? this.logger;
-    const ctx = new RequestContext(id, method, modern ? modern.client : this.client, modern ? undefined : this.session, options.transport ?? this.transport, meta, logger, bindings, options.send, this, options.detach, modern);
+    const ctx = new RequestContext(id, method, modern ? modern.client : this.client, modern ? undefined : this.session, transport, meta, logger, bindings, options.send, this, options.detach, modern);
     this.inflight.set(id, ctx);
     const started = this.logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;

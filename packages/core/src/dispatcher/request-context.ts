@@ -11,7 +11,7 @@ import type { ClientCapabilities, ContentBlock, Implementation, JsonSchema, Meta
 import { METHOD } from '../protocol/methods';
 import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
-import { MissingRequiredClientCapabilityError } from './modern-era';
+import { MissingRequiredClientCapabilityError, type ModernRequest } from './modern-era';
 import { InputRequiredSignal } from './input-required';
 import type { Connection } from './connection';
 import type { OutboundRequestOptions } from './outbound-requests';
@@ -113,7 +113,7 @@ export class RequestContext {
     private readonly connection: Connection | undefined = undefined,
     private readonly detachTransport: (() => void) | undefined = undefined,
     /** Set for a 2026-07-28 request: its own log level, and the answers collected so far (MRTR). */
-    private readonly modern: { logLevel: LogLevel | undefined; answers: Record<string, unknown> } | undefined = undefined,
+    private readonly modern: ModernRequest | undefined = undefined,
   ) {}
 
   private asked = 0;
@@ -193,7 +193,6 @@ export class RequestContext {
     return this.controller.signal;
   }
 
-  /** True once the request was cancelled (by the client or the connection closing). */
   private traced: TraceContext | null | undefined = undefined;
 
   /**
@@ -208,6 +207,7 @@ export class RequestContext {
     return this.traced ?? undefined;
   }
 
+  /** True once the request was cancelled (by the client or the connection closing). */
   get isCancelled(): boolean {
     return this.cancelReason !== undefined;
   }
