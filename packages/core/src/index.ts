@@ -74,6 +74,8 @@ export type {
 export type { JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcMessage, JsonRpcErrorObject, RequestId } from './protocol/json-rpc';
 export { METHOD } from './protocol/methods';
 export { parseMessage, type ParsedFrame } from './protocol/parse-message';
+export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './protocol/encode-message';
+export { ExactNumberId } from './protocol/exact-id';
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, type LegacyProtocolVersion } from './protocol/protocol-versions';
 

@@ -23,6 +23,8 @@ export interface ExitInfo {
 export class RawStdioClient {
   /** Every JSON message the server wrote, in order. */
   readonly messages: Message[] = [];
+  /** Every stdout line as written, for what `JSON.parse` would lose (ids beyond 2^53). */
+  readonly lines: string[] = [];
   /** stdout lines that were not JSON (should stay empty). */
   readonly stray: string[] = [];
   /** Everything the server wrote on stderr. */
@@ -54,6 +56,7 @@ export class RawStdioClient {
     while ((newline = this.buffer.indexOf('\n')) !== -1) {
       const line = this.buffer.slice(0, newline);
       this.buffer = this.buffer.slice(newline + 1);
+      this.lines.push(line);
       try {
         this.messages.push(JSON.parse(line) as Message);
       } catch {

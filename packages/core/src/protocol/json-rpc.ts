@@ -1,5 +1,10 @@
-/** A JSON-RPC request id: the spec forbids `null` for requests. */
-export type RequestId = string | number;
+import { ExactNumberId } from './exact-id';
+
+/**
+ * A JSON-RPC request id: the spec forbids `null` for requests. A number beyond what a double
+ * holds exactly arrives as an `ExactNumberId`, so the answer carries the client's own digits.
+ */
+export type RequestId = string | number | ExactNumberId;
 
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
@@ -42,5 +47,5 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** True for a value usable as a request id. */
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || value instanceof ExactNumberId;
 }

@@ -1,5 +1,6 @@
 import { ParseError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
+import { isInexactId, restoreExactIds } from './exact-id';
 import type { JsonRpcFailure } from './json-rpc';
 
 /** A parsed frame, or the `-32700` answer for one that is not JSON. */
@@ -8,11 +9,22 @@ export type ParsedFrame = { ok: true; message: unknown } | { ok: false; response
 /**
  * Parses one transport frame (a stdio line, an HTTP body). Transports that must look at the
  * message before dispatching it (HTTP sessions) use this so the parse error stays core's answer.
+ * Numeric ids that a double cannot hold come back as `ExactNumberId`s with the client's digits.
  */
 export function parseMessage(text: string): ParsedFrame {
+  let message: unknown;
   try {
-    return { ok: true, message: JSON.parse(text) };
+    message = JSON.parse(text);
   } catch {
     return { ok: false, response: { jsonrpc: '2.0', id: null, error: toJsonRpcError(new ParseError()) } };
   }
+  if (hasInexactId(message)) restoreExactIds(text, message);
+  return { ok: true, message };
+}
+
+function hasInexactId(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  if (!Array.isArray(message)) return isInexactId((message as { id?: unknown }).id);
+  for (const element of message) if (typeof element === 'object' && element !== null && isInexactId((element as { id?: unknown }).id)) return true;
+  return false;
 }

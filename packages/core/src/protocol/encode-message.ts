@@ -1,0 +1,78 @@
+import { ErrorCode } from '../errors/error-codes';
+import type { Logger } from '../logging/logger';
+import type { JsonRpcMessage, RequestId } from './json-rpc';
+
+/** Byte bounds on what a transport writes. */
+export interface EncodeLimits {
+  /** Largest single message, in UTF-8 bytes. */
+  maxMessageBytes: number;
+  /** Largest answer to a batch, all its elements together, in UTF-8 bytes. */
+  maxBatchBytes: number;
+}
+
+/** Defaults of the outbound bounds: big enough for a large resource, far below V8's string limit. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+type Outgoing = JsonRpcMessage | readonly JsonRpcMessage[];
+
+/**
+ * Serialises what a transport is about to write, and never throws. A response that cannot be
+ * serialised (a cycle, a BigInt, a string past V8's limit) or is over `maxMessageBytes` becomes a
+ * `-32603` answer for its id; in a batch answer, the elements past `maxBatchBytes` do, so every
+ * request still ends exactly once. A notification or server request that cannot go out gives
+ * `undefined` (nothing to write). Ids kept as `ExactNumberId` go out with the client's digits.
+ *
+ * @example
+ * const text = encodeMessage(answer, { maxMessageBytes: 64 << 20, maxBatchBytes: 4 << 20 }, logger);
+ * if (text !== undefined) stream.write(text + '\n');
+ */
+export function encodeMessage(message: Outgoing, limits: EncodeLimits, logger?: Logger): string | undefined {
+  if (!Array.isArray(message)) return encodeOne(message as JsonRpcMessage, limits.maxMessageBytes, logger);
+  const parts: string[] = [];
+  let total = 2;
+  for (const element of message as readonly JsonRpcMessage[]) {
+    let part = encodeOne(element, limits.maxMessageBytes, logger);
+    if (part === undefined) continue;
+    let bytes = Buffer.byteLength(part);
+    if (total + bytes + 1 > limits.maxBatchBytes) {
+      const failure = replacement(element, `The batch answer would exceed ${limits.maxBatchBytes} bytes; send fewer requests per batch`, logger);
+      if (failure === undefined) continue;
+      part = failure;
+      bytes = Buffer.byteLength(part);
+    }
+    total += bytes + 1;
+    parts.push(part);
+  }
+  return parts.length === 0 ? undefined : `[${parts.join(',')}]`;
+}
+
+function encodeOne(message: JsonRpcMessage, maxBytes: number, logger: Logger | undefined): string | undefined {
+  let text: string;
+  try {
+    text = stringify(message);
+  } catch (error) {
+    return replacement(message, 'The response could not be serialised', logger, error);
+  }
+  // A UTF-8 byte is at least one UTF-16 unit and at most three: count bytes only when it matters.
+  if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) {
+    return replacement(message, `The response would exceed ${maxBytes} bytes`, logger);
+  }
+  return text;
+}
+
+function stringify(message: JsonRpcMessage): string {
+  const id = (message as { id?: RequestId | null }).id;
+  if (typeof id !== 'object' || id === null) return JSON.stringify(message);
+  // An exact id is written as the raw number literal, which JSON.stringify cannot emit.
+  const { id: _id, ...rest } = message as { id: RequestId };
+  const body = JSON.stringify(rest);
+  return body.length > 2 ? `{"id":${id.digits},${body.slice(1)}` : `{"id":${id.digits}}`;
+}
+
+function replacement(message: JsonRpcMessage, reason: string, logger: Logger | undefined, error?: unknown): string | undefined {
+  const record = message as { id?: RequestId | null; method?: unknown };
+  const isResponse = record.method === undefined && record.id !== undefined;
+  logger?.error({ err: error, rpcId: record.id, method: record.method }, `dropped an outgoing message: ${reason}`);
+  if (!isResponse) return undefined;
+  return stringify({ jsonrpc: '2.0', id: record.id ?? null, error: { code: ErrorCode.InternalError, message: reason } });
+}
