@@ -1,3 +1,4 @@
+import { clipValue } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 
 /** The precomputed pages of one list result: page 0 is what a request without a cursor gets. */
@@ -30,5 +31,5 @@ export function pageAt<K extends string, T>(pages: ListPages<K, T>, list: K, cur
     const match = new RegExp(`^${list}:(\\d{1,9})$`).exec(decoded);
     if (match && cursorFor(list, Number(match[1])) === cursor && Number(match[1]) < pages.length) return pages[Number(match[1])];
   }
-  throw new InvalidParamsError('Invalid cursor', { cursor });
+  throw new InvalidParamsError('Invalid cursor', { cursor: clipValue(cursor) });
 }

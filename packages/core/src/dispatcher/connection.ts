@@ -3,6 +3,7 @@ import type { AppEvent } from '../app/event-bus';
 import { resolveCacheHint, UNCACHEABLE, type WireCacheHint } from '../app/cache-hints';
 import { ClientCapabilityError } from '../errors/client-errors';
 import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError } from '../errors/mcp-error';
+import { clip, clipJson } from '../errors/clip';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
@@ -283,7 +284,7 @@ export class Connection {
     }
     // Lifecycle: before initialize a client may only ping.
     if (!this.initialized && method !== METHOD.PING) {
-      return Promise.resolve(errorResponse(id, new InvalidRequestError(`Received ${method} before initialize; send initialize first`)));
+      return Promise.resolve(errorResponse(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
     }
     const handler = this.app.methods.get(method);
     if (!handler || (this.sessionless && (method === METHOD.LOGGING_SET_LEVEL || method === METHOD.RESOURCES_SUBSCRIBE || method === METHOD.RESOURCES_UNSUBSCRIBE))) {
@@ -360,7 +361,7 @@ export class Connection {
 
   /** Why a request cannot start now: its id belongs to one still in flight, or the connection closed. */
   private refusal(id: RequestId, modern: boolean): Promise<JsonRpcResponse | undefined> | undefined {
-    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${JSON.stringify(id)} is already in use by a request in flight`), modern));
+    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), modern));
     if (this.closed) return Promise.resolve(undefined);
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { clip } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { isObject } from '../protocol/json-rpc';
 import type { CompletionDefinition, PromptDefinition, ResourceTemplateDefinition } from '../scanner/definitions';
@@ -28,10 +29,10 @@ export async function complete(
   }
   let key: string;
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-    if (!prompts.has(ref.name)) throw new InvalidParamsError(`Unknown prompt: ${ref.name}`);
+    if (!prompts.has(ref.name)) throw new InvalidParamsError(`Unknown prompt: ${clip(ref.name)}`);
     key = `prompt:${ref.name}:${argument.name}`;
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-    if (!templates.some((template) => template.entry.uriTemplate === ref.uri)) throw new InvalidParamsError(`Unknown resource template: ${ref.uri}`);
+    if (!templates.some((template) => template.entry.uriTemplate === ref.uri)) throw new InvalidParamsError(`Unknown resource template: ${clip(ref.uri)}`);
     key = `resource:${ref.uri}:${argument.name}`;
   } else {
     throw new InvalidParamsError('completion/complete params.ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }');

@@ -1,3 +1,4 @@
+import { clip } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { METHOD } from '../protocol/methods';
 import { optionalArguments, requireString } from './read-params';
@@ -11,7 +12,7 @@ export async function getPrompt(prompts: ReadonlyMap<string, PromptDefinition>, 
   const name = requireString(params, 'name', METHOD.PROMPTS_GET);
   const args = optionalArguments(params, METHOD.PROMPTS_GET);
   const prompt = prompts.get(name);
-  if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${name}`);
+  if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${clip(name)}`);
   let outcome = prompt.parseArguments(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) {

@@ -1,3 +1,4 @@
+import { clip } from '../errors/clip';
 import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { METHOD } from '../protocol/methods';
 import { optionalArguments, requireString } from './read-params';
@@ -50,7 +51,7 @@ export async function callTool(tools: ReadonlyMap<string, ToolDefinition>, param
   const name = requireString(params, 'name', METHOD.TOOLS_CALL);
   const args = optionalArguments(params, METHOD.TOOLS_CALL);
   const tool = tools.get(name);
-  if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
+  if (!tool) throw new InvalidParamsError(`Unknown tool: ${clip(name)}`);
   let outcome = tool.parseInput(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) return invalidArguments(tool, outcome.problems);

@@ -1,4 +1,5 @@
 import type { McpApp } from '../app/app';
+import { clipJson } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { isLogLevel } from '../logging/log-levels';
 import type { Connection } from './connection';
@@ -42,7 +43,7 @@ export function buildMethodTable(app: McpApp): MethodTable {
   }
   if (app.capabilities.logging) {
     table.set(METHOD.LOGGING_SET_LEVEL, (params, _ctx, connection) => {
-      if (!isLogLevel(params.level)) throw new InvalidParamsError(`Invalid log level: ${JSON.stringify(params.level)}`, { levels: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] });
+      if (!isLogLevel(params.level)) throw new InvalidParamsError(`Invalid log level: ${clipJson(params.level)}`, { levels: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] });
       connection.logLevel = params.level;
       return {};
     });

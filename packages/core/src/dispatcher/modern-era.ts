@@ -1,5 +1,6 @@
 import type { McpApp } from '../app/app';
 import type { WireCacheHint } from '../app/cache-hints';
+import { clip, clipJson } from '../errors/clip';
 import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { isLogLevel, type LogLevel } from '../logging/log-levels';
 import { isObject } from '../protocol/json-rpc';
@@ -26,7 +27,7 @@ const REMOVED: ReadonlySet<string> = new Set([METHOD.INITIALIZE, METHOD.PING, ME
 /** `-32022`: the request names a revision this server does not serve. */
 export class UnsupportedProtocolVersionError extends McpError {
   constructor(requested: string) {
-    super(-32022, 'Unsupported protocol version', { supported: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS], requested });
+    super(-32022, 'Unsupported protocol version', { supported: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS], requested: clip(requested) });
   }
 }
 
@@ -45,7 +46,7 @@ export function readModernRequest(method: string, params: Record<string, unknown
   }
   if (!MODERN.has(version)) throw new UnsupportedProtocolVersionError(version);
   const level = meta[META.LOG_LEVEL];
-  if (level !== undefined && !isLogLevel(level)) throw new InvalidParamsError(`Invalid log level: ${JSON.stringify(level)}`);
+  if (level !== undefined && !isLogLevel(level)) throw new InvalidParamsError(`Invalid log level: ${clipJson(level)}`);
   if (REMOVED.has(method)) throw new McpError(-32601, `Method not found: ${method} (removed in ${version})`);
   const info = meta[META.CLIENT_INFO];
   return {

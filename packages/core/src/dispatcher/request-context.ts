@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { checkCacheHint, type CacheHint } from '../app/cache-hints';
 import { readTraceContext, type TraceContext } from './trace-context';
 import { ClientCapabilityError, ClientRequestError } from '../errors/client-errors';
+import { clipJson } from '../errors/clip';
 import { ToolError } from '../errors/tool-error';
 import { passes, type LogLevel } from '../logging/log-levels';
 import type { Logger } from '../logging/logger';
@@ -298,7 +299,7 @@ export class RequestContext {
     const result = await this.ask(METHOD.ELICITATION_CREATE, params, options, 'elicitation', (answer) => ['accept', 'decline', 'cancel'].includes(answer.action as string));
     const action = result.action;
     if (action === 'decline' || action === 'cancel') return { action };
-    if (action !== 'accept') throw new ClientRequestError(METHOD.ELICITATION_CREATE, 0, `unknown action ${JSON.stringify(action)}`);
+    if (action !== 'accept') throw new ClientRequestError(METHOD.ELICITATION_CREATE, 0, `unknown action ${clipJson(action)}`);
     let outcome = parse(isObject(result.content) ? { ...result.content } : {});
     if (outcome instanceof Promise) outcome = await outcome;
     if (!outcome.ok) throw new ToolError(`The answer to "${message}" does not match the requested form:\n${outcome.problems.map((problem) => `- ${problem}`).join('\n')}`);

@@ -1,3 +1,4 @@
+import { clip } from './clip';
 import { ToolError } from './tool-error';
 
 /**
@@ -39,7 +40,7 @@ export class ClientRequestError extends ToolError {
     readonly clientMessage: string,
     readonly data?: unknown,
   ) {
-    super(`The client answered ${method} with error ${code}: ${clientMessage}`);
+    super(`The client answered ${method} with error ${code}: ${clip(clientMessage)}`);
     this.name = 'ClientRequestError';
   }
 }

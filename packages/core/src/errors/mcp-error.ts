@@ -1,3 +1,4 @@
+import { clip } from './clip';
 import { ErrorCode } from './error-codes';
 
 const MCP_ERROR_BRAND: unique symbol = Symbol.for('mcpkit.error') as never;
@@ -48,7 +49,7 @@ export class InvalidRequestError extends McpError {
 /** `-32601`: the method does not exist or its capability is not offered. */
 export class MethodNotFoundError extends McpError {
   constructor(method: string) {
-    super(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    super(ErrorCode.MethodNotFound, `Method not found: ${clip(method)}`);
   }
 }
 
@@ -69,6 +70,6 @@ export class InternalError extends McpError {
 /** `-32002` on the handshake era: no resource has this URI. */
 export class ResourceNotFoundError extends McpError {
   constructor(readonly uri: string) {
-    super(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+    super(ErrorCode.ResourceNotFound, 'Resource not found', { uri: clip(uri) });
   }
 }

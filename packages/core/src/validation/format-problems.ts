@@ -1,5 +1,9 @@
 import type { ErrorObject } from 'ajv';
 import type { ValidationError } from 'class-validator';
+import { clip } from '../errors/clip';
+
+/** Lines listed at most: a call with thousands of bad keys gets a short answer, not one per key. */
+export const MAX_PROBLEMS = 20;
 
 function pointerToPath(pointer: string): string {
   if (pointer === '') return '';
@@ -16,17 +20,20 @@ function join(path: string, child: string): string {
 
 /** One line per bad field, readable by a model that wants to correct its call. */
 export function formatAjvErrors(errors: readonly ErrorObject[]): string[] {
-  const lines: string[] = [];
-  for (const error of errors) {
-    const path = pointerToPath(error.instancePath);
+  const lines = new Set<string>();
+  let index = 0;
+  for (; index < errors.length && lines.size < MAX_PROBLEMS; index++) {
+    const error = errors[index];
+    // Paths and property names come from the client: quoted clipped.
+    const path = clip(pointerToPath(error.instancePath));
     const params = error.params as Record<string, unknown>;
     let line: string;
     switch (error.keyword) {
       case 'required':
-        line = `${join(path, String(params.missingProperty))}: is required`;
+        line = `${join(path, clip(String(params.missingProperty)))}: is required`;
         break;
       case 'additionalProperties':
-        line = `${join(path, String(params.additionalProperty))}: is not an allowed property`;
+        line = `${join(path, clip(String(params.additionalProperty)))}: is not an allowed property`;
         break;
       case 'enum':
         line = `${path || '(root)'}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
@@ -37,18 +44,33 @@ export function formatAjvErrors(errors: readonly ErrorObject[]): string[] {
       default:
         line = `${path || '(root)'}: ${error.message ?? 'is invalid'}`;
     }
-    if (!lines.includes(line)) lines.push(line);
+    lines.add(line);
   }
+  return withRest([...lines], errors.length - index);
+}
+
+function withRest(lines: string[], rest: number): string[] {
+  if (rest > 0) lines.push(`…and ${rest} more problem${rest === 1 ? '' : 's'}`);
   return lines;
 }
 
 /** Flattens class-validator's error tree into the same one-line-per-field form. */
-export function formatClassValidatorErrors(errors: readonly ValidationError[], parent = ''): string[] {
+export function formatClassValidatorErrors(errors: readonly ValidationError[]): string[] {
   const lines: string[] = [];
+  const rest = collectClassValidatorErrors(errors, '', lines);
+  return withRest(lines, rest);
+}
+
+/** Appends up to MAX_PROBLEMS lines; returns how many did not fit. */
+function collectClassValidatorErrors(errors: readonly ValidationError[], parent: string, lines: string[]): number {
+  let rest = 0;
   for (const error of errors) {
-    const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : join(parent, error.property);
-    for (const message of Object.values(error.constraints ?? {})) lines.push(`${path}: ${message}`);
-    if (error.children?.length) lines.push(...formatClassValidatorErrors(error.children, path));
+    const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : join(parent, clip(error.property));
+    for (const message of Object.values(error.constraints ?? {})) {
+      if (lines.length < MAX_PROBLEMS) lines.push(`${path}: ${clip(message, 400)}`);
+      else rest += 1;
+    }
+    if (error.children?.length) rest += collectClassValidatorErrors(error.children, path, lines);
   }
-  return lines;
+  return rest;
 }
