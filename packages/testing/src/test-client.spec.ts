@@ -59,4 +59,26 @@ describe('TestClient', () => {
     await expect(client.request('nope/nope')).rejects.toBeInstanceOf(RpcError);
     expect((await client.listTools())[0]).not.toHaveProperty('title');
   });
+
+  it.each(['legacy', 'modern'] as const)('leaves the caller\'s args object as it was (%s era)', async (era) => {
+    const client = await TestClient.connect(app, { era });
+    const args = { a: 1, b: 2, unknown_extra: { nested: [1] } };
+    expect(firstText(await client.callTool('add', args))).toBe('3');
+    expect(args).toEqual({ a: 1, b: 2, unknown_extra: { nested: [1] } });
+  });
+
+  it('hands the server a copy: a handler that changes its input cannot reach the caller\'s args', async () => {
+    class Greedy {
+      @Tool({ inputSchema: { type: 'object', properties: { list: { type: 'array' } } } })
+      take(input: { list: number[]; other?: unknown }) {
+        input.list.push(99);
+        delete input.other;
+        return String(input.list.length);
+      }
+    }
+    const client = await TestClient.connect(createApp({ name: 'greedy', version: '1.0.0', providers: [Greedy], logger: pino({ level: 'silent' }) }));
+    const args = { list: [1], other: 'kept' };
+    expect(firstText(await client.callTool('take', args))).toBe('2');
+    expect(args).toEqual({ list: [1], other: 'kept' });
+  });
 });

@@ -8,6 +8,7 @@ import type {
   JsonRpcMessage,
   JsonRpcResponse,
   McpApp,
+  RequestId,
   McpPrompt as Prompt,
   ReadResourceResult,
   McpResource as Resource,
@@ -57,7 +58,7 @@ export interface ObservedMessage {
   method: string;
   params?: Record<string, unknown>;
   /** Set for server-to-client requests. */
-  id?: string | number;
+  id?: RequestId;
   /** Set for the requests of a 2026-07-28 input-required result: their key. */
   inputKey?: string;
 }
@@ -203,7 +204,11 @@ export class TestClient {
 
   private async send(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     const id = this.nextId++;
-    const response = (await this.connection.receive(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }, { send: this.sink })) as
+    // The server gets its own copy, as over a real transport: whatever it does with the message
+    // (or a handler with its arguments) never reaches the caller's objects, and values JSON
+    // cannot carry (undefined, functions, class instances) arrive as a real client sends them.
+    const message = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: JSON.parse(JSON.stringify(params)) as Record<string, unknown> };
+    const response = (await this.connection.receive(message, { send: this.sink })) as
       | JsonRpcResponse
       | undefined;
     if (response === undefined) throw new RpcError(0, `No response to ${method} (cancelled?)`);
