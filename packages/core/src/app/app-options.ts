@@ -43,6 +43,15 @@ export interface AppOptions extends Implementation {
    */
   requestStateSecret?: string;
   /**
+   * Longest `requestState` a 2026-07-28 retry may bring back, in characters (default 262 144,
+   * 256 KiB). It carries the answers of every earlier round; a longer one is `-32602`.
+   */
+  maxRequestStateBytes?: number;
+  /** Largest `inputResponses` of one retry, in characters of JSON, about (default 131 072, 128 KiB); `-32602` above. */
+  maxInputResponsesBytes?: number;
+  /** Deepest nesting of objects and arrays in one answer of `inputResponses` (default 64); `-32602` deeper. */
+  maxInputDepth?: number;
+  /**
    * Cache hints of 2026-07-28 results: how long clients may keep `server/discover`, the lists and
    * resource reads, and whether a shared cache may (`public`). Default: `ttlMs` 0, lists public,
    * reads private. `@Resource({ cache })` and `@ResourceTemplate({ cache })` override per resource.

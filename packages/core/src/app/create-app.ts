@@ -51,7 +51,7 @@ export function createApp(options: AppOptions): McpApp {
     requestTimeoutMs: options.requestTimeoutMs,
     toolTimeoutMs: options.toolTimeoutMs,
     pageSize: options.pageSize,
-    requestState: new RequestStateCodec(options.requestStateSecret),
+    requestState: new RequestStateCodec(options.requestStateSecret, options),
     cacheHints,
   });
 }

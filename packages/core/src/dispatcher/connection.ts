@@ -335,14 +335,10 @@ export class Connection {
     let modern: ModernRequest;
     try {
       modern = readModernRequest(method, params);
-      // MRTR retries: the answers of earlier rounds travel in the signed requestState.
-      if (params.requestState !== undefined) {
-        if (typeof params.requestState !== 'string') throw new InvalidParamsError('requestState must be the string the server sent');
-        modern.answers = this.app.settings.requestState.verify(params.requestState, method, String(targetOf(method, params) ?? ''), params.arguments ?? null);
-      }
-      if (params.inputResponses !== undefined) {
-        if (!isObject(params.inputResponses)) throw new InvalidParamsError('inputResponses must be an object of answers by key');
-        modern.answers = { ...modern.answers, ...params.inputResponses };
+      // MRTR retries: the answers of earlier rounds travel in the signed requestState, bounded
+      // (size, depth) before anything recursive reads them.
+      if (params.requestState !== undefined || params.inputResponses !== undefined) {
+        modern.answers = this.app.settings.requestState.answersOf(params, method, String(targetOf(method, params) ?? ''));
       }
     } catch (error) {
       return Promise.resolve(errorResponse(id, error, true));

@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { isObject } from '../protocol/json-rpc';
+import { exceedsJsonBounds } from '../validation/json-bounds';
 
 const INPUT_REQUIRED: unique symbol = Symbol.for('mcpkit.input-required') as never;
 
@@ -37,8 +39,44 @@ interface StatePayload {
 
 const STATE_TTL_MS = 10 * 60_000;
 
+/** How much a client may send back in an MRTR retry (the `createApp` options of the same names). */
+export interface InputLimits {
+  /** Longest `requestState` accepted, in characters (it grows with the answers it carries). */
+  maxRequestStateBytes?: number;
+  /** Largest `inputResponses`, in characters of its JSON, about. */
+  maxInputResponsesBytes?: number;
+  /** Deepest nesting of objects and arrays in one answer of `inputResponses`. */
+  maxInputDepth?: number;
+}
+
+/** Defaults of `InputLimits`: form answers and sampling results fit many times over. */
+export const DEFAULT_INPUT_LIMITS: Readonly<Required<InputLimits>> = Object.freeze({
+  maxRequestStateBytes: 256 * 1024,
+  maxInputResponsesBytes: 128 * 1024,
+  maxInputDepth: 64,
+});
+
+const NO_ANSWERS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
 function digest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value ?? null)).digest('base64url');
+  let text: string;
+  try {
+    text = JSON.stringify(value ?? null);
+  } catch {
+    // Nested past the stack (RangeError): no honest digest exists, and it is the client's doing.
+    throw new InvalidParamsError('The arguments nest too deeply to carry a requestState; send flatter arguments');
+  }
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+function readLimit(limits: InputLimits, name: keyof InputLimits): number {
+  const value = limits[name] ?? DEFAULT_INPUT_LIMITS[name];
+  if (!(Number.isInteger(value) && value > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${name} ${String(value)} is not a positive integer.`, [
+      `Give a bound such as ${DEFAULT_INPUT_LIMITS[name]}, or leave it out for the default.`,
+    ]);
+  }
+  return value;
 }
 
 /**
@@ -48,9 +86,41 @@ function digest(value: unknown): string {
  */
 export class RequestStateCodec {
   private readonly secret: Buffer;
+  private readonly maxStateChars: number;
+  private readonly responsesBounds: { maxDepth: number; maxChars: number };
 
-  constructor(secret?: string) {
+  /** @throws DefinitionError when a limit is not a positive integer. */
+  constructor(secret?: string, limits: InputLimits = {}) {
     this.secret = secret ? Buffer.from(secret) : randomBytes(32);
+    this.maxStateChars = readLimit(limits, 'maxRequestStateBytes');
+    // One more level for the object of answers by key: the bound is per answer.
+    this.responsesBounds = { maxDepth: readLimit(limits, 'maxInputDepth') + 1, maxChars: readLimit(limits, 'maxInputResponsesBytes') };
+  }
+
+  /**
+   * The answers an MRTR retry brings: those its `requestState` carries (verified) and its
+   * `inputResponses`. Both are bounded (size, depth) before anything recursive reads them;
+   * `-32602` for one out of bounds, malformed, forged, expired or for another request.
+   */
+  answersOf(params: Record<string, unknown>, method: string, target: string): Record<string, unknown> {
+    const { requestState, inputResponses } = params;
+    let answers = NO_ANSWERS;
+    if (inputResponses !== undefined) {
+      if (!isObject(inputResponses)) throw new InvalidParamsError('inputResponses must be an object of answers by key');
+      const problem = exceedsJsonBounds(inputResponses, this.responsesBounds);
+      if (problem?.kind === 'depth') {
+        throw new InvalidParamsError(`inputResponses nest deeper than ${this.responsesBounds.maxDepth - 1} levels in one answer (maxInputDepth)`);
+      }
+      if (problem) throw new InvalidParamsError(`inputResponses exceed ${this.responsesBounds.maxChars} characters of JSON (maxInputResponsesBytes)`);
+    }
+    if (requestState !== undefined) {
+      if (typeof requestState !== 'string') throw new InvalidParamsError('requestState must be the string the server sent');
+      if (requestState.length > this.maxStateChars) {
+        throw new InvalidParamsError(`requestState exceeds ${this.maxStateChars} characters (maxRequestStateBytes): send the request again without it`);
+      }
+      answers = this.verify(requestState, method, target, params.arguments ?? null);
+    }
+    return inputResponses === undefined ? answers : { ...answers, ...(inputResponses as Record<string, unknown>) };
   }
 
   sign(method: string, target: string, args: unknown, answers: Record<string, unknown>): string {
