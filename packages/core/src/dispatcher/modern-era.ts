@@ -99,10 +99,13 @@ export class HeaderMismatchError extends McpError {
   }
 }
 
-/** `-32021`: serving the request needs a client capability this request did not declare. */
+/**
+ * `-32021`: serving the request needs a client capability this request did not declare.
+ * `required` is the `ClientCapabilities` shape to declare when it is nested (`elicitation.url`).
+ */
 export class MissingRequiredClientCapabilityError extends McpError {
-  constructor(capability: string) {
-    super(-32021, `Missing required client capability: ${capability}`, { requiredCapabilities: { [capability]: {} } });
+  constructor(capability: string, required: Record<string, unknown> = { [capability]: {} }) {
+    super(-32021, `Missing required client capability: ${capability}`, { requiredCapabilities: required });
   }
 }
 

@@ -69,6 +69,8 @@ export interface SamplingResult {
  */
 export type AskOptions = OutboundRequestOptions & { key?: string };
 
+const ELICIT_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
+
 /** A root the client exposes (`roots/list`). */
 export interface Root {
   uri: string;
@@ -162,9 +164,17 @@ export class RequestContext {
    */
   private async ask(method: string, params: Record<string, unknown>, options: AskOptions, kind: string, usable: (answer: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
     if (!this.modern) return this.requestClient(method, params, options);
+    return this.answerTo(this.keyFor(options, kind), method, params, usable);
+  }
+
+  /** The key of the next question of a 2026-07-28 round: the same on every round. */
+  private keyFor(options: AskOptions, kind: string): string {
     this.asked += 1;
-    const key = options.key ?? `${kind}-${this.asked}`;
-    const answer = this.modern.answers[key];
+    return options.key ?? `${kind}-${this.asked}`;
+  }
+
+  private answerTo(key: string, method: string, params: Record<string, unknown>, usable: (answer: Record<string, unknown>) => boolean): Record<string, unknown> {
+    const answer = this.modern!.answers[key];
     // An answer of the wrong shape counts as none: the client is asked again.
     if (isObject(answer) && usable(answer)) return answer;
     this.missing[key] = { method, params };
@@ -296,7 +306,7 @@ export class RequestContext {
     const { schema: requestedSchema, parse } = elicitationSchema(this.connection!.validators, schema as Constructor | JsonSchema);
     // `mode` arrived with URL elicitation in 2025-11-25; older clients know forms only.
     const params: Record<string, unknown> = this.client.protocolVersion >= '2025-11-25' ? { mode: 'form', message, requestedSchema } : { message, requestedSchema };
-    const result = await this.ask(METHOD.ELICITATION_CREATE, params, options, 'elicitation', (answer) => ['accept', 'decline', 'cancel'].includes(answer.action as string));
+    const result = await this.ask(METHOD.ELICITATION_CREATE, params, options, 'elicitation', (answer) => ELICIT_ACTIONS.includes(answer.action as string));
     const action = result.action;
     if (action === 'decline' || action === 'cancel') return { action };
     if (action !== 'accept') throw new ClientRequestError(METHOD.ELICITATION_CREATE, 0, `unknown action ${clipJson(action)}`);
@@ -307,12 +317,27 @@ export class RequestContext {
   }
 
   /**
-   * Sends the user to a URL (URL-mode elicitation, 2025-11-25), e.g. to sign in somewhere. Needs
-   * the client's `elicitation.url` capability. Call `completeElicitation(id)` when the
-   * out-of-band step is done.
+   * Sends the user to a URL (URL-mode elicitation), e.g. to sign in somewhere. Needs the client's
+   * `elicitation.url` capability. On the handshake era (2025-11-25) it is an `elicitation/create`
+   * request with a fresh `elicitationId`; call `completeElicitation(id)` when the out-of-band step
+   * is done. On 2026-07-28 it is a question of an input-required round like `ctx.elicit`
+   * (`{ mode: "url", message, url }`, no id on the wire): `elicitationId` is the question's key,
+   * and the client's retry is the moment to check that the step really happened.
+   *
+   * @throws ClientCapabilityError (handshake era), MissingRequiredClientCapabilityError (`-32021`, 2026-07-28)
+   * @example
+   * const answer = await ctx.elicitUrl('Sign in to the calendar', authorizeUrl, { key: 'sign-in' });
+   * if (answer.action !== 'accept' || !(await tokens.has(user))) return 'Not signed in.';
    */
-  async elicitUrl(message: string, url: string, options: OutboundRequestOptions = {}): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+  async elicitUrl(message: string, url: string, options: AskOptions = {}): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
     const elicitation = this.client.capabilities.elicitation;
+    if (this.modern) {
+      if (!isObject(elicitation) || !isObject(elicitation.url)) throw new MissingRequiredClientCapabilityError('elicitation.url', { elicitation: { url: {} } });
+      const key = this.keyFor(options, 'elicitation');
+      const result = this.answerTo(key, METHOD.ELICITATION_CREATE, { mode: 'url', message, url }, (answer) => ELICIT_ACTIONS.includes(answer.action as string));
+      return { action: result.action as 'accept' | 'decline' | 'cancel', elicitationId: key };
+    }
+    this.requireSession(METHOD.ELICITATION_CREATE);
     if (!isObject(elicitation) || !isObject(elicitation.url)) {
       throw new ClientCapabilityError('The client did not declare URL elicitation (capabilities.elicitation.url)');
     }
@@ -322,8 +347,13 @@ export class RequestContext {
     return { action, elicitationId };
   }
 
-  /** Tells the client a URL elicitation finished (`notifications/elicitation/complete`). */
+  /**
+   * Tells the client a URL elicitation finished (`notifications/elicitation/complete`). On
+   * 2026-07-28 it does nothing: that revision has no such notification (nor a stream to send it
+   * on); the client learns the outcome from the result of its retry.
+   */
   completeElicitation(elicitationId: string): void {
+    if (this.modern) return;
     this.connection?.notify(METHOD.ELICITATION_COMPLETE, { elicitationId });
   }
 
@@ -341,6 +371,7 @@ export class RequestContext {
 
   /** Pings the client; resolves when it answers. */
   async ping(options: OutboundRequestOptions = {}): Promise<void> {
+    if (!this.modern) this.requireSession(METHOD.PING);
     await this.requestClient(METHOD.PING, {}, options);
   }
 
@@ -384,10 +415,23 @@ export class RequestContext {
   }
 
   private requireCapability(capability: 'sampling' | 'elicitation' | 'roots', method: string): void {
+    if (!this.modern) this.requireSession(method);
     if (!isObject(this.client.capabilities[capability])) {
       // 2026-07-28 answers this with a JSON-RPC error the client can act on (declare and retry).
       if (this.modern) throw new MissingRequiredClientCapabilityError(capability);
       throw new ClientCapabilityError(`The client did not declare the ${capability} capability, so ${method} cannot be sent`);
+    }
+  }
+
+  /**
+   * Stateless handshake-era HTTP cannot reach the client, whatever it declared: say so, rather
+   * than blame a capability (a stateless request does not even know the client's capabilities).
+   */
+  private requireSession(method: string): void {
+    if (this.connection?.isSessionless) {
+      throw new ClientCapabilityError(
+        `This server runs without sessions (stateless HTTP), so it cannot send ${method} to the client. Use 2026-07-28, where the question travels as an input-required result, or a server with sessions.`,
+      );
     }
   }
 
