@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLogger, errorResponse, InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { createLogger, DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, InvalidRequestError, type EncodeLimits, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
 import { LineReader, type LineEvent } from './line-reader';
 import { guardStdout, writesToStdout } from './stdout-guard';
 
@@ -11,6 +11,16 @@ export interface StdioOptions {
   stdout?: Writable;
   /** Largest accepted line in bytes (default 64 MiB); longer lines are answered `-32600`. */
   maxMessageSize?: number;
+  /**
+   * Largest single answer in bytes (default 64 MiB); a bigger one (or one that cannot be
+   * serialised) is replaced by a `-32603` error for its id.
+   */
+  maxResponseSize?: number;
+  /**
+   * Largest answer to a 2025-03-26 batch, all elements together (default: `maxMessageSize`);
+   * the elements past it are answered `-32603` instead.
+   */
+  maxBatchResponseSize?: number;
   /**
    * Exit the process with code 0 when stdin ends (after in-flight work) and on SIGTERM / SIGINT.
    * Defaults to true when serving the process's own stdin.
@@ -54,7 +64,9 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   connection.setOutbound((message) => send(message));
   // Progress and other request-related notifications go straight out, in order, before the response.
   const receiveOptions = { send: (message: JsonRpcMessage) => send(message) };
-  const reader = new LineReader(options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE);
+  const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+  const reader = new LineReader(maxMessageSize);
+  const limits: EncodeLimits = { maxMessageBytes: options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES, maxBatchBytes: options.maxBatchResponseSize ?? maxMessageSize };
   let pending = 0;
   let inputEnded = false;
   let stopped = false;
@@ -69,13 +81,16 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   };
   const send = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
     if (response === undefined || stopped) return;
+    // Never throws: an answer that cannot go out becomes an error for its id.
+    const text = encodeMessage(response, limits, logger);
+    if (text === undefined) return;
     if (!corked) {
       corked = true;
       outputStream.cork();
       process.nextTick(uncork);
     }
     // Backpressure: stop reading while the client is not draining our output.
-    if (!writeRaw(JSON.stringify(response) + '\n') && !input.isPaused()) {
+    if (!writeRaw(text + '\n') && !input.isPaused()) {
       input.pause();
       outputStream.once('drain', () => {
         if (!stopped) input.resume();
@@ -90,7 +105,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
 
   const onEvent = (event: LineEvent): void => {
     if (event.kind === 'oversized') {
-      send(errorResponse(null, new InvalidRequestError(`Message exceeds the maximum size of ${options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE} bytes`)));
+      send(errorResponse(null, new InvalidRequestError(`Message exceeds the maximum size of ${maxMessageSize} bytes`)));
       return;
     }
     pending++;

@@ -35,6 +35,11 @@ export interface AppOptions extends Implementation {
   dynamic?: boolean;
   /** Cancel any tool that runs longer than this and answer with an error (default: no limit). */
   toolTimeoutMs?: number;
+  /**
+   * Most messages in one JSON-RPC batch (2025-03-26 only; default 100). A longer batch is answered
+   * with one `-32600` and none of it runs, so one line cannot make the server do unbounded work.
+   */
+  maxBatchLength?: number;
   /** Items per page of tools/list, resources/list, … (default: everything on one page). */
   pageSize?: number;
   /**

@@ -9,6 +9,9 @@ import { MemoryEventBus } from './event-bus';
 import { RequestStateCodec } from '../dispatcher/input-required';
 import { cacheHintTable } from './cache-hints';
 
+/** Default of `maxBatchLength`. */
+const DEFAULT_MAX_BATCH_LENGTH = 100;
+
 /**
  * Scans the providers once, runs every start-up check, precomputes the list results and returns
  * an immutable app that any number of transports and sessions can serve.
@@ -26,6 +29,9 @@ export function createApp(options: AppOptions): McpApp {
   }
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `pageSize ${String(options.pageSize)} is not a positive integer.`, ['Give a page size such as 50, or leave it out for one page.']);
+  }
+  if (options.maxBatchLength !== undefined && !(Number.isInteger(options.maxBatchLength) && options.maxBatchLength > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxBatchLength ${String(options.maxBatchLength)} is not a positive integer.`, ['Give a bound such as 100, or leave it out for the default.']);
   }
   const cacheHints = cacheHintTable(options.cache);
   const validators = new ValidatorFactory();
@@ -51,6 +57,7 @@ export function createApp(options: AppOptions): McpApp {
     requestTimeoutMs: options.requestTimeoutMs,
     toolTimeoutMs: options.toolTimeoutMs,
     pageSize: options.pageSize,
+    maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
     requestState: new RequestStateCodec(options.requestStateSecret, options),
     cacheHints,
   });

@@ -279,9 +279,9 @@ describe('Connection', () => {
       await rpc(connection, 3, 'resources/read', { uri: 'test://missing' });
       const requests = lines.filter((line) => line.msg === 'request');
       expect(requests).toEqual([
-        expect.objectContaining({ reqId: 1, method: 'tools/call', target: 'echo', outcome: 'ok', ms: expect.any(Number), transport: 'memory' }),
-        expect.objectContaining({ reqId: 2, target: 'echo', outcome: 'tool_error' }),
-        expect.objectContaining({ reqId: 3, method: 'resources/read', target: 'test://missing', outcome: 'error -32002' }),
+        expect.objectContaining({ rpcId: 1, method: 'tools/call', target: 'echo', outcome: 'ok', ms: expect.any(Number), transport: 'memory' }),
+        expect.objectContaining({ rpcId: 2, target: 'echo', outcome: 'tool_error' }),
+        expect.objectContaining({ rpcId: 3, method: 'resources/read', target: 'test://missing', outcome: 'error -32002' }),
       ]);
       expect(JSON.stringify(lines)).not.toContain('secret');
     });

@@ -2,7 +2,7 @@ import type { McpApp } from '../app/app';
 import type { AppEvent } from '../app/event-bus';
 import { resolveCacheHint, UNCACHEABLE, type WireCacheHint } from '../app/cache-hints';
 import { ClientCapabilityError } from '../errors/client-errors';
-import { InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError } from '../errors/mcp-error';
+import { InternalError, InvalidParamsError, InvalidRequestError, McpError, MethodNotFoundError } from '../errors/mcp-error';
 import { clip, clipJson } from '../errors/clip';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
 import { isLevelEnabled, type Logger } from '../logging/logger';
@@ -10,6 +10,7 @@ import { isObject, isRequestId, type JsonRpcFailure, type JsonRpcMessage, type J
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
 import { parseMessage } from '../protocol/parse-message';
+import { idKey } from '../protocol/exact-id';
 import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../protocol/protocol-versions';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodHandler } from './method-table';
@@ -51,6 +52,11 @@ function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): Se
   if (rest.tools) rest.tools = {};
   if (rest.prompts) rest.prompts = {};
   return rest;
+}
+
+/** A client-chosen name or URI as a log line keeps it: a hostile one can be megabytes long. */
+function clipForLog(value: unknown): unknown {
+  return typeof value === 'string' && value.length > 200 ? `${value.slice(0, 200)}…` : value;
 }
 
 function targetOf(method: string, params: Record<string, unknown>): unknown {
@@ -107,7 +113,8 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 export class Connection {
   private initialized = false;
   private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
-  private readonly inflight = new Map<RequestId, RequestContext>();
+  // Keyed by idKey: an exact (big) id is found by the number a cancellation names it with.
+  private readonly inflight = new Map<string | number, RequestContext>();
   private connectionLogger: Logger | undefined = undefined;
   private readonly baseLogger: Logger;
   private readonly logRequests: boolean;
@@ -251,6 +258,11 @@ export class Connection {
       return errorResponse(null, new InvalidRequestError('JSON-RPC batches are only accepted after negotiating protocol revision 2025-03-26'));
     }
     if (messages.length === 0) return errorResponse(null, new InvalidRequestError('An empty batch is not a valid request'));
+    const limit = this.app.settings.maxBatchLength;
+    if (messages.length > limit) {
+      this.logger.warn({ length: messages.length, limit }, 'refused a batch over maxBatchLength');
+      return errorResponse(null, new InvalidRequestError(`Batch too large: ${messages.length} messages, at most ${limit} are accepted per batch`));
+    }
     const answers = await Promise.all(messages.map((message) => this.receiveOne(message, options, true)));
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
     return responses.length > 0 ? responses : undefined;
@@ -276,7 +288,11 @@ export class Connection {
     if (!isRequestId(id)) return Promise.resolve(errorResponse(null, new InvalidRequestError('A request id must be a string or a number (not null)')));
     const params = message.params;
     if (params !== undefined && !isObject(params)) return Promise.resolve(errorResponse(id, new InvalidParamsError('params must be an object')));
-    // Era routing per message (protocol.md §3.3): a modern claim is served statelessly.
+    // Era routing per message (protocol.md §3.3): a modern claim is served statelessly. 2026-07-28
+    // has no batches, and a request hidden in one would skip its transport's header checks.
+    if (inBatch && (options.modern || hasModernClaim(params))) {
+      return Promise.resolve(errorResponse(id, new InvalidRequestError('A 2026-07-28 request cannot be part of a JSON-RPC batch; send it on its own'), true));
+    }
     if (options.modern || hasModernClaim(params)) return this.receiveModern(id, method, (params ?? EMPTY_PARAMS) as Record<string, unknown>, options);
     if (method === METHOD.INITIALIZE) {
       if (inBatch) return Promise.resolve(errorResponse(id, new InvalidRequestError('initialize must not be part of a batch')));
@@ -319,9 +335,10 @@ export class Connection {
     if (!isObject(params)) return;
     if (method === METHOD.CANCELLED && isRequestId(params.requestId)) {
       // Cancellation: stop the handler and send no response for it (utilities/cancellation).
-      const ctx = this.inflight.get(params.requestId);
+      const key = idKey(params.requestId);
+      const ctx = this.inflight.get(key);
       if (ctx) {
-        this.inflight.delete(params.requestId);
+        this.inflight.delete(key);
         ctx.cancel(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
       }
     } else if (method === METHOD.PROGRESS) {
@@ -357,7 +374,7 @@ export class Connection {
 
   /** Why a request cannot start now: its id belongs to one still in flight, or the connection closed. */
   private refusal(id: RequestId, modern: boolean): Promise<JsonRpcResponse | undefined> | undefined {
-    if (this.inflight.has(id)) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), modern));
+    if (this.inflight.has(idKey(id))) return Promise.resolve(errorResponse(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), modern));
     if (this.closed) return Promise.resolve(undefined);
     return undefined;
   }
@@ -372,8 +389,8 @@ export class Connection {
     if (!send) return Promise.resolve(errorResponse(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), true));
     const honoured = honouredFilter(params.notifications, this.app.capabilities);
     const tag = { [SUBSCRIPTION_ID]: id };
-    const ctx = new RequestContext(id, SUBSCRIPTIONS_LISTEN, modern.client, undefined, options.transport ?? this.transport, undefined, options.logger ?? this.logger, { reqId: id, method: SUBSCRIPTIONS_LISTEN }, send, this, undefined, modern);
-    this.inflight.set(id, ctx);
+    const ctx = new RequestContext(id, SUBSCRIPTIONS_LISTEN, modern.client, undefined, options.transport ?? this.transport, undefined, options.logger ?? this.logger, { rpcId: id, method: SUBSCRIPTIONS_LISTEN }, send, this, undefined, modern);
+    this.inflight.set(idKey(id), ctx);
     send({ jsonrpc: '2.0', method: SUBSCRIPTIONS_ACKNOWLEDGED, params: { _meta: tag, notifications: honoured } });
     return new Promise((resolve) => {
       const unsubscribe = this.app.settings.bus.subscribe((event) => {
@@ -387,7 +404,7 @@ export class Connection {
         'abort',
         () => {
           unsubscribe();
-          if (this.inflight.get(id) === ctx) this.inflight.delete(id);
+          if (this.inflight.get(idKey(id)) === ctx) this.inflight.delete(idKey(id));
           resolve(undefined);
         },
         { once: true },
@@ -404,7 +421,7 @@ export class Connection {
     modern?: ModernRequest,
   ): Promise<JsonRpcResponse | undefined> {
     const target = targetOf(method, params);
-    const bindings: Record<string, unknown> = target === undefined ? { reqId: id, method } : { reqId: id, method, target };
+    const bindings: Record<string, unknown> = target === undefined ? { rpcId: id, method } : { rpcId: id, method, target: clipForLog(target) };
     const meta = isObject(params._meta) ? params._meta : undefined;
     const transport = options.transport ?? this.transport;
     // Log lines carry the caller's trace id, so they can be found from its trace.
@@ -415,7 +432,8 @@ export class Connection {
     }
     const logger = options.logger ?? this.logger;
     const ctx = new RequestContext(id, method, modern ? modern.client : this.client, modern ? undefined : this.session, transport, meta, logger, bindings, options.send, this, options.detach, modern);
-    this.inflight.set(id, ctx);
+    const key = idKey(id);
+    this.inflight.set(key, ctx);
     const started = this.logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;
     try {
@@ -426,17 +444,12 @@ export class Connection {
       if (modern && ctx.asksPending() && MRTR_METHODS.has(method)) throw new InputRequiredSignal();
       response = { jsonrpc: '2.0', id, result: modern ? shapeModernResult(result as Record<string, unknown>, this.app.infoMeta, this.cacheHint(method, params, ctx)) : (result as Record<string, unknown>) };
     } catch (error) {
-      if (modern && (InputRequiredSignal.is(error) || ctx.asksPending()) && MRTR_METHODS.has(method)) {
-        // The handler asked the client something: end the round, carrying the answers so far.
-        const requestState = this.app.settings.requestState.sign(method, String(target ?? ''), params.arguments ?? null, modern.answers);
-        response = { jsonrpc: '2.0', id, result: inputRequiredResult(ctx.missing, requestState, this.app.infoMeta) };
-      } else {
-        if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
-        response = errorResponse(id, error, modern !== undefined);
-      }
+      response = this.failure(id, method, target, params, ctx, error, modern);
+    } finally {
+      // Whatever threw where, the id is free again: the request ends here, exactly once.
+      ctx.finish();
+      if (this.inflight.get(key) === ctx) this.inflight.delete(key);
     }
-    ctx.finish();
-    if (this.inflight.get(id) === ctx) this.inflight.delete(id);
     if (ctx.isCancelled) {
       if (this.logRequests) this.logLine(logger, bindings, started, 'cancelled');
       return undefined;
@@ -446,6 +459,23 @@ export class Connection {
       this.logLine(logger, this.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: params.arguments } : bindings, started, outcome);
     }
     return response;
+  }
+
+  /** The answer to a request whose handler threw; building it may throw too, and still gives an answer. */
+  private failure(id: RequestId, method: string, target: unknown, params: Record<string, unknown>, ctx: RequestContext, error: unknown, modern: ModernRequest | undefined): JsonRpcResponse {
+    try {
+      if (modern && (InputRequiredSignal.is(error) || ctx.asksPending()) && MRTR_METHODS.has(method)) {
+        // The handler asked the client something: end the round, carrying the answers so far.
+        const requestState = this.app.settings.requestState.sign(method, String(target ?? ''), params.arguments ?? null, modern.answers);
+        return { jsonrpc: '2.0', id, result: inputRequiredResult(ctx.missing, requestState, this.app.infoMeta) };
+      }
+      if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
+      return errorResponse(id, error, modern !== undefined);
+    } catch (secondary) {
+      ctx.logger.error({ err: secondary, cause: error }, 'building the error answer failed');
+      // A deliberate wire error (arguments too deep to digest for requestState) keeps its code.
+      return errorResponse(id, McpError.isMcpError(secondary) ? secondary : new InternalError(), modern !== undefined);
+    }
   }
 
   /** The cache hint of a modern result: per resource, else per method; none for retries' answers. */
