@@ -1,4 +1,5 @@
-import { serveHttp } from '@mcpkit/fastify';
+// First: the modules loaded after it reuse their compiled code from the previous start (Node ≥ 22.1).
+import '@mcpkit/core/compile-cache';
 import { serveStdio } from '@mcpkit/stdio';
 import { createEverythingApp } from './app';
 import { DynamicCapabilities } from './dynamic';
@@ -14,7 +15,8 @@ if (process.argv[2] === 'stdio') {
 } else {
   // Always SSE, like the suite's reference fixture: the multiple-streams scenario only scores
   // streams, and JSON answers (mcpkit's default for calls that stream nothing) would leave it INFO.
-  serveHttp(app, { host: '127.0.0.1', port: Number(process.env.PORT ?? 3000), responseMode: 'sse' })
+  import('@mcpkit/fastify')
+    .then(({ serveHttp }) => serveHttp(app, { host: '127.0.0.1', port: Number(process.env.PORT ?? 3000), responseMode: 'sse' }))
     .then((server) => {
       const stop = () => void server.close().then(() => process.exit(0));
       process.once('SIGTERM', stop);

@@ -1,4 +1,3 @@
-import { serveHttp } from '@mcpkit/fastify';
 import { serveStdio } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { loadApp, resolveEntry } from '../load-app';
@@ -22,6 +21,8 @@ export async function start(entry: string | undefined, options: StartOptions): P
   }
   const port = Number(options.port ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`Invalid port: ${options.port}`, 'Give a port from 0 to 65535 (0 picks a free one).');
+  // Loaded only for HTTP: a stdio server does not pay for Fastify at start-up.
+  const { serveHttp } = await import('@mcpkit/fastify');
   const server = await serveHttp(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port, sessions: !options.stateless });
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
