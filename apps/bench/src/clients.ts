@@ -146,8 +146,8 @@ export class HttpRpc implements RpcClient {
 }
 
 /** Spawns a server process with piped stdio. */
-export function spawnServer(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): ChildProcess {
   // A server that logs each request writes its lines to /dev/null: the cost is pino's, not a terminal's.
   const quietStderr = env.LOG_LEVEL === 'info';
-  return spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', quietStderr ? 'ignore' : 'inherit'] });
+  return spawn(node, args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', quietStderr ? 'ignore' : 'inherit'] });
 }

@@ -12,7 +12,8 @@ export function withTables(page: string, results: Record<string, unknown>): stri
   const start = page.indexOf(BEGIN);
   const end = page.indexOf(END);
   if (start === -1 || end === -1) throw new Error('docs/benchmarks.md lacks the bench:begin / bench:end markers');
-  const meta = `Run of ${String(results.date).slice(0, 10)} on Node ${String(results.node)}: ${String(results.calls)} calls per figure, median of ${String(results.rounds)} interleaved rounds, ${String(results.seconds)} s in all.`;
+  const node24 = results.node24 ? ` (the Node 24 rows on ${String(results.node24)})` : '';
+  const meta = `Run of ${String(results.date).slice(0, 10)} on Node ${String(results.node)}${node24}: ${String(results.calls)} calls per figure, median of ${String(results.rounds)} interleaved rounds, ${String(results.seconds)} s in all.`;
   return `${page.slice(0, start + BEGIN.length)}\n${meta}\n\n${renderMarkdown(results)}\n${page.slice(end)}`;
 }
 

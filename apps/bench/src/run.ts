@@ -1,5 +1,7 @@
 // pnpm bench: mcpkit's testbed against the official SDK and a raw JSON-RPC server.
-// Flags: --smoke (a few verified calls, no figures judged), --out <file.json>.
+// Flags: --smoke (a few verified calls, no figures judged), --out <file.json>, --docs (rewrite
+// docs/benchmarks.md), --only startup (cold start and memory alone, on both Nodes: ~1 minute).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpRpc, spawnServer, StdioRpc, type Message, type RpcClient } from './clients';
@@ -19,8 +21,10 @@ const SCRIPTS: Record<ServerName, string> = {
 };
 
 const smoke = process.argv.includes('--smoke');
-const outIndex = process.argv.indexOf('--out');
-const OUT = outIndex > 0 ? process.argv[outIndex + 1] : undefined;
+const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const OUT = flag('--out');
+const ONLY = flag('--only');
+if (ONLY !== undefined && ONLY !== 'startup') throw new Error(`--only takes "startup", not "${ONLY}"`);
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
 // The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves
@@ -44,10 +48,19 @@ interface Started {
   stop: () => Promise<void>;
 }
 
-async function start(server: ServerName, transport: Transport, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+/** Node 24 LTS (scripts/node24.js installs it from the npm registry once): the Node most users run. */
+function node24(): { bin: string; version: string } {
+  const script = join(__dirname, '..', '..', '..', 'scripts', 'node24.js');
+  const found = spawnSync(process.execPath, [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (found.status !== 0) throw new Error('scripts/node24.js could not install Node 24');
+  const bin = join(found.stdout.trim(), 'node');
+  return { bin, version: spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() };
+}
+
+async function start(server: ServerName, transport: Transport, env: NodeJS.ProcessEnv = {}, node = process.execPath): Promise<Started> {
   const modern = MODERN.has(transport);
   if (transport === 'stdio' || transport === 'stdio-2026') {
-    const child = spawnServer([SCRIPTS[server], 'stdio'], env);
+    const child = spawnServer([SCRIPTS[server], 'stdio'], env, node);
     const client = new StdioRpc(child, modern);
     if (!modern) {
       await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
@@ -128,9 +141,9 @@ async function checkRejections(started: Started, label: string): Promise<void> {
   }
 }
 
-async function coldStart(server: ServerName): Promise<number> {
+async function coldStart(server: ServerName, node: string): Promise<number> {
   const t0 = performance.now();
-  const started = await start(server, 'stdio');
+  const started = await start(server, 'stdio', {}, node);
   const tools = await started.client.call('tools/list');
   const ms = performance.now() - t0;
   if (!Array.isArray((tools.result as { tools?: unknown[] }).tools)) throw new Error(`${server}: no tools/list answer`);
@@ -138,11 +151,11 @@ async function coldStart(server: ServerName): Promise<number> {
   return round(ms);
 }
 
-async function main(): Promise<void> {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), smoke, node: process.version, calls: `${CALLS.stdio} (stdio) / ${CALLS.http} (HTTP)`, rounds: ROUNDS };
-  const throughput: Record<string, Measurement[]> = {};
-  const started = Date.now();
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** Rejections, then calls per second, latency and CPU per call of every server and transport. */
+async function callFigures(results: Record<string, unknown>): Promise<void> {
+  const throughput: Record<string, Measurement[]> = {};
   // Rejections first: correctness before speed.
   for (const transport of ['stdio', 'http', 'stdio-2026', 'http-2026'] as Transport[]) {
     for (const server of serversFor(transport)) {
@@ -182,7 +195,6 @@ async function main(): Promise<void> {
     throughput[`mcpkit+info-log|${transport}|echo|16`] = runs;
   }
   // The median round of each figure.
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   results.throughput = Object.fromEntries(
     Object.entries(throughput).map(([key, runs]) => [
       key,
@@ -190,28 +202,49 @@ async function main(): Promise<void> {
     ]),
   );
 
-  // Cold start to the first tools/list over stdio.
-  const cold: Record<string, number> = {};
-  for (const server of FIGURE_SERVERS) {
-    const samples: number[] = [];
-    for (let i = 0; i < (smoke ? 1 : 5); i++) samples.push(await coldStart(server));
-    cold[server] = median(samples);
-  }
-  results.coldStartMs = cold;
+}
 
-  // Memory: idle, then after 20 000 calls.
-  const memory: Record<string, { idleMb: number; after20kMb: number }> = {};
-  for (const server of FIGURE_SERVERS) {
-    const target = await start(server, 'stdio');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const idle = rssMb(target.pid);
-    await measure(target, 'echo', 16, smoke ? 200 : 20_000);
-    memory[server] = { idleMb: round(idle), after20kMb: round(rssMb(target.pid)) };
-    await target.stop();
+/**
+ * Cold start to the first tools/list over stdio and memory (idle, then after 20 000 calls), on
+ * the machine's Node and on Node 24. Cold-start samples interleave servers and Nodes, so drift on
+ * a noisy machine hits everyone alike.
+ */
+async function startupFigures(results: Record<string, unknown>): Promise<void> {
+  const { bin, version } = node24();
+  results.node24 = version;
+  const nodes = [
+    { node: process.execPath, cold: 'coldStartMs', memory: 'memory' },
+    { node: bin, cold: 'coldStartMsNode24', memory: 'memoryNode24' },
+  ];
+  const samples = new Map<string, number[]>();
+  // One untimed start each first: a server's first start on a machine fills the compile cache.
+  for (const { node } of nodes) for (const server of FIGURE_SERVERS) await coldStart(server, node);
+  for (let i = 0; i < (smoke ? 1 : 7); i++) {
+    for (const { node } of nodes) {
+      for (const server of FIGURE_SERVERS) {
+        const key = `${node}|${server}`;
+        samples.set(key, [...(samples.get(key) ?? []), await coldStart(server, node)]);
+      }
+    }
   }
-  results.memory = memory;
+  for (const { node, cold } of nodes) results[cold] = Object.fromEntries(FIGURE_SERVERS.map((server) => [server, median(samples.get(`${node}|${server}`)!)]));
 
-  // tools/list with 505 tools.
+  for (const { node, memory: field } of nodes) {
+    const memory: Record<string, { idleMb: number; after20kMb: number }> = {};
+    for (const server of FIGURE_SERVERS) {
+      const target = await start(server, 'stdio', {}, node);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const idle = rssMb(target.pid);
+      await measure(target, 'echo', 16, smoke ? 200 : 20_000);
+      memory[server] = { idleMb: round(idle), after20kMb: round(rssMb(target.pid)) };
+      await target.stop();
+    }
+    results[field] = memory;
+  }
+}
+
+/** tools/list with 505 tools. */
+async function longList(results: Record<string, unknown>): Promise<void> {
   const list: Record<string, number> = {};
   for (const server of FIGURE_SERVERS) {
     const target = await start(server, 'stdio', { TOOLS: '500' });
@@ -226,10 +259,22 @@ async function main(): Promise<void> {
     await target.stop();
   }
   results.toolsList505P50Ms = list;
+}
+
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = { date: new Date().toISOString(), smoke, node: process.version, calls: `${CALLS.stdio} (stdio) / ${CALLS.http} (HTTP)`, rounds: ROUNDS };
+  const started = Date.now();
+  if (ONLY === 'startup') {
+    await startupFigures(results);
+  } else {
+    await callFigures(results);
+    await startupFigures(results);
+    await longList(results);
+  }
   results.seconds = Math.round((Date.now() - started) / 1000);
 
   if (OUT) writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
-  if (process.argv.includes('--docs')) {
+  if (process.argv.includes('--docs') && !ONLY) {
     const page = join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md');
     writeFileSync(page, withTables(readFileSync(page, 'utf8'), results));
   }
