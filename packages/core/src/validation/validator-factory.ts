@@ -1,6 +1,6 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv';
-import { plainToInstance } from 'class-transformer';
+import { plainToInstanceOf } from './plain-to-instance';
 import { validate } from 'class-validator';
 import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
@@ -98,7 +98,7 @@ export class ValidatorFactory {
   inputParser(options: InputParserOptions): InputParser {
     const check = this.compileLazily(options.schema, options.generated);
     const { dto, needsClassValidator, schema } = options;
-    const instantiate = options.instantiate ?? (dto ? (plain: Record<string, unknown>) => plainToInstance(dto, plain, { exposeDefaultValues: true }) as object : undefined);
+    const instantiate = options.instantiate ?? (dto ? plainToInstanceOf(dto) : undefined);
     // Built on first use, like the validator: a tool nobody calls costs nothing.
     let picker: KnownPropertiesPicker | undefined;
     const known = options.stripUnknown
