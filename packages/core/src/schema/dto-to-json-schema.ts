@@ -1,3 +1,5 @@
+// First: class-validator loads without its phone-number metadata until that is used.
+import './defer-phone-metadata';
 import {
   ARRAY_MAX_SIZE,
   ARRAY_MIN_SIZE,
