@@ -41,6 +41,8 @@ export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } f
 export { toJsonRpcError } from './errors/to-json-rpc-error';
 
 export { createLogger, isLevelEnabled, type Logger, type LoggerOptions } from './logging/logger';
+export { flushLogs } from './logging/exit-hooks';
+export { LogDestination, type LogDestinationOptions } from './logging/log-destination';
 
 export type { Constructor } from './metadata/constructor';
 export type {

@@ -1,0 +1,159 @@
+import { writeSync } from 'node:fs';
+
+/** Options of `LogDestination`; every size counts characters of JSON lines (about bytes). */
+export interface LogDestinationOptions {
+  /** File descriptor to write to (default 2, stderr). */
+  fd?: number;
+  /** Write as soon as this many characters wait (default 16 384); 0 writes every line at once. */
+  bufferSize?: number;
+  /** The longest a line waits in the buffer before it is written, in ms (default 100). */
+  flushIntervalMs?: number;
+  /**
+   * The most characters held while the file descriptor takes nothing (a pipe nobody reads);
+   * lines beyond are dropped, counted, and reported in a line once writing works again
+   * (default 4 MiB).
+   */
+  maxBufferSize?: number;
+}
+
+const DEFAULT_BUFFER_SIZE = 16 * 1024;
+const DEFAULT_FLUSH_INTERVAL_MS = 100;
+const DEFAULT_MAX_BUFFER_SIZE = 4 * 1024 * 1024;
+// How long a final `flushSync` keeps retrying a full pipe before it gives the rest up: exiting
+// must not hang on a reader that went away.
+const FLUSH_SYNC_LIMIT_MS = 1_000;
+const FLUSH_SYNC_PAUSE_MS = 5;
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Where the default logger's JSON lines go: buffered in memory and written with one `write(2)`
+ * per batch, so a line costs a string append instead of a system call. A batch leaves when it
+ * reaches `bufferSize` or after `flushIntervalMs`, whichever is first; `flushSync` writes
+ * everything now (pino calls it after `fatal`, and the exit hooks on exit, signals and crashes).
+ * A full, non-blocking pipe never blocks the server: what it does not take waits (bounded) and
+ * is retried.
+ *
+ * @example
+ * const logger = pino({ level: 'info' }, new LogDestination({ fd: 2 }));
+ */
+export class LogDestination {
+  readonly fd: number;
+  private readonly bufferSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly maxBufferSize: number;
+  private lines: string[] = [];
+  private length = 0;
+  // Bytes a write left over (the pipe was full); they go out before any newer line.
+  private carry: Buffer | undefined = undefined;
+  private timer: NodeJS.Timeout | undefined = undefined;
+  // Dropped since the last report, and in all.
+  private droppedLines = 0;
+  private droppedTotal = 0;
+  private broken = false;
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.writeOnce();
+  };
+
+  constructor(options: LogDestinationOptions = {}) {
+    this.fd = options.fd ?? 2;
+    this.bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
+    this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
+    this.maxBufferSize = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+  }
+
+  /** Lines dropped so far because the buffer was full. */
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  /** Characters (about bytes) waiting to be written. */
+  get pending(): number {
+    return this.length + (this.carry?.length ?? 0);
+  }
+
+  /** Queues one line (pino calls this); never throws and never blocks on a full pipe. */
+  write(line: string): boolean {
+    if (this.broken) return true;
+    if (this.pending + line.length > this.maxBufferSize) {
+      this.droppedLines++;
+      this.droppedTotal++;
+      this.schedule();
+      return true;
+    }
+    this.lines.push(line);
+    this.length += line.length;
+    if (this.length >= this.bufferSize && this.carry === undefined) this.writeOnce();
+    else this.schedule();
+    return true;
+  }
+
+  /** Writes what waits now (one attempt), then calls `done` (pino's `logger.flush(cb)`). */
+  flush(done?: (error?: Error) => void): void {
+    this.writeOnce();
+    done?.();
+  }
+
+  /**
+   * Writes everything that waits before returning, retrying a full pipe for up to a second;
+   * for exit paths, where no later turn of the event loop will come.
+   */
+  flushSync(): void {
+    const deadline = Date.now() + FLUSH_SYNC_LIMIT_MS;
+    while (!this.broken && (this.pending > 0 || this.droppedLines > 0) && !this.writeOnce()) {
+      if (Date.now() >= deadline) break;
+      Atomics.wait(pauseCell, 0, 0, FLUSH_SYNC_PAUSE_MS);
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(this.onTimer, this.flushIntervalMs);
+    // Never what keeps a process alive: the exit hook writes what is left.
+    this.timer.unref();
+  }
+
+  /** One `write(2)` of everything waiting; true when nothing is left. */
+  private writeOnce(): boolean {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.broken) return true;
+    if (this.droppedLines > 0 && this.carry === undefined) this.reportDropped();
+    if (this.length === 0 && this.carry === undefined) return true;
+    // Normally a string: fs turns it into bytes without a Buffer object in between.
+    let data: string | Buffer;
+    if (this.carry === undefined) data = this.lines.length === 1 ? this.lines[0] : this.lines.join('');
+    else data = this.length === 0 ? this.carry : Buffer.concat([this.carry, Buffer.from(this.lines.join(''))]);
+    this.lines = [];
+    this.length = 0;
+    this.carry = undefined;
+    let written: number;
+    try {
+      written = typeof data === 'string' ? writeSync(this.fd, data) : writeSync(this.fd, data);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN' || code === 'EWOULDBLOCK') written = 0;
+      else {
+        // The reader is gone (EPIPE) or the descriptor is unusable: logging must not take the
+        // server down with it, so it stops.
+        this.broken = true;
+        return true;
+      }
+    }
+    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    if (written >= size) return true;
+    this.carry = (typeof data === 'string' ? Buffer.from(data) : data).subarray(written);
+    this.schedule();
+    return false;
+  }
+
+  private reportDropped(): void {
+    const count = this.droppedLines;
+    this.droppedLines = 0;
+    const line = `{"level":40,"time":${Date.now()},"msg":"${count} log line(s) dropped: the log destination did not take them in time"}\n`;
+    this.lines.push(line);
+    this.length += line.length;
+  }
+}
