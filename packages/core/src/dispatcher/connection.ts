@@ -488,7 +488,11 @@ export class Connection {
   }
 
   private logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string): void {
-    logger.info({ ...bindings, ms: Math.round((performance.now() - started) * 1000) / 1000, outcome }, 'request');
+    // Object.assign, not a spread: pino walks the keys of a spread copy about 3× slower (#11).
+    const line = Object.assign({}, bindings);
+    line.ms = Math.round((performance.now() - started) * 1000) / 1000;
+    line.outcome = outcome;
+    logger.info(line, 'request');
   }
 }
 
