@@ -18,3 +18,11 @@ export function containsRequest(message: unknown): boolean {
 export function idOf(message: unknown): RequestId | null {
   return isObject(message) && isRequestId(message.id) ? message.id : null;
 }
+
+/** The ids of the requests a body carries (one message or a batch), in order. */
+export function requestIds(message: unknown): RequestId[] {
+  const messages = Array.isArray(message) ? message : [message];
+  const ids: RequestId[] = [];
+  for (const element of messages) if (isObject(element) && typeof element.method === 'string' && isRequestId(element.id)) ids.push(element.id);
+  return ids;
+}

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidRequestError, parseMessage, type Connection, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { encodeMessage, InvalidRequestError, parseMessage, type Connection, type EncodeLimits, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
 import { acceptsSse } from './accept';
 import { headerValue, sendHttpError } from './http-error';
+import { sendJson } from './json-reply';
 import { SSE_HEADERS } from './sse-stream';
 
 interface LegacySession {
@@ -12,8 +13,10 @@ interface LegacySession {
   keepAlive: NodeJS.Timeout | undefined;
 }
 
-function write(response: ServerResponse, message: JsonRpcMessage | JsonRpcResponse[]): void {
-  if (!response.writableEnded) response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+/** How the legacy stream writes: the bounds of one message and of what waits for a slow reader. */
+export interface LegacyWriteOptions {
+  limits: EncodeLimits;
+  maxBufferedBytes: number;
 }
 
 /**
@@ -28,7 +31,19 @@ export class LegacySseEndpoints {
     /** Absolute path of the messages endpoint, prefix included. */
     private readonly messagesUrl: string,
     private readonly keepAliveMs: number,
+    private readonly writeOptions: LegacyWriteOptions,
   ) {}
+
+  /** Writes one message, never throwing; a client that does not read loses its stream rather than grow our buffer. */
+  private write(response: ServerResponse, message: JsonRpcMessage | JsonRpcResponse[], logger?: Logger): void {
+    if (response.writableEnded || response.destroyed) return;
+    if (response.writableLength > this.writeOptions.maxBufferedBytes) {
+      response.destroy();
+      return;
+    }
+    const data = encodeMessage(message, this.writeOptions.limits, logger);
+    if (data !== undefined) response.write(`event: message\ndata: ${data}\n\n`);
+  }
 
   /** Open streams. */
   get size(): number {
@@ -46,7 +61,7 @@ export class LegacySseEndpoints {
     const keepAlive = this.keepAliveMs > 0 ? setInterval(() => response.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
     keepAlive?.unref();
     this.sessions.set(id, { connection, response, keepAlive });
-    connection.setOutbound((message) => write(response, message));
+    connection.setOutbound((message) => this.write(response, message));
     response.on('close', () => this.end(id));
     return reply;
   };
@@ -60,11 +75,11 @@ export class LegacySseEndpoints {
       return sendHttpError(reply, 415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
     }
     const frame = parseMessage(typeof request.body === 'string' ? request.body : '');
-    if (!frame.ok) return reply.code(400).send(frame.response);
-    const send = (message: JsonRpcMessage) => write(session.response, message);
+    if (!frame.ok) return sendJson(reply, 400, frame.response, this.writeOptions.limits);
+    const send = (message: JsonRpcMessage) => this.write(session.response, message, request.log);
     session.connection
       .receive(frame.message, { logger: request.log, send, transport: { kind: 'http', headers: request.headers } })
-      .then((answer) => answer !== undefined && write(session.response, answer))
+      .then((answer) => answer !== undefined && this.write(session.response, answer, request.log))
       .catch((error: unknown) => request.log.error({ err: error }, 'unexpected dispatcher failure'));
     return reply.code(202).send();
   };

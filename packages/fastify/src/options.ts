@@ -1,5 +1,5 @@
-import type { McpApp } from '@mcpkit/core';
-import { MemoryEventStore, type EventStore } from './event-store';
+import { DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits, type McpApp } from '@mcpkit/core';
+import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEventStore, type EventStore } from './event-store';
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
 
@@ -32,8 +32,23 @@ export interface McpHttpOptions {
   sessionIdleTimeoutMs?: number;
   /** Where sessions are remembered (default: in memory). */
   sessionStore?: SessionStore;
-  /** Where SSE events wait for resumption (default: in memory, 1 000 events per session). */
+  /**
+   * Where SSE events wait for resumption (default: a `MemoryEventStore` bounded by
+   * `maxEventBytesPerSession` and `maxEventBytes`, oldest evicted first).
+   */
   eventStore?: EventStore;
+  /**
+   * Bytes of SSE events the default store keeps per session for resumption (default 4 MiB); an
+   * event bigger than this is sent but not kept. Also bounds what one stream buffers for a reader
+   * (before its GET arrives, or unsent to a client that does not read).
+   */
+  maxEventBytesPerSession?: number;
+  /** Bytes of SSE events the default store keeps over all sessions (default 256 MiB). */
+  maxEventBytes?: number;
+  /** Largest single answer in bytes (default 64 MiB); a bigger one becomes a `-32603` error for its id. */
+  maxResponseSize?: number;
+  /** Largest answer to a 2025-03-26 batch, all elements together (default: `maxResponseSize`); elements past it are answered `-32603`. */
+  maxBatchResponseSize?: number;
   /** `retry` advice sent with the priming event, in ms (default 1 000). */
   retryMs?: number;
   /** Keep-alive comment interval on open streams, in ms (default 25 000; 0 disables). */
@@ -60,6 +75,8 @@ export interface ResolvedHttpOptions {
   sessionIdleTimeoutMs: number;
   sessionStore: SessionStore;
   eventStore: EventStore;
+  maxEventBytesPerSession: number;
+  limits: EncodeLimits;
   retryMs: number;
   keepAliveMs: number;
   standaloneStream: boolean;
@@ -72,6 +89,9 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     throw new TypeError('@mcpkit/fastify: pass the app made by createApp as the `app` option');
   }
   const legacy = options.legacySse;
+  const bodyLimit = options.bodyLimit ?? 4 * 1024 * 1024;
+  const maxEventBytesPerSession = options.maxEventBytesPerSession ?? DEFAULT_MAX_EVENT_BYTES_PER_SESSION;
+  const maxResponseSize = options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES;
   return Object.freeze({
     app: options.app,
     path: options.path ?? '/mcp',
@@ -79,11 +99,13 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     responseMode: options.responseMode ?? 'auto',
     allowedHosts: options.allowedHosts ?? LOOPBACK_HOSTS,
     allowedOrigins: options.allowedOrigins ?? [],
-    bodyLimit: options.bodyLimit ?? 4 * 1024 * 1024,
+    bodyLimit,
     maxSessions: options.maxSessions ?? 10_000,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
-    eventStore: options.eventStore ?? new MemoryEventStore(),
+    eventStore: options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: maxEventBytesPerSession, maxBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES }),
+    maxEventBytesPerSession,
+    limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? maxResponseSize }),
     retryMs: options.retryMs ?? 1_000,
     keepAliveMs: options.keepAliveMs ?? 25_000,
     standaloneStream: options.standaloneStream ?? true,

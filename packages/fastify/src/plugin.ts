@@ -20,7 +20,15 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
         idleTimeoutMs: options.sessionIdleTimeoutMs,
         sessionStore: options.sessionStore,
         eventStore: options.eventStore,
-        stream: { priming: true, retryMs: options.retryMs, keepAliveMs: options.keepAliveMs, onStoreError: (error) => instance.log.error({ err: error }, 'event store failed') },
+        stream: {
+          priming: true,
+          retryMs: options.retryMs,
+          keepAliveMs: options.keepAliveMs,
+          limits: options.limits,
+          maxBufferedBytes: options.maxEventBytesPerSession,
+          logger: instance.log,
+          onStoreError: (error) => instance.log.error({ err: error }, 'event store failed'),
+        },
         logger: instance.log,
       })
     : undefined;
@@ -66,7 +74,10 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
 
   let legacy: LegacySseEndpoints | undefined;
   if (options.legacySse) {
-    legacy = new LegacySseEndpoints(options.app, joinPath(instance.prefix, options.legacySse.messagesPath), options.keepAliveMs);
+    legacy = new LegacySseEndpoints(options.app, joinPath(instance.prefix, options.legacySse.messagesPath), options.keepAliveMs, {
+      limits: options.limits,
+      maxBufferedBytes: options.maxEventBytesPerSession,
+    });
     instance.route({ method: 'GET', url: options.legacySse.ssePath, exposeHeadRoute: false, handler: legacy.open });
     instance.route({ method: 'POST', url: options.legacySse.messagesPath, handler: legacy.message });
   }

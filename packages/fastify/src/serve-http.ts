@@ -11,6 +11,38 @@ export interface ServeHttpOptions extends Omit<McpHttpOptions, 'app'> {
   port?: number;
   /** Also log one line per HTTP request, as Fastify does (default false: mcpkit logs one per MCP request). */
   requestLogging?: boolean;
+  /**
+   * Time a client has to send a whole request, headers and body, in ms (default 30 000; 0
+   * disables). A slower client gets `408` and its connection is closed. It covers receiving the
+   * request only: a response stream (SSE) may last as long as it likes. Headers alone must
+   * arrive within the smaller of this and 60 s.
+   */
+  requestTimeout?: number;
+  /**
+   * A connection on which nothing moves either way for this long is closed, in ms (default
+   * 600 000; 0 disables). Keep it above `keepAliveMs` (open streams send a comment that often)
+   * and above the longest a tool may think without sending progress.
+   */
+  connectionTimeout?: number;
+  /** An idle keep-alive connection between requests is closed after this long, in ms (default 72 000). */
+  keepAliveTimeout?: number;
+  /**
+   * Most connections open at once (default 10 000); further ones are closed as they arrive. An
+   * open GET stream holds one for as long as it lasts.
+   */
+  maxConnections?: number;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECTION_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 72_000;
+const DEFAULT_MAX_CONNECTIONS = 10_000;
+// Node's own bound on receiving headers.
+const NODE_HEADERS_TIMEOUT_MS = 60_000;
+
+function nonNegative(name: string, value: number): number {
+  if (!(Number.isInteger(value) && value >= 0)) throw new TypeError(`serveHttp: ${name} must be a non-negative integer of milliseconds (got ${String(value)})`);
+  return value;
 }
 
 /** A running standalone server. */
@@ -32,13 +64,38 @@ export interface HttpServer {
  * console.error(`MCP endpoint: ${server.url}`);
  */
 export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Promise<HttpServer> {
-  const { host = '127.0.0.1', port = 3000, requestLogging = false, ...pluginOptions } = options;
+  const {
+    host = '127.0.0.1',
+    port = 3000,
+    requestLogging = false,
+    requestTimeout = DEFAULT_REQUEST_TIMEOUT_MS,
+    connectionTimeout = DEFAULT_CONNECTION_TIMEOUT_MS,
+    keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections = DEFAULT_MAX_CONNECTIONS,
+    ...pluginOptions
+  } = options;
+  nonNegative('requestTimeout', requestTimeout);
+  nonNegative('connectionTimeout', connectionTimeout);
+  nonNegative('keepAliveTimeout', keepAliveTimeout);
+  if (!(Number.isInteger(maxConnections) && maxConnections > 0)) throw new TypeError(`serveHttp: maxConnections must be a positive integer (got ${String(maxConnections)})`);
+  const keepAliveMs = pluginOptions.keepAliveMs ?? 25_000;
+  if (connectionTimeout > 0 && keepAliveMs > 0 && connectionTimeout <= keepAliveMs) {
+    throw new TypeError(`serveHttp: connectionTimeout (${connectionTimeout} ms) must exceed keepAliveMs (${keepAliveMs} ms), or idle streams are cut between their keep-alives`);
+  }
+  const headersTimeout = requestTimeout > 0 ? Math.min(requestTimeout, NODE_HEADERS_TIMEOUT_MS) : NODE_HEADERS_TIMEOUT_MS;
   const fastify = Fastify({
     loggerInstance: app.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !requestLogging }),
     bodyLimit: pluginOptions.bodyLimit ?? 4 * 1024 * 1024,
     forceCloseConnections: true,
+    requestTimeout,
+    connectionTimeout,
+    keepAliveTimeout,
+    // Node checks those timeouts every connectionsCheckingInterval (30 s by default): often
+    // enough that a slow client is cut close to requestTimeout, not up to 30 s later.
+    http: { headersTimeout, connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4))) },
   });
+  fastify.server.maxConnections = maxConnections;
   await fastify.register(mcpkit, { ...pluginOptions, app });
   await fastify.listen({ host, port });
   const address = fastify.server.address();

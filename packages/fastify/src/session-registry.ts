@@ -4,19 +4,27 @@ import type { EventStore } from './event-store';
 import type { SessionStore } from './session-store';
 import { SseStream, type SseStreamOptions } from './sse-stream';
 
-/** The live side of a handshake-era session on this instance. */
+type StreamOptions = Omit<SseStreamOptions, 'sessionId' | 'onReader'>;
+
+/**
+ * The live side of a handshake-era session on this instance. It is busy while one of its
+ * clients is there: a POST being answered to a connected client, or a stream with a reader.
+ * Nothing else holds it (work whose client left runs on without), so once its clients are gone
+ * a session can always be expired or evicted.
+ */
 export class LiveSession {
   lastActivity = Date.now();
-  /** POSTs of this session being handled right now. */
-  activeRequests = 0;
   /** Streams that may still receive events (POST streams in flight, the GET stream). */
   readonly streams = new Map<string, SseStream>();
   private streamCounter = 0;
+  private holds = 0;
+  private standalone: SseStream | undefined = undefined;
 
   constructor(
     readonly id: string,
     readonly connection: Connection,
-    private readonly streamOptions: Omit<SseStreamOptions, 'sessionId'>,
+    private readonly streamOptions: StreamOptions,
+    private readonly onBusy: (session: LiveSession, busy: boolean) => void,
   ) {
     // Messages that belong to no request travel on the session's GET stream, opened lazily.
     connection.setOutbound((message) => (this.standaloneStream ?? this.openStream('g')).send(message));
@@ -27,15 +35,20 @@ export class LiveSession {
     this.streamCounter += 1;
     // The priming event (an id and empty data) arrived with 2025-11-25; older clients may choke on it.
     const priming = this.streamOptions.priming && this.connection.protocolVersion >= '2025-11-25';
-    const stream = new SseStream(`${kind}${this.streamCounter}`, { ...this.streamOptions, priming, sessionId: this.id });
+    const stream = new SseStream(`${kind}${this.streamCounter}`, {
+      ...this.streamOptions,
+      priming,
+      sessionId: this.id,
+      onReader: (attached) => (attached ? this.enter() : this.leave()),
+    });
     this.streams.set(stream.id, stream);
+    if (kind === 'g') this.standalone = stream;
     return stream;
   }
 
   /** The open GET stream, if any: a session has at most one. */
   get standaloneStream(): SseStream | undefined {
-    for (const stream of this.streams.values()) if (stream.id.startsWith('g') && !stream.isComplete) return stream;
-    return undefined;
+    return this.standalone && !this.standalone.isComplete ? this.standalone : undefined;
   }
 
   /** Drops a stream that is complete and has no reader. */
@@ -43,16 +56,29 @@ export class LiveSession {
     if (stream.isComplete) this.streams.delete(stream.id);
   }
 
+  /** A client is here (a POST arrived, a reader attached). */
+  enter(): void {
+    this.holds += 1;
+    if (this.holds === 1) this.onBusy(this, true);
+  }
+
+  /** That client is done (its POST was answered, its reader left). */
+  leave(): void {
+    if (this.holds === 0) return;
+    this.holds -= 1;
+    this.lastActivity = Date.now();
+    if (this.holds === 0) this.onBusy(this, false);
+  }
+
   isBusy(): boolean {
-    if (this.activeRequests > 0 || this.connection.pending > 0) return true;
-    for (const stream of this.streams.values()) if (stream.isAttached) return true;
-    return false;
+    return this.holds > 0;
   }
 
   close(): void {
     this.connection.close();
     for (const stream of this.streams.values()) stream.complete();
     this.streams.clear();
+    this.standalone = undefined;
   }
 }
 
@@ -61,16 +87,18 @@ export interface SessionRegistryOptions {
   idleTimeoutMs: number;
   sessionStore: SessionStore;
   eventStore: EventStore;
-  stream: Omit<SseStreamOptions, 'sessionId' | 'store'>;
+  stream: Omit<StreamOptions, 'store'>;
   logger: Logger;
 }
 
 /**
  * The sessions this instance serves. Bounded twice: idle sessions expire, and at the cap the
- * least recently used idle session makes room for a new one.
+ * least recently used idle session makes room for a new one. Idle sessions sit in a map ordered
+ * by last use (a touch moves one to the end), so both are O(1) per session, whatever the count.
  */
 export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
+  private readonly idle = new Map<string, LiveSession>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -86,15 +114,28 @@ export class SessionRegistry {
     return this.live.size;
   }
 
-  /** A new session for an `initialize`; undefined when the cap is reached and nothing can go. */
+  /** Live sessions nobody is using right now (what the cap and the idle timeout may end). */
+  get idleCount(): number {
+    return this.idle.size;
+  }
+
+  /**
+   * A new session for an `initialize`, held for that request (the caller leaves it once the
+   * answer is out); undefined when the cap is reached and nothing can go.
+   */
   create(headers: Record<string, string | string[] | undefined>): LiveSession | undefined {
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
     // 192 random bits, base64url: visible ASCII as the spec asks, unguessable.
     const id = randomBytes(24).toString('base64url');
     const connection = this.app.connect({ kind: 'http', headers }, { sessionId: id });
-    const session = new LiveSession(id, connection, { ...this.options.stream, store: this.options.eventStore });
-    this.live.set(id, session);
+    const session = this.add(id, connection);
+    session.enter();
     return session;
+  }
+
+  /** True while this very session is live here. */
+  has(session: LiveSession): boolean {
+    return this.live.get(session.id) === session;
   }
 
   /** Records a session once its `initialize` succeeded. */
@@ -102,33 +143,42 @@ export class SessionRegistry {
     await this.options.sessionStore.set({ id: session.id, client: session.connection.clientInfo, createdAt: Date.now() });
   }
 
-  /** The session with this id: live here, or rebuilt from the store. */
-  async get(id: string): Promise<LiveSession | undefined> {
+  /**
+   * The session with this id, live here or rebuilt from the store, held for the caller (who
+   * leaves it when done): held at once, so nothing can evict it before the caller uses it.
+   */
+  async acquire(id: string): Promise<LiveSession | undefined> {
     const local = this.live.get(id);
     if (local) {
-      local.lastActivity = Date.now();
+      local.enter();
       return local;
     }
     const record = await this.options.sessionStore.get(id);
     if (!record) return undefined;
+    // Another request may have rebuilt it while the store answered.
+    const raced = this.live.get(id);
+    if (raced) {
+      raced.enter();
+      return raced;
+    }
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
     const connection = this.app.connect({ kind: 'http' }, { sessionId: id, initialized: record.client });
-    const session = new LiveSession(id, connection, { ...this.options.stream, store: this.options.eventStore });
-    this.live.set(id, session);
+    const session = this.add(id, connection);
+    session.enter();
     return session;
   }
 
   /** Ends a session everywhere: live state, stored record and stored events. */
   async delete(id: string): Promise<void> {
     const session = this.live.get(id);
-    this.live.delete(id);
+    this.forget(id);
     session?.close();
     await Promise.all([this.options.sessionStore.delete(id), this.options.eventStore.deleteSession(id)]);
   }
 
   /** Forgets a session that never finished its handshake. */
   discard(session: LiveSession): void {
-    if (this.live.get(session.id) === session) this.live.delete(session.id);
+    if (this.live.get(session.id) === session) this.forget(session.id);
     session.close();
   }
 
@@ -138,21 +188,39 @@ export class SessionRegistry {
     await Promise.all([...this.live.keys()].map((id) => this.delete(id)));
   }
 
+  private add(id: string, connection: Connection): LiveSession {
+    const session = new LiveSession(id, connection, { ...this.options.stream, store: this.options.eventStore }, this.onBusy);
+    this.live.set(id, session);
+    this.idle.set(id, session);
+    return session;
+  }
+
+  private forget(id: string): void {
+    this.live.delete(id);
+    this.idle.delete(id);
+  }
+
+  private readonly onBusy = (session: LiveSession, busy: boolean): void => {
+    if (busy) this.idle.delete(session.id);
+    else if (this.live.get(session.id) === session) {
+      // Re-inserted at the end: the map stays ordered by last use.
+      this.idle.delete(session.id);
+      this.idle.set(session.id, session);
+    }
+  };
+
   private sweep(): void {
     const cutoff = Date.now() - this.options.idleTimeoutMs;
-    for (const session of this.live.values()) {
-      if (session.lastActivity < cutoff && !session.isBusy()) {
-        this.options.logger.debug({ sessionId: session.id }, 'session expired');
-        void this.delete(session.id).catch((error: unknown) => this.options.logger.error({ err: error }, 'failed to delete an expired session'));
-      }
+    // Oldest first: stop at the first session used since the cutoff.
+    for (const session of this.idle.values()) {
+      if (session.lastActivity >= cutoff) break;
+      this.options.logger.debug({ sessionId: session.id }, 'session expired');
+      void this.delete(session.id).catch((error: unknown) => this.options.logger.error({ err: error }, 'failed to delete an expired session'));
     }
   }
 
   private evictOne(): boolean {
-    let oldest: LiveSession | undefined;
-    for (const session of this.live.values()) {
-      if (!session.isBusy() && (!oldest || session.lastActivity < oldest.lastActivity)) oldest = session;
-    }
+    const oldest = this.idle.values().next().value as LiveSession | undefined;
     if (!oldest) return false;
     this.options.logger.info({ sessionId: oldest.id }, 'session cap reached; ending the least recently used idle session');
     void this.delete(oldest.id).catch((error: unknown) => this.options.logger.error({ err: error }, 'failed to evict a session'));

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '@mcpkit/core';
+import { encodeMessage, type EncodeLimits, type JsonRpcMessage, type Logger } from '@mcpkit/core';
 import type { EventStore, StoredEvent } from './event-store';
 
-/** How a stream writes: resumable (ids + store) or not, and its timings. */
+/** How a stream writes: resumable (ids + store) or not, and its timings and bounds. */
 export interface SseStreamOptions {
   /** Where events wait for a resumption; without it events carry no ids. */
   store?: EventStore;
@@ -13,8 +13,20 @@ export interface SseStreamOptions {
   retryMs: number;
   /** Interval of `: keepalive` comments on an idle stream; 0 disables them. */
   keepAliveMs: number;
+  /** Bounds of one serialised message (a bigger answer becomes a -32603 error for its id). */
+  limits: EncodeLimits;
+  /**
+   * Most bytes a stream holds for a reader: what it buffers before its first reader attaches,
+   * and what may wait unsent in a connection whose client does not read (that connection is
+   * then dropped; the events stay in the store for a resumption).
+   */
+  maxBufferedBytes: number;
+  /** Where a message that cannot be serialised is reported. */
+  logger?: Logger;
   /** Called with any error the event store reports. */
   onStoreError?: (error: unknown) => void;
+  /** Told when a reader attaches (true) or goes (false). */
+  onReader?: (attached: boolean) => void;
 }
 
 const MAX_BACKLOG = 1_000;
@@ -38,8 +50,9 @@ export class SseStream {
   private writer: ServerResponse | undefined = undefined;
   private keepAlive: NodeJS.Timeout | undefined = undefined;
   private completed = false;
-  // Events sent before any connection attached (a GET stream the client has not opened yet).
-  private backlog: Array<{ id: string | undefined; message: JsonRpcMessage | JsonRpcMessage[] }> | undefined = [];
+  // Frames sent before any connection attached (a GET stream the client has not opened yet).
+  private backlog: string[] | undefined = [];
+  private backlogBytes = 0;
 
   constructor(
     readonly id: string,
@@ -63,6 +76,7 @@ export class SseStream {
   attach(response: ServerResponse, headers: Record<string, string | number | string[] | undefined>, missed?: readonly StoredEvent[]): void {
     this.detach();
     this.writer = response;
+    this.options.onReader?.(true);
     response.writeHead(200, { ...headers, ...SSE_HEADERS });
     response.on('close', () => {
       if (this.writer === response) this.detach();
@@ -70,15 +84,17 @@ export class SseStream {
     if (missed === undefined) {
       if (this.options.priming && this.options.store) {
         const id = this.nextId();
-        this.store({ id, message: null });
-        response.write(`id: ${id}\nretry: ${this.options.retryMs}\ndata: \n\n`);
+        const text = `id: ${id}\nretry: ${this.options.retryMs}\ndata: \n\n`;
+        this.store({ id, data: null }, text.length);
+        response.write(text);
       }
     } else {
-      for (const event of missed) if (event.message !== null) response.write(frame(event.id, event.message));
+      for (const event of missed) if (event.data !== null) response.write(frame(event.id, event.data));
     }
     if (this.backlog) {
-      for (const event of this.backlog) response.write(frame(event.id, event.message));
+      for (const text of this.backlog) response.write(text);
       this.backlog = undefined;
+      this.backlogBytes = 0;
     }
     if (this.completed) {
       this.end();
@@ -87,18 +103,23 @@ export class SseStream {
     // Some clients and proxies flush nothing until the first bytes: send them now.
     if (missed === undefined && !(this.options.priming && this.options.store)) response.write(': open\n\n');
     if (this.options.keepAliveMs > 0) {
-      this.keepAlive = setInterval(() => this.writer?.write(': keepalive\n\n'), this.options.keepAliveMs);
+      this.keepAlive = setInterval(() => this.write(': keepalive\n\n'), this.options.keepAliveMs);
       this.keepAlive.unref();
     }
   }
 
-  /** Sends one message (stored first when the stream is resumable). */
+  /**
+   * Sends one message (stored first when the stream is resumable). Never throws: a response that
+   * cannot be serialised goes out as a -32603 error for its id, a notification is dropped.
+   */
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (this.completed) return;
+    const data = encodeMessage(message, this.options.limits, this.options.logger);
+    if (data === undefined) return;
     const id = this.options.store ? this.nextId() : undefined;
-    if (id !== undefined) this.store({ id, message });
-    if (this.writer) this.writer.write(frame(id, message));
-    else if (this.backlog && this.backlog.length < MAX_BACKLOG) this.backlog.push({ id, message });
+    const text = frame(id, data);
+    if (id !== undefined) this.store({ id, data }, Buffer.byteLength(text));
+    this.write(text);
   }
 
   /** Sends the last message (the response) and ends the stream. */
@@ -118,9 +139,27 @@ export class SseStream {
 
   /** Forgets the HTTP response (its client went away); the stream lives on. */
   detach(): void {
-    this.writer = undefined;
     if (this.keepAlive) clearInterval(this.keepAlive);
     this.keepAlive = undefined;
+    if (this.writer === undefined) return;
+    this.writer = undefined;
+    this.options.onReader?.(false);
+  }
+
+  private write(text: string): void {
+    const writer = this.writer;
+    if (writer) {
+      // A reader that does not read: drop its connection rather than buffer without bound.
+      if (writer.writableLength > this.options.maxBufferedBytes) {
+        this.detach();
+        writer.destroy();
+        return;
+      }
+      writer.write(text);
+    } else if (this.backlog && this.backlog.length < MAX_BACKLOG && this.backlogBytes + text.length <= this.options.maxBufferedBytes) {
+      this.backlog.push(text);
+      this.backlogBytes += text.length;
+    }
   }
 
   private nextId(): string {
@@ -128,11 +167,11 @@ export class SseStream {
     return `${this.id}_${this.sequence}`;
   }
 
-  private store(event: StoredEvent): void {
+  private store(event: StoredEvent, bytes: number): void {
     const { store, sessionId } = this.options;
     if (!store || sessionId === undefined) return;
     try {
-      const done = store.append(sessionId, this.id, event);
+      const done = store.append(sessionId, this.id, event, bytes);
       if (done instanceof Promise) done.catch((error: unknown) => this.options.onStoreError?.(error));
     } catch (error) {
       this.options.onStoreError?.(error);
@@ -140,8 +179,9 @@ export class SseStream {
   }
 }
 
-function frame(id: string | undefined, message: JsonRpcMessage | JsonRpcMessage[]): string {
-  return id === undefined ? `event: message\ndata: ${JSON.stringify(message)}\n\n` : `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+/** One SSE event of already serialised JSON (which holds no newline, so one `data:` line). */
+function frame(id: string | undefined, data: string): string {
+  return id === undefined ? `event: message\ndata: ${data}\n\n` : `id: ${id}\nevent: message\ndata: ${data}\n\n`;
 }
 
 /** The stream id an event id names (`<stream>_<sequence>`), or undefined for a malformed id. */

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ErrorCode,
+  errorResponse,
   hasModernClaim,
+  InternalError,
   isObject,
   UnsupportedProtocolVersionError,
   InvalidRequestError,
@@ -12,16 +14,19 @@ import {
   type TransportInfo,
 } from '@mcpkit/core';
 import { acceptsJsonAndSse, acceptsSse } from './accept';
-import { containsRequest, idOf, isInitializeRequest } from './classify';
+import { containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
 import { headerValue, sendHttpError } from './http-error';
+import { sendJson } from './json-reply';
 import { checkModernHeaders, isModernVersion, protocolVersionHeader } from './modern-http';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
-import { SSE_HEADERS, SseStream, streamOfEventId } from './sse-stream';
+import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
 const SERVED_VERSIONS: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
 // Streamable HTTP, "Protocol Version Header": without the header, assume 2025-03-26.
 const VERSION_WITHOUT_HEADER = '2025-03-26';
+// The one revision with JSON-RPC batches.
+const BATCH_VERSION = '2025-03-26';
 
 type Headers = Record<string, string | number | string[] | undefined>;
 
@@ -38,6 +43,16 @@ function statusOf(answer: JsonRpcResponse | JsonRpcResponse[], modern: boolean):
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
   return answer !== undefined && !Array.isArray(answer) && 'result' in answer;
+}
+
+/**
+ * What a POST in json mode says when every request it carried was cancelled
+ * (notifications/cancelled): there is no result, but a JSON POST must end with a body, so each
+ * id gets an error that says why.
+ */
+function cancelledAnswer(message: unknown): JsonRpcResponse | JsonRpcResponse[] {
+  const answers = requestIds(message).map((id) => errorResponse(id, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows')));
+  return Array.isArray(message) ? answers : answers[0];
 }
 
 /**
@@ -59,7 +74,7 @@ export class StreamableHttpEndpoint {
       return sendHttpError(reply, 415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
     }
     const frame = parseMessage(typeof request.body === 'string' ? request.body : '');
-    if (!frame.ok) return reply.code(400).send(frame.response);
+    if (!frame.ok) return sendJson(reply, 400, frame.response, this.options.limits);
     const message = frame.message;
     const version = protocolVersionHeader(request.headers);
     const modernHeader = isModernVersion(version);
@@ -71,6 +86,11 @@ export class StreamableHttpEndpoint {
     if (modernHeader || (isObject(message) && hasModernClaim(message.params))) return this.modern(request, reply, message);
 
     if (!this.registry) {
+      // Without a session, only the header says a client negotiated 2025-03-26; a missing header
+      // defaults to it, but a batch must not run on a guess.
+      if (Array.isArray(message) && version !== BATCH_VERSION) {
+        return sendHttpError(reply, 400, new InvalidRequestError(`JSON-RPC batches need MCP-Protocol-Version: ${BATCH_VERSION} on a stateless server`));
+      }
       const connection = isInitializeRequest(message)
         ? this.options.app.connect(transport, { sessionless: true })
         : this.options.app.connect(transport, { sessionless: true, initialized: { protocolVersion: version ?? VERSION_WITHOUT_HEADER, capabilities: {} } });
@@ -85,15 +105,19 @@ export class StreamableHttpEndpoint {
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
       if (id === undefined) return sendHttpError(reply, 400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
-      session = await this.registry.get(id);
+      session = await this.registry.acquire(id);
       if (!session) return sendHttpError(reply, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
     }
-    session.activeRequests += 1;
+    // The session is held (busy) until this POST is answered or its client goes.
+    let held = true;
+    const letGo = (): void => {
+      if (held) session.leave();
+      held = false;
+    };
     try {
-      return await this.dispatch(request, reply, session.connection, session, message, fresh);
+      return await this.dispatch(request, reply, session.connection, session, message, fresh, false, letGo);
     } finally {
-      session.activeRequests -= 1;
-      session.lastActivity = Date.now();
+      letGo();
     }
   };
 
@@ -102,15 +126,20 @@ export class StreamableHttpEndpoint {
     if (!acceptsSse(request.headers.accept)) return sendHttpError(reply, 406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
     const session = await this.sessionOf(request, reply);
     if (!session) return reply;
-    const lastEventId = headerValue(request.headers['last-event-id']);
-    if (lastEventId !== undefined) return this.resume(reply, session, lastEventId);
-    if (session.standaloneStream?.isAttached) {
-      return sendHttpError(reply, 409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
+    try {
+      const lastEventId = headerValue(request.headers['last-event-id']);
+      if (lastEventId !== undefined) return await this.resume(reply, session, lastEventId);
+      if (session.standaloneStream?.isAttached) {
+        return sendHttpError(reply, 409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
+      }
+      const stream = session.standaloneStream ?? session.openStream('g');
+      reply.hijack();
+      stream.attach(reply.raw, this.streamHeaders(reply, session));
+      return reply;
+    } finally {
+      // From here on the attached stream (if any) holds the session while its reader stays.
+      session.leave();
     }
-    const stream = session.standaloneStream ?? session.openStream('g');
-    reply.hijack();
-    stream.attach(reply.raw, this.streamHeaders(reply, session));
-    return reply;
   };
 
   readonly delete = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -118,6 +147,7 @@ export class StreamableHttpEndpoint {
     const session = await this.sessionOf(request, reply);
     if (!session) return reply;
     await this.registry.delete(session.id);
+    session.leave();
     return reply.code(200).send();
   };
 
@@ -143,6 +173,7 @@ export class StreamableHttpEndpoint {
     return this.dispatch(request, reply, connection, undefined, message, false, true);
   }
 
+  /** The session a GET or DELETE names, held for the caller (who leaves it); undefined once answered with an error. */
   private async sessionOf(request: FastifyRequest, reply: FastifyReply): Promise<LiveSession | undefined> {
     const version = headerValue(request.headers['mcp-protocol-version']);
     if (version !== undefined && !SERVED_VERSIONS.has(version)) {
@@ -154,7 +185,7 @@ export class StreamableHttpEndpoint {
       sendHttpError(reply, 400, new InvalidRequestError('Missing Mcp-Session-Id header'));
       return undefined;
     }
-    const session = await this.registry!.get(id);
+    const session = await this.registry!.acquire(id);
     if (!session) sendHttpError(reply, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
     return session;
   }
@@ -173,7 +204,7 @@ export class StreamableHttpEndpoint {
       session.release(live);
     } else {
       // The stream has finished: replay what was missed and end.
-      const finished = new SseStream(streamId, { priming: false, retryMs: this.options.retryMs, keepAliveMs: 0 });
+      const finished = new SseStream(streamId, this.plainStreamOptions());
       finished.complete();
       finished.attach(reply.raw, this.streamHeaders(reply, session), missed);
     }
@@ -186,30 +217,51 @@ export class StreamableHttpEndpoint {
     return headers;
   }
 
-  /** Runs the message through core and answers: 202, JSON, or an SSE stream (responseMode). */
-  private async dispatch(request: FastifyRequest, reply: FastifyReply, connection: Connection, session: LiveSession | undefined, message: unknown, fresh: boolean, modern = false): Promise<FastifyReply> {
+  /** Options of a stream nobody can resume (stateless, or a replay that ends at once). */
+  private plainStreamOptions(): SseStreamOptions {
+    return { priming: false, retryMs: this.options.retryMs, keepAliveMs: 0, limits: this.options.limits, maxBufferedBytes: this.options.maxEventBytesPerSession };
+  }
+
+  /**
+   * Runs the message through core and answers: 202, JSON, or an SSE stream (responseMode). Every
+   * POST that carried a request ends with an answer or an ended stream, whatever throws where.
+   */
+  private async dispatch(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    connection: Connection,
+    session: LiveSession | undefined,
+    message: unknown,
+    fresh: boolean,
+    modern = false,
+    letGo?: () => void,
+  ): Promise<FastifyReply> {
     const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    // Fastify's request.log carries its reqId; a session's lines also say which session.
+    const logger = session ? request.log.child({ sessionId: session.id }) : request.log;
+    const limits = this.options.limits;
     if (!containsRequest(message)) {
-      const answer = await connection.receive(message, { logger: request.log, transport, modern });
+      const answer = await connection.receive(message, { logger, transport, modern });
       if (answer === undefined) return reply.code(202).send();
-      return reply.code(400).header('content-type', 'application/json').send(answer);
+      return sendJson(reply, 400, answer, limits, logger);
     }
 
     let stream: SseStream | undefined;
     const openStream = (): SseStream => {
-      stream = session
-        ? session.openStream('s')
-        : new SseStream('s', { priming: false, retryMs: this.options.retryMs, keepAliveMs: 0 });
+      stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
       reply.hijack();
       stream.attach(reply.raw, this.streamHeaders(reply, session));
       return stream;
     };
-    if (!session) {
+    reply.raw.once('close', () => {
+      // Closed before the answer was out: the client went away.
+      if (reply.raw.writableFinished) return;
       // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) connection.close();
-      });
-    }
+      if (!session) connection.close();
+      // A session's work runs on (its answer can be resumed), but no longer holds the session:
+      // with its client gone, idle expiry or eviction may end it, and whatever it still runs.
+      else letGo?.();
+    });
     // Modern requests stream only once they have something to stream: their errors need the
     // HTTP statuses of the 2026-07-28 table, which a stream opened up front would hide.
     if (this.options.responseMode === 'sse' && !modern) openStream();
@@ -222,20 +274,41 @@ export class StreamableHttpEndpoint {
           current.end();
         }
       : undefined;
-    const answer = await connection.receive(message, { logger: request.log, send, transport, detach, modern });
+    let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
+    try {
+      answer = await connection.receive(message, { logger, send, transport, detach, modern });
+    } catch (error) {
+      // Core answers every request itself; this is a bug, but the client must not hang on it.
+      logger.error({ err: error }, 'unexpected dispatcher failure');
+      if (fresh && session) this.registry!.discard(session);
+      if (!stream) throw error;
+      stream.complete();
+      session?.release(stream);
+      return reply;
+    }
     if (fresh && session) {
-      if (succeeded(answer)) await this.registry!.activate(session);
+      // A client that left before its initialize was answered may have lost its session already.
+      if (succeeded(answer) && this.registry!.has(session)) await this.registry!.activate(session);
       else this.registry!.discard(session);
     }
     if (stream) {
+      // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
       stream.complete(answer);
       session?.release(stream);
       return reply;
     }
-    // Every request of the message was cancelled: nothing to say.
-    if (answer === undefined) return reply.code(202).send();
+    if (answer === undefined) {
+      // Every request was cancelled. The client expects no response for them (utilities/
+      // cancellation), yet the POST must end: with an empty stream, or in json mode an error.
+      if (this.options.responseMode === 'json') return sendJson(reply, 200, cancelledAnswer(message), limits, logger);
+      const empty = new SseStream('s', this.plainStreamOptions());
+      empty.complete();
+      reply.hijack();
+      empty.attach(reply.raw, this.streamHeaders(reply, session));
+      return reply;
+    }
     if (fresh && session && succeeded(answer)) reply.header('mcp-session-id', session.id);
-    return reply.code(statusOf(answer, modern)).header('content-type', 'application/json').send(answer);
+    return sendJson(reply, statusOf(answer, modern), answer, limits, logger);
   }
 }
 

@@ -1,6 +1,6 @@
 import { IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import pino from 'pino';
-import { createApp, Field, Prompt, Resource, Tool, type McpApp, type RequestContext } from '@mcpkit/core';
+import { createApp, Field, Prompt, Resource, Tool, type McpApp, type RequestContext, type RequestId } from '@mcpkit/core';
 
 class EchoInput {
   @IsString()
@@ -36,7 +36,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export const cancelled: Array<string | number> = [];
+export const cancelled: RequestId[] = [];
 
 class RouteInput {
   @Field({ header: 'Region' })
@@ -98,8 +98,8 @@ class FixtureTools {
   }
 }
 
-export function fixtureApp(): McpApp {
-  return createApp({ name: 'fixture', version: '1.0.0', providers: [FixtureTools], logger: pino({ level: 'silent' }) });
+export function fixtureApp(logger: pino.Logger = pino({ level: 'silent' })): McpApp {
+  return createApp({ name: 'fixture', version: '1.0.0', providers: [FixtureTools], logger });
 }
 
 export const ACCEPT_BOTH = 'application/json, text/event-stream';

@@ -186,7 +186,7 @@ describe('Streamable HTTP, stateful', () => {
   });
 
   it('bounds the event store per session', async () => {
-    const eventStore = new MemoryEventStore(10);
+    const eventStore = new MemoryEventStore({ maxEventsPerSession: 10 });
     const server = await start({ eventStore });
     const session = await openSession(server.url);
     await post(server.url, call(1, 'steps', { steps: 30, delayMs: 0 }, { progressToken: 1 }), { 'mcp-session-id': session }).then((r) => r.text());

@@ -1,0 +1,59 @@
+import pino from 'pino';
+import { createApp } from '@mcpkit/core';
+import { MemoryEventStore } from './event-store';
+import { LiveSession, SessionRegistry } from './session-registry';
+import { MemorySessionStore } from './session-store';
+
+function registry(maxSessions: number, idleTimeoutMs = 60_000): SessionRegistry {
+  const logger = pino({ level: 'silent' });
+  const app = createApp({ name: 'registry', version: '1', providers: [], logger });
+  const stream = { priming: false, retryMs: 1_000, keepAliveMs: 0, limits: { maxMessageBytes: 1 << 20, maxBatchBytes: 1 << 20 }, maxBufferedBytes: 1 << 20 };
+  return new SessionRegistry(app, { maxSessions, idleTimeoutMs, sessionStore: new MemorySessionStore(), eventStore: new MemoryEventStore(), stream, logger });
+}
+
+describe('SessionRegistry', () => {
+  const registries: SessionRegistry[] = [];
+  afterEach(async () => Promise.all(registries.splice(0).map((r) => r.closeAll())));
+
+  it('evicts the least recently used idle session; busy ones stay', async () => {
+    const sessions = registry(3);
+    registries.push(sessions);
+    const [a, b, c] = [sessions.create({})!, sessions.create({})!, sessions.create({})!];
+    for (const session of [a, b, c]) session.leave();
+    // a is busy (a client is there), b was used after c.
+    (await sessions.acquire(a.id))!;
+    (await sessions.acquire(b.id))!.leave();
+    const d = sessions.create({})!;
+    expect(sessions.has(c)).toBe(false);
+    expect([a, b, d].every((session) => sessions.has(session))).toBe(true);
+    d.leave();
+    sessions.create({});
+    expect(sessions.has(b)).toBe(false);
+    expect([a, d].every((session) => sessions.has(session))).toBe(true);
+    // d is the last idle one; then everything is busy: no room.
+    expect(sessions.create({})).toBeDefined();
+    expect(sessions.has(d)).toBe(false);
+    expect(sessions.create({})).toBeUndefined();
+  });
+
+  it('evicts in O(1): at a cap full of busy sessions, creating one inspects no other', () => {
+    const cap = 5_000;
+    const sessions = registry(cap);
+    registries.push(sessions);
+    // All busy but the last 1 000, so a scan for an idle one would walk 4 000 sessions each time.
+    for (let i = 0; i < cap; i++) {
+      const session = sessions.create({})!;
+      if (i >= cap - 1_000) session.leave();
+    }
+    const inspected = jest.spyOn(LiveSession.prototype, 'isBusy');
+    const started = performance.now();
+    for (let i = 0; i < 1_000; i++) sessions.create({})!.leave();
+    const elapsed = performance.now() - started;
+    expect(inspected.mock.calls.length).toBeLessThan(1_000 * 2);
+    inspected.mockRestore();
+    expect(sessions.size).toBe(cap);
+    expect(sessions.idleCount).toBe(1_000);
+    // Generous: a thousand creations with eviction, on a loaded machine.
+    expect(elapsed).toBeLessThan(2_000);
+  });
+});
