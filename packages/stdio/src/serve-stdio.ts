@@ -26,6 +26,12 @@ export interface StdioOptions {
    * Defaults to true when serving the process's own stdin.
    */
   exitProcess?: boolean;
+  /**
+   * When exiting (`exitProcess`), the longest wait in ms for cancelled requests to return and for
+   * the client to take our output (default 2 000); the process exits 0 at the latest then, so a
+   * client that stopped reading cannot keep it alive.
+   */
+  shutdownGraceMs?: number;
 }
 
 /** A running stdio server. */
@@ -37,6 +43,7 @@ export interface StdioServer {
 }
 
 const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
+const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 
 /**
  * Serves an app over stdio: newline-delimited JSON-RPC on stdin/stdout (transports, "stdio").
@@ -70,6 +77,8 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   let pending = 0;
   let inputEnded = false;
   let stopped = false;
+  // Run once nothing is in flight any more (shutdown waits for it).
+  let onIdle: (() => void) | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
@@ -100,7 +109,11 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
 
   const settle = (): void => {
     pending--;
-    if (inputEnded && pending === 0) finish();
+    if (pending > 0) return;
+    if (inputEnded) finish();
+    const idle = onIdle;
+    onIdle = undefined;
+    idle?.();
   };
 
   const onEvent = (event: LineEvent): void => {
@@ -120,10 +133,12 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     inputEnded = true;
     if (pending === 0) finish();
   };
+  // SIGTERM / SIGINT: stop reading and cancel what is in flight; exit once the cancelled
+  // handlers have returned and the client has our output, or when the grace period ends.
   const onSignal = (): void => {
     connection.close();
     stop();
-    writeRaw('', () => process.exit(0));
+    exitAfterGrace();
   };
 
   const listeners: Array<[NodeJS.EventEmitter, string, Parameters<NodeJS.EventEmitter['on']>[1]]> = [
@@ -149,9 +164,19 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     // Nothing is in flight: release the connection (its app-event subscription) before saying so.
     connection.close();
     resolveClosed();
-    // setImmediate lets `closed` handlers run first; the empty write's callback fires once
-    // everything queued before it has been flushed to the client.
-    if (exitProcess) setImmediate(() => writeRaw('', () => process.exit(0)));
+    // setImmediate lets `closed` handlers run first.
+    if (exitProcess) setImmediate(exitAfterGrace);
+  }
+
+  let exitTimer: NodeJS.Timeout | undefined;
+  function exitAfterGrace(): void {
+    if (exitTimer !== undefined) return;
+    // Not unref'd: a client that stopped reading must not keep the process alive past it.
+    exitTimer = setTimeout(() => process.exit(0), options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+    // The empty write's callback fires once everything queued before it reached the client.
+    const flushThenExit = (): void => void writeRaw('', () => process.exit(0));
+    if (pending === 0) flushThenExit();
+    else onIdle = flushThenExit;
   }
 
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);

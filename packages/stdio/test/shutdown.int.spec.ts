@@ -1,0 +1,155 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
+
+// Shutdown of real server processes in the default configuration (no LOG_LEVEL: one info line
+// per request, buffered): how fast they exit, with which code, and that the log is complete.
+const TESTBED = join(__dirname, '..', '..', '..', 'apps', 'testbed', 'dist', 'main.js');
+const GRACE_SERVER = join(__dirname, 'fixtures', 'grace-server.js');
+const DEFAULT_ENV: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: undefined };
+const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'shutdown-test', version: '0' } };
+
+function records(stderr: string): Array<Record<string, unknown>> {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The ids of the request lines in a log. */
+function loggedIds(stderr: string): Set<unknown> {
+  return new Set(records(stderr).filter((record) => record.msg === 'request').map((record) => record.rpcId));
+}
+
+describe('stdio shutdown', () => {
+  const children: ChildProcessWithoutNullStreams[] = [];
+  const servers: RawStdioClient[] = [];
+
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const server of servers.splice(0)) server.kill();
+  });
+
+  it('exits 0 within the 2 s grace period on SIGTERM although the client stopped reading, with every answered request in the log', async () => {
+    const child = spawn(process.execPath, [TESTBED, 'stdio'], { env: DEFAULT_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.on('error', () => undefined);
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    // Nobody reads stdout: after a pipe's worth of answers, the server's writes stop completing.
+    // (A listener collects what arrives once the stream flows again after the exit.)
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout.pause();
+    let input = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INIT })}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`;
+    for (let id = 1; id <= 20_000; id++) input += `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}\n`;
+    child.stdin.write(input);
+    // Until the server has logged some work (bounded).
+    for (let waited = 0; loggedIds(stderr).size < 50 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(1_900);
+    expect(took).toBeLessThan(3_500);
+
+    // What the client can still read: every complete answer was logged before the exit.
+    child.stdout.resume();
+    if (!child.stdout.readableEnded) await new Promise((resolve) => child.stdout.once('end', resolve));
+    const answered = Buffer.concat(chunks)
+      .toString('utf8')
+      .split('\n')
+      .slice(0, -1) // the last frame may be cut short by the exit
+      .map((line) => (JSON.parse(line) as { id: number }).id)
+      .filter((id) => id !== 0);
+    expect(answered.length).toBeGreaterThan(0);
+    const logged = loggedIds(stderr);
+    expect(answered.filter((id) => !logged.has(id))).toEqual([]);
+    // The log ends with a whole line.
+    expect(stderr.endsWith('\n')).toBe(true);
+  }, 30_000);
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 at once on %s when nothing is pending, with every request in the log', async (signal) => {
+    const server = RawStdioClient.spawn(process.execPath, [TESTBED, 'stdio'], DEFAULT_ENV);
+    servers.push(server);
+    await server.initialize();
+    const ids: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const answer = await server.request('tools/call', { name: 'echo', arguments: { text: `line ${i}` } });
+      ids.push(answer.id as number);
+    }
+    const started = Date.now();
+    server.kill(signal);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    const logged = loggedIds(server.stderr);
+    expect(ids.filter((id) => !logged.has(id))).toEqual([]);
+    expect(server.stray).toEqual([]);
+  });
+
+  it('gives a handler that ignores cancellation shutdownGraceMs, then exits 0', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [GRACE_SERVER], { ...DEFAULT_ENV, GRACE_MS: '500', STUBBORN_MS: '20000' });
+    servers.push(server);
+    await server.initialize();
+    expect(await server.request('ping')).toMatchObject({ result: {} });
+    server.send({ jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'stubborn', arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    server.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(450);
+    expect(took).toBeLessThan(1_500);
+    // Cancelled requests get no answer.
+    expect(server.messages.some((message) => message.id === 'stuck')).toBe(false);
+  });
+
+  it('waits for a cancelled handler that returns within the grace period, not for the whole period', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [GRACE_SERVER], { ...DEFAULT_ENV, GRACE_MS: '5000', STUBBORN_MS: '400' });
+    servers.push(server);
+    await server.initialize();
+    server.send({ jsonrpc: '2.0', id: 'late', method: 'tools/call', params: { name: 'stubborn', arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    server.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(300);
+    expect(took).toBeLessThan(3_000);
+    // Its line says how it ended.
+    expect(records(server.stderr).find((record) => record.rpcId === 'late')).toMatchObject({ msg: 'request', outcome: 'cancelled' });
+  });
+});
+
+describe('HTTP shutdown', () => {
+  let server: HttpServerProcess | undefined;
+
+  afterEach(async () => {
+    await server?.stop(1_000);
+    server = undefined;
+  });
+
+  async function post(url: string, body: unknown, session?: string): Promise<{ status: number; session: string | null; json: Record<string, unknown> | undefined }> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    if (session) headers['mcp-session-id'] = session;
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, session: response.headers.get('mcp-session-id'), json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  }
+
+  it('writes every request line on SIGTERM and exits 0', async () => {
+    server = await HttpServerProcess.start(process.execPath, [TESTBED, 'http'], { LOG_LEVEL: undefined });
+    const init = await post(server.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: INIT });
+    const session = init.session!;
+    expect(session).toBeTruthy();
+    await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    for (let id = 1; id <= 100; id++) {
+      const answer = await post(server.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `http ${id}` } } }, session);
+      expect(answer.json).toMatchObject({ id, result: { content: [{ text: `http ${id}` }] } });
+    }
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    const logged = loggedIds(server.output);
+    expect(Array.from({ length: 100 }, (_, i) => i + 1).filter((id) => !logged.has(id))).toEqual([]);
+  });
+});
