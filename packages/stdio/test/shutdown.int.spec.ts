@@ -105,6 +105,21 @@ describe('stdio shutdown', () => {
     expect(server.messages.some((message) => message.id === 'stuck')).toBe(false);
   });
 
+  it('ends at once on a second signal during the grace period', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [GRACE_SERVER], { ...DEFAULT_ENV, GRACE_MS: '10000', STUBBORN_MS: '20000' });
+    servers.push(server);
+    await server.initialize();
+    server.send({ jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'stubborn', arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.child.exitCode).toBeNull();
+    const started = Date.now();
+    server.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('waits for a cancelled handler that returns within the grace period, not for the whole period', async () => {
     const server = RawStdioClient.spawn(process.execPath, [GRACE_SERVER], { ...DEFAULT_ENV, GRACE_MS: '5000', STUBBORN_MS: '400' });
     servers.push(server);
