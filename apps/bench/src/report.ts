@@ -15,7 +15,7 @@ export function renderMarkdown(results: Record<string, unknown>): string {
     const raw = throughput[`raw|${group}`];
     // 2026-07-28 rows compare with the v2 SDK, the others with v1.
     const sdk = throughput[`sdk|${group}`] ?? throughput[`sdk2|${group}`];
-    for (const server of ['mcpkit', 'mcpkit+info-log', 'sdk', 'sdk2', 'raw']) {
+    for (const server of ['mcpkit', 'mcpkit+info-log', 'mcpkit (default config)', 'sdk', 'sdk2', 'raw']) {
       const row = throughput[`${server}|${group}`];
       if (!row) continue;
       lines.push(`| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${sdk ? ratio(row.cpuUsPerCall, sdk.cpuUsPerCall) : '–'} |`);
