@@ -16,6 +16,8 @@ export class LiveSession {
   lastActivity = Date.now();
   /** Streams that may still receive events (POST streams in flight, the GET stream). */
   readonly streams = new Map<string, SseStream>();
+  /** What each request line of this session carries besides Fastify's `reqId`: made once. */
+  readonly logBindings: Readonly<Record<string, unknown>>;
   private streamCounter = 0;
   private holds = 0;
   private standalone: SseStream | undefined = undefined;
@@ -26,6 +28,7 @@ export class LiveSession {
     private readonly streamOptions: StreamOptions,
     private readonly onBusy: (session: LiveSession, busy: boolean) => void,
   ) {
+    this.logBindings = Object.freeze({ sessionId: id });
     // Messages that belong to no request travel on the session's GET stream, opened lazily.
     connection.setOutbound((message) => (this.standaloneStream ?? this.openStream('g')).send(message));
   }

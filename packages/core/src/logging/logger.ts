@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { flushOnExit } from './exit-hooks';
+import { markFastLines } from './fast-line';
 import { LogDestination } from './log-destination';
 
 /**
@@ -55,6 +56,7 @@ export function createLogger(options: LoggerOptions = {}): pino.Logger {
   });
   const logger = pino({ name: options.name, level: options.level ?? process.env.LOG_LEVEL ?? 'info' }, destination);
   flushOnExit(logger, destination);
+  markFastLines(logger, destination);
   return logger;
 }
 

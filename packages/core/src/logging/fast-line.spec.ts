@@ -1,0 +1,55 @@
+import pino from 'pino';
+import { ExactNumberId } from '../protocol/exact-id';
+import { markFastLines, requestLine } from './fast-line';
+import { LogDestination } from './log-destination';
+
+/** A LogDestination that keeps what it is given. */
+class Captured extends LogDestination {
+  readonly written: string[] = [];
+  override write(line: string): boolean {
+    this.written.push(line);
+    return true;
+  }
+}
+
+function pair(options: pino.LoggerOptions = {}) {
+  const fast = new Captured();
+  const slow = new Captured();
+  const fastLogger = pino({ name: 'srv', ...options }, fast);
+  markFastLines(fastLogger, fast);
+  const slowLogger = pino({ name: 'srv', ...options }, slow);
+  return { fast, slow, fastLogger, slowLogger };
+}
+
+const withoutTime = (line: string) => JSON.parse(line.replace(/"time":\d+/, '"time":0'));
+
+describe('requestLine', () => {
+  it.each([
+    ['scalars', { rpcId: 1, method: 'tools/call', target: 'ec"ho\n✓' }],
+    ['an exact id and a string id', { rpcId: new ExactNumberId('9223372036854775807'), other: 'x', nan: Number.NaN }],
+    ['undefined fields', { rpcId: 's', target: undefined }],
+  ])('writes what pino writes for %s, through children', (_name, fields) => {
+    const { fast, slow, fastLogger, slowLogger } = pair();
+    requestLine(fastLogger.child({ transport: 'http' }).child({ reqId: 'req-1', sessionId: 'a"b' }), fields, 0.042, 'error -32602');
+    slowLogger.child({ transport: 'http' }).child({ reqId: 'req-1', sessionId: 'a"b' }).info({ ...fields, ms: 0.042, outcome: 'error -32602' }, 'request');
+    expect(fast.written).toHaveLength(1);
+    expect(fast.written[0].replace(/"time":\d+/, '')).toBe(slow.written[0].replace(/"time":\d+/, ''));
+  });
+
+  it('leaves objects, arrays and errors to pino', () => {
+    const { fast, fastLogger } = pair();
+    const info = jest.spyOn(fastLogger, 'info');
+    requestLine(fastLogger, { arguments: { a: [1, 2] } }, 1, 'ok');
+    expect(info).toHaveBeenCalledTimes(1);
+    expect(withoutTime(fast.written[0])).toMatchObject({ arguments: { a: [1, 2] }, ms: 1, outcome: 'ok', msg: 'request' });
+  });
+
+  it('uses logger.info on a logger it does not know, and on one with a mixin', () => {
+    const other = { info: jest.fn() } as never;
+    requestLine(other, { rpcId: 1 }, 2, 'ok');
+    expect((other as { info: jest.Mock }).info).toHaveBeenCalledWith({ rpcId: 1, ms: 2, outcome: 'ok' }, 'request');
+    const { fast, fastLogger } = pair({ mixin: () => ({ extra: 1 }) });
+    requestLine(fastLogger, { rpcId: 2 }, 3, 'ok');
+    expect(withoutTime(fast.written[0])).toMatchObject({ extra: 1, rpcId: 2, ms: 3 });
+  });
+});
