@@ -57,16 +57,16 @@ export function checkModernHeaders(
   const bodyVersion = meta[MODERN_META.PROTOCOL_VERSION];
   if (version === undefined) throw new HeaderMismatchError('Missing MCP-Protocol-Version header');
   if (typeof bodyVersion === 'string' && bodyVersion !== version) {
-    throw new HeaderMismatchError(`Header mismatch: MCP-Protocol-Version header value '${version}' does not match body value '${bodyVersion}'`);
+    throw HeaderMismatchError.mismatch('MCP-Protocol-Version', version, bodyVersion);
   }
   const method = decodeHeader('Mcp-Method', headers['mcp-method']);
   if (method === undefined) throw new HeaderMismatchError('Missing Mcp-Method header');
-  if (method !== message.method) throw new HeaderMismatchError(`Header mismatch: Mcp-Method header value '${method}' does not match body value '${String(message.method)}'`);
+  if (method !== message.method) throw HeaderMismatchError.mismatch('Mcp-Method', method, message.method);
   const named = message.method === 'tools/call' || message.method === 'prompts/get' ? params.name : message.method === 'resources/read' ? params.uri : undefined;
   if (named !== undefined) {
     const name = decodeHeader('Mcp-Name', headers['mcp-name']);
     if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
-    if (name !== named) throw new HeaderMismatchError(`Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(named)}'`);
+    if (name !== named) throw HeaderMismatchError.mismatch('Mcp-Name', name, named);
   }
   if (message.method === 'tools/call' && typeof params.name === 'string') {
     const mirrored = headerParamsOf(params.name);
@@ -94,7 +94,7 @@ function checkParamHeaders(headers: Record<string, string | string[] | undefined
           ? /^-?\d+$/.test(decoded) && Number(decoded) === value
           : decoded === value;
     if (!matches) {
-      throw new HeaderMismatchError(`Header mismatch: Mcp-Param-${param.header} header value '${decoded}' does not match body value '${String(value)}'`);
+      throw HeaderMismatchError.mismatch(`Mcp-Param-${param.header}`, decoded, value);
     }
   }
 }

@@ -36,7 +36,15 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
 
   // Only this plugin's routes: the host keeps its own parsers. Bodies stay strings, parsed by core.
   instance.removeAllContentTypeParsers();
-  instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
+  instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimit }, (request, body, done) => {
+    // Fastify does not decompress: a compressed body would reach core as garbage.
+    const encoding = headerValue(request.headers['content-encoding']);
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      done(Object.assign(new Error('Unsupported Media Type: a compressed body (Content-Encoding) is not accepted; send plain JSON'), { statusCode: 415 }), undefined);
+      return;
+    }
+    done(null, body);
+  });
 
   // DNS-rebinding protection (transports, "Security Warning"): a bad Host or Origin is 403.
   instance.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -70,7 +78,7 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
   instance.route({ method: 'POST', url: options.path, handler: endpoint.post });
   instance.route({ method: 'GET', url: options.path, exposeHeadRoute: false, handler: endpoint.get });
   instance.route({ method: 'DELETE', url: options.path, handler: endpoint.delete });
-  instance.route({ method: ['PUT', 'PATCH', 'HEAD'], url: options.path, handler: async (_request, reply) => endpoint.methodNotAllowed(reply) });
+  instance.route({ method: ['PUT', 'PATCH', 'HEAD', 'OPTIONS'], url: options.path, handler: async (_request, reply) => endpoint.methodNotAllowed(reply) });
 
   let legacy: LegacySseEndpoints | undefined;
   if (options.legacySse) {

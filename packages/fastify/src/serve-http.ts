@@ -1,5 +1,6 @@
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { McpApp } from '@mcpkit/core';
+import { ErrorCode, type McpApp } from '@mcpkit/core';
 import type { McpHttpOptions } from './options';
 import { mcpkit } from './plugin';
 
@@ -43,6 +44,23 @@ const NODE_HEADERS_TIMEOUT_MS = 60_000;
 function nonNegative(name: string, value: number): number {
   if (!(Number.isInteger(value) && value >= 0)) throw new TypeError(`serveHttp: ${name} must be a non-negative integer of milliseconds (got ${String(value)})`);
   return value;
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+};
+
+/**
+ * What Node's HTTP parser refuses before any route sees it (a request that took too long, headers
+ * too large, malformed HTTP) is answered like every other MCP error: a JSON-RPC body.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: reason } });
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroy();
 }
 
 /** A running standalone server. */
@@ -94,6 +112,7 @@ export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Pr
     // Node checks those timeouts every connectionsCheckingInterval (30 s by default): often
     // enough that a slow client is cut close to requestTimeout, not up to 30 s later.
     http: { headersTimeout, connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4))) },
+    clientErrorHandler: answerClientError,
   });
   fastify.server.maxConnections = maxConnections;
   await fastify.register(mcpkit, { ...pluginOptions, app });

@@ -35,7 +35,8 @@ const MAX_BACKLOG = 1_000;
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
+  // No `connection` header: Node keeps the connection alive for HTTP/1.1 and closes it when the
+  // client asked to (`Connection: close`), which a fixed header would override.
   // Proxies such as nginx would otherwise hold events back.
   'x-accel-buffering': 'no',
 });

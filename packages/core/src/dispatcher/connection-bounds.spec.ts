@@ -82,13 +82,24 @@ describe('Connection bounds', () => {
     expect(await connection.receive(call)).toMatchObject({ id: 5, result: { resultType: 'input_required' } });
   });
 
-  it('answers an id beyond 2^53 with that id, and cancellation still finds it', async () => {
+  it('answers a request cut short by closing the connection (shutdown), unlike a cancelled one', async () => {
     const connection = await open();
-    const frame = parseMessage('{"jsonrpc":"2.0","id":9223372036854775807,"method":"tools/call","params":{"name":"hold","arguments":{}}}');
-    const answer = connection.receive((frame as { message: unknown }).message);
-    expect(connection.pending).toBe(1);
-    await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9223372036854775807 } });
+    const held = connection.receive({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hold', arguments: {} } });
+    connection.close();
+    expect(await held).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32603, message: expect.stringContaining('closed this connection') } });
+  });
+
+  it('answers an id beyond 2^53 with that id, tells neighbours apart, and cancellation finds it', async () => {
+    const connection = await open();
+    const parsed = (text: string) => (parseMessage(text) as { message: unknown }).message;
+    const answer = connection.receive(parsed('{"jsonrpc":"2.0","id":9223372036854775807,"method":"tools/call","params":{"name":"hold","arguments":{}}}'));
+    const neighbour = connection.receive(parsed('{"jsonrpc":"2.0","id":9223372036854775806,"method":"tools/call","params":{"name":"hold","arguments":{}}}'));
+    expect(connection.pending).toBe(2);
+    await connection.receive(parsed('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9223372036854775807}}'));
     expect(await answer).toBeUndefined();
+    expect(connection.pending).toBe(1);
+    await connection.receive(parsed('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9223372036854775806}}'));
+    expect(await neighbour).toBeUndefined();
     expect(connection.pending).toBe(0);
     const ping = parseMessage('{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}');
     const pong = (await connection.receive((ping as { message: unknown }).message)) as { id: unknown };

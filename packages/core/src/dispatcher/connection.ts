@@ -459,7 +459,9 @@ export class Connection {
     }
     if (ctx.isCancelled) {
       if (this.logRequests) this.logLine(logger, bindings, started, 'cancelled');
-      return undefined;
+      // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
+      // server (shutting down, the session ended): whoever still listens learns why.
+      return this.closed ? errorResponse(id, new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'), modern !== undefined) : undefined;
     }
     if (this.logRequests) {
       const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';

@@ -97,6 +97,11 @@ export class HeaderMismatchError extends McpError {
   constructor(message: string) {
     super(-32020, message);
   }
+
+  /** A header whose value differs from the body's; both values quoted, clipped (client input). */
+  static mismatch(header: string, sent: unknown, body: unknown): HeaderMismatchError {
+    return new HeaderMismatchError(`Header mismatch: ${header} header value '${clip(String(sent))}' does not match body value '${clip(String(body))}'`);
+  }
 }
 
 /**

@@ -50,6 +50,7 @@ export class LogDestination {
   private droppedLines = 0;
   private droppedTotal = 0;
   private broken = false;
+  private stalled = false;
   private readonly onTimer = (): void => {
     this.timer = undefined;
     this.writeOnce();
@@ -99,9 +100,14 @@ export class LogDestination {
    * for exit paths, where no later turn of the event loop will come.
    */
   flushSync(): void {
-    const deadline = Date.now() + FLUSH_SYNC_LIMIT_MS;
+    // Once a reader failed to take the lines for a whole second, later calls (a signal, then
+    // exit) make one attempt each: the limit holds for the whole exit, not per call.
+    const deadline = this.stalled ? 0 : Date.now() + FLUSH_SYNC_LIMIT_MS;
     while (!this.broken && (this.pending > 0 || this.droppedLines > 0) && !this.writeOnce()) {
-      if (Date.now() >= deadline) break;
+      if (Date.now() >= deadline) {
+        this.stalled = true;
+        break;
+      }
       Atomics.wait(pauseCell, 0, 0, FLUSH_SYNC_PAUSE_MS);
     }
   }

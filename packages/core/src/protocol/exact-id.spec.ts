@@ -23,7 +23,7 @@ describe('exact ids', () => {
     const id = idOf(`{"jsonrpc":"2.0","id":${digits},"method":"ping"}`);
     expect(id).toBeInstanceOf(ExactNumberId);
     expect((id as ExactNumberId).digits).toBe(digits);
-    expect(idKey(id as ExactNumberId)).toBe(Number(digits));
+    expect(idKey(id as ExactNumberId)).toBe(`\u0000#${digits}`);
   });
 
   it('reads the top-level id, not one nested in params or inside a string', () => {
@@ -31,8 +31,16 @@ describe('exact ids', () => {
     expect((idOf(text) as ExactNumberId).digits).toBe('9223372036854775807');
   });
 
+  it('keeps the requestId a cancellation names, and tells neighbouring big ids apart', () => {
+    const frame = parseMessage('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"x","requestId":9223372036854775806}}');
+    const requestId = (frame as { message: { params: { requestId: ExactNumberId } } }).message.params.requestId;
+    expect(requestId.digits).toBe('9223372036854775806');
+    expect(idKey(requestId)).not.toBe(idKey(new ExactNumberId('9223372036854775807')));
+  });
+
   it('takes the last of duplicate ids, as JSON.parse does', () => {
     expect((idOf('{"id":1,"id":9223372036854775807}') as ExactNumberId).digits).toBe('9223372036854775807');
+    expect(idOf('{"id":9223372036854775807,"id":2}')).toBe(2);
   });
 
   it('restores each element of a batch', () => {

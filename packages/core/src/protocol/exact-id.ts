@@ -2,8 +2,7 @@
  * A numeric request id that a JavaScript number cannot hold exactly (beyond 2^53, or written with
  * more precision than a double keeps). JSON-RPC lets a client pick any number; the answer must
  * carry the same digits or the client cannot match it, so the id travels as the text the client
- * wrote. `value` is the nearest double, used wherever ids are compared (cancellation names the
- * request by a number parsed the ordinary way).
+ * wrote; ids are compared by those digits (a cancellation's `requestId` is kept the same way).
  *
  * @example
  * // {"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"} is answered with the same digits.
@@ -31,9 +30,12 @@ export class ExactNumberId {
   }
 }
 
-/** What an id is compared by: an exact id by its nearest double, so `notifications/cancelled` still finds it. */
+/**
+ * What an id is compared by: an exact id by its digits (9223372036854775806 and …807 are two
+ * requests), under a prefix no sane string id starts with.
+ */
 export function idKey(id: string | number | ExactNumberId): string | number {
-  return typeof id === 'object' ? id.value : id;
+  return typeof id === 'object' ? `\u0000#${id.digits}` : id;
 }
 
 /** True for a parsed id that lost digits on the way through `JSON.parse`. */
@@ -44,25 +46,41 @@ export function isInexactId(id: unknown): id is number {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** True for a message whose `id`, or cancelled `params.requestId`, lost digits in `JSON.parse`. */
+export function hasInexactId(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const record = message as { id?: unknown; params?: { requestId?: unknown } };
+  return isInexactId(record.id) || (typeof record.params === 'object' && record.params !== null && isInexactId(record.params.requestId));
+}
+
 /**
  * Replaces every top-level numeric `id` that `JSON.parse` rounded (in one message, or in each
- * element of a batch) by an `ExactNumberId` holding the literal from `text`. Only called when such
- * an id was seen, so ordinary messages never pay for the scan. `text` is valid JSON (it parsed).
+ * element of a batch), and a rounded `params.requestId` (what `notifications/cancelled` names),
+ * by an `ExactNumberId` holding the literal from `text`. Only called when such an id was seen, so
+ * ordinary messages never pay for the scan. `text` is valid JSON (it parsed).
  */
 export function restoreExactIds(text: string, parsed: unknown): void {
   const scanner = new TopLevelIdScanner(text);
   if (Array.isArray(parsed)) {
     const literals = scanner.arrayElementIds();
-    parsed.forEach((element, index) => replaceId(element, literals[index]));
+    parsed.forEach((element, index) => replaceIds(element, literals[index]));
   } else {
-    replaceId(parsed, scanner.objectId());
+    replaceIds(parsed, scanner.objectId());
   }
 }
 
-function replaceId(message: unknown, literal: string | undefined): void {
-  if (literal === undefined || typeof message !== 'object' || message === null) return;
+function replaceIds(message: unknown, literals: IdLiterals | undefined): void {
+  if (literals === undefined || typeof message !== 'object' || message === null) return;
   const record = message as Record<string, unknown>;
-  if (isInexactId(record.id)) record.id = new ExactNumberId(literal);
+  if (literals.id !== undefined && isInexactId(record.id)) record.id = new ExactNumberId(literals.id);
+  const params = record.params as Record<string, unknown> | undefined;
+  if (literals.requestId !== undefined && typeof params === 'object' && params !== null && isInexactId(params.requestId)) params.requestId = new ExactNumberId(literals.requestId);
+}
+
+/** The raw number literals of one message's `id` and `params.requestId`. */
+interface IdLiterals {
+  id?: string;
+  requestId?: string;
 }
 
 /** Walks valid JSON text just deep enough to read the raw `id` of one or more top-level objects. */
@@ -71,15 +89,15 @@ class TopLevelIdScanner {
 
   constructor(private readonly text: string) {}
 
-  /** The raw numeric `id` of the root object (the last one, as JSON.parse keeps the last duplicate). */
-  objectId(): string | undefined {
+  /** The raw numeric ids of the root object (the last ones, as JSON.parse keeps the last duplicate). */
+  objectId(): IdLiterals | undefined {
     this.space();
-    return this.text.charCodeAt(this.at) === 0x7b ? this.objectMembers() : undefined;
+    return this.text.charCodeAt(this.at) === 0x7b ? this.objectMembers('id') : undefined;
   }
 
-  /** The raw numeric `id` of each element of the root array (undefined where there is none). */
-  arrayElementIds(): Array<string | undefined> {
-    const ids: Array<string | undefined> = [];
+  /** The raw numeric ids of each element of the root array (undefined where there are none). */
+  arrayElementIds(): Array<IdLiterals | undefined> {
+    const ids: Array<IdLiterals | undefined> = [];
     this.space();
     if (this.text[this.at] !== '[') return ids;
     this.at++;
@@ -87,36 +105,47 @@ class TopLevelIdScanner {
     if (this.text[this.at] === ']') return ids;
     for (;;) {
       this.space();
-      ids.push(this.text[this.at] === '{' ? this.objectMembers() : (this.skipValue(), undefined));
+      ids.push(this.text[this.at] === '{' ? this.objectMembers('id') : (this.skipValue(), undefined));
       this.space();
       if (this.text[this.at++] !== ',') return ids;
     }
   }
 
-  // At '{': reads the members, returns the last numeric id literal, leaves `at` after '}'.
-  private objectMembers(): string | undefined {
-    let id: string | undefined;
+  /**
+   * At '{': reads the members and returns the last number literal of `key` (`id` at the top, then
+   * `requestId` inside `params`); leaves `at` after '}'.
+   */
+  private objectMembers(key: 'id' | 'requestId'): IdLiterals {
+    const found: IdLiterals = {};
+    const quoted = `"${key}"`;
     this.at++;
     this.space();
     if (this.text[this.at] === '}') {
       this.at++;
-      return undefined;
+      return found;
     }
     for (;;) {
       this.space();
       const keyStart = this.at;
       this.skipString();
-      const isId = this.at - keyStart === 4 && this.text.startsWith('"id"', keyStart);
+      const keyLength = this.at - keyStart;
+      const isTarget = keyLength === quoted.length && this.text.startsWith(quoted, keyStart);
+      const isParams = key === 'id' && keyLength === 8 && this.text.startsWith('"params"', keyStart);
       this.space();
       this.at++; // ':'
       this.space();
       const valueStart = this.at;
-      this.skipValue();
-      const first = this.text.charCodeAt(valueStart);
-      if (isId && (first === 0x2d || (first >= 0x30 && first <= 0x39))) id = this.text.slice(valueStart, this.at);
-      else if (isId) id = undefined;
+      if (isParams && this.text[this.at] === '{') {
+        found.requestId = this.objectMembers('requestId').requestId;
+      } else {
+        this.skipValue();
+        if (isTarget) {
+          const first = this.text.charCodeAt(valueStart);
+          found[key] = first === 0x2d || (first >= 0x30 && first <= 0x39) ? this.text.slice(valueStart, this.at) : undefined;
+        }
+      }
       this.space();
-      if (this.text[this.at++] !== ',') return id;
+      if (this.text[this.at++] !== ',') return found;
     }
   }
 

@@ -1,6 +1,6 @@
 import { ParseError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
-import { isInexactId, restoreExactIds } from './exact-id';
+import { hasInexactId, restoreExactIds } from './exact-id';
 import type { JsonRpcFailure } from './json-rpc';
 
 /** A parsed frame, or the `-32700` answer for one that is not JSON. */
@@ -18,13 +18,6 @@ export function parseMessage(text: string): ParsedFrame {
   } catch {
     return { ok: false, response: { jsonrpc: '2.0', id: null, error: toJsonRpcError(new ParseError()) } };
   }
-  if (hasInexactId(message)) restoreExactIds(text, message);
+  if (Array.isArray(message) ? message.some(hasInexactId) : hasInexactId(message)) restoreExactIds(text, message);
   return { ok: true, message };
-}
-
-function hasInexactId(message: unknown): boolean {
-  if (typeof message !== 'object' || message === null) return false;
-  if (!Array.isArray(message)) return isInexactId((message as { id?: unknown }).id);
-  for (const element of message) if (typeof element === 'object' && element !== null && isInexactId((element as { id?: unknown }).id)) return true;
-  return false;
 }
