@@ -205,3 +205,25 @@ describe('dtoToJsonSchema', () => {
     expect(() => dtoToJsonSchema(Holder)).toThrow(/@Type/);
   });
 });
+
+describe('the compiled instantiator', () => {
+  it('takes only declared properties, at every level, and never changes the plain data', () => {
+    class Outer {
+      @ValidateNested({ each: true })
+      @Type(() => TagInput)
+      tags: TagInput[];
+
+      @ValidateNested()
+      @Type(() => PointInput)
+      origin: PointInput;
+    }
+    const plain = { tags: [{ label: 'a', extra: 1 }], origin: { x: 1, y: 2, z: 3 }, unknown: true };
+    const copy = JSON.parse(JSON.stringify(plain));
+    const instance = dtoToJsonSchema(Outer).instantiate!(plain) as Outer;
+    expect(instance).toBeInstanceOf(Outer);
+    expect(instance.tags[0]).toBeInstanceOf(TagInput);
+    expect(instance.origin).toBeInstanceOf(PointInput);
+    expect(JSON.parse(JSON.stringify(instance))).toEqual({ tags: [{ label: 'a' }], origin: { x: 1, y: 2 } });
+    expect(plain).toEqual(copy);
+  });
+});

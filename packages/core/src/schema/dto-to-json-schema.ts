@@ -43,8 +43,10 @@ export interface DtoSchema {
   needsClassValidator: boolean;
   /**
    * Builds the DTO instance from validated plain data: a fast path equal to class-transformer's
-   * `plainToInstance` for DTOs that use only `@Type` for nested DTOs; undefined when the DTO
-   * uses other class-transformer features (`@Transform`, `@Expose`, `@Exclude` …).
+   * `plainToInstance` for DTOs that use only `@Type` for nested DTOs, taking only the properties
+   * the DTOs declare (so unknown ones never reach the handler, in one pass, and the plain data is
+   * never changed); undefined when the DTO uses other class-transformer features (`@Transform`,
+   * `@Expose`, `@Exclude` …).
    */
   instantiate: ((plain: Record<string, unknown>) => object) | undefined;
 }
@@ -165,15 +167,38 @@ function usesTransformerFeatures(dto: Constructor): boolean {
   return false;
 }
 
-function buildInstantiator(dto: Constructor, nested: NestedMap, built = new Map<Constructor, (plain: Record<string, unknown>) => object>()): ((plain: Record<string, unknown>) => object) | undefined {
+/**
+ * Copies the declared properties present in `plain` onto the instance. Compiled once per DTO to
+ * one statement per property: with the names as constants, each access stays monomorphic, where
+ * a loop over a list of names is a slow keyed lookup. Names are embedded as JSON strings; a name
+ * that every object inherits (`toString` …) is taken only when the data has it as its own.
+ */
+function declaredCopier(keys: readonly string[]): (instance: Record<string, unknown>, plain: Record<string, unknown>) => void {
+  const statements = keys.map((key) => {
+    const name = JSON.stringify(key);
+    const guard = key in Object.prototype ? `Object.prototype.hasOwnProperty.call(p, ${name}) && ` : '';
+    return `if (${guard}(v = p[${name}]) !== undefined) o[${name}] = v;`;
+  });
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function('o', 'p', `let v;\n${statements.join('\n')}`) as (instance: Record<string, unknown>, plain: Record<string, unknown>) => void;
+}
+
+function buildInstantiator(
+  dto: Constructor,
+  nested: NestedMap,
+  declared: ReadonlyMap<Constructor, readonly string[]>,
+  built = new Map<Constructor, (plain: Record<string, unknown>) => object>(),
+): ((plain: Record<string, unknown>) => object) | undefined {
   const existing = built.get(dto);
   if (existing) return existing;
   if (usesTransformerFeatures(dto)) return undefined;
   const children = [...(nested.get(dto) ?? new Map()).entries()];
+  const copyDeclared = declaredCopier(declared.get(dto) ?? []);
   const make = (plain: Record<string, unknown>): object => {
-    // Like plainToInstance with exposeDefaultValues: the constructor sets defaults, the data wins.
+    // Like plainToInstance with exposeDefaultValues: the constructor sets defaults, the data wins;
+    // only declared properties are taken.
     const instance = new dto() as Record<string, unknown>;
-    for (const key in plain) instance[key] = plain[key];
+    copyDeclared(instance, plain);
     for (const [key, child] of resolved) {
       const value = instance[key];
       if (value === null || value === undefined) continue;
@@ -185,7 +210,7 @@ function buildInstantiator(dto: Constructor, nested: NestedMap, built = new Map<
   built.set(dto, make);
   const resolved: Array<[string, { each: boolean; make: (plain: Record<string, unknown>) => object }]> = [];
   for (const [key, child] of children) {
-    const childMake = buildInstantiator(child.dto, nested, built);
+    const childMake = buildInstantiator(child.dto, nested, declared, built);
     if (!childMake) {
       built.delete(dto);
       return undefined;
@@ -198,6 +223,8 @@ function buildInstantiator(dto: Constructor, nested: NestedMap, built = new Map<
 class SchemaBuilder {
   needsClassValidator = false;
   readonly nested: NestedMap = new Map();
+  /** The properties each DTO declares (its schema's `properties`), in order. */
+  readonly declared = new Map<Constructor, string[]>();
   private readonly stack: Constructor[] = [];
 
   constructor(private readonly options: DtoSchemaOptions) {}
@@ -214,6 +241,7 @@ class SchemaBuilder {
     for (const name of readFieldNames(dto)) if (!byProperty.has(name)) byProperty.set(name, []);
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
+    this.declared.set(dto, [...byProperty.keys()]);
     for (const [name, metadatas] of byProperty) {
       const plan = this.plan(dto, name, metadatas);
       properties[name] = this.propertySchema(dto, name, plan);
@@ -357,5 +385,5 @@ function orderKeywords(schema: JsonSchema): JsonSchema {
 export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}): DtoSchema {
   const builder = new SchemaBuilder(options);
   const schema = builder.objectSchema(dto);
-  return { schema, needsClassValidator: builder.needsClassValidator, instantiate: buildInstantiator(dto, builder.nested) };
+  return { schema, needsClassValidator: builder.needsClassValidator, instantiate: buildInstantiator(dto, builder.nested, builder.declared) };
 }

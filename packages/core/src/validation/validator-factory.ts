@@ -99,11 +99,13 @@ export class ValidatorFactory {
     const check = this.compileLazily(options.schema, options.generated);
     const { dto, needsClassValidator, schema } = options;
     const instantiate = options.instantiate ?? (dto ? plainToInstanceOf(dto) : undefined);
-    // Built on first use, like the validator: a tool nobody calls costs nothing.
+    // Built on first use, like the validator: a tool nobody calls costs nothing. A compiled
+    // instantiator already takes only declared properties, so it needs no second pass.
     let picker: KnownPropertiesPicker | undefined;
-    const known = options.stripUnknown
-      ? (args: Record<string, unknown>) => (picker ??= knownPropertiesPicker(schema))(args) as Record<string, unknown>
-      : (args: Record<string, unknown>) => args;
+    const known =
+      options.stripUnknown && !options.instantiate
+        ? (args: Record<string, unknown>) => (picker ??= knownPropertiesPicker(schema))(args) as Record<string, unknown>
+        : (args: Record<string, unknown>) => args;
     if (!dto) {
       return (args) => (check(args) ? { ok: true, value: known(args) } : { ok: false, problems: formatAjvErrors(check.errors ?? []) });
     }
