@@ -147,7 +147,10 @@ export class HttpRpc implements RpcClient {
 
 /** Spawns a server process with piped stdio. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): ChildProcess {
-  // A server that logs each request writes its lines to /dev/null: the cost is pino's, not a terminal's.
-  const quietStderr = env.LOG_LEVEL === 'info';
-  return spawn(node, args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', quietStderr ? 'ignore' : 'inherit'] });
+  const merged = { ...process.env, LOG_LEVEL: 'warn', ...env };
+  const child = spawn(node, args, { env: merged, stdio: ['pipe', 'pipe', 'pipe'] });
+  // stderr is a pipe someone reads, as under a real client: warnings show, request lines drain.
+  if (merged.LOG_LEVEL === 'warn') child.stderr!.pipe(process.stderr, { end: false });
+  else child.stderr!.resume();
+  return child;
 }

@@ -15,17 +15,28 @@ export function renderMarkdown(results: Record<string, unknown>): string {
     const raw = throughput[`raw|${group}`];
     // 2026-07-28 rows compare with the v2 SDK, the others with v1.
     const sdk = throughput[`sdk|${group}`] ?? throughput[`sdk2|${group}`];
-    for (const server of ['mcpkit', 'mcpkit+info-log', 'mcpkit (default config)', 'sdk', 'sdk2', 'raw']) {
+    for (const server of ['mcpkit', 'sdk', 'sdk2', 'raw']) {
       const row = throughput[`${server}|${group}`];
       if (!row) continue;
       lines.push(`| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${sdk ? ratio(row.cpuUsPerCall, sdk.cpuUsPerCall) : '–'} |`);
+    }
+  }
+  // Logging rows: mcpkit at warn, at info, and as configured by default, beside raw.
+  const logging = results.logging as Record<string, Record<string, { callsPerSecond: number; cpuUsPerCall: number }>> | undefined;
+  if (logging) {
+    if (lines.length > 0) lines.push('');
+    lines.push('| transport | server (echo, 16 in flight) | calls/s | CPU µs/call | CPU vs raw |', '| --- | --- | --- | --- | --- |');
+    for (const [transport, rows] of Object.entries(logging)) {
+      for (const [server, row] of Object.entries(rows)) lines.push(`| ${transport} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, rows.raw.cpuUsPerCall)} |`);
     }
   }
   type Memory = Record<string, { idleMb: number; after20kMb: number }>;
   const cold = results.coldStartMs as Record<string, number>;
   const memory = results.memory as Memory;
   const list = results.toolsList505P50Ms as Record<string, number> | undefined;
-  if (results.throughput) lines.push('');
+  // A `--only logging` run has nothing else.
+  if (!cold) return lines.join('\n');
+  if (lines.length > 0) lines.push('');
   lines.push('| figure | mcpkit | SDK v1 | SDK v2 | raw | mcpkit vs raw | mcpkit vs SDK v1 | mcpkit vs SDK v2 |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
   // Older result files have no SDK v2 figures: their cells stay empty.
   const figure = (label: string, values: Record<string, number | undefined>) => {

@@ -1,6 +1,8 @@
 // pnpm bench: mcpkit's testbed against the official SDK and a raw JSON-RPC server.
 // Flags: --smoke (a few verified calls, no figures judged), --out <file.json>, --docs (rewrite
-// docs/benchmarks.md), --only startup (cold start and memory alone, on both Nodes: ~1 minute).
+// docs/benchmarks.md), --only startup (cold start and memory alone, on both Nodes: ~1 minute),
+// --only logging (echo at 16 in flight: raw, mcpkit at warn, at info and in its default
+// configuration, interleaved, stdio and HTTP: ~2 minutes).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +26,7 @@ const smoke = process.argv.includes('--smoke');
 const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const OUT = flag('--out');
 const ONLY = flag('--only');
-if (ONLY !== undefined && ONLY !== 'startup') throw new Error(`--only takes "startup", not "${ONLY}"`);
+if (ONLY !== undefined && ONLY !== 'startup' && ONLY !== 'logging') throw new Error(`--only takes "startup" or "logging", not "${ONLY}"`);
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
 // The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves
@@ -183,28 +185,48 @@ async function callFigures(results: Record<string, unknown>): Promise<void> {
       }
     }
   }
-  // The cost of mcpkit's one info line per request (everything above runs at LOG_LEVEL=warn), and
-  // the default configuration a user gets: no LOG_LEVEL at all (info, buffered request lines).
-  for (const [row, env] of [['mcpkit+info-log', { LOG_LEVEL: 'info' }], ['mcpkit (default config)', { LOG_LEVEL: undefined }]] as const) {
-    for (const transport of ['stdio', 'http'] as Transport[]) {
-      const runs: Measurement[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const target = await start('mcpkit', transport, env);
-        if (!smoke) await measure(target, 'echo', 16, CALLS[transport] / 10);
-        runs.push(await measure(target, 'echo', 16, CALLS[transport]));
+  results.throughput = medians(throughput);
+  results.logging = await loggingFigures(ROUNDS + 1);
+}
+
+// The cost of mcpkit's one info line per request (the matrix runs at LOG_LEVEL=warn), and the
+// default configuration a user gets: no LOG_LEVEL at all. Interleaved with raw and mcpkit at warn,
+// with more calls than the matrix (HTTP figures of 6 000 calls still carry JIT warm-up and 10 ms
+// CPU ticks), so these ratios come from one stretch of time on a noisy machine.
+const LOGGING_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv]> = [
+  ['raw', 'raw', {}],
+  ['mcpkit', 'mcpkit', {}],
+  ['mcpkit+info-log', 'mcpkit', { LOG_LEVEL: 'info' }],
+  ['mcpkit (default config)', 'mcpkit', { LOG_LEVEL: undefined }],
+];
+
+const LOGGING_CALLS: Record<'stdio' | 'http', number> = smoke ? { stdio: 40, http: 40 } : { stdio: 150_000, http: 20_000 };
+
+async function loggingFigures(rounds: number): Promise<Record<string, Record<string, Measurement>>> {
+  const runs: Record<string, Measurement[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const transport of ['stdio', 'http'] as const) {
+      for (const [row, server, env] of LOGGING_ROWS) {
+        const target = await start(server, transport, env);
+        if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS[transport] / 10);
+        (runs[`${row}|${transport}|echo|16`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS[transport]));
         await target.stop();
       }
-      throughput[`${row}|${transport}|echo|16`] = runs;
     }
   }
-  // The median round of each figure.
-  results.throughput = Object.fromEntries(
+  const figures = medians(runs);
+  const byTransport: Record<string, Record<string, Measurement>> = {};
+  for (const [key, figure] of Object.entries(figures)) (byTransport[key.split('|')[1]] ??= {})[key.split('|')[0]] = figure;
+  return byTransport;
+}
+
+function medians(throughput: Record<string, Measurement[]>): Record<string, Measurement> {
+  return Object.fromEntries(
     Object.entries(throughput).map(([key, runs]) => [
       key,
       { callsPerSecond: median(runs.map((r) => r.callsPerSecond)), p50Ms: median(runs.map((r) => r.p50Ms)), p99Ms: median(runs.map((r) => r.p99Ms)), cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)) },
     ]),
   );
-
 }
 
 /**
@@ -269,6 +291,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   if (ONLY === 'startup') {
     await startupFigures(results);
+  } else if (ONLY === 'logging') {
+    results.logging = await loggingFigures(smoke ? 1 : 3);
   } else {
     await callFigures(results);
     await startupFigures(results);
