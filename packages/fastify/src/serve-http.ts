@@ -55,8 +55,9 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  * What Node's HTTP parser refuses before any route sees it (a request that took too long, headers
  * too large, malformed HTTP) is answered like every other MCP error: a JSON-RPC body.
  */
-function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+function answerClientError(logger: McpApp['logger'], error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  logger.debug({ err: error }, 'HTTP client error');
   const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: reason } });
   if (socket.writable) socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
@@ -112,7 +113,7 @@ export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Pr
     // Node checks those timeouts every connectionsCheckingInterval (30 s by default): often
     // enough that a slow client is cut close to requestTimeout, not up to 30 s later.
     http: { headersTimeout, connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4))) },
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => answerClientError(app.logger, error, socket),
   });
   fastify.server.maxConnections = maxConnections;
   await fastify.register(mcpkit, { ...pluginOptions, app });

@@ -1,5 +1,27 @@
+import { Agent, request } from 'node:http';
 import { serveHttp } from '../src';
-import { fixtureApp, openSession, post } from './fixture-app';
+import { ACCEPT_BOTH, fixtureApp, openSession } from './fixture-app';
+
+// A pool of sockets, as a client or a balancer in front would keep: the point here is that
+// concurrent sessions reusing the same ids never cross. (Floods of raw connections are the
+// hostile suite's business; 2 000 simultaneous connects once saw a reset on a busy CI machine.)
+const agent = new Agent({ keepAlive: true, maxSockets: 100 });
+
+function call(url: string, session: string, body: unknown): Promise<{ id: number; result?: { content: Array<{ text: string }> } }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': session } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve(JSON.parse(text)));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+afterAll(() => agent.destroy());
 
 describe('load', () => {
   it('200 concurrent sessions × 50 calls with the same ids: nothing lost, duplicated or crossed', async () => {
@@ -15,8 +37,7 @@ describe('load', () => {
               Array.from({ length: 10 }, async (_, k) => {
                 const id = batch * 10 + k + 1;
                 const text = `s${s}-r${id}`;
-                const response = await post(server.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } }, { 'mcp-session-id': session });
-                const body = (await response.json()) as { id: number; result?: { content: Array<{ text: string }> } };
+                const body = await call(server.url, session, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
                 if (body.id !== id || body.result?.content[0].text !== `${text}|session`) failures.push(`${text}: ${JSON.stringify(body)}`);
               }),
             );
