@@ -55,11 +55,6 @@ function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): Se
   return rest;
 }
 
-/** A client-chosen name or URI as a log line keeps it: a hostile one can be megabytes long. */
-function clipForLog(value: unknown): unknown {
-  return typeof value === 'string' && value.length > 200 ? `${value.slice(0, 200)}…` : value;
-}
-
 function targetOf(method: string, params: Record<string, unknown>): unknown {
   if (method === METHOD.TOOLS_CALL || method === METHOD.PROMPTS_GET) return params.name;
   if (method === METHOD.RESOURCES_READ) return params.uri;
@@ -119,7 +114,7 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 export class Connection {
   private initialized = false;
   private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
-  // Keyed by idKey: an exact (big) id is found by the number a cancellation names it with.
+  // Keyed by idKey: ids beyond 2^53 by their digits, so neighbours stay apart.
   private readonly inflight = new Map<string | number, RequestContext>();
   private connectionLogger: Logger | undefined = undefined;
   private readonly baseLogger: Logger;
@@ -427,7 +422,7 @@ export class Connection {
     modern?: ModernRequest,
   ): Promise<JsonRpcResponse | undefined> {
     const target = targetOf(method, params);
-    const bindings: Record<string, unknown> = target === undefined ? { rpcId: id, method } : { rpcId: id, method, target: clipForLog(target) };
+    const bindings: Record<string, unknown> = target === undefined ? { rpcId: id, method } : { rpcId: id, method, target: clip(target) };
     if (options.logBindings !== undefined) Object.assign(bindings, options.logBindings);
     const meta = isObject(params._meta) ? params._meta : undefined;
     const transport = options.transport ?? this.transport;
