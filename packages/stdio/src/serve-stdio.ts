@@ -77,6 +77,8 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   let pending = 0;
   let inputEnded = false;
   let stopped = false;
+  // Output stays open after input stops (a signal): requests cut short still get their answer.
+  let outputClosed = false;
   // Run once nothing is in flight any more (shutdown waits for it).
   let onIdle: (() => void) | undefined;
   let resolveClosed!: () => void;
@@ -89,7 +91,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     outputStream.uncork();
   };
   const send = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
-    if (response === undefined || stopped) return;
+    if (response === undefined || outputClosed) return;
     // Never throws: an answer that cannot go out becomes an error for its id.
     const text = encodeMessage(response, limits, logger);
     if (text === undefined) return;
@@ -185,6 +187,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   return {
     closed,
     close: async () => {
+      outputClosed = true;
       connection.close();
       stop();
       guard?.restore();

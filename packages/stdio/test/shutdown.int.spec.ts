@@ -30,6 +30,17 @@ describe('stdio shutdown', () => {
     for (const server of servers.splice(0)) server.kill();
   });
 
+  it('answers a request cut short by SIGTERM with -32603 for its id, then exits 0', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [TESTBED, 'stdio'], { ...process.env, LOG_LEVEL: 'warn' });
+    servers.push(server);
+    await server.initialize();
+    server.send({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'slow', arguments: { ms: 30_000 } } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.kill('SIGTERM');
+    expect(await server.waitFor((message) => message.id === 'long')).toMatchObject({ error: { code: -32603, message: expect.stringContaining('cut short') } });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
   it('exits 0 within the 2 s grace period on SIGTERM although the client stopped reading, with every answered request in the log', async () => {
     const child = spawn(process.execPath, [TESTBED, 'stdio'], { env: DEFAULT_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
