@@ -11,7 +11,7 @@ const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPref
 
 type Marked = Logger & { [FAST_DESTINATION]?: LogDestination; [key: symbol]: unknown };
 
-/** @internal Lets `infoLine` write `logger`'s own lines (and its children's) itself. */
+/** @internal Lets `requestLine` write `logger`'s own lines (and its children's) itself. */
 export function markFastLines(logger: pino.Logger, destination: LogDestination): void {
   Object.defineProperty(logger, FAST_DESTINATION, { value: destination });
 }

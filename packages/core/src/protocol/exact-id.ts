@@ -9,10 +9,7 @@
  * if (ExactNumberId.is(ctx.requestId)) console.error(`big id ${ctx.requestId.digits}`);
  */
 export class ExactNumberId {
-  readonly value: number;
-
   constructor(readonly digits: string) {
-    this.value = Number(digits);
     Object.freeze(this);
   }
 
