@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
@@ -21,8 +21,12 @@ function embeddedExamples(markdownPath: string): Array<{ file: string; code: str
 }
 
 describe('documentation examples', () => {
-  // Feature pages carry runnable examples; benchmarks.md is a generated report.
-  const pages = [join(ROOT, 'README.md'), ...readdirSync(DOCS).filter((name) => name.endsWith('.md') && name !== 'benchmarks.md').map((name) => join(DOCS, name))];
+  // Feature pages and package READMEs carry runnable examples; benchmarks.md is a generated report.
+  const pages = [
+    join(ROOT, 'README.md'),
+    ...readdirSync(DOCS).filter((name) => name.endsWith('.md') && name !== 'benchmarks.md').map((name) => join(DOCS, name)),
+    ...readdirSync(join(ROOT, 'packages')).map((name) => join(ROOT, 'packages', name, 'README.md')).filter((path) => existsSync(path)),
+  ];
 
   it.each(pages.map((page) => [page.slice(ROOT.length + 1), page]))('%s shows its examples verbatim', (_, page) => {
     const examples = embeddedExamples(page);
