@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
 import { report } from './output';
+import { CLI_VERSION } from './version';
 
 // A command's module loads when that command runs: `mcpkit start --stdio` loads neither Fastify
 // nor the test client nor the scaffolder.
@@ -34,7 +35,7 @@ async function run(action: () => unknown): Promise<void> {
 
 const program = new Command('mcpkit')
   .description('Run, inspect, call and connect MCP servers built with mcpkit')
-  .version('0.1.0')
+  .version(CLI_VERSION)
   .showHelpAfterError('(mcpkit --help lists the commands)')
   .exitOverride();
 

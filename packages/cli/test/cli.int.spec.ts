@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
@@ -15,6 +15,26 @@ function mcpkit(args: string[], cwd = process.cwd()): Promise<{ code: number; st
     });
   });
 }
+
+describe('mcpkit --version', () => {
+  it("prints the version in the CLI's package.json", async () => {
+    const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+    expect(await mcpkit(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('follows package.json, not a string in the code', async () => {
+    // A copy of dist beside another package.json; inside packages/cli so its node_modules still resolve.
+    const copy = mkdtempSync(join(__dirname, '..', '.version-test-'));
+    try {
+      cpSync(join(__dirname, '..', 'dist'), join(copy, 'dist'), { recursive: true });
+      writeFileSync(join(copy, 'package.json'), JSON.stringify({ name: '@mcpkit/cli', version: '9.8.7-test' }));
+      const printed = await new Promise<string>((resolve) => execFile(process.execPath, [join(copy, 'dist', 'cli.js'), '--version'], (_, stdout) => resolve(stdout)));
+      expect(printed).toBe('9.8.7-test\n');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('mcpkit call', () => {
   it('calls a tool with key=value arguments and prints its text', async () => {

@@ -2,6 +2,7 @@ import { firstText, TestClient } from '@mcpkit/testing';
 import { CliError, EXIT } from '../cli-error';
 import { loadApp, resolveEntry } from '../load-app';
 import { out } from '../output';
+import { CLI_VERSION } from '../version';
 
 export interface CallOptions {
   args?: string;
@@ -51,7 +52,7 @@ export async function call(target: string | undefined, rest: readonly string[], 
   const positionals = options.resource || options.prompt ? [target, ...rest].filter((item): item is string => item !== undefined) : [...rest];
   const entry = positionals.length > 0 && !positionals[positionals.length - 1].includes('=') ? positionals.pop() : undefined;
   const args = { ...parseArgsJson(options.args), ...parsePairs(positionals) };
-  const client = await TestClient.connect(loadApp(resolveEntry(entry)), { era: options.era, clientInfo: { name: 'mcpkit-cli', version: '0.1.0' } });
+  const client = await TestClient.connect(loadApp(resolveEntry(entry)), { era: options.era, clientInfo: { name: 'mcpkit-cli', version: CLI_VERSION } });
   try {
     if (options.resource) {
       const result = await client.readResource(options.resource);
