@@ -37,6 +37,7 @@ const CORE_LAYERS = [
   ['scanner'],
   ['app'],
   ['eras', 'dispatcher'],
+  ['server'],
   ['transport', 'transports', 'http'],
   ['(entry)'],
 ];

@@ -1,10 +1,10 @@
 // Decorator metadata needs the polyfill before any decorated class is evaluated.
 import 'reflect-metadata';
 
-export { createApp } from './app/create-app';
-export { McpApp, type RevisionView } from './app/app';
+export { createApp } from './server/create-app';
+export { McpApp, type RevisionView } from './server/mcp-app';
 export type { AppOptions } from './app/app-options';
-export type { CacheHint, CacheOptions, CacheScope } from './app/cache-hints';
+export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints';
 
 export { Tool } from './decorators/tool.decorator';
 export { Resource } from './decorators/resource.decorator';
@@ -75,8 +75,8 @@ export type {
 } from './protocol/mcp-types';
 export type { JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcMessage, JsonRpcErrorObject, RequestId } from './protocol/json-rpc';
 export { METHOD } from './protocol/methods';
-export { parseMessage, type ParsedFrame } from './protocol/parse-message';
-export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './protocol/encode-message';
+export { parseMessage, type ParsedFrame } from './wire/parse-message';
+export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
 export { ExactNumberId } from './protocol/exact-id';
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, type LegacyProtocolVersion } from './protocol/protocol-versions';

@@ -2,7 +2,7 @@ import type { Logger } from '../logging/logger';
 import type { Constructor } from '../metadata/constructor';
 import type { Implementation } from '../protocol/mcp-types';
 import type { LogLevel } from '../logging/log-levels';
-import type { CacheOptions } from './cache-hints';
+import type { CacheOptions } from '../results/cache-hints';
 import type { EventBus } from './event-bus';
 import type { Provider } from '../scanner/scan-providers';
 

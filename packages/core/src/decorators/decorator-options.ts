@@ -1,6 +1,6 @@
 import type { Icon, JsonSchema, Meta, ToolAnnotations, ContentAnnotations } from '../protocol/mcp-types';
 import type { Constructor } from '../metadata/constructor';
-import type { CacheHint } from '../app/cache-hints';
+import type { CacheHint } from '../results/cache-hints';
 
 /** What every decorated capability can say about itself (2025-11-25 `BaseMetadata` and friends). */
 export interface CommonOptions {

@@ -1,9 +1,9 @@
 import { IsBoolean } from 'class-validator';
 import pino from 'pino';
-import { createApp } from '../app/create-app';
+import { createApp } from '../server/create-app';
 import { Tool } from '../decorators/tool.decorator';
 import { ExactNumberId } from '../protocol/exact-id';
-import { parseMessage } from '../protocol/parse-message';
+import { parseMessage } from '../wire/parse-message';
 import type { Connection } from './connection';
 import type { RequestContext } from './request-context';
 

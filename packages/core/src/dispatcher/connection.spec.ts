@@ -1,7 +1,7 @@
 import { IsInt, IsString, Min } from 'class-validator';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createApp } from '../app/create-app';
+import { createApp } from '../server/create-app';
 import { Prompt } from '../decorators/prompt.decorator';
 import { Resource } from '../decorators/resource.decorator';
 import { Tool } from '../decorators/tool.decorator';

@@ -4,7 +4,7 @@ import { METHOD } from '../protocol/methods';
 import { optionalArguments, requireString } from './read-params';
 import { ToolError } from '../errors/tool-error';
 import { ToolTimeoutError } from '../errors/client-errors';
-import { InputRequiredSignal } from './input-required';
+import { InputRequiredSignal } from '../eras/modern/input-required';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
 import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../protocol/revision-shape';

@@ -10,7 +10,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import pino from 'pino';
-import { createApp } from '../app/create-app';
+import { createApp } from '../server/create-app';
 import { Field } from '../decorators/field.decorator';
 import { Prompt } from '../decorators/prompt.decorator';
 import { Resource } from '../decorators/resource.decorator';

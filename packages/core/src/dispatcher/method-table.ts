@@ -1,27 +1,21 @@
-import type { McpApp } from '../app/app';
+import type { AppModel } from './app-model';
 import { clipJson } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { isLogLevel } from '../logging/log-levels';
-import type { Connection } from './connection';
+import type { MethodHandler, MethodTable } from './method-handler';
 import { complete } from './handle-completion';
 import { pageAt } from '../app/pages';
 import { requireString } from './read-params';
 import { METHOD } from '../protocol/methods';
-import type { RequestContext } from './request-context';
 import { callTool } from './handle-tools';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
-
-/** A method's handler: params in, result object out (or a thrown wire error). */
-export type MethodHandler = (params: Record<string, unknown>, ctx: RequestContext, connection: Connection) => unknown;
-export type MethodTable = ReadonlyMap<string, MethodHandler>;
-
 
 /**
  * The methods an app answers after the handshake, built once. Capabilities the app does not
  * declare have no entry, so their methods are "not found".
  */
-export function buildMethodTable(app: McpApp): MethodTable {
+export function buildMethodTable(app: AppModel): MethodTable {
   const table = new Map<string, MethodHandler>();
   table.set(METHOD.PING, () => ({}));
   if (app.capabilities.tools) {
@@ -53,3 +47,5 @@ export function buildMethodTable(app: McpApp): MethodTable {
   }
   return table;
 }
+
+export type { MethodHandler, MethodTable };

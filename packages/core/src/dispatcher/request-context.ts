@@ -1,21 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { checkCacheHint, type CacheHint } from '../app/cache-hints';
+import { checkCacheHint, type CacheHint } from '../results/cache-hints';
 import { readTraceContext, type TraceContext } from './trace-context';
-import { ClientCapabilityError, ClientRequestError } from '../errors/client-errors';
+import { ClientRequestError } from '../errors/client-errors';
 import { clipJson } from '../errors/clip';
 import { ToolError } from '../errors/tool-error';
 import { passes, type LogLevel } from '../logging/log-levels';
 import type { Logger } from '../logging/logger';
 import type { Constructor } from '../metadata/constructor';
 import { isObject, type JsonRpcMessage, type RequestId } from '../protocol/json-rpc';
-import type { ClientCapabilities, ContentBlock, Implementation, JsonSchema, Meta } from '../protocol/mcp-types';
+import type { ContentBlock, JsonSchema, Meta } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
+import type { ClientInfo } from './client-info';
 import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
-import { MissingRequiredClientCapabilityError, type ModernRequest } from './modern-era';
-import { InputRequiredSignal } from './input-required';
-import type { Connection } from './connection';
+import type { Asker, ClientLink, SessionInfo } from '../eras/client-link';
 import type { OutboundRequestOptions } from './outbound-requests';
+
+export type { ClientInfo, SessionInfo };
 
 /** Facts about the transport a request arrived on. */
 export interface TransportInfo {
@@ -24,19 +24,6 @@ export interface TransportInfo {
   headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-/** What the client told us about itself. */
-export interface ClientInfo {
-  /** The protocol revision in force for this request. */
-  protocolVersion: string;
-  capabilities: ClientCapabilities;
-  info?: Implementation;
-}
-
-/** The handshake-era session a request belongs to (absent on stateless requests). */
-export interface SessionInfo {
-  /** `Mcp-Session-Id` on HTTP; undefined on stdio. */
-  id?: string;
-}
 
 /** The answer to a form elicitation: the content is validated against the requested schema. */
 export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
@@ -64,12 +51,29 @@ export interface SamplingResult {
 }
 
 /**
- * Options of a question to the client. `key` names it on 2026-07-28 requests (the key of
- * `inputRequests` / `inputResponses`); by default questions are numbered in the order asked.
+ * Options of a question to the client. `key` names it on stateless (2026-07-28) requests, the key
+ * of `inputRequests` / `inputResponses`; by default questions are numbered in the order asked.
  */
 export type AskOptions = OutboundRequestOptions & { key?: string };
 
 const ELICIT_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
+
+/** @internal What a transport and the dispatcher give the context of one request. */
+export interface RequestContextInit {
+  requestId: RequestId;
+  method: string;
+  /** How the request reaches its client: the era's part of the context. */
+  link: ClientLink;
+  transport: TransportInfo;
+  meta: Meta | undefined;
+  logger: Logger;
+  /** The fields of `ctx.logger`'s lines (the request's id, method and target). */
+  logBindings: Record<string, unknown>;
+  /** The request's own stream for related messages, when it has one. */
+  send?: ((message: JsonRpcMessage) => void) | undefined;
+  /** Closes the HTTP connection without ending the stream (SSE polling). */
+  detach?: (() => void) | undefined;
+}
 
 /** A root the client exposes (`roots/list`). */
 export interface Root {
@@ -87,7 +91,7 @@ export interface Root {
  *   await sleep(input.ms, ctx.signal);
  * }
  */
-export class RequestContext {
+export class RequestContext implements Asker {
   private childLogger: Logger | undefined = undefined;
   private clientLog: ClientLog | undefined = undefined;
   private lastProgress = -Infinity;
@@ -97,36 +101,37 @@ export class RequestContext {
   private controller: AbortController | undefined = undefined;
   private limited: AbortSignal | undefined = undefined;
   private cancelReason: Error | undefined = undefined;
+  private readonly baseLogger: Logger;
+  private readonly logBindings: Record<string, unknown>;
+  private readonly detachTransport: (() => void) | undefined;
+  private readonly link: ClientLink;
+  /** The JSON-RPC id of the request. */
+  readonly requestId: RequestId;
+  /** The JSON-RPC method (`tools/call`, `resources/read` …). */
+  readonly method: string;
+  /** The client: protocol revision, capabilities and info. */
+  readonly client: ClientInfo;
+  /** The handshake-era session, when there is one. Never rely on it: stateless requests have none. */
+  readonly session: SessionInfo | undefined;
+  readonly transport: TransportInfo;
+  /** The request's `params._meta`, if any. */
+  readonly meta: Meta | undefined;
+  /** @internal The request's own stream for related messages (progress, logs, questions). */
+  readonly send: ((message: JsonRpcMessage) => void) | undefined;
 
-  constructor(
-    /** The JSON-RPC id of the request. */
-    readonly requestId: RequestId,
-    /** The JSON-RPC method (`tools/call`, `resources/read` …). */
-    readonly method: string,
-    /** The client: protocol revision, capabilities and info. */
-    readonly client: ClientInfo,
-    /** The legacy session, when there is one. Never rely on it on the 2026-07-28 revision. */
-    readonly session: SessionInfo | undefined,
-    readonly transport: TransportInfo,
-    /** The request's `params._meta`, if any. */
-    readonly meta: Meta | undefined,
-    private readonly baseLogger: Logger,
-    private readonly logBindings: Record<string, unknown>,
-    private readonly sendRelated: ((message: JsonRpcMessage) => void) | undefined = undefined,
-    private readonly connection: Connection | undefined = undefined,
-    private readonly detachTransport: (() => void) | undefined = undefined,
-    /** Set for a 2026-07-28 request: its own log level, and the answers collected so far (MRTR). */
-    private readonly modern: ModernRequest | undefined = undefined,
-  ) {}
-
-  private asked = 0;
-  /** @internal What a 2026-07-28 handler asked for and has no answer to yet, by key. */
-  readonly missing: Record<string, { method: string; params: Record<string, unknown> }> = {};
-
-  /** @internal Whether a 2026-07-28 handler asked something this round has no answer to. */
-  asksPending(): boolean {
-    for (const _key in this.missing) return true;
-    return false;
+  /** @internal Built by the dispatcher, once per request. */
+  constructor(init: RequestContextInit) {
+    this.requestId = init.requestId;
+    this.method = init.method;
+    this.link = init.link;
+    this.client = init.link.client;
+    this.session = init.link.session;
+    this.transport = init.transport;
+    this.meta = init.meta;
+    this.baseLogger = init.logger;
+    this.logBindings = init.logBindings;
+    this.send = init.send;
+    this.detachTransport = init.detach;
   }
 
   private hint: CacheHint | undefined = undefined;
@@ -155,30 +160,6 @@ export class RequestContext {
   cacheHint(): CacheHint | undefined {
     const declared = this.declaredCacheHint;
     return this.hint === undefined ? declared : declared === undefined ? this.hint : { ...declared, ...this.hint };
-  }
-
-  /**
-   * Asks the client: a request on the handshake era; on 2026-07-28, the answer the client sent
-   * with this retry, or (none yet) a note of the question and the signal that ends the round with
-   * an input-required result. Code before the question runs again on each round.
-   */
-  private async ask(method: string, params: Record<string, unknown>, options: AskOptions, kind: string, usable: (answer: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-    if (!this.modern) return this.requestClient(method, params, options);
-    return this.answerTo(this.keyFor(options, kind), method, params, usable);
-  }
-
-  /** The key of the next question of a 2026-07-28 round: the same on every round. */
-  private keyFor(options: AskOptions, kind: string): string {
-    this.asked += 1;
-    return options.key ?? `${kind}-${this.asked}`;
-  }
-
-  private answerTo(key: string, method: string, params: Record<string, unknown>, usable: (answer: Record<string, unknown>) => boolean): Record<string, unknown> {
-    const answer = this.modern!.answers[key];
-    // An answer of the wrong shape counts as none: the client is asked again.
-    if (isObject(answer) && usable(answer)) return answer;
-    this.missing[key] = { method, params };
-    throw new InputRequiredSignal();
   }
 
   /**
@@ -270,8 +251,7 @@ export class RequestContext {
     this.lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
-    // `message` joined the notification in 2025-03-26.
-    if (message !== undefined && this.client.protocolVersion >= '2025-03-26') params.message = message;
+    if (message !== undefined && this.link.progressMessages) params.message = message;
     this.related({ jsonrpc: '2.0', method: METHOD.PROGRESS, params });
   }
 
@@ -284,7 +264,7 @@ export class RequestContext {
    * const answer = await ctx.sample(`Summarise: ${text}`, { maxTokens: 200 });
    */
   async sample(request: string | SamplingRequest, options: AskOptions & { maxTokens?: number } = {}): Promise<SamplingResult> {
-    this.requireCapability('sampling', 'sampling/createMessage');
+    this.link.requireCapability('sampling', METHOD.SAMPLING_CREATE_MESSAGE);
     const params: Record<string, unknown> =
       typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options.maxTokens ?? 1000 } : { ...request };
     return (await this.ask(METHOD.SAMPLING_CREATE_MESSAGE, params, options, 'sampling', (answer) => answer.content !== undefined)) as SamplingResult;
@@ -302,10 +282,10 @@ export class RequestContext {
    * return transfer(answer.content.account);
    */
   async elicit<T = Record<string, unknown>>(message: string, schema: Constructor<T> | JsonSchema, options: AskOptions = {}): Promise<ElicitResult<T>> {
-    this.requireCapability('elicitation', 'elicitation/create');
-    const { schema: requestedSchema, parse } = elicitationSchema(this.connection!.validators, schema as Constructor | JsonSchema);
-    // `mode` arrived with URL elicitation in 2025-11-25; older clients know forms only.
-    const params: Record<string, unknown> = this.client.protocolVersion >= '2025-11-25' ? { mode: 'form', message, requestedSchema } : { message, requestedSchema };
+    this.link.requireCapability('elicitation', METHOD.ELICITATION_CREATE);
+    const { schema: requestedSchema, parse } = elicitationSchema(this.link.validators, schema as Constructor | JsonSchema);
+    // `mode` arrived with URL elicitation; older clients know forms only.
+    const params: Record<string, unknown> = this.link.elicitationModes ? { mode: 'form', message, requestedSchema } : { message, requestedSchema };
     const result = await this.ask(METHOD.ELICITATION_CREATE, params, options, 'elicitation', (answer) => ELICIT_ACTIONS.includes(answer.action as string));
     const action = result.action;
     if (action === 'decline' || action === 'cancel') return { action };
@@ -329,22 +309,9 @@ export class RequestContext {
    * const answer = await ctx.elicitUrl('Sign in to the calendar', authorizeUrl, { key: 'sign-in' });
    * if (answer.action !== 'accept' || !(await tokens.has(user))) return 'Not signed in.';
    */
-  async elicitUrl(message: string, url: string, options: AskOptions = {}): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
-    const elicitation = this.client.capabilities.elicitation;
-    if (this.modern) {
-      if (!isObject(elicitation) || !isObject(elicitation.url)) throw new MissingRequiredClientCapabilityError('elicitation.url', { elicitation: { url: {} } });
-      const key = this.keyFor(options, 'elicitation');
-      const result = this.answerTo(key, METHOD.ELICITATION_CREATE, { mode: 'url', message, url }, (answer) => ELICIT_ACTIONS.includes(answer.action as string));
-      return { action: result.action as 'accept' | 'decline' | 'cancel', elicitationId: key };
-    }
-    this.requireSession(METHOD.ELICITATION_CREATE);
-    if (!isObject(elicitation) || !isObject(elicitation.url)) {
-      throw new ClientCapabilityError('The client did not declare URL elicitation (capabilities.elicitation.url)');
-    }
-    const elicitationId = randomUUID();
-    const result = await this.requestClient(METHOD.ELICITATION_CREATE, { mode: 'url', message, elicitationId, url }, options);
-    const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
-    return { action, elicitationId };
+  elicitUrl(message: string, url: string, options: AskOptions = {}): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+    const { key, ...timing } = options;
+    return this.link.askUrl(message, url, key, timing, this);
   }
 
   /**
@@ -353,8 +320,7 @@ export class RequestContext {
    * on); the client learns the outcome from the result of its retry.
    */
   completeElicitation(elicitationId: string): void {
-    if (this.modern) return;
-    this.connection?.notify(METHOD.ELICITATION_COMPLETE, { elicitationId });
+    this.link.completeElicitation(elicitationId);
   }
 
   /**
@@ -364,15 +330,14 @@ export class RequestContext {
    * const [workspace] = await ctx.roots();
    */
   async roots(options: AskOptions = {}): Promise<Root[]> {
-    this.requireCapability('roots', 'roots/list');
+    this.link.requireCapability('roots', METHOD.ROOTS_LIST);
     const result = await this.ask(METHOD.ROOTS_LIST, {}, options, 'roots', (answer) => Array.isArray(answer.roots));
     return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
   }
 
   /** Pings the client; resolves when it answers. */
-  async ping(options: OutboundRequestOptions = {}): Promise<void> {
-    if (!this.modern) this.requireSession(METHOD.PING);
-    await this.requestClient(METHOD.PING, {}, options);
+  ping(options: OutboundRequestOptions = {}): Promise<void> {
+    return this.link.ping(options, this);
   }
 
   /**
@@ -400,44 +365,23 @@ export class RequestContext {
     this.done = true;
   }
 
+  /** Asks the client the era's way: a request, or a question of an input-required round. */
+  private ask(method: string, params: Record<string, unknown>, options: AskOptions, kind: string, usable: (answer: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    const { key, ...timing } = options;
+    return this.link.ask({ method, params, key, kind, usable }, timing, this);
+  }
+
   private related(message: JsonRpcMessage): void {
-    if (this.sendRelated) this.sendRelated(message);
-    else if ('method' in message && !('id' in message)) this.connection?.notify(message.method, message.params);
+    if (this.send) this.send(message);
+    else if ('method' in message && !('id' in message)) this.link.notify(message.method, message.params);
   }
 
   private emitLog(level: LogLevel, data: unknown, logger?: string): void {
-    // Modern requests opt in per request (`_meta` logLevel); legacy ones follow logging/setLevel.
-    const threshold = this.modern ? this.modern.logLevel : this.connection?.logLevel;
+    // Stateless requests opt in per request (`_meta` logLevel); session ones follow logging/setLevel.
+    const threshold = this.link.logThreshold();
     if (threshold === undefined || this.done || !passes(level, threshold)) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.related({ jsonrpc: '2.0', method: METHOD.LOG_MESSAGE, params });
-  }
-
-  private requireCapability(capability: 'sampling' | 'elicitation' | 'roots', method: string): void {
-    if (!this.modern) this.requireSession(method);
-    if (!isObject(this.client.capabilities[capability])) {
-      // 2026-07-28 answers this with a JSON-RPC error the client can act on (declare and retry).
-      if (this.modern) throw new MissingRequiredClientCapabilityError(capability);
-      throw new ClientCapabilityError(`The client did not declare the ${capability} capability, so ${method} cannot be sent`);
-    }
-  }
-
-  /**
-   * Stateless handshake-era HTTP cannot reach the client, whatever it declared: say so, rather
-   * than blame a capability (a stateless request does not even know the client's capabilities).
-   */
-  private requireSession(method: string): void {
-    if (this.connection?.isSessionless) {
-      throw new ClientCapabilityError(
-        `This server runs without sessions (stateless HTTP), so it cannot send ${method} to the client. Use 2026-07-28, where the question travels as an input-required result, or a server with sessions.`,
-      );
-    }
-  }
-
-  private requestClient(method: string, params: Record<string, unknown>, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
-    if (!this.connection) return Promise.reject(new ClientCapabilityError(`${method} needs a connection to the client`));
-    if (this.modern) return Promise.reject(new ClientCapabilityError(`${method} cannot be sent on a 2026-07-28 request: servers send no requests there`));
-    return this.connection.requestClient(method, params, this.sendRelated, { signal: this.signal, ...options });
   }
 }

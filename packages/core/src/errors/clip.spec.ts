@@ -1,6 +1,6 @@
 import { IsString } from 'class-validator';
 import pino from 'pino';
-import { createApp } from '../app/create-app';
+import { createApp } from '../server/create-app';
 import { Prompt } from '../decorators/prompt.decorator';
 import { ResourceTemplate } from '../decorators/resource-template.decorator';
 import { Tool } from '../decorators/tool.decorator';

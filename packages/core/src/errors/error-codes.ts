@@ -5,8 +5,14 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** Legacy revisions only; 2026-07-28 answers not-found with InvalidParams. */
+  /** Handshake era only; the modern era answers not-found with InvalidParams. */
   ResourceNotFound: -32002,
+  /** An HTTP header disagrees with the body, or a required one is missing (modern era). */
+  HeaderMismatch: -32020,
+  /** Serving the request needs a client capability the request did not declare (modern era). */
+  MissingRequiredClientCapability: -32021,
+  /** The request names a protocol revision this server does not serve. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,4 +1,5 @@
 import { clip } from './clip';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
 import { ErrorCode } from './error-codes';
 
 const MCP_ERROR_BRAND: unique symbol = Symbol.for('mcpkit.error') as never;
@@ -48,8 +49,9 @@ export class InvalidRequestError extends McpError {
 
 /** `-32601`: the method does not exist or its capability is not offered. */
 export class MethodNotFoundError extends McpError {
-  constructor(method: string) {
-    super(ErrorCode.MethodNotFound, `Method not found: ${clip(method)}`);
+  /** `why` says more when the method exists elsewhere (removed in the revision in force). */
+  constructor(method: string, why?: string) {
+    super(ErrorCode.MethodNotFound, why === undefined ? `Method not found: ${clip(method)}` : `Method not found: ${clip(method)} (${why})`);
   }
 }
 
@@ -71,5 +73,34 @@ export class InternalError extends McpError {
 export class ResourceNotFoundError extends McpError {
   constructor(readonly uri: string) {
     super(ErrorCode.ResourceNotFound, 'Resource not found', { uri: clip(uri) });
+  }
+}
+
+/** `-32020`: an HTTP header disagrees with the body, or a required one is missing (modern era). */
+export class HeaderMismatchError extends McpError {
+  constructor(message: string) {
+    super(ErrorCode.HeaderMismatch, message);
+  }
+
+  /** A header whose value differs from the body's; both values quoted, clipped (client input). */
+  static mismatch(header: string, sent: unknown, body: unknown): HeaderMismatchError {
+    return new HeaderMismatchError(`Header mismatch: ${header} header value '${clip(String(sent))}' does not match body value '${clip(String(body))}'`);
+  }
+}
+
+/**
+ * `-32021`: serving the request needs a client capability this request did not declare.
+ * `required` is the `ClientCapabilities` shape to declare when it is nested (`elicitation.url`).
+ */
+export class MissingRequiredClientCapabilityError extends McpError {
+  constructor(capability: string, required: Record<string, unknown> = { [capability]: {} }) {
+    super(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}`, { requiredCapabilities: required });
+  }
+}
+
+/** `-32022`: the request names a revision this server does not serve. */
+export class UnsupportedProtocolVersionError extends McpError {
+  constructor(requested: string) {
+    super(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: clip(requested) });
   }
 }

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { ExactNumberId } from '../protocol/exact-id';
-import { markFastLines, requestLine } from './fast-line';
+import { markFastLines } from './fast-destination';
+import { requestLine } from './fast-line';
 import { LogDestination } from './log-destination';
 
 /** A LogDestination that keeps what it is given. */

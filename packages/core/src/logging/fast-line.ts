@@ -1,20 +1,13 @@
 import pino from 'pino';
+import { FAST_DESTINATION } from './fast-destination';
 import type { LogDestination } from './log-destination';
 import type { Logger } from './logger';
 
-// Set on a logger made by createLogger (children inherit it through their prototype): where its
-// lines go, for loggers whose output mcpkit knows byte for byte.
-const FAST_DESTINATION = Symbol.for('mcpkit.logging.fastDestination');
 const { chindingsSym, mixinSym } = pino.symbols;
 // Not in pino's type declarations, present at run time (a child's `msgPrefix`).
 const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPrefixSym;
 
 type Marked = Logger & { [FAST_DESTINATION]?: LogDestination; [key: symbol]: unknown };
-
-/** @internal Lets `requestLine` write `logger`'s own lines (and its children's) itself. */
-export function markFastLines(logger: pino.Logger, destination: LogDestination): void {
-  Object.defineProperty(logger, FAST_DESTINATION, { value: destination });
-}
 
 /**
  * Logs the per-request line at info: `bindings` (the request's log fields), then `ms` and

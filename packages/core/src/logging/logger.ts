@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { flushOnExit } from './exit-hooks';
-import { markFastLines } from './fast-line';
+import { markFastLines } from './fast-destination';
 import { LogDestination } from './log-destination';
 
 /**

@@ -1,5 +1,5 @@
 import { ExactNumberId, idKey } from './exact-id';
-import { parseMessage } from './parse-message';
+import { parseMessage } from '../wire/parse-message';
 
 function idOf(text: string): unknown {
   const frame = parseMessage(text);

@@ -1,3 +1,5 @@
+// The one list of the revisions this server speaks: everything else asks the era codecs.
+
 /** The handshake-era revisions, oldest first. */
 export const LEGACY_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 
@@ -5,6 +7,12 @@ export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 
 /** The newest handshake-era revision: the answer when a client asks for one we do not speak. */
 export const LATEST_LEGACY_PROTOCOL_VERSION: LegacyProtocolVersion = '2025-11-25';
+
+/** The stateless revisions: every request carries its version and client in `_meta`. */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+/** Every revision served, newest era first: what `server/discover` and `-32022` list. */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS]);
 
 const SUPPORTED = new Set<string>(LEGACY_PROTOCOL_VERSIONS);
 

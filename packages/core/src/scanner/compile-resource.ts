@@ -1,5 +1,5 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
-import { checkCacheHint } from '../app/cache-hints';
+import { checkCacheHint } from '../results/cache-hints';
 import type { ResourceOptions, ResourceTemplateOptions } from '../decorators/decorator-options';
 import type { Resource, ResourceTemplate } from '../protocol/mcp-types';
 import { UriTemplate, UriTemplateSyntaxError } from '../uri-template/uri-template';

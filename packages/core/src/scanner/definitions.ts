@@ -1,5 +1,5 @@
 import type { HeaderParam } from './header-params';
-import type { CacheHint } from '../app/cache-hints';
+import type { CacheHint } from '../results/cache-hints';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types';
 import type { UriTemplate } from '../uri-template/uri-template';
 import type { InputParser, ValueChecker } from '../validation/validator-factory';

@@ -1,6 +1,6 @@
 import { encodeMessage, type EncodeLimits } from './encode-message';
-import { ExactNumberId } from './exact-id';
-import type { JsonRpcMessage } from './json-rpc';
+import { ExactNumberId } from '../protocol/exact-id';
+import type { JsonRpcMessage } from '../protocol/json-rpc';
 
 const LIMITS: EncodeLimits = { maxMessageBytes: 1_000, maxBatchBytes: 2_000 };
 

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors/error-codes';
 import type { Logger } from '../logging/logger';
-import type { JsonRpcMessage, RequestId } from './json-rpc';
+import type { JsonRpcMessage, RequestId } from '../protocol/json-rpc';
 
 /** Byte bounds on what a transport writes. */
 export interface EncodeLimits {

@@ -1,7 +1,7 @@
 import { ParseError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
-import { hasInexactId, restoreExactIds } from './exact-id';
-import type { JsonRpcFailure } from './json-rpc';
+import { hasInexactId, restoreExactIds } from '../protocol/exact-id';
+import type { JsonRpcFailure } from '../protocol/json-rpc';
 
 /** A parsed frame, or the `-32700` answer for one that is not JSON. */
 export type ParsedFrame = { ok: true; message: unknown } | { ok: false; response: JsonRpcFailure };

@@ -1,5 +1,5 @@
-import { DefinitionError } from '../errors/definition-error';
-import { McpError } from '../errors/mcp-error';
+import { DefinitionError } from '../../errors/definition-error';
+import { McpError } from '../../errors/mcp-error';
 import { RequestStateCodec } from './input-required';
 
 function nested(depth: number): unknown {

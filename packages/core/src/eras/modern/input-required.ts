@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
-import { InvalidParamsError } from '../errors/mcp-error';
-import { isObject } from '../protocol/json-rpc';
-import { exceedsJsonBounds } from '../validation/json-bounds';
+import { DefinitionError, DefinitionErrorCode } from '../../errors/definition-error';
+import { InvalidParamsError } from '../../errors/mcp-error';
+import { isObject } from '../../protocol/json-rpc';
+import { exceedsJsonBounds } from '../../validation/json-bounds';
 
 const INPUT_REQUIRED: unique symbol = Symbol.for('mcpkit.input-required') as never;
 

@@ -3,11 +3,11 @@ import { createLogger } from '../logging/logger';
 import type { Implementation } from '../protocol/mcp-types';
 import { compileProviders } from '../scanner/registry';
 import { ValidatorFactory } from '../validation/validator-factory';
-import type { AppOptions } from './app-options';
-import { McpApp } from './app';
-import { MemoryEventBus } from './event-bus';
-import { RequestStateCodec } from '../dispatcher/input-required';
-import { cacheHintTable } from './cache-hints';
+import type { AppOptions } from '../app/app-options';
+import { McpApp } from './mcp-app';
+import { MemoryEventBus } from '../app/event-bus';
+import { RequestStateCodec } from '../eras/modern/input-required';
+import { cacheHintTable } from '../results/cache-hints';
 
 /** Default of `maxBatchLength`. */
 const DEFAULT_MAX_BATCH_LENGTH = 100;

@@ -1,53 +1,18 @@
+import type { AppModel, AppSettings, RevisionView } from '../dispatcher/app-model';
 import { Connection, type ConnectionOptions } from '../dispatcher/connection';
-import type { WireCacheHint } from './cache-hints';
-import { serverInfoMeta } from '../dispatcher/modern-era';
+import { serverInfoMeta } from '../eras/modern/results';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
 import type { TransportInfo } from '../dispatcher/request-context';
-import type { LogLevel } from '../logging/log-levels';
 import type { Logger } from '../logging/logger';
-import type { Constructor } from '../metadata/constructor';
-import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/mcp-types';
+import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
 import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from '../protocol/revision-shape';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
 import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, type Registry } from '../scanner/registry';
 import type { Provider } from '../scanner/scan-providers';
-import type { ValidatorFactory } from '../validation/validator-factory';
-import type { EventBus } from './event-bus';
-import type { RequestStateCodec } from '../dispatcher/input-required';
-import { pagesOf, type ListPages } from './pages';
+import { pagesOf } from '../app/pages';
 
-/** @internal Everything `createApp` hands the app. */
-export interface AppSettings {
-  info: Implementation;
-  instructions: string | undefined;
-  registry: Registry;
-  logger: Logger;
-  logArguments: boolean;
-  validators: ValidatorFactory;
-  resolve: ((type: Constructor) => unknown) | undefined;
-  bus: EventBus;
-  /** Client-visible logging: absent when off; `defaultLevel` sends before `logging/setLevel`. */
-  clientLogging: { defaultLevel: LogLevel | undefined } | undefined;
-  subscriptions: boolean;
-  dynamic: boolean;
-  requestTimeoutMs: number | undefined;
-  toolTimeoutMs: number | undefined;
-  pageSize: number | undefined;
-  maxBatchLength: number;
-  requestState: RequestStateCodec;
-  /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
-  cacheHints: ReadonlyMap<string, WireCacheHint>;
-}
-
-/** The list results and server info of one protocol revision, computed once. */
-export interface RevisionView {
-  readonly serverInfo: Implementation;
-  readonly tools: ListPages<'tools', Tool>;
-  readonly resources: ListPages<'resources', Resource>;
-  readonly resourceTemplates: ListPages<'resourceTemplates', ResourceTemplate>;
-  readonly prompts: ListPages<'prompts', Prompt>;
-}
+export type { AppSettings, RevisionView };
 
 interface AppState {
   readonly registry: Registry;
@@ -63,7 +28,7 @@ const LIST_OF: Record<CapabilityKindName, 'tools' | 'resources' | 'prompts'> = {
  * each opens a `Connection` per client. With `dynamic: true` its definitions can change at run
  * time: each change swaps in a new frozen state and tells the clients.
  */
-export class McpApp {
+export class McpApp implements AppModel {
   readonly capabilities: Readonly<ServerCapabilities>;
   readonly info: Readonly<Implementation>;
   /** @internal The `_meta` of 2026-07-28 results: the server info, one frozen object. */

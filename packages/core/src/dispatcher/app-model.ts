@@ -1,0 +1,61 @@
+import type { WireCacheHint } from '../results/cache-hints';
+import type { EventBus } from '../app/event-bus';
+import type { ListPages } from '../app/pages';
+import type { RequestStateCodec } from '../eras/modern/input-required';
+import type { LogLevel } from '../logging/log-levels';
+import type { Logger } from '../logging/logger';
+import type { Constructor } from '../metadata/constructor';
+import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/mcp-types';
+import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
+import type { Registry } from '../scanner/registry';
+import type { ValidatorFactory } from '../validation/validator-factory';
+import type { MethodTable } from './method-handler';
+
+/** @internal Everything `createApp` hands the app. */
+export interface AppSettings {
+  info: Implementation;
+  instructions: string | undefined;
+  registry: Registry;
+  logger: Logger;
+  logArguments: boolean;
+  validators: ValidatorFactory;
+  resolve: ((type: Constructor) => unknown) | undefined;
+  bus: EventBus;
+  /** Client-visible logging: absent when off; `defaultLevel` sends before `logging/setLevel`. */
+  clientLogging: { defaultLevel: LogLevel | undefined } | undefined;
+  subscriptions: boolean;
+  dynamic: boolean;
+  requestTimeoutMs: number | undefined;
+  toolTimeoutMs: number | undefined;
+  pageSize: number | undefined;
+  maxBatchLength: number;
+  requestState: RequestStateCodec;
+  /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
+  cacheHints: ReadonlyMap<string, WireCacheHint>;
+}
+
+/** The list results and server info of one protocol revision, computed once. */
+export interface RevisionView {
+  readonly serverInfo: Implementation;
+  readonly tools: ListPages<'tools', Tool>;
+  readonly resources: ListPages<'resources', Resource>;
+  readonly resourceTemplates: ListPages<'resourceTemplates', ResourceTemplate>;
+  readonly prompts: ListPages<'prompts', Prompt>;
+}
+
+/**
+ * @internal What serving a request needs of an app: its frozen definitions, list results per
+ * revision, method table and settings. `McpApp` is one; the dispatcher never sees more.
+ */
+export interface AppModel {
+  readonly capabilities: Readonly<ServerCapabilities>;
+  readonly info: Readonly<Implementation>;
+  readonly infoMeta: Readonly<Record<string, unknown>>;
+  readonly instructions: string | undefined;
+  readonly logger: Logger;
+  readonly settings: Readonly<AppSettings>;
+  readonly methods: MethodTable;
+  readonly map: CapabilityMap;
+  readonly completions: ReadonlyMap<string, CompletionDefinition>;
+  view(version: string): RevisionView;
+}

@@ -1,0 +1,59 @@
+import type { LogLevel } from '../logging/log-levels';
+import type { JsonRpcMessage } from '../protocol/json-rpc';
+import type { ClientInfo } from '../dispatcher/client-info';
+import type { OutboundRequestOptions } from '../dispatcher/outbound-requests';
+import type { ValidatorFactory } from '../validation/validator-factory';
+
+/** The handshake-era session a request belongs to (absent on stateless requests). */
+export interface SessionInfo {
+  /** `Mcp-Session-Id` on HTTP; undefined on stdio. */
+  id?: string;
+}
+
+/** A question for the client: sampling, elicitation or roots. */
+export interface Question {
+  method: string;
+  params: Record<string, unknown>;
+  /** Names the question on the modern era; questions are numbered by `kind` in asking order otherwise. */
+  key: string | undefined;
+  kind: string;
+  /** Whether an answer has the shape this question expects (a wrong one counts as none). */
+  usable: (answer: Record<string, unknown>) => boolean;
+}
+
+/** What the request that asks offers the link: its stream, its signal, whether it is over. */
+export interface Asker {
+  readonly signal: AbortSignal;
+  readonly send: ((message: JsonRpcMessage) => void) | undefined;
+}
+
+/**
+ * How one request reaches its client, the part of the handler context that differs by era: the
+ * handshake era sends requests on a session; the modern era collects answers in input-required
+ * rounds. `RequestContext` asks its link and never looks at the era itself.
+ */
+export interface ClientLink {
+  readonly client: ClientInfo;
+  /** The handshake session; undefined on the modern era and on stateless HTTP. */
+  readonly session: SessionInfo | undefined;
+  /** Where elicitation schemas compile (once per app). */
+  readonly validators: ValidatorFactory;
+  /** Whether `notifications/progress` may carry a message for this client. */
+  readonly progressMessages: boolean;
+  /** Whether form elicitations say `mode: "form"` for this client. */
+  readonly elicitationModes: boolean;
+  /** The client-visible log threshold; undefined sends nothing. */
+  logThreshold(): LogLevel | undefined;
+  /** Throws the era's error when the client cannot be asked `method` (capability, session). */
+  requireCapability(capability: 'sampling' | 'elicitation' | 'roots', method: string): void;
+  /** Asks the client and resolves to its answer (or throws the era's way of waiting for one). */
+  ask(question: Question, options: OutboundRequestOptions, asker: Asker): Promise<Record<string, unknown>>;
+  /** URL-mode elicitation: the client's action and the id the server tracks the step by. */
+  askUrl(message: string, url: string, key: string | undefined, options: OutboundRequestOptions, asker: Asker): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }>;
+  /** Tells the client a URL elicitation finished, where the era has a way to. */
+  completeElicitation(elicitationId: string): void;
+  /** Pings the client. */
+  ping(options: OutboundRequestOptions, asker: Asker): Promise<void>;
+  /** Sends a notification on the connection's own channel (when the request has no stream). */
+  notify(method: string, params?: Record<string, unknown>): void;
+}

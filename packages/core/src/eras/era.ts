@@ -1,0 +1,73 @@
+import type { AppModel } from '../dispatcher/app-model';
+import type { Logger } from '../logging/logger';
+import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc';
+import type { MethodHandler } from '../dispatcher/method-table';
+import type { RequestContext, TransportInfo } from '../dispatcher/request-context';
+import type { ClientLink } from './client-link';
+import type { Frame, RequestFrame } from '../wire/frame';
+
+/** What the transport provides for one incoming message. */
+export interface ReceiveOptions {
+  /** The logger of this request (e.g. Fastify's `request.log`); defaults to the connection's. */
+  logger?: Logger;
+  /**
+   * Delivers messages related to the request (progress, logs, server-to-client requests) before
+   * its response. Without it they go to the connection's outbound channel, if any.
+   */
+  send?: (message: JsonRpcMessage) => void;
+  /** Facts about this very request (HTTP headers change per request within one session). */
+  transport?: TransportInfo;
+  /**
+   * Fields for this request's log lines on top of the logger's own (an HTTP session's id): cheaper
+   * than a child logger per request, which pino makes expensive when the parent is per request too.
+   */
+  logBindings?: Readonly<Record<string, unknown>>;
+  /** Serve as the stateless era even without a `_meta` claim (the transport saw its version header). */
+  modern?: boolean;
+  /**
+   * Closes this request's HTTP connection without ending its stream (SSE polling): the client
+   * comes back with `Last-Event-ID` for the rest. Absent on transports without it.
+   */
+  detach?: () => void;
+}
+
+/** How a request's result and failure take their era's shape, and how it reaches its client. */
+export interface RunPlan {
+  readonly link: ClientLink;
+  /** The result as the era sends it; throws to turn it into a failure (an unfinished round). */
+  complete(result: Record<string, unknown>, frame: RequestFrame, ctx: RequestContext): Record<string, unknown>;
+  /** The era's own answer to a failure (an input-required round), or undefined for an error. */
+  fail(error: unknown, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> | undefined;
+}
+
+/** What an era codec needs from the connection that received the request. */
+export interface EraHost {
+  readonly app: AppModel;
+  readonly transport: TransportInfo;
+  /** The connection's logger (a child with its transport and session). */
+  readonly logger: Logger;
+  /** Where messages that belong to no request go; undefined when there is none. */
+  readonly outboundChannel: ((message: JsonRpcMessage) => void) | undefined;
+  /** Why a request with this id cannot start now (its id is in flight, the connection closed). */
+  refusal(id: RequestId, era: Era): Promise<JsonRpcResponse | undefined> | undefined;
+  /** Runs a request's handler: in-flight table, context, log line, exactly one answer. */
+  run(frame: RequestFrame, handler: MethodHandler, options: ReceiveOptions, plan: RunPlan): Promise<JsonRpcResponse | undefined>;
+  /** Tracks a long-lived request (a listen stream) so cancellation and close reach it. */
+  track(id: RequestId, ctx: RequestContext): () => void;
+  /** Sends a notification on the connection's own channel (dropped when there is none). */
+  notify(method: string, params?: Record<string, unknown>): void;
+}
+
+/**
+ * One protocol era: everything that differs between the handshake revisions and the stateless
+ * one. The dispatcher asks the frame's era and never branches on it.
+ */
+export interface Era {
+  readonly name: 'handshake' | 'modern';
+  /** The JSON-RPC error object of anything thrown, by this era's rules. */
+  errorObject(error: unknown): JsonRpcErrorObject;
+  /** Serves one request frame of this era. */
+  serve(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Promise<JsonRpcResponse | undefined>;
+  /** Whether a frame may travel in a JSON-RPC batch (and why not). */
+  batchable(frame: Frame): string | undefined;
+}

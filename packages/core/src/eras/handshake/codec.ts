@@ -1,0 +1,52 @@
+import { clip } from '../../errors/clip';
+import { InvalidRequestError, MethodNotFoundError } from '../../errors/mcp-error';
+import { toJsonRpcError } from '../../errors/to-json-rpc-error';
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../../protocol/json-rpc';
+import { METHOD } from '../../protocol/methods';
+import type { Frame, RequestFrame } from '../../wire/frame';
+import type { Era, EraHost, ReceiveOptions } from '../era';
+import type { HandshakeLink } from './handshake-link';
+import type { HandshakeSession } from './session';
+
+// Methods that need a session to mean anything: stateless HTTP does not offer them.
+const SESSION_METHODS: ReadonlySet<string> = new Set([METHOD.LOGGING_SET_LEVEL, METHOD.RESOURCES_SUBSCRIBE, METHOD.RESOURCES_UNSUBSCRIBE]);
+
+/** What the handshake codec needs beyond any host: the session and its link. */
+export interface HandshakeHost extends EraHost {
+  readonly handshake: HandshakeSession;
+  /** The link of the session's current client (a new one after `initialize`). */
+  readonly handshakeLink: HandshakeLink;
+}
+
+function answer(id: RequestFrame['id'], error: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
+}
+
+/**
+ * The handshake era (2024-11-05 … 2025-11-25): `initialize` opens a session, which every later
+ * request belongs to; before it, a client may only ping.
+ */
+export const handshakeEra: Era = {
+  name: 'handshake',
+
+  errorObject(error: unknown): JsonRpcErrorObject {
+    return toJsonRpcError(error);
+  },
+
+  batchable(frame: Frame): string | undefined {
+    return frame.kind === 'request' && frame.method === METHOD.INITIALIZE ? 'initialize must not be part of a batch' : undefined;
+  },
+
+  serve(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
+    const { handshake, handshakeLink } = host as HandshakeHost;
+    const { id, method } = frame;
+    if (method === METHOD.INITIALIZE) return Promise.resolve(handshake.initialize(id, frame.params));
+    // Lifecycle: before initialize a client may only ping.
+    if (!handshake.isInitialized && method !== METHOD.PING) {
+      return Promise.resolve(answer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
+    }
+    const handler = host.app.methods.get(method);
+    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return Promise.resolve(answer(id, new MethodNotFoundError(method)));
+    return host.refusal(id, handshakeEra) ?? host.run(frame, handler, options, handshakeLink);
+  },
+};

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { ClientCapabilityError } from '../../errors/client-errors';
+import type { LogLevel } from '../../logging/log-levels';
+import { isObject, type JsonRpcMessage } from '../../protocol/json-rpc';
+import { METHOD } from '../../protocol/methods';
+import type { ValidatorFactory } from '../../validation/validator-factory';
+import type { ClientInfo } from '../../dispatcher/client-info';
+import type { OutboundRequestOptions } from '../../dispatcher/outbound-requests';
+import type { Asker, ClientLink, Question, SessionInfo } from '../client-link';
+import type { RunPlan } from '../era';
+import { hasFeature } from './features';
+
+/** What the handshake link needs of the connection it serves. */
+export interface HandshakeChannel {
+  readonly clientInfo: ClientInfo;
+  readonly session: SessionInfo;
+  readonly isSessionless: boolean;
+  readonly validators: ValidatorFactory;
+  readonly logLevel: LogLevel | undefined;
+  requestClient(method: string, params: Record<string, unknown>, via: ((message: JsonRpcMessage) => void) | undefined, options: OutboundRequestOptions): Promise<Record<string, unknown>>;
+  notify(method: string, params?: Record<string, unknown>): void;
+}
+
+/**
+ * A handshake-era request's way to its client: requests sent on the session (on the stream of the
+ * request that asks when it has one), answers awaited with timeouts and cancellation. One per
+ * session and client; it is also the run plan of the session's requests.
+ */
+export class HandshakeLink implements ClientLink, RunPlan {
+  readonly client: ClientInfo;
+  readonly progressMessages: boolean;
+  readonly elicitationModes: boolean;
+
+  constructor(private readonly channel: HandshakeChannel) {
+    this.client = channel.clientInfo;
+    this.progressMessages = hasFeature(this.client.protocolVersion, 'progressMessage');
+    this.elicitationModes = hasFeature(this.client.protocolVersion, 'elicitationMode');
+  }
+
+  get link(): ClientLink {
+    return this;
+  }
+
+  /** Results already have the revision's shape (lists are precomputed per revision). */
+  complete(result: Record<string, unknown>): Record<string, unknown> {
+    return result;
+  }
+
+  fail(): undefined {
+    return undefined;
+  }
+
+  get session(): SessionInfo {
+    return this.channel.session;
+  }
+
+  get validators(): ValidatorFactory {
+    return this.channel.validators;
+  }
+
+  logThreshold(): LogLevel | undefined {
+    return this.channel.logLevel;
+  }
+
+  requireCapability(capability: 'sampling' | 'elicitation' | 'roots', method: string): void {
+    this.requireSession(method);
+    if (!isObject(this.client.capabilities[capability])) {
+      throw new ClientCapabilityError(`The client did not declare the ${capability} capability, so ${method} cannot be sent`);
+    }
+  }
+
+  ask(question: Question, options: OutboundRequestOptions, asker: Asker): Promise<Record<string, unknown>> {
+    return this.channel.requestClient(question.method, question.params, asker.send, { signal: asker.signal, ...options });
+  }
+
+  async askUrl(message: string, url: string, _key: string | undefined, options: OutboundRequestOptions, asker: Asker): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+    this.requireSession(METHOD.ELICITATION_CREATE);
+    const elicitation = this.client.capabilities.elicitation;
+    if (!isObject(elicitation) || !isObject(elicitation.url)) {
+      throw new ClientCapabilityError('The client did not declare URL elicitation (capabilities.elicitation.url)');
+    }
+    const elicitationId = randomUUID();
+    const result = await this.channel.requestClient(METHOD.ELICITATION_CREATE, { mode: 'url', message, elicitationId, url }, asker.send, { signal: asker.signal, ...options });
+    const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
+    return { action, elicitationId };
+  }
+
+  completeElicitation(elicitationId: string): void {
+    this.channel.notify(METHOD.ELICITATION_COMPLETE, { elicitationId });
+  }
+
+  async ping(options: OutboundRequestOptions, asker: Asker): Promise<void> {
+    this.requireSession(METHOD.PING);
+    await this.channel.requestClient(METHOD.PING, {}, asker.send, { signal: asker.signal, ...options });
+  }
+
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.channel.notify(method, params);
+  }
+
+  /**
+   * Stateless HTTP cannot reach the client, whatever it declared: say so, rather than blame a
+   * capability (a stateless request does not even know the client's capabilities).
+   */
+  private requireSession(method: string): void {
+    if (this.channel.isSessionless) {
+      throw new ClientCapabilityError(
+        `This server runs without sessions (stateless HTTP), so it cannot send ${method} to the client. Use 2026-07-28, where the question travels as an input-required result, or a server with sessions.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import type { AppModel } from '../../dispatcher/app-model';
+import type { AppEvent } from '../../app/event-bus';
+import { ClientCapabilityError } from '../../errors/client-errors';
+import { InvalidParamsError, InvalidRequestError } from '../../errors/mcp-error';
+import { toJsonRpcError } from '../../errors/to-json-rpc-error';
+import type { LogLevel } from '../../logging/log-levels';
+import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/json-rpc';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../protocol/mcp-types';
+import { METHOD } from '../../protocol/methods';
+import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../protocol/protocol-versions';
+import type { ClientInfo } from '../../dispatcher/client-info';
+import { OutboundRequests, type OutboundRequestOptions } from '../../dispatcher/outbound-requests';
+import { BATCH_REVISION } from './features';
+
+/** Capabilities without what needs a session to work. */
+function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): ServerCapabilities {
+  const { logging: _logging, ...rest } = capabilities;
+  if (rest.resources) rest.resources = {};
+  if (rest.tools) rest.tools = {};
+  if (rest.prompts) rest.prompts = {};
+  return rest;
+}
+
+/**
+ * The handshake era's state of one client: what `initialize` negotiated, the client's log level
+ * and resource subscriptions, and the requests the server sent it. Only this era creates one; a
+ * stateless request never touches it.
+ */
+export class HandshakeSession {
+  private initialized = false;
+  private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
+  private readonly subscriptions = new Set<string>();
+  private unsubscribeBus: (() => void) | undefined = undefined;
+  /** Requests this server sent the client, awaiting answers. */
+  readonly outbound = new OutboundRequests();
+  /** The client-visible log threshold; undefined sends nothing. */
+  logLevel: LogLevel | undefined;
+
+  constructor(
+    private readonly app: AppModel,
+    /** No session follows (stateless HTTP): what needs one is unavailable. */
+    readonly sessionless: boolean,
+    initialized: ClientInfo | undefined,
+    private readonly notify: (method: string, params?: Record<string, unknown>) => void,
+  ) {
+    this.logLevel = app.settings.clientLogging?.defaultLevel;
+    if (initialized) {
+      this.client = Object.freeze({ ...initialized });
+      this.initialized = true;
+    }
+    if (!sessionless) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
+  }
+
+  get isInitialized(): boolean {
+    return this.initialized;
+  }
+
+  get clientInfo(): ClientInfo {
+    return this.client;
+  }
+
+  /** Why a batch cannot be served on this session, if it cannot. */
+  batchRefusal(): string | undefined {
+    // Batching exists only in one revision (basic/index, "Batching"); later revisions removed it.
+    if (!this.initialized || this.client.protocolVersion !== BATCH_REVISION) return `JSON-RPC batches are only accepted after negotiating protocol revision ${BATCH_REVISION}`;
+    return undefined;
+  }
+
+  /** Answers `initialize`: negotiates the revision and keeps what the client declared. */
+  initialize(id: RequestId, params: Readonly<Record<string, unknown>>): JsonRpcResponse {
+    if (this.initialized) return this.failure(id, new InvalidRequestError('This connection is already initialized'));
+    const { protocolVersion, capabilities, clientInfo } = params;
+    if (typeof protocolVersion !== 'string') return this.failure(id, new InvalidParamsError('initialize needs params.protocolVersion, a string'));
+    if (capabilities !== undefined && !isObject(capabilities)) return this.failure(id, new InvalidParamsError('initialize params.capabilities must be an object'));
+    if (clientInfo !== undefined && !isObject(clientInfo)) return this.failure(id, new InvalidParamsError('initialize params.clientInfo must be an object'));
+    const version = negotiateProtocolVersion(protocolVersion);
+    this.client = Object.freeze({
+      protocolVersion: version,
+      capabilities: (capabilities ?? {}) as ClientCapabilities,
+      info: clientInfo as Implementation | undefined,
+    });
+    this.initialized = true;
+    const result: Record<string, unknown> = {
+      protocolVersion: version,
+      capabilities: this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.app.capabilities,
+      serverInfo: this.app.view(version).serverInfo,
+    };
+    if (this.app.instructions !== undefined) result.instructions = this.app.instructions;
+    return { jsonrpc: '2.0', id, result };
+  }
+
+  /** Sends a request to the client on `send` and waits for its answer. */
+  requestClient(method: string, params: Record<string, unknown>, send: ((message: JsonRpcMessage) => void) | undefined, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
+    if (this.sessionless || send === undefined) {
+      return Promise.reject(new ClientCapabilityError(`${method} needs a session to reach the client: this request is stateless`));
+    }
+    return this.outbound.request(method, params, send, { timeoutMs: this.app.settings.requestTimeoutMs, ...options });
+  }
+
+  /** `resources/subscribe` and `resources/unsubscribe`. */
+  subscribe(uri: string, on: boolean): void {
+    if (on) this.subscriptions.add(uri);
+    else this.subscriptions.delete(uri);
+  }
+
+  /** The client is gone: reject what waits for it, stop relaying events. */
+  close(): void {
+    this.outbound.closeAll();
+    this.unsubscribeBus?.();
+    this.unsubscribeBus = undefined;
+    this.subscriptions.clear();
+  }
+
+  private failure(id: RequestId, error: Error): JsonRpcResponse {
+    return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
+  }
+
+  private onAppEvent(event: AppEvent): void {
+    if (!this.initialized) return;
+    if (event.type === 'resourceUpdated') {
+      if (this.subscriptions.has(event.uri)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
+      return;
+    }
+    const capability = this.app.capabilities[event.list];
+    if (capability && 'listChanged' in capability && capability.listChanged) this.notify(`notifications/${event.list}/list_changed`);
+  }
+}

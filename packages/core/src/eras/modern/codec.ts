@@ -1,0 +1,56 @@
+import { MethodNotFoundError } from '../../errors/mcp-error';
+import type { JsonRpcResponse } from '../../protocol/json-rpc';
+import type { RequestFrame } from '../../wire/frame';
+import type { Era, EraHost, ReceiveOptions } from '../era';
+import { modernErrorObject } from './error-object';
+import { listen } from './listen';
+import { SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN } from './meta';
+import { ModernLink } from './modern-link';
+import { readModernRequest, type ModernRequest } from './read-request';
+import { discoverResult, shapeModernResult } from './results';
+
+function answer(id: RequestFrame['id'], error: unknown): Promise<JsonRpcResponse> {
+  return Promise.resolve({ jsonrpc: '2.0', id, error: modernErrorObject(error) });
+}
+
+/**
+ * The stateless era (2026-07-28): each request carries its version and client in `_meta`, so it
+ * is served with nothing kept between requests; questions to the client travel as input-required
+ * rounds.
+ */
+export const modernEra: Era = {
+  name: 'modern',
+
+  errorObject: modernErrorObject,
+
+  batchable(): string | undefined {
+    return undefined;
+  },
+
+  serve(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
+    const { id, method, params } = frame;
+    const { app } = host;
+    let request: ModernRequest;
+    try {
+      request = readModernRequest(method, frame.meta);
+      // MRTR retries: the answers of earlier rounds travel in the signed requestState, bounded
+      // (size, depth) before anything recursive reads them.
+      if (params.requestState !== undefined || params.inputResponses !== undefined) {
+        request.answers = app.settings.requestState.answersOf(params as Record<string, unknown>, method, String(frame.target ?? ''));
+      }
+    } catch (error) {
+      return answer(id, error);
+    }
+    if (method === SERVER_DISCOVER) {
+      return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(discoverResult(app.capabilities, app.instructions), app.infoMeta, app.settings.cacheHints.get(method)) });
+    }
+    // readModernRequest already answered the methods this era removed.
+    const handler = app.methods.get(method);
+    if (!handler && method !== SUBSCRIPTIONS_LISTEN) return answer(id, new MethodNotFoundError(method));
+    const refused = host.refusal(id, modernEra);
+    if (refused) return refused;
+    const link = new ModernLink(request, app, host);
+    if (method === SUBSCRIPTIONS_LISTEN) return listen(frame, host, options, link);
+    return host.run(frame, handler!, options, link);
+  },
+};

@@ -1,0 +1,34 @@
+import type { McpError } from '../errors/mcp-error';
+import type { RequestId } from '../protocol/json-rpc';
+
+/** The two eras a message can belong to: handshake revisions (sessions) or the stateless one. */
+export type EraName = 'handshake' | 'modern';
+
+/**
+ * One incoming JSON-RPC message, read and classified once at the transport edge: nothing after
+ * it reads the raw message, its `_meta` or its target again.
+ */
+export interface Frame {
+  readonly kind: 'request' | 'notification' | 'response' | 'invalid';
+  /** The request id; null when it could not be read (and for notifications). */
+  readonly id: RequestId | null;
+  /** The method; empty for responses and unreadable messages. */
+  readonly method: string;
+  /** `params` (a frozen empty object when absent or not an object). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** `params._meta` when it is an object. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly era: EraName;
+  /** What the request acts on: the tool or prompt name, the resource URI (as sent, any type). */
+  readonly target: unknown;
+  /** A response to one of our requests: the message itself. */
+  readonly response: Record<string, unknown> | undefined;
+  /** Why an invalid message is invalid: the error that answers it. */
+  readonly problem: McpError | undefined;
+}
+
+/** A frame that is a request: it has an id and a method. */
+export interface RequestFrame extends Frame {
+  readonly kind: 'request';
+  readonly id: RequestId;
+}
