@@ -1,6 +1,16 @@
 export { mcpkit } from './plugin';
 export { serveHttp, type ServeHttpOptions, type HttpServer } from './serve-http';
-export type { McpHttpOptions, ResponseMode } from './options';
-export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
-export { MemoryEventStore, type EventStore, type StoredEvent } from './event-store';
-export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin } from './host-origin';
+// The endpoint lives in @mcpkit/http; what users of this package import keeps working from here.
+export {
+  MemorySessionStore,
+  MemoryEventStore,
+  LOOPBACK_HOSTS,
+  isAllowedHost,
+  isAllowedOrigin,
+  type McpHttpOptions,
+  type ResponseMode,
+  type SessionStore,
+  type SessionRecord,
+  type EventStore,
+  type StoredEvent,
+} from '@mcpkit/http';

@@ -1,7 +1,8 @@
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { ErrorCode, type McpApp } from '@mcpkit/core';
-import type { McpHttpOptions } from './options';
+import type { McpApp } from '@mcpkit/core';
+import { clientErrorResult } from '@mcpkit/http';
+import type { McpHttpOptions } from '@mcpkit/http';
 import { mcpkit } from './plugin';
 
 /** Options of `serveHttp`: the plugin's options plus where to listen. */
@@ -59,7 +60,7 @@ function answerClientError(logger: McpApp['logger'], error: Error & { code?: str
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   logger.debug({ err: error }, 'HTTP client error');
   const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: reason } });
+  const body = clientErrorResult(status, reason).body!;
   if (socket.writable) socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   socket.destroy();
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Connection, Logger, McpApp } from '@mcpkit/core';
+import { primesStreams, type Connection, type Logger, type McpApp } from '@mcpkit/core';
 import type { EventStore } from './event-store';
 import type { SessionStore } from './session-store';
 import { SseStream, type SseStreamOptions } from './sse-stream';
@@ -16,7 +16,7 @@ export class LiveSession {
   lastActivity = Date.now();
   /** Streams that may still receive events (POST streams in flight, the GET stream). */
   readonly streams = new Map<string, SseStream>();
-  /** What each request line of this session carries besides Fastify's `reqId`: made once. */
+  /** What each request line of this session carries besides the binding's own fields (Fastify's `reqId`): made once. */
   readonly logBindings: Readonly<Record<string, unknown>>;
   private streamCounter = 0;
   private holds = 0;
@@ -36,8 +36,7 @@ export class LiveSession {
   /** A new stream for a POST answer (`s<n>`) or the GET stream (`g<n>`). */
   openStream(kind: 's' | 'g'): SseStream {
     this.streamCounter += 1;
-    // The priming event (an id and empty data) arrived with 2025-11-25; older clients may choke on it.
-    const priming = this.streamOptions.priming && this.connection.protocolVersion >= '2025-11-25';
+    const priming = this.streamOptions.priming && primesStreams(this.connection.protocolVersion);
     const stream = new SseStream(`${kind}${this.streamCounter}`, {
       ...this.streamOptions,
       priming,

@@ -20,3 +20,8 @@ export function acceptsJsonAndSse(accept: string | undefined): boolean {
 export function acceptsSse(accept: string | undefined): boolean {
   return covers(mediaRanges(accept), 'text/event-stream');
 }
+
+/** A JSON-RPC body must say it is JSON (parameters such as `charset` allowed). */
+export function isJsonContentType(contentType: string | string[] | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test((Array.isArray(contentType) ? contentType[0] : contentType) ?? '');
+}

@@ -6,7 +6,7 @@ import { MemorySessionStore, type SessionStore } from './session-store';
 /** How a POST that carries a request is answered. */
 export type ResponseMode = 'auto' | 'json' | 'sse';
 
-/** Options of the `mcpkit` Fastify plugin (and of `serveHttp`). */
+/** Options of a Streamable HTTP endpoint: the `mcpkit` Fastify plugin, `serveHttp`, `createFetchHandler`. */
 export interface McpHttpOptions {
   /** The app to serve. */
   app: McpApp;
@@ -62,7 +62,7 @@ export interface McpHttpOptions {
   legacySse?: boolean | { ssePath?: string; messagesPath?: string };
 }
 
-/** @internal The options with every default applied, computed once. */
+/** The options with every default applied, computed once (what bindings read: `bodyLimit`, `path` …). */
 export interface ResolvedHttpOptions {
   app: McpApp;
   path: string;
@@ -83,10 +83,10 @@ export interface ResolvedHttpOptions {
   legacySse: { ssePath: string; messagesPath: string } | undefined;
 }
 
-/** @internal */
+/** Applies the defaults docs/http.md lists; throws a TypeError without an app. */
 export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
   if (!options || typeof options.app !== 'object' || typeof options.app.connect !== 'function') {
-    throw new TypeError('@mcpkit/fastify: pass the app made by createApp as the `app` option');
+    throw new TypeError('mcpkit HTTP: pass the app made by createApp as the `app` option');
   }
   const legacy = options.legacySse;
   const bodyLimit = options.bodyLimit ?? 4 * 1024 * 1024;

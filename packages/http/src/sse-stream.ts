@@ -1,6 +1,6 @@
-import type { ServerResponse } from 'node:http';
 import { encodeMessage, type EncodeLimits, type JsonRpcMessage, type Logger } from '@mcpkit/core';
 import type { EventStore, StoredEvent } from './event-store';
+import type { EventStream } from './event-stream';
 
 /** How a stream writes: resumable (ids + store) or not, and its timings and bounds. */
 export interface SseStreamOptions {
@@ -48,7 +48,7 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  */
 export class SseStream {
   private sequence = 0;
-  private writer: ServerResponse | undefined = undefined;
+  private writer: EventStream | undefined = undefined;
   private keepAlive: NodeJS.Timeout | undefined = undefined;
   private completed = false;
   // Frames sent before any connection attached (a GET stream the client has not opened yet).
@@ -71,15 +71,15 @@ export class SseStream {
   }
 
   /**
-   * Attaches an HTTP response: writes the head, then the priming event (a new stream) or the
-   * events it missed (a resumption). Ends it at once when the stream is already complete.
+   * Attaches a response body (its head, `SSE_HEADERS`, is the binding's to write): writes the
+   * priming event (a new stream) or the events it missed (a resumption). Ends it at once when the
+   * stream is already complete.
    */
-  attach(response: ServerResponse, headers: Record<string, string | number | string[] | undefined>, missed?: readonly StoredEvent[]): void {
+  attach(response: EventStream, missed?: readonly StoredEvent[]): void {
     this.detach();
     this.writer = response;
     this.options.onReader?.(true);
-    response.writeHead(200, { ...headers, ...SSE_HEADERS });
-    response.on('close', () => {
+    response.onClose(() => {
       if (this.writer === response) this.detach();
     });
     if (missed === undefined) {

@@ -1,5 +1,17 @@
-import { HeaderMismatchError, isObject, MODERN_META, MODERN_PROTOCOL_VERSIONS, type HeaderParam } from '@mcpkit/core';
-import { headerValue } from './http-error';
+// The 2026-07-28 rules of Streamable HTTP (transports, "Request Headers"; protocol.md §4.4): which
+// version header routes a POST to this era, how its headers are decoded and checked against the
+// body, and which HTTP status a JSON-RPC answer gets. Pure functions: the HTTP core asks, and
+// never decides an era rule itself.
+import { ErrorCode } from '../../errors/error-codes';
+import { HeaderMismatchError } from '../../errors/mcp-error';
+import type { JsonRpcResponse } from '../../protocol/json-rpc';
+import { isObject } from '../../protocol/json-rpc';
+import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
+import type { HeaderParam } from '../../scanner/header-params';
+import { META } from './meta';
+
+/** Request headers by lower-case name, as Node and most frameworks hand them over. */
+export type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
 
 const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
 
@@ -13,12 +25,19 @@ const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 const VISIBLE_ASCII = /^[\x20-\x7e]*$/;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** One header's value: the first when repeated, trimmed; undefined when absent or empty. */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  const trimmed = first?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
 /**
  * A 2026-07-28 header value as the spec sends it: trimmed, visible ASCII, or a well-formed
  * `=?base64?…?=` of UTF-8, decoded. Anything else is -32020 naming the header.
  */
 export function decodeHeader(name: string, value: string | string[] | undefined): string | undefined {
-  const raw = headerValue(value);
+  const raw = firstValue(value);
   if (raw === undefined) return undefined;
   if (!VISIBLE_ASCII.test(raw)) throw new HeaderMismatchError(`Invalid characters in ${name} header`);
   const encoded = SENTINEL.exec(raw);
@@ -32,11 +51,11 @@ export function decodeHeader(name: string, value: string | string[] | undefined)
 }
 
 /** `MCP-Protocol-Version` for routing: decoded when well-formed, else as sent (an unknown version then). */
-export function protocolVersionHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
+export function protocolVersionHeader(headers: HeaderValues): string | undefined {
   try {
     return decodeHeader('MCP-Protocol-Version', headers['mcp-protocol-version']);
   } catch {
-    return headerValue(headers['mcp-protocol-version']);
+    return firstValue(headers['mcp-protocol-version']);
   }
 }
 
@@ -46,15 +65,11 @@ export function protocolVersionHeader(headers: Record<string, string | string[] 
  * `Mcp-Param-*` of the arguments a tool marks with `x-mcp-header` (`headerParamsOf` looks its
  * tool up). Throws `HeaderMismatchError` (-32020) naming the first disagreement.
  */
-export function checkModernHeaders(
-  headers: Record<string, string | string[] | undefined>,
-  message: Record<string, unknown>,
-  headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined,
-): void {
+export function checkModernHeaders(headers: HeaderValues, message: Record<string, unknown>, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): void {
   const version = decodeHeader('MCP-Protocol-Version', headers['mcp-protocol-version']);
   const params = isObject(message.params) ? message.params : {};
   const meta = isObject(params._meta) ? params._meta : {};
-  const bodyVersion = meta[MODERN_META.PROTOCOL_VERSION];
+  const bodyVersion = meta[META.PROTOCOL_VERSION];
   if (version === undefined) throw new HeaderMismatchError('Missing MCP-Protocol-Version header');
   if (typeof bodyVersion === 'string' && bodyVersion !== version) {
     throw HeaderMismatchError.mismatch('MCP-Protocol-Version', version, bodyVersion);
@@ -79,7 +94,7 @@ export function checkModernHeaders(
  * with `x-mcp-header`: present whenever the body has a value (absent or null values send none),
  * well-formed, and equal (integers compared as numbers). Throws `HeaderMismatchError` (-32020).
  */
-function checkParamHeaders(headers: Record<string, string | string[] | undefined>, args: unknown, params: readonly HeaderParam[]): void {
+function checkParamHeaders(headers: HeaderValues, args: unknown, params: readonly HeaderParam[]): void {
   for (const param of params) {
     let value: unknown = args;
     for (const key of param.path) value = isObject(value) ? value[key] : undefined;
@@ -97,4 +112,27 @@ function checkParamHeaders(headers: Record<string, string | string[] | undefined
       throw HeaderMismatchError.mismatch(`Mcp-Param-${param.header}`, decoded, value);
     }
   }
+}
+
+// 2026-07-28 status table (protocol.md §4.4): malformed or mismatched requests are 400, an
+// unknown method 404, every other answer (errors included) 200.
+const MODERN_BAD_REQUEST: ReadonlySet<number> = new Set([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.InvalidParams,
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
+
+/**
+ * The HTTP status of a 2026-07-28 answer.
+ *
+ * @example
+ * modernHttpStatus({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }); // 404
+ */
+export function modernHttpStatus(answer: JsonRpcResponse | readonly JsonRpcResponse[]): number {
+  if (Array.isArray(answer) || !('error' in answer)) return 200;
+  const code = (answer as { error: { code: number } }).error.code;
+  return code === ErrorCode.MethodNotFound ? 404 : MODERN_BAD_REQUEST.has(code) ? 400 : 200;
 }

@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpRequest, HttpResult } from '@mcpkit/http';
+
+/** A Fastify request as the core reads it; `path` is the route's own, whatever prefix it is mounted under. */
+export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path: string): HttpRequest {
+  const raw = reply.raw;
+  return {
+    method: request.method,
+    path,
+    query: request.query as HttpRequest['query'],
+    headers: request.headers,
+    // Bodies stay strings (the plugin's parser), parsed once by core.
+    body: typeof request.body === 'string' ? request.body : undefined,
+    logger: request.log,
+    onClose: (listener) =>
+      raw.once('close', () => {
+        // Closed before the answer was out: the client went away.
+        if (!raw.writableFinished) listener();
+      }),
+  };
+}
+
+/** Writes the core's answer: a body through Fastify, or the head and then the events straight to the socket. */
+export function send(reply: FastifyReply, result: HttpResult): FastifyReply {
+  if (!('stream' in result)) return reply.code(result.status).headers(result.headers).send(result.body);
+  reply.hijack();
+  const raw = reply.raw;
+  // Headers the host's hooks set on the reply come first, as Fastify would send them.
+  raw.writeHead(result.status, { ...(reply.getHeaders() as Record<string, string>), ...result.headers });
+  result.stream.pipe({
+    write: (text) => void raw.write(text),
+    end: () => void raw.end(),
+    destroy: () => void raw.destroy(),
+    get bufferedBytes() {
+      return raw.writableLength;
+    },
+  });
+  return reply;
+}

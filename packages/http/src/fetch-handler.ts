@@ -1,0 +1,127 @@
+import type { McpApp } from '@mcpkit/core';
+import { isJsonContentType } from './accept';
+import type { EventSink } from './event-stream';
+import { createHttpHandler, type McpHttpHandler } from './http-handler';
+import { headerValue, type HttpResult } from './http-result';
+import type { McpHttpOptions } from './options';
+
+/** A web-standard handler: `(request) => response`, plus `close()` for shutdown. */
+export interface FetchHandler {
+  (request: Request): Promise<Response>;
+  /** Ends streams and sessions (shutdown). */
+  close(): Promise<void>;
+  /** @internal The core it binds. */
+  readonly core: McpHttpHandler;
+}
+
+const encoder = new TextEncoder();
+
+/** The body as text, or the fault that stops it: the same checks, in the same order, as the Fastify binding's parser. */
+async function readBody(request: Request, core: McpHttpHandler): Promise<string | HttpResult | undefined> {
+  if (request.body === null) return undefined;
+  // Like Node's HTTP servers: no length, no chunks, no type, no body.
+  const declaresBody = request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0';
+  if (!declaresBody && !request.headers.has('content-type')) return undefined;
+  if (!isJsonContentType(request.headers.get('content-type') ?? undefined)) return core.fault({ kind: 'unsupported-media-type' });
+  const encoding = headerValue(request.headers.get('content-encoding') ?? undefined);
+  // Nothing decompresses here: a compressed body would reach core as garbage.
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return core.fault({ kind: 'compressed-body' });
+  const limit = core.options.bodyLimit;
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) return core.fault({ kind: 'body-too-large' });
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      void reader.cancel().catch(() => undefined);
+      return core.fault({ kind: 'body-too-large' });
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+/**
+ * Serves an app's Streamable HTTP endpoint as a web-standard `fetch` handler: Hono, Bun, Deno,
+ * Cloudflare Workers, Next.js route handlers. Same options, defaults and answers as the Fastify
+ * plugin; an SSE answer is a `ReadableStream` that ends when the client goes away (the request's
+ * `signal`, or the stream being cancelled), and holds at most `maxEventBytesPerSession` for a
+ * client that does not read (then it errors).
+ *
+ * @example
+ * const mcp = createFetchHandler(app, { path: '/mcp' });
+ * Bun.serve({ fetch: mcp }); // or, with Hono: hono.all('/mcp', (c) => mcp(c.req.raw))
+ */
+export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'app'> = {}): FetchHandler {
+  const core = createHttpHandler({ ...options, app });
+  const maxBuffered = core.options.maxEventBytesPerSession;
+
+  const handler = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => (headers[name] = value));
+    const query: Record<string, string | string[]> = {};
+    url.searchParams.forEach((value, name) => {
+      const seen = query[name];
+      query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    });
+    // The client going away: the request's signal (servers abort it on disconnect), or the
+    // response stream cancelled. Once the response is complete, neither means anything.
+    const listeners: Array<() => void> = [];
+    let settled = false;
+    const gone = (): void => {
+      if (settled) return;
+      settled = true;
+      for (const listener of listeners.splice(0)) listener();
+    };
+    request.signal?.addEventListener('abort', gone, { once: true });
+
+    let result = core.guard(headers);
+    if (result === undefined) {
+      const body = request.method === 'POST' ? await readBody(request, core) : undefined;
+      result =
+        body !== undefined && typeof body !== 'string'
+          ? body
+          : await core.handle({ method: request.method, path: url.pathname, query, headers, body, onClose: (listener) => listeners.push(listener) });
+    }
+    if (!('stream' in result)) {
+      settled = true;
+      listeners.length = 0;
+      return new Response(result.body ?? null, { status: result.status, headers: result.headers });
+    }
+    const events = result.stream;
+    let sink: EventSink | undefined;
+    const readable = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          sink = {
+            write: (text) => controller.enqueue(encoder.encode(text)),
+            end: () => {
+              settled = true;
+              controller.close();
+            },
+            destroy: () => {
+              controller.error(new Error('the client does not read its event stream'));
+              gone();
+            },
+            get bufferedBytes() {
+              return maxBuffered - (controller.desiredSize ?? 0);
+            },
+          };
+        },
+        cancel: () => {
+          events.close();
+          gone();
+        },
+      },
+      { highWaterMark: maxBuffered, size: (chunk) => chunk.byteLength },
+    );
+    events.pipe(sink!);
+    return new Response(readable, { status: result.status, headers: result.headers });
+  };
+  return Object.assign(handler, { close: () => core.close(), core });
+}

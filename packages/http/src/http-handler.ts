@@ -1,0 +1,161 @@
+import { InternalError, InvalidRequestError, ParseError, type Logger } from '@mcpkit/core';
+import { isAllowedHost, isAllowedOrigin } from './host-origin';
+import { errorResult, headerValue, type HttpBodyResult, type HttpHeaders, type HttpRequest, type HttpResult } from './http-result';
+import { LegacySseEndpoints } from './legacy-sse';
+import { resolveOptions, type McpHttpOptions, type ResolvedHttpOptions } from './options';
+import { SessionRegistry } from './session-registry';
+import { StreamableHttpEndpoint } from './streamable-http';
+
+/**
+ * What went wrong below the MCP endpoint, in the binding's own HTTP layer (reading the body …).
+ * The core picks the status and the JSON-RPC error, so every binding answers alike.
+ */
+export type TransportFault =
+  /** The body is over `bodyLimit`: 413. */
+  | { kind: 'body-too-large' }
+  /** The body is not `application/json`: 415. */
+  | { kind: 'unsupported-media-type' }
+  /** The body is compressed (`Content-Encoding`): 415. */
+  | { kind: 'compressed-body' }
+  /** The body could not be read as a message (empty where one is needed, a wrong length): 400, -32700. */
+  | { kind: 'malformed-body' }
+  /** Another client error the binding's HTTP layer found, with its 4xx status. */
+  | { kind: 'client-error'; status: number; message: string }
+  /** Anything else: 500, -32603, logged. */
+  | { kind: 'internal'; error: unknown };
+
+/** Options of `createHttpHandler`: the endpoint's options, plus what the binding knows. */
+export interface HttpHandlerOptions extends McpHttpOptions {
+  /** Where the handler logs (default: the app's logger). */
+  logger?: Logger;
+  /** The path prefix the binding mounts the endpoint under, for the URLs it announces (legacy `endpoint` event). */
+  mountPrefix?: string;
+}
+
+/**
+ * The framework-neutral Streamable HTTP core: sessions, resumption, the Host/Origin guard, era
+ * routing and every status decision. A binding turns its framework's request into an
+ * `HttpRequest`, and writes the `HttpResult` back: a body, or an SSE stream it pipes.
+ */
+export interface McpHttpHandler {
+  /** The options with every default applied. */
+  readonly options: ResolvedHttpOptions;
+  /** Serves one request: never throws, always answers. */
+  handle(request: HttpRequest): Promise<HttpResult>;
+  /** DNS-rebinding protection: the `403` for a bad `Host` or `Origin`, else undefined. A binding may call it before reading a body; `handle` calls it too. */
+  guard(headers: HttpHeaders): HttpResult | undefined;
+  /** The answer to a fault the binding's HTTP layer found. */
+  fault(fault: TransportFault, logger?: Logger): HttpResult;
+  /** Ends streams and sessions (shutdown). */
+  close(): Promise<void>;
+}
+
+/**
+ * The answer to a request the binding's HTTP layer refused before any route saw it (a `4xx`
+ * status and a reason): a JSON-RPC `-32600` body, as every other refusal.
+ */
+export function clientErrorResult(status: number, message: string): HttpBodyResult {
+  return errorResult(status, new InvalidRequestError(message));
+}
+
+function joinPath(prefix: string, path: string): string {
+  return `${prefix.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/**
+ * Builds the core of a Streamable HTTP endpoint for a binding to serve.
+ *
+ * @example
+ * const handler = createHttpHandler({ app });
+ * const result = await handler.handle({ method: 'POST', path: '/mcp', headers, body });
+ * if ('stream' in result) result.stream.pipe(sink);
+ */
+export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandler {
+  const options = resolveOptions(rawOptions);
+  const logger = rawOptions.logger ?? options.app.logger;
+  const registry = options.sessions
+    ? new SessionRegistry(options.app, {
+        maxSessions: options.maxSessions,
+        idleTimeoutMs: options.sessionIdleTimeoutMs,
+        sessionStore: options.sessionStore,
+        eventStore: options.eventStore,
+        stream: {
+          priming: true,
+          retryMs: options.retryMs,
+          keepAliveMs: options.keepAliveMs,
+          limits: options.limits,
+          maxBufferedBytes: options.maxEventBytesPerSession,
+          logger,
+          onStoreError: (error) => logger.error({ err: error }, 'event store failed'),
+        },
+        logger,
+      })
+    : undefined;
+  const endpoint = new StreamableHttpEndpoint(options, registry, logger);
+  const legacyPaths = options.legacySse;
+  const legacy = legacyPaths
+    ? new LegacySseEndpoints(options.app, joinPath(rawOptions.mountPrefix ?? '', legacyPaths.messagesPath), options.keepAliveMs, { limits: options.limits, maxBufferedBytes: options.maxEventBytesPerSession }, logger)
+    : undefined;
+
+  const guard = (headers: HttpHeaders): HttpResult | undefined => {
+    if (!isAllowedHost(headerValue(headers.host), options.allowedHosts)) return errorResult(403, new InvalidRequestError('Forbidden: this Host is not allowed'));
+    if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts)) return errorResult(403, new InvalidRequestError('Forbidden: this Origin is not allowed'));
+    return undefined;
+  };
+
+  const fault = (problem: TransportFault, log: Logger = logger): HttpResult => {
+    switch (problem.kind) {
+      case 'body-too-large':
+        return errorResult(413, new InvalidRequestError(`Payload Too Large: the limit is ${options.bodyLimit} bytes`));
+      case 'unsupported-media-type':
+        return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+      case 'compressed-body':
+        return errorResult(415, new InvalidRequestError('Unsupported Media Type: a compressed body (Content-Encoding) is not accepted; send plain JSON'));
+      case 'malformed-body':
+        return errorResult(400, new ParseError());
+      case 'client-error':
+        if (problem.status >= 400 && problem.status < 500) return clientErrorResult(problem.status, problem.message);
+        return fault({ kind: 'internal', error: new Error(problem.message) }, log);
+      case 'internal':
+        log.error({ err: problem.error }, 'MCP endpoint failed');
+        return errorResult(500, new InternalError());
+    }
+  };
+
+  const route = (request: HttpRequest): Promise<HttpResult> | HttpResult => {
+    if (request.path === options.path) {
+      switch (request.method) {
+        case 'POST':
+          return endpoint.post(request);
+        case 'GET':
+          return endpoint.get(request);
+        case 'DELETE':
+          return endpoint.delete(request);
+        default:
+          return endpoint.methodNotAllowed();
+      }
+    }
+    if (legacy && legacyPaths) {
+      if (request.path === legacyPaths.ssePath) return request.method === 'GET' ? legacy.open(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET' });
+      if (request.path === legacyPaths.messagesPath) return request.method === 'POST' ? legacy.message(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'POST' });
+    }
+    return errorResult(404, new InvalidRequestError('Not Found: no MCP endpoint at this path'));
+  };
+
+  return {
+    options,
+    guard,
+    fault,
+    async handle(request: HttpRequest): Promise<HttpResult> {
+      try {
+        return guard(request.headers) ?? (await route(request));
+      } catch (error) {
+        return fault({ kind: 'internal', error }, request.logger);
+      }
+    },
+    async close(): Promise<void> {
+      legacy?.closeAll();
+      await registry?.closeAll();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { encodeMessage, errorResponse, InternalError, type EncodeLimits, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
+import type { EventStream } from './event-stream';
+
+/** Request headers by lower-case name (Node's `IncomingHttpHeaders` fits). */
+export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** One HTTP request, as a binding hands it to the core. */
+export interface HttpRequest {
+  /** The HTTP method, upper-case. */
+  method: string;
+  /** The path, without the query string. */
+  path: string;
+  /** The query string's parameters (the legacy HTTP+SSE endpoint reads `sessionId`). */
+  query?: Readonly<Record<string, string | string[] | undefined>>;
+  headers: HttpHeaders;
+  /** The body as text; undefined when the request had none. */
+  body?: string;
+  /**
+   * Registers a listener for the client going away before the response ended (the connection
+   * closed, the response stream was cancelled). Without it the core cannot tell, so a stateless
+   * request whose client left runs to its end.
+   */
+  onClose?: (listener: () => void) => void;
+  /** The logger of this request (e.g. Fastify's `request.log`); default: the handler's. */
+  logger?: Logger;
+}
+
+/** A response with a body (or none: `202`, an empty `200`). */
+export interface HttpBodyResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** A `text/event-stream` response: the binding writes the head, then pipes `stream` to the client. */
+export interface HttpStreamResult {
+  status: number;
+  headers: Record<string, string>;
+  stream: EventStream;
+}
+
+/** What the core answers a request with. */
+export type HttpResult = HttpBodyResult | HttpStreamResult;
+
+const JSON_HEADERS = (): Record<string, string> => ({ 'content-type': 'application/json' });
+
+/**
+ * A JSON-RPC body serialised by core: an answer too big or impossible to serialise becomes a
+ * -32603 error for its id instead of a failure after the status is chosen, and exact numeric ids
+ * keep the client's digits.
+ */
+export function jsonResult(status: number, message: JsonRpcMessage | readonly JsonRpcMessage[], limits: EncodeLimits, logger?: Logger): HttpBodyResult {
+  const text = encodeMessage(message as JsonRpcMessage, limits, logger) ?? encodeMessage(errorResponse(null, new InternalError()), limits)!;
+  return { status, headers: JSON_HEADERS(), body: text };
+}
+
+// An error body holds a message and maybe a little data: a small bound is plenty.
+const ERROR_LIMITS: EncodeLimits = Object.freeze({ maxMessageBytes: 64 * 1024, maxBatchBytes: 64 * 1024 });
+
+/** An HTTP status with a JSON-RPC error body, the request id when it is known. */
+export function errorResult(status: number, error: McpError, id: RequestId | null = null, headers?: Record<string, string>): HttpBodyResult {
+  const result = jsonResult(status, errorResponse(id, error), ERROR_LIMITS);
+  if (headers) result.headers = { ...headers, ...result.headers };
+  return result;
+}
+
+/** A response without a body. */
+export function emptyResult(status: number): HttpBodyResult {
+  return { status, headers: {}, body: undefined };
+}
+
+/** One header's value: the first when repeated, trimmed; undefined when absent or empty. */
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  const trimmed = first?.trim();
+  return trimmed ? trimmed : undefined;
+}

@@ -1,0 +1,8 @@
+export { createHttpHandler, clientErrorResult, type McpHttpHandler, type HttpHandlerOptions, type TransportFault } from './http-handler';
+export type { HttpRequest, HttpResult, HttpBodyResult, HttpStreamResult, HttpHeaders } from './http-result';
+export { EventStream, type EventSink } from './event-stream';
+export { createFetchHandler, type FetchHandler } from './fetch-handler';
+export type { McpHttpOptions, ResponseMode } from './options';
+export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
+export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
+export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

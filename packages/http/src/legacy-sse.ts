@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { encodeMessage, InvalidRequestError, parseMessage, type Connection, type EncodeLimits, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
+import { acceptsSse, isJsonContentType } from './accept';
+import { EventStream } from './event-stream';
+import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult } from './http-result';
+import { SSE_HEADERS } from './sse-stream';
+
+interface LegacySession {
+  connection: Connection;
+  stream: EventStream;
+  keepAlive: NodeJS.Timeout | undefined;
+}
+
+/** How the legacy stream writes: the bounds of one message and of what waits for a slow reader. */
+export interface LegacyWriteOptions {
+  limits: EncodeLimits;
+  maxBufferedBytes: number;
+}
+
+/**
+ * The 2024-11-05 HTTP+SSE transport, for clients that predate Streamable HTTP: GET opens a
+ * stream whose first event names the POST endpoint; every answer travels on that stream.
+ */
+export class LegacySseEndpoints {
+  private readonly sessions = new Map<string, LegacySession>();
+
+  constructor(
+    private readonly app: McpApp,
+    /** Absolute path of the messages endpoint, as the client must call it (a mount prefix included). */
+    private readonly messagesUrl: string,
+    private readonly keepAliveMs: number,
+    private readonly writeOptions: LegacyWriteOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Writes one message, never throwing; a client that does not read loses its stream rather than grow our buffer. */
+  private write(stream: EventStream, message: JsonRpcMessage | JsonRpcResponse[], logger?: Logger): void {
+    if (stream.writableEnded) return;
+    if (stream.writableLength > this.writeOptions.maxBufferedBytes) {
+      stream.destroy();
+      return;
+    }
+    const data = encodeMessage(message, this.writeOptions.limits, logger);
+    if (data !== undefined) stream.write(`event: message\ndata: ${data}\n\n`);
+  }
+
+  /** Open streams. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  open(request: HttpRequest): HttpResult {
+    const accept = request.headers.accept;
+    if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept)) return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
+    const id = randomBytes(24).toString('base64url');
+    const connection = this.app.connect({ kind: 'http', headers: request.headers }, { sessionId: id });
+    const stream = new EventStream();
+    stream.write(`event: endpoint\ndata: ${this.messagesUrl}?sessionId=${id}\n\n`);
+    const keepAlive = this.keepAliveMs > 0 ? setInterval(() => stream.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
+    keepAlive?.unref();
+    this.sessions.set(id, { connection, stream, keepAlive });
+    connection.setOutbound((message) => this.write(stream, message));
+    request.onClose?.(() => stream.close());
+    stream.onClose(() => this.end(id));
+    return { status: 200, headers: { ...SSE_HEADERS }, stream };
+  }
+
+  message(request: HttpRequest): HttpResult {
+    const id = headerValue(request.query?.sessionId);
+    if (id === undefined) return errorResult(400, new InvalidRequestError('Missing sessionId query parameter'));
+    const session = this.sessions.get(id);
+    if (!session) return errorResult(404, new InvalidRequestError('Session not found: open the SSE stream again'));
+    if (!isJsonContentType(request.headers['content-type'])) {
+      return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+    }
+    const frame = parseMessage(request.body ?? '');
+    if (!frame.ok) return jsonResult(400, frame.response, this.writeOptions.limits);
+    const logger = request.logger ?? this.logger;
+    const send = (message: JsonRpcMessage) => this.write(session.stream, message, logger);
+    session.connection
+      .receive(frame.message, { logger, send, transport: { kind: 'http', headers: request.headers } })
+      .then((answer) => answer !== undefined && this.write(session.stream, answer, logger))
+      .catch((error: unknown) => logger.error({ err: error }, 'unexpected dispatcher failure'));
+    return emptyResult(202);
+  }
+
+  /** Ends every stream (shutdown). */
+  closeAll(): void {
+    for (const id of [...this.sessions.keys()]) this.end(id);
+  }
+
+  private end(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    if (session.keepAlive) clearInterval(session.keepAlive);
+    session.connection.close();
+    session.stream.end();
+  }
+}

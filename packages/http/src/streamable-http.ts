@@ -1,0 +1,337 @@
+import {
+  BATCH_VERSION,
+  checkModernHeaders,
+  errorResponse,
+  handshakeHttpStatus,
+  hasModernClaim,
+  InternalError,
+  InvalidRequestError,
+  isHandshakeVersion,
+  isModernVersion,
+  isObject,
+  LEGACY_PROTOCOL_VERSIONS,
+  modernHttpStatus,
+  parseMessage,
+  protocolVersionHeader,
+  UnsupportedProtocolVersionError,
+  VERSION_WITHOUT_HEADER,
+  type Connection,
+  type JsonRpcResponse,
+  type Logger,
+  type TransportInfo,
+} from '@mcpkit/core';
+import { acceptsJsonAndSse, acceptsSse, isJsonContentType } from './accept';
+import { containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
+import { EventStream } from './event-stream';
+import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult, type HttpStreamResult } from './http-result';
+import type { ResolvedHttpOptions } from './options';
+import type { LiveSession, SessionRegistry } from './session-registry';
+import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
+
+function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
+  return answer !== undefined && !Array.isArray(answer) && 'result' in answer;
+}
+
+/**
+ * What a POST in json mode says when every request it carried was cancelled
+ * (notifications/cancelled): there is no result, but a JSON POST must end with a body, so each
+ * id gets an error that says why.
+ */
+function cancelledAnswer(message: unknown): JsonRpcResponse | JsonRpcResponse[] {
+  const answers = requestIds(message).map((id) => errorResponse(id, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows')));
+  return Array.isArray(message) ? answers : answers[0];
+}
+
+/** An `Accept` header as one string (a framework may hand repeated ones over as a list). */
+function acceptOf(request: HttpRequest): string | undefined {
+  const accept = request.headers.accept;
+  return Array.isArray(accept) ? accept.join(', ') : accept;
+}
+
+/**
+ * The Streamable HTTP endpoint (2025-03-26 … 2026-07-28): POST carries client messages, GET
+ * opens the session's stream or resumes one, DELETE ends the session. Only transport matters
+ * here; every protocol answer, and every era rule, comes from core.
+ */
+export class StreamableHttpEndpoint {
+  constructor(
+    private readonly options: ResolvedHttpOptions,
+    private readonly registry: SessionRegistry | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  async post(request: HttpRequest): Promise<HttpResult> {
+    if (!acceptsJsonAndSse(acceptOf(request))) {
+      return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list both application/json and text/event-stream'));
+    }
+    if (!isJsonContentType(request.headers['content-type'])) {
+      return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+    }
+    const frame = parseMessage(request.body ?? '');
+    if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
+    const message = frame.message;
+    const version = protocolVersionHeader(request.headers);
+    const modernHeader = isModernVersion(version);
+    if (version !== undefined && !isHandshakeVersion(version) && !modernHeader) {
+      // -32022 is the answer a modern client recognises; a legacy one just sees a 400.
+      return errorResult(400, new UnsupportedProtocolVersionError(version), idOf(message));
+    }
+    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    if (modernHeader || (isObject(message) && hasModernClaim(message.params))) return this.modern(request, message);
+
+    if (!this.registry) {
+      // Without a session, only the header says a client negotiated 2025-03-26; a missing header
+      // defaults to it, but a batch must not run on a guess.
+      if (Array.isArray(message) && version !== BATCH_VERSION) {
+        return errorResult(400, new InvalidRequestError(`JSON-RPC batches need MCP-Protocol-Version: ${BATCH_VERSION} on a stateless server`));
+      }
+      const connection = isInitializeRequest(message)
+        ? this.options.app.connect(transport, { sessionless: true })
+        : this.options.app.connect(transport, { sessionless: true, initialized: { protocolVersion: version ?? VERSION_WITHOUT_HEADER, capabilities: {} } });
+      return this.dispatch(request, connection, undefined, message, false);
+    }
+
+    let session: LiveSession | undefined;
+    const fresh = isInitializeRequest(message);
+    if (fresh) {
+      session = this.registry.create(request.headers);
+      if (!session) return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), idOf(message), { 'retry-after': '5' });
+    } else {
+      const id = headerValue(request.headers['mcp-session-id']);
+      if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
+      session = await this.registry.acquire(id);
+      if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
+    }
+    // The session is held (busy) until this POST is answered or its client goes.
+    let held = true;
+    const letGo = (): void => {
+      if (held) session.leave();
+      held = false;
+    };
+    try {
+      return await this.dispatch(request, session.connection, session, message, fresh, false, letGo);
+    } finally {
+      letGo();
+    }
+  }
+
+  async get(request: HttpRequest): Promise<HttpResult> {
+    if (!this.registry || !this.options.standaloneStream || isModernVersion(protocolVersionHeader(request.headers))) return this.methodNotAllowed();
+    if (!acceptsSse(acceptOf(request))) return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
+    const session = await this.sessionOf(request);
+    if (!('connection' in session)) return session;
+    try {
+      const lastEventId = headerValue(request.headers['last-event-id']);
+      if (lastEventId !== undefined) return await this.resume(request, session, lastEventId);
+      if (session.standaloneStream?.isAttached) {
+        return errorResult(409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
+      }
+      const stream = session.standaloneStream ?? session.openStream('g');
+      const body = this.streamBody(request);
+      stream.attach(body);
+      return this.streamResult(body, session);
+    } finally {
+      // From here on the attached stream (if any) holds the session while its reader stays.
+      session.leave();
+    }
+  }
+
+  async delete(request: HttpRequest): Promise<HttpResult> {
+    if (!this.registry || isModernVersion(protocolVersionHeader(request.headers))) return this.methodNotAllowed();
+    const session = await this.sessionOf(request);
+    if (!('connection' in session)) return session;
+    await this.registry.delete(session.id);
+    session.leave();
+    return emptyResult(200);
+  }
+
+  methodNotAllowed(): HttpResult {
+    return errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: this.registry ? 'GET, POST, DELETE' : 'POST' });
+  }
+
+  private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
+
+  /**
+   * A 2026-07-28 POST: no session (an `Mcp-Session-Id` is ignored), headers checked against the
+   * body (-32020), then served statelessly by core, JSON or SSE, with the modern status codes.
+   */
+  private async modern(request: HttpRequest, message: unknown): Promise<HttpResult> {
+    if (!isObject(message)) return errorResult(400, new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)'));
+    if (message.id !== undefined && typeof message.method === 'string') {
+      try {
+        checkModernHeaders(request.headers, message, this.headerParamsOf);
+      } catch (error) {
+        return errorResult(400, error as InvalidRequestError, idOf(message));
+      }
+    }
+    const connection = this.options.app.connect({ kind: 'http', headers: request.headers }, { sessionless: true });
+    return this.dispatch(request, connection, undefined, message, false, true);
+  }
+
+  /** The session a GET or DELETE names, held for the caller (who leaves it); else the error to answer. */
+  private async sessionOf(request: HttpRequest): Promise<LiveSession | HttpResult> {
+    const version = headerValue(request.headers['mcp-protocol-version']);
+    if (version !== undefined && !isHandshakeVersion(version)) {
+      return errorResult(400, new InvalidRequestError(`Unsupported MCP-Protocol-Version: ${version}`, { supported: LEGACY_PROTOCOL_VERSIONS }));
+    }
+    const id = headerValue(request.headers['mcp-session-id']);
+    if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
+    const session = await this.registry!.acquire(id);
+    return session ?? errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
+  }
+
+  /** GET with Last-Event-ID: what the stream missed, then whatever it still has to say. */
+  private async resume(request: HttpRequest, session: LiveSession, lastEventId: string): Promise<HttpResult> {
+    const streamId = streamOfEventId(lastEventId);
+    const missed = streamId === undefined ? undefined : await this.options.eventStore.after(session.id, streamId, lastEventId);
+    if (streamId === undefined || missed === undefined) {
+      return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
+    }
+    const live = session.streams.get(streamId);
+    const body = this.streamBody(request);
+    if (live) {
+      live.attach(body, missed);
+      session.release(live);
+    } else {
+      // The stream has finished: replay what was missed and end.
+      const finished = new SseStream(streamId, this.plainStreamOptions());
+      finished.complete();
+      finished.attach(body, missed);
+    }
+    return this.streamResult(body, session);
+  }
+
+  /** A response body that closes when the request's client goes. */
+  private streamBody(request: HttpRequest): EventStream {
+    const body = new EventStream();
+    request.onClose?.(() => body.close());
+    return body;
+  }
+
+  private streamResult(stream: EventStream, session: LiveSession | undefined): HttpStreamResult {
+    return { status: 200, headers: session ? { 'mcp-session-id': session.id, ...SSE_HEADERS } : { ...SSE_HEADERS }, stream };
+  }
+
+  /** Options of a stream nobody can resume (stateless, or a replay that ends at once). */
+  private plainStreamOptions(): SseStreamOptions {
+    return { priming: false, retryMs: this.options.retryMs, keepAliveMs: 0, limits: this.options.limits, maxBufferedBytes: this.options.maxEventBytesPerSession };
+  }
+
+  /**
+   * Runs the message through core and answers: 202, JSON, or an SSE stream (responseMode). The
+   * returned promise settles as soon as the answer's head is known: with the JSON answer, or
+   * with the stream the moment one opens (the work then goes on, writing to it). Every POST that
+   * carried a request ends with an answer or an ended stream, whatever throws where.
+   */
+  private dispatch(
+    request: HttpRequest,
+    connection: Connection,
+    session: LiveSession | undefined,
+    message: unknown,
+    fresh: boolean,
+    modern = false,
+    letGo?: () => void,
+  ): Promise<HttpResult> {
+    return new Promise<HttpResult>((resolve, reject) => {
+      let responded = false;
+      const respond = (result: HttpResult): void => {
+        if (responded) return;
+        responded = true;
+        resolve(result);
+      };
+      this.run(request, connection, session, message, fresh, modern, letGo, respond).then(respond, (error: unknown) => {
+        if (!responded) reject(error);
+        else (request.logger ?? this.logger).error({ err: error }, 'MCP endpoint failed');
+      });
+    });
+  }
+
+  private async run(
+    request: HttpRequest,
+    connection: Connection,
+    session: LiveSession | undefined,
+    message: unknown,
+    fresh: boolean,
+    modern: boolean,
+    letGo: (() => void) | undefined,
+    respond: (result: HttpResult) => void,
+  ): Promise<HttpResult> {
+    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    // The binding's logger may carry its own request id (Fastify's reqId); a session's lines also
+    // say which session (as a field: a child of the per-request logger would cost ~10 µs a request).
+    const logger = request.logger ?? this.logger;
+    const logBindings = session ? session.logBindings : undefined;
+    const limits = this.options.limits;
+    if (!containsRequest(message)) {
+      const answer = await connection.receive(message, { logger, transport, modern, logBindings });
+      if (answer === undefined) return emptyResult(202);
+      return jsonResult(400, answer, limits, logger);
+    }
+
+    let stream: SseStream | undefined;
+    let streamed: HttpResult | undefined;
+    const openStream = (): SseStream => {
+      stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
+      const body = this.streamBody(request);
+      stream.attach(body);
+      respond((streamed = this.streamResult(body, session)));
+      return stream;
+    };
+    request.onClose?.(() => {
+      // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work.
+      if (!session) connection.close();
+      // A session's work runs on (its answer can be resumed), but no longer holds the session:
+      // with its client gone, idle expiry or eviction may end it, and whatever it still runs.
+      else letGo?.();
+    });
+    // Modern requests stream only once they have something to stream: their errors need the
+    // HTTP statuses of the 2026-07-28 table, which a stream opened up front would hide.
+    if (this.options.responseMode === 'sse' && !modern) openStream();
+    const send = this.options.responseMode === 'json' ? undefined : (related: Parameters<SseStream['send']>[0]) => (stream ?? openStream()).send(related);
+
+    // SSE polling: end this connection but keep the stream; the client resumes with Last-Event-ID.
+    const detach = session
+      ? () => {
+          const current = stream ?? openStream();
+          current.end();
+        }
+      : undefined;
+    let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
+    try {
+      answer = await connection.receive(message, { logger, send, transport, detach, modern, logBindings });
+    } catch (error) {
+      // Core answers every request itself; this is a bug, but the client must not hang on it.
+      logger.error({ err: error }, 'unexpected dispatcher failure');
+      if (fresh && session) this.registry!.discard(session);
+      if (!stream) throw error;
+      stream.complete();
+      session?.release(stream);
+      return streamed!;
+    }
+    if (fresh && session) {
+      // A client that left before its initialize was answered may have lost its session already.
+      if (succeeded(answer) && this.registry!.has(session)) await this.registry!.activate(session);
+      else this.registry!.discard(session);
+    }
+    if (stream) {
+      // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
+      stream.complete(answer);
+      session?.release(stream);
+      return streamed!;
+    }
+    if (answer === undefined) {
+      // Every request was cancelled. The client expects no response for them (utilities/
+      // cancellation), yet the POST must end: with an empty stream, or in json mode an error.
+      if (this.options.responseMode === 'json') return jsonResult(200, cancelledAnswer(message), limits, logger);
+      const empty = new SseStream('s', this.plainStreamOptions());
+      empty.complete();
+      const body = this.streamBody(request);
+      empty.attach(body);
+      return this.streamResult(body, session);
+    }
+    const status = modern ? modernHttpStatus(answer) : handshakeHttpStatus(answer);
+    const result = jsonResult(status, answer, limits, logger);
+    if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
+    return result;
+  }
+}
