@@ -7,7 +7,7 @@ import { ToolTimeoutError } from '../errors/client-errors';
 import { InputRequiredSignal } from '../eras/modern/input-required';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
-import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../protocol/revision-shape';
+import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../eras/handshake/revision-shape';
 import { isCallToolResult, toCallToolResult, toolErrorResult, toStructuredResult } from '../results/tool-result';
 import type { ToolDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';

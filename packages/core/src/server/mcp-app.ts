@@ -6,7 +6,7 @@ import type { TransportInfo } from '../dispatcher/request-context';
 import type { Logger } from '../logging/logger';
 import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
-import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from '../protocol/revision-shape';
+import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from '../eras/handshake/revision-shape';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
 import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, type Registry } from '../scanner/registry';
 import type { Provider } from '../scanner/scan-providers';

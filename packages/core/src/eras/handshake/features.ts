@@ -1,3 +1,5 @@
+import { isAtLeast } from '../../protocol/protocol-versions';
+
 // The first handshake-era revision with each optional behaviour. Revision dates compare as strings.
 const SINCE = {
   /** `notifications/progress` may carry `message`. */
@@ -13,5 +15,5 @@ export const BATCH_REVISION = SINCE.batches;
 
 /** Whether `version` (a handshake-era revision) has `feature`. */
 export function hasFeature(version: string, feature: keyof typeof SINCE): boolean {
-  return version >= SINCE[feature];
+  return isAtLeast(version, SINCE[feature]);
 }

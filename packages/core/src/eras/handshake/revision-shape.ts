@@ -1,4 +1,4 @@
-import { isAtLeast } from './protocol-versions';
+import { isAtLeast } from '../../protocol/protocol-versions';
 
 // The first revision whose schema has each optional field. A client that validates strictly
 // never meets a field its revision lacks (architecture.md §1).
