@@ -12,7 +12,7 @@ const config: Config = {
   // ESM-only dependencies must be down-compiled: jest on node < 24.9 cannot require(esm).
   transformIgnorePatterns: ['/node_modules/\\.pnpm/(?!cookie@)'],
   // Tests run against sources, so a unit test needs no build.
-  moduleNameMapper: { '^@mcpkit/([a-z-]+)$': '<rootDir>/packages/$1/src' },
+  moduleNameMapper: { '^@mcpkit/([a-z-]+)$': '<rootDir>/packages/$1/src', '^@mcpkit/([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/$1/src/$2' },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   testTimeout: 30000,
 };

@@ -30,12 +30,24 @@ export type { TraceContext } from './dispatcher/trace-context';
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
-export { MODERN_PROTOCOL_VERSIONS, UnsupportedProtocolVersionError, HeaderMismatchError, MissingRequiredClientCapabilityError, hasModernClaim, META as MODERN_META, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './dispatcher/modern-era';
+// Adapter-facing names kept here until every adapter imports them from '@mcpkit/core/transport'.
+export { hasModernClaim, MODERN_META, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './transport';
 export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
 export { ErrorCode } from './errors/error-codes';
-export { McpError, ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError, ResourceNotFoundError } from './errors/mcp-error';
+export {
+  McpError,
+  ParseError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  InvalidParamsError,
+  InternalError,
+  ResourceNotFoundError,
+  HeaderMismatchError,
+  MissingRequiredClientCapabilityError,
+  UnsupportedProtocolVersionError,
+} from './errors/mcp-error';
 export { ToolError } from './errors/tool-error';
 export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } from './errors/definition-error';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
@@ -79,7 +91,7 @@ export { parseMessage, type ParsedFrame } from './wire/parse-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
 export { ExactNumberId } from './protocol/exact-id';
 export { isObject, isRequestId } from './protocol/json-rpc';
-export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, type LegacyProtocolVersion } from './protocol/protocol-versions';
+export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, type LegacyProtocolVersion } from './protocol/protocol-versions';
 
 export { text, image, audio, embeddedResource, resourceLink } from './results/content';
 

@@ -1,0 +1,26 @@
+/**
+ * `@mcpkit/core/transport`: what a transport adapter needs (stdio, the HTTP core, the test
+ * client) and an app author does not. Unstable: it changes with the adapters, in any release.
+ *
+ * @example
+ * import { encodeMessage, type Connection } from '@mcpkit/core/transport';
+ * const connection: Connection = app.connect({ kind: 'stdio' });
+ * const answer = await connection.receiveText(line);
+ * const text = answer === undefined ? undefined : encodeMessage(answer, limits);
+ * if (text !== undefined) process.stdout.write(`${text}\n`);
+ * @packageDocumentation
+ */
+import 'reflect-metadata';
+
+export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
+export type { ReceiveOptions } from './eras/era';
+export { classify } from './eras/classify';
+export type { Frame, RequestFrame, EraName } from './wire/frame';
+export { parseMessage, type ParsedFrame } from './wire/parse-message';
+export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
+export { isObject, isRequestId } from './protocol/json-rpc';
+export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
+export { hasModernClaim } from './eras/modern/read-request';
+export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
+export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus } from './eras/modern/http';
+export { isHandshakeVersion, primesStreams, handshakeHttpStatus, VERSION_WITHOUT_HEADER, BATCH_VERSION } from './eras/handshake/http';
