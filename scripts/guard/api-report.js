@@ -33,7 +33,8 @@ function packagesOf(root) {
     .sort()
     .map((dir) => {
       const manifest = JSON.parse(readFileSync(join(base, dir, 'package.json'), 'utf8'));
-      const exportsField = typeof manifest.exports === 'string' || !manifest.exports ? { '.': manifest.exports ?? manifest.types ?? manifest.main } : manifest.exports;
+      const exportsField =
+        typeof manifest.exports === 'string' || !manifest.exports ? { '.': manifest.exports ?? manifest.types ?? manifest.main } : manifest.exports;
       const entries = Object.keys(exportsField)
         .filter((subpath) => !subpath.endsWith('.json'))
         .sort()
@@ -86,7 +87,9 @@ function printContainer(node, source) {
     : ts.factory.updateInterfaceDeclaration(node, node.modifiers, node.name, node.typeParameters, node.heritageClauses, []);
   const header = withoutExport(print(empty, source)).replace(/\s*\{\s*\}\s*$/, '');
   const lines = members.map((member) => {
-    const tags = stability(member).map((tag) => `@${tag} `).join('');
+    const tags = stability(member)
+      .map((tag) => `@${tag} `)
+      .join('');
     const text = print(member, source).split('\n').join('\n    ');
     return `    ${tags ? `/** ${tags.trim()} */ ` : ''}${text}`;
   });
@@ -108,7 +111,13 @@ function printDeclaration(declaration) {
 function forgotten(declaration, checker, distDir, exported) {
   const found = new Set();
   const visit = (node) => {
-    const name = ts.isTypeReferenceNode(node) ? node.typeName : ts.isExpressionWithTypeArguments(node) ? node.expression : ts.isTypeQueryNode(node) ? node.exprName : null;
+    const name = ts.isTypeReferenceNode(node)
+      ? node.typeName
+      : ts.isExpressionWithTypeArguments(node)
+        ? node.expression
+        : ts.isTypeQueryNode(node)
+          ? node.exprName
+          : null;
     if (name) {
       let symbol = checker.getSymbolAtLocation(name);
       if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
@@ -124,12 +133,21 @@ function forgotten(declaration, checker, distDir, exported) {
 /** The report of one package as markdown text, or throws when it is not built. */
 function reportFor(pkg) {
   const missing = pkg.entries.filter((entry) => !entry.dts || !existsSync(entry.dts));
-  if (missing.length > 0) throw new Error(`${pkg.name}: no built declarations for ${missing.map((entry) => entry.name).join(', ')}; run \`pnpm --filter ${pkg.name}... build\``);
+  if (missing.length > 0)
+    throw new Error(`${pkg.name}: no built declarations for ${missing.map((entry) => entry.name).join(', ')}; run \`pnpm --filter ${pkg.name}... build\``);
   // skipLibCheck off, as in a consumer's project that keeps TypeScript's default: the package's
   // own .d.ts must compile there (stripInternal can strip a type a public signature still names).
   const program = ts.createProgram(
     pkg.entries.map((entry) => entry.dts),
-    { noEmit: true, skipLibCheck: false, strict: true, types: [], module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022 },
+    {
+      noEmit: true,
+      skipLibCheck: false,
+      strict: true,
+      types: [],
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      target: ts.ScriptTarget.ES2022,
+    },
   );
   const checker = program.getTypeChecker();
   const distDir = toPosix(join(pkg.dir, 'dist'));
@@ -148,11 +166,7 @@ function reportFor(pkg) {
   };
   const exported = new Set(pkg.entries.flatMap((entry) => exportsOf(entry).map(resolve)));
 
-  const out = [
-    `# ${pkg.name}: public API`,
-    '',
-    `Generated from the built .d.ts by \`${COMMAND}\`; do not edit. How to read it: scripts/guard/README.md.`,
-  ];
+  const out = [`# ${pkg.name}: public API`, '', `Generated from the built .d.ts by \`${COMMAND}\`; do not edit. How to read it: scripts/guard/README.md.`];
   if (errors.length > 0) out.push('', '## Declaration errors (what a consumer without skipLibCheck sees)', '', ...errors);
   for (const entry of pkg.entries) {
     const symbols = exportsOf(entry);
@@ -209,7 +223,8 @@ function check(root = ROOT) {
     const path = reportPath(root, pkg);
     const expected = existsSync(path) ? readFileSync(path, 'utf8') : '';
     const actual = reportFor(pkg);
-    if (expected !== actual) changed.push({ name: pkg.name, path: toPosix(relative(root, path)), diff: diffOf(expected, actual, toPosix(relative(root, path))) });
+    if (expected !== actual)
+      changed.push({ name: pkg.name, path: toPosix(relative(root, path)), diff: diffOf(expected, actual, toPosix(relative(root, path))) });
   }
   return { changed, orphans: orphansOf(root, packages) };
 }
@@ -218,7 +233,11 @@ function check(root = ROOT) {
 function orphansOf(root = ROOT, packages = packagesOf(root)) {
   const known = new Set(packages.map((pkg) => `${pkg.short}.api.md`));
   const apiDir = join(root, 'api');
-  return existsSync(apiDir) ? readdirSync(apiDir).filter((file) => file.endsWith('.api.md') && !known.has(file)).map((file) => `api/${file}`) : [];
+  return existsSync(apiDir)
+    ? readdirSync(apiDir)
+        .filter((file) => file.endsWith('.api.md') && !known.has(file))
+        .map((file) => `api/${file}`)
+    : [];
 }
 
 function write(root = ROOT) {

@@ -40,7 +40,11 @@ describe('the api-report tool', () => {
       'packages/demo/package.json',
       JSON.stringify({
         name: '@mcpkit/demo',
-        exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './extra': { types: './dist/extra.d.ts' }, './package.json': './package.json' },
+        exports: {
+          '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+          './extra': { types: './dist/extra.d.ts' },
+          './package.json': './package.json',
+        },
       }),
     );
     write(
@@ -75,7 +79,9 @@ describe('the api-report tool', () => {
     const text = api.reportFor(pkg);
     expect(text).toContain('## `@mcpkit/demo` (dist/index.d.ts): 4 exports');
     expect(text).toContain('## `@mcpkit/demo/extra` (dist/extra.d.ts): 1 exports');
-    expect(text).toContain('// Gadget: class, declared as Widget\nclass Widget {\n    readonly name: string;\n    /** @internal */ poke(): void;\n    protected grow(by: number): Hidden;\n    constructor(name: string);\n}');
+    expect(text).toContain(
+      '// Gadget: class, declared as Widget\nclass Widget {\n    readonly name: string;\n    /** @internal */ poke(): void;\n    protected grow(by: number): Hidden;\n    constructor(name: string);\n}',
+    );
     expect(text).not.toContain('secret');
     expect(text).not.toContain('A widget.');
     expect(text).toContain('// make: function\nfunction make(name: string): Widget;\nfunction make(size: number): Widget;');
@@ -103,7 +109,9 @@ describe('the api-report tool', () => {
   it('lists the errors a consumer without skipLibCheck would get from the declarations', () => {
     write('packages/demo/dist/options.d.ts', 'export interface Options { settings: Stripped }\n');
     const [pkg] = api.packagesOf(root);
-    expect(api.reportFor(pkg)).toContain("## Declaration errors (what a consumer without skipLibCheck sees)\n\n- dist/options.d.ts:1: Cannot find name 'Stripped'.\n");
+    expect(api.reportFor(pkg)).toContain(
+      "## Declaration errors (what a consumer without skipLibCheck sees)\n\n- dist/options.d.ts:1: Cannot find name 'Stripped'.\n",
+    );
   });
 
   it('says which package to build when its declarations are missing', () => {

@@ -56,15 +56,24 @@ describe('the import-graph tool', () => {
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'import-graph-'));
-    write('packages/core/package.json', JSON.stringify({ name: '@mcpkit/core', exports: { '.': { types: './dist/index.d.ts' }, './transport': { types: './dist/transport/entry.d.ts' } } }));
+    write(
+      'packages/core/package.json',
+      JSON.stringify({ name: '@mcpkit/core', exports: { '.': { types: './dist/index.d.ts' }, './transport': { types: './dist/transport/entry.d.ts' } } }),
+    );
     write('packages/core/src/index.ts', "export { a } from './protocol/a';\n");
     write('packages/core/src/transport/entry.ts', 'export const extra = 1;\n');
     write('packages/core/src/protocol/a.ts', "import type { B } from '../app/b';\nexport const a = 1;\nexport type A = B;\n");
     write('packages/core/src/app/b.ts', "import { a } from '../protocol/a';\nexport type B = typeof a;\n");
     write('packages/core/src/app/b.spec.ts', "import '../../index';\n");
     write('packages/adapter/package.json', JSON.stringify({ name: '@mcpkit/adapter' }));
-    write('packages/adapter/src/index.ts', "import { extra } from '@mcpkit/core/transport';\nexport const lazy = () => require('./late');\nexport { extra };\n");
-    write('packages/adapter/src/late.ts', "/** Example: import { x } from './index'; */\nexport const late = import('./index');\nexport const doc = `import './nothing'`;\n");
+    write(
+      'packages/adapter/src/index.ts',
+      "import { extra } from '@mcpkit/core/transport';\nexport const lazy = () => require('./late');\nexport { extra };\n",
+    );
+    write(
+      'packages/adapter/src/late.ts',
+      "/** Example: import { x } from './index'; */\nexport const late = import('./index');\nexport const doc = `import './nothing'`;\n",
+    );
   });
 
   afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -122,7 +131,10 @@ describe('the import-graph tool', () => {
 
     // A cycle that grows by one file is new: it is not inside the listed one.
     write('packages/core/src/app/c.ts', "import { a } from '../protocol/a';\nexport type C = typeof a;\n");
-    write('packages/core/src/protocol/a.ts', "import type { B } from '../app/b';\nimport type { C } from '../app/c';\nexport const a = 1;\nexport type A = B | C;\n");
+    write(
+      'packages/core/src/protocol/a.ts',
+      "import type { B } from '../app/b';\nimport type { C } from '../app/c';\nexport const a = 1;\nexport type A = B | C;\n",
+    );
     const grown = graph.compare(graph.analyse(root), { cycles: result.cycles, layerViolations: ['protocol -> app'] });
     expect(grown.addedCycles).toEqual([['packages/core/src/app/b.ts', 'packages/core/src/app/c.ts', 'packages/core/src/protocol/a.ts']]);
   });
