@@ -8,11 +8,22 @@ const app = createTestbedApp();
 
 if (mode === 'stdio') {
   serveStdio(app);
-} else if (mode === 'http') {
+} else if (mode === 'http' || mode === 'fetch') {
   const sessions = (process.env.MCP_HTTP_MODE ?? 'stateful') !== 'stateless';
-  // Loaded only in http mode: stdio servers should not pay for Fastify at start-up.
-  import('@mcpkit/fastify')
-    .then(({ serveHttp }) => serveHttp(app, { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3000), sessions }))
+  const responseMode = (process.env.MCP_RESPONSE_MODE ?? 'auto') as 'auto' | 'json' | 'sse';
+  const host = process.env.HOST ?? '127.0.0.1';
+  const port = Number(process.env.PORT ?? 3000);
+  // Loaded only in HTTP modes: stdio servers should not pay for Fastify at start-up. `fetch`
+  // serves the same surface through the web-standard binding, on node:http.
+  const started =
+    mode === 'http'
+      ? import('@mcpkit/fastify').then(({ serveHttp }) => serveHttp(app, { host, port, sessions, responseMode }))
+      : Promise.all([import('@mcpkit/http'), import('./fetch-server.js')]).then(async ([{ createFetchHandler }, { serveFetch }]) => {
+          const handler = createFetchHandler(app, { sessions, responseMode });
+          const server = await serveFetch(handler, host, port);
+          return { url: server.url, close: () => handler.close().then(() => server.close()) };
+        });
+  started
     .then((server) => {
       const stop = () => void server.close().then(() => process.exit(0));
       process.once('SIGTERM', stop);
@@ -24,6 +35,6 @@ if (mode === 'stdio') {
       process.exit(1);
     });
 } else {
-  process.stderr.write(`testbed: unknown mode "${mode}"; use "stdio" or "http"\n`);
+  process.stderr.write(`testbed: unknown mode "${mode}"; use "stdio", "http" or "fetch"\n`);
   process.exit(2);
 }

@@ -27,6 +27,8 @@ export function send(reply: FastifyReply, result: HttpResult): FastifyReply {
   const raw = reply.raw;
   // Headers the host's hooks set on the reply come first, as Fastify would send them.
   raw.writeHead(result.status, { ...(reply.getHeaders() as Record<string, string>), ...result.headers });
+  // A resumed stream with nothing missed writes nothing yet: the client must not wait for a keep-alive to see its head.
+  raw.flushHeaders();
   result.stream.pipe({
     write: (text) => void raw.write(text),
     end: () => void raw.end(),

@@ -38,7 +38,8 @@ async function readBody(request: Request, core: McpHttpHandler): Promise<string 
     if (done) return text + decoder.decode();
     bytes += value.byteLength;
     if (bytes > limit) {
-      void reader.cancel().catch(() => undefined);
+      // Left unread, not cancelled: the server decides what becomes of the connection.
+      reader.releaseLock();
       return core.fault({ kind: 'body-too-large' });
     }
     text += decoder.decode(value, { stream: true });

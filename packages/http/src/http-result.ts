@@ -42,7 +42,8 @@ export interface HttpStreamResult {
 /** What the core answers a request with. */
 export type HttpResult = HttpBodyResult | HttpStreamResult;
 
-const JSON_HEADERS = (): Record<string, string> => ({ 'content-type': 'application/json' });
+// With its charset, as Fastify has always sent it: every binding answers with the same bytes.
+const JSON_HEADERS = (): Record<string, string> => ({ 'content-type': 'application/json; charset=utf-8' });
 
 /**
  * A JSON-RPC body serialised by core: an answer too big or impossible to serialise becomes a
