@@ -11,7 +11,7 @@ import type { Registry } from '../scanner/registry';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodTable } from './method-handler';
 
-/** @internal Everything `createApp` hands the app. */
+/** Everything `createApp` hands the app (adapters and the dispatcher read it; apps do not). */
 export interface AppSettings {
   info: Implementation;
   instructions: string | undefined;
@@ -44,7 +44,7 @@ export interface RevisionView {
 }
 
 /**
- * @internal What serving a request needs of an app: its frozen definitions, list results per
+ * What serving a request needs of an app: its frozen definitions, list results per
  * revision, method table and settings. `McpApp` is one; the dispatcher never sees more.
  */
 export interface AppModel {

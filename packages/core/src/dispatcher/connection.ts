@@ -62,7 +62,7 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
  * back what it returns; it never touches bytes. Each message is classified once into a frame and
  * served by its era's codec.
  */
-export class Connection implements HandshakeHost {
+export class Connection {
   // Keyed by idKey: ids beyond 2^53 by their digits, so neighbours stay apart.
   private readonly inflight = new Map<string | number, RequestContext>();
   private connectionLogger: Logger | undefined = undefined;
@@ -216,7 +216,7 @@ export class Connection implements HandshakeHost {
   private serve(frame: Frame, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
     switch (frame.kind) {
       case 'request':
-        return ERAS[frame.era].serve(frame as RequestFrame, this, options);
+        return ERAS[frame.era].serve(frame as RequestFrame, this as HandshakeHost, options);
       case 'notification':
         this.notification(frame);
         return Promise.resolve(undefined);

@@ -91,7 +91,7 @@ export interface Root {
  *   await sleep(input.ms, ctx.signal);
  * }
  */
-export class RequestContext implements Asker {
+export class RequestContext {
   private childLogger: Logger | undefined = undefined;
   private clientLog: ClientLog | undefined = undefined;
   private lastProgress = -Infinity;

@@ -1,4 +1,4 @@
-import type { AppModel, AppSettings, RevisionView } from '../dispatcher/app-model';
+import type { AppSettings, RevisionView } from '../dispatcher/app-model';
 import { Connection, type ConnectionOptions } from '../dispatcher/connection';
 import { serverInfoMeta } from '../eras/modern/results';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
@@ -28,7 +28,7 @@ const LIST_OF: Record<CapabilityKindName, 'tools' | 'resources' | 'prompts'> = {
  * each opens a `Connection` per client. With `dynamic: true` its definitions can change at run
  * time: each change swaps in a new frozen state and tells the clients.
  */
-export class McpApp implements AppModel {
+export class McpApp {
   readonly capabilities: Readonly<ServerCapabilities>;
   readonly info: Readonly<Implementation>;
   /** @internal The `_meta` of 2026-07-28 results: the server info, one frozen object. */
