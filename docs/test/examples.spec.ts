@@ -130,6 +130,25 @@ describe('documentation examples over HTTP', () => {
     await client.close();
     await server.close();
   });
+
+  it('http: the fetch handler mounted on Hono serves the SDK client, SSE progress included', async () => {
+    const { hono, shutdown } = await import('../examples/fetch.example');
+    expect(await (await hono.fetch(new Request('http://localhost/health'))).json()).toEqual({ ok: true });
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const client = new Client({ name: 'docs', version: '1' });
+    // No socket: the client's requests go straight to Hono's fetch.
+    const fetchThroughHono = (url: string | URL, init?: RequestInit) => Promise.resolve(hono.fetch(new Request(url, init)));
+    const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: fetchThroughHono, requestInit: { headers: { 'x-user': 'ada' } } });
+    await client.connect(transport);
+    expect(transport.sessionId).toBeDefined();
+    const progress: string[] = [];
+    const result = await client.callTool({ name: 'search', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.message ?? '') });
+    expect(result.content).toEqual([{ type: 'text', text: '3 hits for ada' }]);
+    expect(progress).toEqual(['indexing']);
+    await client.close();
+    await shutdown();
+  });
 });
 
 describe('documentation examples of the client features', () => {

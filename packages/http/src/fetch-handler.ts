@@ -65,6 +65,8 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
+    // A Request made in process carries no Host header; its URL says the same (servers build it from Host).
+    headers.host ??= url.host;
     const query: Record<string, string | string[]> = {};
     url.searchParams.forEach((value, name) => {
       const seen = query[name];

@@ -96,6 +96,18 @@ describe('createFetchHandler', () => {
     await alive();
   });
 
+  it('guards the Host of a Request that carries none by its URL, and answers other paths 404', async () => {
+    handler = createFetchHandler(fixtureApp(), { sessions: false });
+    const { host: _host, ...noHost } = HEADERS;
+    const foreign = await handler(new Request('http://evil.example/mcp', { method: 'POST', headers: noHost, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }));
+    expect(foreign.status).toBe(403);
+    const local = await handler(new Request('http://127.0.0.1:8080/mcp', { method: 'POST', headers: noHost, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }));
+    expect(await local.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const elsewhere = await handler(new Request('http://localhost/other', { headers: { host: 'localhost' } }));
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining('Not Found') } });
+  });
+
   it('serves the legacy HTTP+SSE endpoint: the endpoint event, then answers on the stream', async () => {
     handler = createFetchHandler(fixtureApp(), { legacySse: true });
     const stream = await handler(new Request('http://localhost/sse', { headers: { host: 'localhost', accept: 'text/event-stream' } }));
