@@ -12,7 +12,7 @@ import { METHOD } from '../protocol/methods';
 import type { ClientInfo } from './client-info';
 import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
-import type { Asker, ClientLink, SessionInfo } from '../eras/client-link';
+import type { ClientLink, SessionInfo } from '../eras/client-link';
 import type { OutboundRequestOptions } from './outbound-requests';
 
 export type { ClientInfo, SessionInfo };

@@ -5,12 +5,10 @@ import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
 import type { TransportInfo } from '../dispatcher/request-context';
 import type { Logger } from '../logging/logger';
 import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
-import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
-import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from '../eras/handshake/revision-shape';
+import { revisionViews, viewFor } from '../eras/handshake/revision-views';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
 import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, type Registry } from '../scanner/registry';
 import type { Provider } from '../scanner/scan-providers';
-import { pagesOf } from '../app/pages';
 
 export type { AppSettings, RevisionView };
 
@@ -77,8 +75,7 @@ export class McpApp {
 
   /** The precomputed results for a protocol revision. */
   view(version: string): RevisionView {
-    const { views } = this.current.state;
-    return views.get(version) ?? views.get(LEGACY_PROTOCOL_VERSIONS[LEGACY_PROTOCOL_VERSIONS.length - 1])!;
+    return viewFor(this.current.state.views, version);
   }
 
   /**
@@ -177,27 +174,6 @@ export class McpApp {
 
   private buildState(registry: Registry): AppState {
     const map = enabledMap(registry);
-    const views = new Map<string, RevisionView>();
-    for (const version of LEGACY_PROTOCOL_VERSIONS) views.set(version, this.buildView(map, version));
-    return Object.freeze({ registry, map, views });
-  }
-
-  private buildView(map: CapabilityMap, version: string): RevisionView {
-    const size = this.settings.pageSize;
-    return Object.freeze({
-      serverInfo: shapeForRevision({ ...this.info }, IMPLEMENTATION_FIELDS, version),
-      tools: pagesOf('tools', [...map.tools.values()].map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)), size),
-      resources: pagesOf('resources', [...map.resources.values()].map((resource) => shapeForRevision(resource.entry, RESOURCE_FIELDS, version)), size),
-      resourceTemplates: pagesOf('resourceTemplates', map.templates.map((template) => shapeForRevision(template.entry, RESOURCE_FIELDS, version)), size),
-      prompts: pagesOf(
-        'prompts',
-        [...map.prompts.values()].map((prompt) => {
-          const shaped = shapeForRevision(prompt.entry, PROMPT_FIELDS, version);
-          if (!shaped.arguments) return shaped;
-          return { ...shaped, arguments: shaped.arguments.map((argument) => shapeForRevision(argument, PROMPT_ARGUMENT_FIELDS, version)) };
-        }),
-        size,
-      ),
-    });
+    return Object.freeze({ registry, map, views: revisionViews(map, this.info, this.settings.pageSize) });
   }
 }

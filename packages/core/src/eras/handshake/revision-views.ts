@@ -1,0 +1,36 @@
+import { pagesOf } from '../../app/pages';
+import type { RevisionView } from '../../dispatcher/app-model';
+import type { Implementation } from '../../protocol/mcp-types';
+import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
+import type { CapabilityMap } from '../../scanner/definitions';
+import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from './revision-shape';
+
+function viewOf(map: CapabilityMap, info: Implementation, pageSize: number | undefined, version: string): RevisionView {
+  return Object.freeze({
+    serverInfo: shapeForRevision({ ...info }, IMPLEMENTATION_FIELDS, version),
+    tools: pagesOf('tools', [...map.tools.values()].map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)), pageSize),
+    resources: pagesOf('resources', [...map.resources.values()].map((resource) => shapeForRevision(resource.entry, RESOURCE_FIELDS, version)), pageSize),
+    resourceTemplates: pagesOf('resourceTemplates', map.templates.map((template) => shapeForRevision(template.entry, RESOURCE_FIELDS, version)), pageSize),
+    prompts: pagesOf(
+      'prompts',
+      [...map.prompts.values()].map((prompt) => {
+        const shaped = shapeForRevision(prompt.entry, PROMPT_FIELDS, version);
+        if (!shaped.arguments) return shaped;
+        return { ...shaped, arguments: shaped.arguments.map((argument) => shapeForRevision(argument, PROMPT_ARGUMENT_FIELDS, version)) };
+      }),
+      pageSize,
+    ),
+  });
+}
+
+/** The list results and server info of every handshake revision, computed once per app state. */
+export function revisionViews(map: CapabilityMap, info: Implementation, pageSize: number | undefined): ReadonlyMap<string, RevisionView> {
+  const views = new Map<string, RevisionView>();
+  for (const version of LEGACY_PROTOCOL_VERSIONS) views.set(version, viewOf(map, info, pageSize, version));
+  return views;
+}
+
+/** The view of `version`; any other revision (the stateless one included) has every field of the latest. */
+export function viewFor(views: ReadonlyMap<string, RevisionView>, version: string): RevisionView {
+  return views.get(version) ?? views.get(LATEST_LEGACY_PROTOCOL_VERSION)!;
+}
