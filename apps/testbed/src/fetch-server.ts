@@ -24,7 +24,8 @@ function toRequest(req: IncomingMessage, res: ServerResponse): Request {
     if (!res.writableFinished) aborted.abort();
   });
   // Like Node itself: no length and no chunks means no body.
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0');
+  const hasBody =
+    req.method !== 'GET' && req.method !== 'HEAD' && (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0');
   return new Request(new URL(req.url ?? '/', 'http://localhost'), {
     method: req.method,
     headers,

@@ -13,8 +13,17 @@ const MAIN = join(__dirname, '..', 'dist', 'main.js');
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const JSON_BODY = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
 const INITIALIZE = (version: string) =>
-  JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'bindings-e2e', version: '1' } } });
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'bindings-e2e', version: '1' } },
+  });
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
 
 interface Answer {
   status: number;
@@ -52,7 +61,9 @@ async function exchange(url: string, method: string, headers: Record<string, str
   socket.on('data', (chunk: string) => (received += chunk));
   socket.on('error', () => undefined);
   socket.on('close', () => (closed = true));
-  const head = Object.entries({ host: `${hostname}:${port}`, 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+  const head = Object.entries({ host: `${hostname}:${port}`, 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
   socket.write(`${method} ${pathname} HTTP/1.1\r\n${head.join('')}\r\n`);
   const deadline = Date.now() + timeoutMs;
   const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -175,7 +186,14 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
         ['POST', { 'content-type': 'text/plain', accept: ACCEPT_BOTH }, 'hello', 415, -32600, 'Unsupported Media Type'],
         ['POST', { ...JSON_BODY, 'content-encoding': 'gzip' }, '{}', 415, -32600, 'compressed body'],
         ['POST', JSON_BODY, '{"jsonrpc":', 400, -32700, ''],
-        ['POST', { ...JSON_BODY, 'mcp-protocol-version': '1999-01-01' }, '{"jsonrpc":"2.0","id":4,"method":"ping"}', 400, -32022, 'Unsupported protocol version'],
+        [
+          'POST',
+          { ...JSON_BODY, 'mcp-protocol-version': '1999-01-01' },
+          '{"jsonrpc":"2.0","id":4,"method":"ping"}',
+          400,
+          -32022,
+          'Unsupported protocol version',
+        ],
         ['POST', JSON_BODY, '{"jsonrpc":"2.0","id":5,"method":"ping"}', 400, -32600, 'Missing Mcp-Session-Id'],
         ['POST', { ...JSON_BODY, 'mcp-session-id': 'no-such-session' }, '{"jsonrpc":"2.0","id":6,"method":"ping"}', 404, -32600, 'Session not found'],
         ['PUT', JSON_BODY, '{}', 405, -32600, 'Method Not Allowed'],
@@ -200,7 +218,11 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
       const get = { accept: 'text/event-stream', 'mcp-session-id': session['mcp-session-id'], 'mcp-protocol-version': '2025-11-25' };
       const first = await OpenStream.open(url, 'GET', get);
       expect(first.res.statusCode).toBe(200);
-      expect(first.res.headers).toMatchObject({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'mcp-session-id': get['mcp-session-id'] });
+      expect(first.res.headers).toMatchObject({
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        'mcp-session-id': get['mcp-session-id'],
+      });
       const priming = /^id: (g1_1)\nretry: 1000\ndata: \n\n/.exec(await first.until((received) => received.includes('\n\n')));
       expect(priming).not.toBeNull();
       const second = await send(url, 'GET', get);
@@ -231,9 +253,16 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
     it('ends a POST whose request was cancelled with an empty event stream, and serves on', async () => {
       const session = await openSession(url, '2025-11-25');
       // Its head comes only with its answer (JSON) or its first event: cancel before waiting for it.
-      const opening = OpenStream.open(url, 'POST', session, JSON.stringify({ jsonrpc: '2.0', id: 'slow-1', method: 'tools/call', params: { name: 'slow', arguments: { ms: 10_000 } } }));
+      const opening = OpenStream.open(
+        url,
+        'POST',
+        session,
+        JSON.stringify({ jsonrpc: '2.0', id: 'slow-1', method: 'tools/call', params: { name: 'slow', arguments: { ms: 10_000 } } }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect((await send(url, 'POST', session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow-1' } }))).status).toBe(202);
+      expect(
+        (await send(url, 'POST', session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow-1' } }))).status,
+      ).toBe(202);
       const call = await opening;
       expect(await call.end()).toBe('');
       expect(call.res.statusCode).toBe(200);
@@ -252,10 +281,20 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
         await client.close();
       }
       const modern = { ...JSON_BODY, 'mcp-protocol-version': '2026-07-28' };
-      const unknown = await send(url, 'POST', { ...modern, 'mcp-method': 'nope/nothing' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'nope/nothing', params: { _meta: MODERN_META } }));
+      const unknown = await send(
+        url,
+        'POST',
+        { ...modern, 'mcp-method': 'nope/nothing' },
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'nope/nothing', params: { _meta: MODERN_META } }),
+      );
       expect(unknown.status).toBe(404);
       expect(parse(unknown)).toMatchObject({ id: 1, error: { code: -32601 } });
-      const mismatch = await send(url, 'POST', { ...modern, 'mcp-method': 'tools/list' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: MODERN_META } }));
+      const mismatch = await send(
+        url,
+        'POST',
+        { ...modern, 'mcp-method': 'tools/list' },
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: MODERN_META } }),
+      );
       expect(mismatch.status).toBe(400);
       expect(parse(mismatch)).toMatchObject({ id: 2, error: { code: -32020, message: expect.stringContaining('Mcp-Method') } });
       expect((await send(url, 'GET', { ...modern, accept: 'text/event-stream' })).status).toBe(405);
@@ -282,13 +321,23 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
 
     it('delivers the result of a call whose client left, on GET with Last-Event-ID', async () => {
       const session = await openSession(url, '2025-11-25');
-      const call = await OpenStream.open(url, 'POST', session, JSON.stringify({ jsonrpc: '2.0', id: 'r1', method: 'tools/call', params: { name: 'slow', arguments: { ms: 400 } } }));
+      const call = await OpenStream.open(
+        url,
+        'POST',
+        session,
+        JSON.stringify({ jsonrpc: '2.0', id: 'r1', method: 'tools/call', params: { name: 'slow', arguments: { ms: 400 } } }),
+      );
       expect(call.res.headers['content-type']).toBe('text/event-stream');
       const primed = /^id: (s\d+_1)\nretry: 1000\ndata: \n\n/.exec(await call.until((received) => received.includes('\n\n')));
       expect(primed).not.toBeNull();
       call.hangUp();
 
-      const resumed = await OpenStream.open(url, 'GET', { accept: 'text/event-stream', 'mcp-session-id': session['mcp-session-id'], 'mcp-protocol-version': '2025-11-25', 'last-event-id': primed![1] });
+      const resumed = await OpenStream.open(url, 'GET', {
+        accept: 'text/event-stream',
+        'mcp-session-id': session['mcp-session-id'],
+        'mcp-protocol-version': '2025-11-25',
+        'last-event-id': primed![1],
+      });
       expect(resumed.res.statusCode).toBe(200);
       const events = await resumed.end();
       const data = /^id: s\d+_2\nevent: message\ndata: (.*)\n\n$/.exec(events);

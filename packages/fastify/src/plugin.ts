@@ -48,12 +48,9 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
 
   instance.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => send(reply, core.fault(faultOf(error), request.log)));
 
-  const serve = (path: string) => async (request: FastifyRequest, reply: FastifyReply) => send(reply, await core.handle(toHttpRequest(request, reply, path)));
-  instance.route({ method: ['POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], url: options.path, handler: serve(options.path) });
-  instance.route({ method: 'GET', url: options.path, exposeHeadRoute: false, handler: serve(options.path) });
-  if (options.legacySse) {
-    instance.route({ method: 'GET', url: options.legacySse.ssePath, exposeHeadRoute: false, handler: serve(options.legacySse.ssePath) });
-    instance.route({ method: 'POST', url: options.legacySse.messagesPath, handler: serve(options.legacySse.messagesPath) });
+  for (const { methods, path } of core.routes) {
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => send(reply, await core.handle(toHttpRequest(request, reply, path)));
+    instance.route({ method: [...methods], url: path, exposeHeadRoute: false, handler });
   }
 
   // End streams and sessions before the server waits for open connections to finish.

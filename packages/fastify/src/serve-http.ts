@@ -61,7 +61,10 @@ function answerClientError(logger: McpApp['logger'], error: Error & { code?: str
   logger.debug({ err: error }, 'HTTP client error');
   const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
   const body = clientErrorResult(status, reason).body!;
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   socket.destroy();
 }
 
@@ -97,10 +100,13 @@ export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Pr
   nonNegative('requestTimeout', requestTimeout);
   nonNegative('connectionTimeout', connectionTimeout);
   nonNegative('keepAliveTimeout', keepAliveTimeout);
-  if (!(Number.isInteger(maxConnections) && maxConnections > 0)) throw new TypeError(`serveHttp: maxConnections must be a positive integer (got ${String(maxConnections)})`);
+  if (!(Number.isInteger(maxConnections) && maxConnections > 0))
+    throw new TypeError(`serveHttp: maxConnections must be a positive integer (got ${String(maxConnections)})`);
   const keepAliveMs = pluginOptions.keepAliveMs ?? 25_000;
   if (connectionTimeout > 0 && keepAliveMs > 0 && connectionTimeout <= keepAliveMs) {
-    throw new TypeError(`serveHttp: connectionTimeout (${connectionTimeout} ms) must exceed keepAliveMs (${keepAliveMs} ms), or idle streams are cut between their keep-alives`);
+    throw new TypeError(
+      `serveHttp: connectionTimeout (${connectionTimeout} ms) must exceed keepAliveMs (${keepAliveMs} ms), or idle streams are cut between their keep-alives`,
+    );
   }
   const headersTimeout = requestTimeout > 0 ? Math.min(requestTimeout, NODE_HEADERS_TIMEOUT_MS) : NODE_HEADERS_TIMEOUT_MS;
   const fastify = Fastify({

@@ -43,5 +43,8 @@ export function isAllowedOrigin(origin: string | undefined, allowedOrigins: read
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   // An origin on an allowed host is as trusted as the host itself.
-  return isAllowedHost(url.host, allowedHosts.filter((entry) => entry !== '*'));
+  return isAllowedHost(
+    url.host,
+    allowedHosts.filter((entry) => entry !== '*'),
+  );
 }

@@ -1,7 +1,7 @@
 import { InternalError, InvalidRequestError, ParseError, type Logger } from '@mcpkit/core';
 import { isAllowedHost, isAllowedOrigin } from './host-origin';
 import { errorResult, headerValue, type HttpBodyResult, type HttpHeaders, type HttpRequest, type HttpResult } from './http-result';
-import { LegacySseEndpoints } from './legacy-sse';
+import { HttpSseEndpoints } from './http-sse-endpoints';
 import { resolveOptions, type McpHttpOptions, type ResolvedHttpOptions } from './options';
 import { SessionRegistry } from './session-registry';
 import { StreamableHttpEndpoint } from './streamable-http';
@@ -28,7 +28,7 @@ export type TransportFault =
 export interface HttpHandlerOptions extends McpHttpOptions {
   /** Where the handler logs (default: the app's logger). */
   logger?: Logger;
-  /** The path prefix the binding mounts the endpoint under, for the URLs it announces (legacy `endpoint` event). */
+  /** The path prefix the binding mounts the endpoint under, for the URLs it announces (the HTTP+SSE `endpoint` event). */
   mountPrefix?: string;
 }
 
@@ -40,6 +40,8 @@ export interface HttpHandlerOptions extends McpHttpOptions {
 export interface McpHttpHandler {
   /** The options with every default applied. */
   readonly options: ResolvedHttpOptions;
+  /** What to route to `handle`: every method on each path (a binding that routes itself registers these). */
+  readonly routes: ReadonlyArray<{ readonly methods: readonly string[]; readonly path: string }>;
   /** Serves one request: never throws, always answers. */
   handle(request: HttpRequest): Promise<HttpResult>;
   /** DNS-rebinding protection: the `403` for a bad `Host` or `Origin`, else undefined. A binding may call it before reading a body; `handle` calls it too. */
@@ -92,14 +94,24 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       })
     : undefined;
   const endpoint = new StreamableHttpEndpoint(options, registry, logger);
-  const legacyPaths = options.legacySse;
-  const legacy = legacyPaths
-    ? new LegacySseEndpoints(options.app, joinPath(rawOptions.mountPrefix ?? '', legacyPaths.messagesPath), options.keepAliveMs, { limits: options.limits, maxBufferedBytes: options.maxEventBytesPerSession }, logger)
+  const ssePaths = options.httpSse;
+  const sse = ssePaths
+    ? new HttpSseEndpoints(
+        options.app,
+        joinPath(rawOptions.mountPrefix ?? '', ssePaths.messagesPath),
+        options.keepAliveMs,
+        { limits: options.limits, maxBufferedBytes: options.maxEventBytesPerSession },
+        logger,
+      )
     : undefined;
+  const routes = [{ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: options.path }];
+  if (ssePaths) routes.push({ methods: ['GET'], path: ssePaths.ssePath }, { methods: ['POST'], path: ssePaths.messagesPath });
 
   const guard = (headers: HttpHeaders): HttpResult | undefined => {
-    if (!isAllowedHost(headerValue(headers.host), options.allowedHosts)) return errorResult(403, new InvalidRequestError('Forbidden: this Host is not allowed'));
-    if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts)) return errorResult(403, new InvalidRequestError('Forbidden: this Origin is not allowed'));
+    if (!isAllowedHost(headerValue(headers.host), options.allowedHosts))
+      return errorResult(403, new InvalidRequestError('Forbidden: this Host is not allowed'));
+    if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts))
+      return errorResult(403, new InvalidRequestError('Forbidden: this Origin is not allowed'));
     return undefined;
   };
 
@@ -135,15 +147,18 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           return endpoint.methodNotAllowed();
       }
     }
-    if (legacy && legacyPaths) {
-      if (request.path === legacyPaths.ssePath) return request.method === 'GET' ? legacy.open(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET' });
-      if (request.path === legacyPaths.messagesPath) return request.method === 'POST' ? legacy.message(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'POST' });
+    if (sse && ssePaths) {
+      if (request.path === ssePaths.ssePath)
+        return request.method === 'GET' ? sse.open(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET' });
+      if (request.path === ssePaths.messagesPath)
+        return request.method === 'POST' ? sse.message(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'POST' });
     }
     return errorResult(404, new InvalidRequestError('Not Found: no MCP endpoint at this path'));
   };
 
   return {
     options,
+    routes,
     guard,
     fault,
     async handle(request: HttpRequest): Promise<HttpResult> {
@@ -154,7 +169,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       }
     },
     async close(): Promise<void> {
-      legacy?.closeAll();
+      sse?.closeAll();
       await registry?.closeAll();
     },
   };

@@ -80,7 +80,8 @@ export interface ResolvedHttpOptions {
   retryMs: number;
   keepAliveMs: number;
   standaloneStream: boolean;
-  legacySse: { ssePath: string; messagesPath: string } | undefined;
+  /** The paths of the HTTP+SSE transport, when it is served (`legacySse`). */
+  httpSse: { ssePath: string; messagesPath: string } | undefined;
 }
 
 /** Applies the defaults docs/http.md lists; throws a TypeError without an app. */
@@ -88,7 +89,7 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
   if (!options || typeof options.app !== 'object' || typeof options.app.connect !== 'function') {
     throw new TypeError('mcpkit HTTP: pass the app made by createApp as the `app` option');
   }
-  const legacy = options.legacySse;
+  const sse = options.legacySse;
   const bodyLimit = options.bodyLimit ?? 4 * 1024 * 1024;
   const maxEventBytesPerSession = options.maxEventBytesPerSession ?? DEFAULT_MAX_EVENT_BYTES_PER_SESSION;
   const maxResponseSize = options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -103,12 +104,15 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     maxSessions: options.maxSessions ?? 10_000,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
-    eventStore: options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: maxEventBytesPerSession, maxBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES }),
+    eventStore:
+      options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: maxEventBytesPerSession, maxBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES }),
     maxEventBytesPerSession,
     limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? maxResponseSize }),
     retryMs: options.retryMs ?? 1_000,
     keepAliveMs: options.keepAliveMs ?? 25_000,
     standaloneStream: options.standaloneStream ?? true,
-    legacySse: legacy ? { ssePath: (legacy === true ? undefined : legacy.ssePath) ?? '/sse', messagesPath: (legacy === true ? undefined : legacy.messagesPath) ?? '/messages' } : undefined,
+    httpSse: sse
+      ? { ssePath: (sse === true ? undefined : sse.ssePath) ?? '/sse', messagesPath: (sse === true ? undefined : sse.messagesPath) ?? '/messages' }
+      : undefined,
   });
 }

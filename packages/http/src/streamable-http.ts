@@ -1,20 +1,13 @@
 import {
-  BATCH_VERSION,
-  checkModernHeaders,
   errorResponse,
-  handshakeHttpStatus,
-  hasModernClaim,
   InternalError,
   InvalidRequestError,
-  isHandshakeVersion,
-  isModernVersion,
-  isObject,
-  LEGACY_PROTOCOL_VERSIONS,
-  modernHttpStatus,
+  isServedVersion,
   parseMessage,
   protocolVersionHeader,
+  sessionlessBatchError,
+  sessionlessClient,
   UnsupportedProtocolVersionError,
-  VERSION_WITHOUT_HEADER,
   type Connection,
   type JsonRpcResponse,
   type Logger,
@@ -23,6 +16,7 @@ import {
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType } from './accept';
 import { containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
 import { EventStream } from './event-stream';
+import { eraOf, type HttpEra } from './http-era';
 import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult, type HttpStreamResult } from './http-result';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
@@ -38,7 +32,9 @@ function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boo
  * id gets an error that says why.
  */
 function cancelledAnswer(message: unknown): JsonRpcResponse | JsonRpcResponse[] {
-  const answers = requestIds(message).map((id) => errorResponse(id, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows')));
+  const answers = requestIds(message).map((id) =>
+    errorResponse(id, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows')),
+  );
   return Array.isArray(message) ? answers : answers[0];
 }
 
@@ -49,9 +45,9 @@ function acceptOf(request: HttpRequest): string | undefined {
 }
 
 /**
- * The Streamable HTTP endpoint (2025-03-26 … 2026-07-28): POST carries client messages, GET
- * opens the session's stream or resumes one, DELETE ends the session. Only transport matters
- * here; every protocol answer, and every era rule, comes from core.
+ * The Streamable HTTP endpoint, every revision: POST carries client messages, GET opens the
+ * session's stream or resumes one, DELETE ends the session. Only transport matters here; every
+ * protocol answer, and every rule that differs between eras, comes from core.
  */
 export class StreamableHttpEndpoint {
   constructor(
@@ -71,24 +67,21 @@ export class StreamableHttpEndpoint {
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
     const message = frame.message;
     const version = protocolVersionHeader(request.headers);
-    const modernHeader = isModernVersion(version);
-    if (version !== undefined && !isHandshakeVersion(version) && !modernHeader) {
-      // -32022 is the answer a modern client recognises; a legacy one just sees a 400.
+    if (version !== undefined && !isServedVersion(version)) {
+      // -32022 is the answer a client of the stateless era recognises; others just see a 400.
       return errorResult(400, new UnsupportedProtocolVersionError(version), idOf(message));
     }
+    const era = eraOf(version, message);
     const transport: TransportInfo = { kind: 'http', headers: request.headers };
-    if (modernHeader || (isObject(message) && hasModernClaim(message.params))) return this.modern(request, message);
+    if (!era.sessions) return this.sessionless(request, era, message);
 
     if (!this.registry) {
-      // Without a session, only the header says a client negotiated 2025-03-26; a missing header
-      // defaults to it, but a batch must not run on a guess.
-      if (Array.isArray(message) && version !== BATCH_VERSION) {
-        return errorResult(400, new InvalidRequestError(`JSON-RPC batches need MCP-Protocol-Version: ${BATCH_VERSION} on a stateless server`));
-      }
+      const refused = sessionlessBatchError(version, message);
+      if (refused) return errorResult(400, refused);
       const connection = isInitializeRequest(message)
         ? this.options.app.connect(transport, { sessionless: true })
-        : this.options.app.connect(transport, { sessionless: true, initialized: { protocolVersion: version ?? VERSION_WITHOUT_HEADER, capabilities: {} } });
-      return this.dispatch(request, connection, undefined, message, false);
+        : this.options.app.connect(transport, { sessionless: true, initialized: sessionlessClient(version) });
+      return this.dispatch(request, connection, undefined, message, false, era);
     }
 
     let session: LiveSession | undefined;
@@ -109,16 +102,17 @@ export class StreamableHttpEndpoint {
       held = false;
     };
     try {
-      return await this.dispatch(request, session.connection, session, message, fresh, false, letGo);
+      return await this.dispatch(request, session.connection, session, message, fresh, era, letGo);
     } finally {
       letGo();
     }
   }
 
   async get(request: HttpRequest): Promise<HttpResult> {
-    if (!this.registry || !this.options.standaloneStream || isModernVersion(protocolVersionHeader(request.headers))) return this.methodNotAllowed();
+    const era = eraOf(protocolVersionHeader(request.headers));
+    if (!this.registry || !this.options.standaloneStream || !era.sessions) return this.methodNotAllowed();
     if (!acceptsSse(acceptOf(request))) return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
-    const session = await this.sessionOf(request);
+    const session = await this.sessionOf(request, era);
     if (!('connection' in session)) return session;
     try {
       const lastEventId = headerValue(request.headers['last-event-id']);
@@ -137,8 +131,9 @@ export class StreamableHttpEndpoint {
   }
 
   async delete(request: HttpRequest): Promise<HttpResult> {
-    if (!this.registry || isModernVersion(protocolVersionHeader(request.headers))) return this.methodNotAllowed();
-    const session = await this.sessionOf(request);
+    const era = eraOf(protocolVersionHeader(request.headers));
+    if (!this.registry || !era.sessions) return this.methodNotAllowed();
+    const session = await this.sessionOf(request, era);
     if (!('connection' in session)) return session;
     await this.registry.delete(session.id);
     session.leave();
@@ -152,27 +147,21 @@ export class StreamableHttpEndpoint {
   private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
 
   /**
-   * A 2026-07-28 POST: no session (an `Mcp-Session-Id` is ignored), headers checked against the
-   * body (-32020), then served statelessly by core, JSON or SSE, with the modern status codes.
+   * A POST of an era without sessions (an `Mcp-Session-Id` is ignored): admitted by its era (its
+   * headers against its body), then served statelessly by core, JSON or SSE, with its era's statuses.
    */
-  private async modern(request: HttpRequest, message: unknown): Promise<HttpResult> {
-    if (!isObject(message)) return errorResult(400, new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)'));
-    if (message.id !== undefined && typeof message.method === 'string') {
-      try {
-        checkModernHeaders(request.headers, message, this.headerParamsOf);
-      } catch (error) {
-        return errorResult(400, error as InvalidRequestError, idOf(message));
-      }
-    }
+  private async sessionless(request: HttpRequest, era: HttpEra, message: unknown): Promise<HttpResult> {
+    const refused = era.admit(request.headers, message, this.headerParamsOf);
+    if (refused) return errorResult(400, refused, idOf(message));
     const connection = this.options.app.connect({ kind: 'http', headers: request.headers }, { sessionless: true });
-    return this.dispatch(request, connection, undefined, message, false, true);
+    return this.dispatch(request, connection, undefined, message, false, era);
   }
 
   /** The session a GET or DELETE names, held for the caller (who leaves it); else the error to answer. */
-  private async sessionOf(request: HttpRequest): Promise<LiveSession | HttpResult> {
+  private async sessionOf(request: HttpRequest, era: HttpEra): Promise<LiveSession | HttpResult> {
     const version = headerValue(request.headers['mcp-protocol-version']);
-    if (version !== undefined && !isHandshakeVersion(version)) {
-      return errorResult(400, new InvalidRequestError(`Unsupported MCP-Protocol-Version: ${version}`, { supported: LEGACY_PROTOCOL_VERSIONS }));
+    if (version !== undefined && !era.servesVersion(version)) {
+      return errorResult(400, new InvalidRequestError(`Unsupported MCP-Protocol-Version: ${version}`, { supported: era.versions }));
     }
     const id = headerValue(request.headers['mcp-session-id']);
     if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
@@ -214,7 +203,13 @@ export class StreamableHttpEndpoint {
 
   /** Options of a stream nobody can resume (stateless, or a replay that ends at once). */
   private plainStreamOptions(): SseStreamOptions {
-    return { priming: false, retryMs: this.options.retryMs, keepAliveMs: 0, limits: this.options.limits, maxBufferedBytes: this.options.maxEventBytesPerSession };
+    return {
+      priming: false,
+      retryMs: this.options.retryMs,
+      keepAliveMs: 0,
+      limits: this.options.limits,
+      maxBufferedBytes: this.options.maxEventBytesPerSession,
+    };
   }
 
   /**
@@ -229,7 +224,7 @@ export class StreamableHttpEndpoint {
     session: LiveSession | undefined,
     message: unknown,
     fresh: boolean,
-    modern = false,
+    era: HttpEra,
     letGo?: () => void,
   ): Promise<HttpResult> {
     return new Promise<HttpResult>((resolve, reject) => {
@@ -239,7 +234,7 @@ export class StreamableHttpEndpoint {
         responded = true;
         resolve(result);
       };
-      this.run(request, connection, session, message, fresh, modern, letGo, respond).then(respond, (error: unknown) => {
+      this.run(request, connection, session, message, fresh, era, letGo, respond).then(respond, (error: unknown) => {
         if (!responded) reject(error);
         else (request.logger ?? this.logger).error({ err: error }, 'MCP endpoint failed');
       });
@@ -252,7 +247,7 @@ export class StreamableHttpEndpoint {
     session: LiveSession | undefined,
     message: unknown,
     fresh: boolean,
-    modern: boolean,
+    era: HttpEra,
     letGo: (() => void) | undefined,
     respond: (result: HttpResult) => void,
   ): Promise<HttpResult> {
@@ -263,7 +258,7 @@ export class StreamableHttpEndpoint {
     const logBindings = session ? session.logBindings : undefined;
     const limits = this.options.limits;
     if (!containsRequest(message)) {
-      const answer = await connection.receive(message, { logger, transport, modern, logBindings });
+      const answer = await connection.receive(message, { logger, transport, logBindings, ...era.receive });
       if (answer === undefined) return emptyResult(202);
       return jsonResult(400, answer, limits, logger);
     }
@@ -284,9 +279,9 @@ export class StreamableHttpEndpoint {
       // with its client gone, idle expiry or eviction may end it, and whatever it still runs.
       else letGo?.();
     });
-    // Modern requests stream only once they have something to stream: their errors need the
-    // HTTP statuses of the 2026-07-28 table, which a stream opened up front would hide.
-    if (this.options.responseMode === 'sse' && !modern) openStream();
+    // Some eras stream only once they have something to stream: their errors need the HTTP
+    // statuses of their table, which a stream opened up front would hide.
+    if (this.options.responseMode === 'sse' && era.streamsUpFront) openStream();
     const send = this.options.responseMode === 'json' ? undefined : (related: Parameters<SseStream['send']>[0]) => (stream ?? openStream()).send(related);
 
     // SSE polling: end this connection but keep the stream; the client resumes with Last-Event-ID.
@@ -298,7 +293,7 @@ export class StreamableHttpEndpoint {
       : undefined;
     let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
     try {
-      answer = await connection.receive(message, { logger, send, transport, detach, modern, logBindings });
+      answer = await connection.receive(message, { logger, send, transport, detach, logBindings, ...era.receive });
     } catch (error) {
       // Core answers every request itself; this is a bug, but the client must not hang on it.
       logger.error({ err: error }, 'unexpected dispatcher failure');
@@ -329,8 +324,7 @@ export class StreamableHttpEndpoint {
       empty.attach(body);
       return this.streamResult(body, session);
     }
-    const status = modern ? modernHttpStatus(answer) : handshakeHttpStatus(answer);
-    const result = jsonResult(status, answer, limits, logger);
+    const result = jsonResult(era.status(answer), answer, limits, logger);
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }

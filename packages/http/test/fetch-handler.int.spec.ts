@@ -46,7 +46,12 @@ describe('createFetchHandler', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const events = (await response.text()).split('\n\n').filter((event) => event.startsWith('event: message'));
-    expect(events.map((event) => JSON.parse(event.split('data: ')[1]).method ?? 'result')).toEqual(['notifications/progress', 'notifications/progress', 'notifications/progress', 'result']);
+    expect(events.map((event) => JSON.parse(event.split('data: ')[1]).method ?? 'result')).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      'notifications/progress',
+      'result',
+    ]);
   });
 
   it('cancels stateless work when the client cancels the stream, and serves on', async () => {
@@ -64,7 +69,9 @@ describe('createFetchHandler', () => {
     handler = createFetchHandler(fixtureApp(), { sessions: false, responseMode: 'json' });
     cancelled.length = 0;
     const client = new AbortController();
-    const pending = handler(new Request(URL_, { method: 'POST', headers: HEADERS, body: call('gone-json', { steps: 100, delayMs: 20 }), signal: client.signal }));
+    const pending = handler(
+      new Request(URL_, { method: 'POST', headers: HEADERS, body: call('gone-json', { steps: 100, delayMs: 20 }), signal: client.signal }),
+    );
     setTimeout(() => client.abort(), 50);
     await waitFor(() => cancelled.includes('gone-json'));
     expect((await pending).status).toBe(200);
@@ -99,9 +106,13 @@ describe('createFetchHandler', () => {
   it('guards the Host of a Request that carries none by its URL, and answers other paths 404', async () => {
     handler = createFetchHandler(fixtureApp(), { sessions: false });
     const { host: _host, ...noHost } = HEADERS;
-    const foreign = await handler(new Request('http://evil.example/mcp', { method: 'POST', headers: noHost, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }));
+    const foreign = await handler(
+      new Request('http://evil.example/mcp', { method: 'POST', headers: noHost, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }),
+    );
     expect(foreign.status).toBe(403);
-    const local = await handler(new Request('http://127.0.0.1:8080/mcp', { method: 'POST', headers: noHost, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }));
+    const local = await handler(
+      new Request('http://127.0.0.1:8080/mcp', { method: 'POST', headers: noHost, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }),
+    );
     expect(await local.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     const elsewhere = await handler(new Request('http://localhost/other', { headers: { host: 'localhost' } }));
     expect(elsewhere.status).toBe(404);
@@ -115,7 +126,9 @@ describe('createFetchHandler', () => {
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     const endpoint = /^event: endpoint\ndata: (\/messages\?sessionId=[\w-]+)\n\n/.exec((await reader.read()).value!);
     expect(endpoint).not.toBeNull();
-    const posted = await handler(new Request(`http://localhost${endpoint![1]}`, { method: 'POST', headers: HEADERS, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }));
+    const posted = await handler(
+      new Request(`http://localhost${endpoint![1]}`, { method: 'POST', headers: HEADERS, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }),
+    );
     expect(posted.status).toBe(202);
     expect((await reader.read()).value).toBe('event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n');
     await reader.cancel();

@@ -3,10 +3,16 @@
 // HTTP status a JSON-RPC answer gets. Pure functions: the HTTP core asks, and never decides an era
 // rule itself.
 import { ErrorCode } from '../../errors/error-codes';
+import { InvalidRequestError, type McpError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
-import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
+import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
+import type { HeaderParam } from '../../scanner/header-params';
+
+/** Request headers by lower-case name, as Node and most frameworks hand them over. */
+type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
 
 const SERVED: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
+const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
 /** True for an `MCP-Protocol-Version` of the handshake era that this server speaks. */
 export function isHandshakeVersion(version: string | undefined): boolean {
@@ -37,4 +43,42 @@ export function handshakeHttpStatus(answer: JsonRpcResponse | readonly JsonRpcRe
   if (Array.isArray(answer) || !('error' in answer)) return 200;
   const failure = answer as { id: unknown; error: { code: number } };
   return failure.id === null || MALFORMED.has(failure.error.code) ? 400 : 200;
+}
+
+/**
+ * The handshake era's Streamable HTTP rules, as the HTTP core asks them (the same shape as
+ * `statelessHttp`): requests belong to sessions, a stream may open before the result, GET and
+ * DELETE address the session. It claims whatever the stateless era does not.
+ */
+export const handshakeHttp = Object.freeze({
+  claims: (_version: string | undefined, _message: unknown): boolean => true,
+  sessions: true,
+  streamsUpFront: true,
+  /** What the dispatcher is told with each message of this era: nothing beyond its own frame. */
+  receive: Object.freeze({}),
+  admit: (_headers: HeaderValues, _message: unknown, _headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined => undefined,
+  status: handshakeHttpStatus,
+  /** The versions a session's `MCP-Protocol-Version` may name. */
+  versions: LEGACY_PROTOCOL_VERSIONS as readonly string[],
+  servesVersion: isHandshakeVersion,
+});
+
+/** True for an `MCP-Protocol-Version` this server speaks, in either era (the one list of revisions). */
+export function isServedVersion(version: string): boolean {
+  return SUPPORTED.has(version);
+}
+
+/**
+ * Without a session, only the header says which revision a client negotiated: a missing one
+ * means 2025-03-26 for single messages (Streamable HTTP, "Protocol Version Header"), but a batch
+ * must not run on a guess. The error for a batch that does, else undefined.
+ */
+export function sessionlessBatchError(version: string | undefined, message: unknown): McpError | undefined {
+  if (!Array.isArray(message) || version === BATCH_VERSION) return undefined;
+  return new InvalidRequestError(`JSON-RPC batches need MCP-Protocol-Version: ${BATCH_VERSION} on a stateless server`);
+}
+
+/** The client a sessionless request speaks for, when it is not an `initialize`: its header's revision, or the default. */
+export function sessionlessClient(version: string | undefined): { protocolVersion: string; capabilities: Record<string, never> } {
+  return { protocolVersion: version ?? VERSION_WITHOUT_HEADER, capabilities: {} };
 }

@@ -3,12 +3,13 @@
 // body, and which HTTP status a JSON-RPC answer gets. Pure functions: the HTTP core asks, and
 // never decides an era rule itself.
 import { ErrorCode } from '../../errors/error-codes';
-import { HeaderMismatchError } from '../../errors/mcp-error';
+import { HeaderMismatchError, InvalidRequestError, type McpError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import { isObject } from '../../protocol/json-rpc';
 import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
 import type { HeaderParam } from '../../scanner/header-params';
 import { META } from './meta';
+import { hasModernClaim } from './read-request';
 
 /** Request headers by lower-case name, as Node and most frameworks hand them over. */
 export type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
@@ -65,7 +66,11 @@ export function protocolVersionHeader(headers: HeaderValues): string | undefined
  * `Mcp-Param-*` of the arguments a tool marks with `x-mcp-header` (`headerParamsOf` looks its
  * tool up). Throws `HeaderMismatchError` (-32020) naming the first disagreement.
  */
-export function checkModernHeaders(headers: HeaderValues, message: Record<string, unknown>, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): void {
+export function checkModernHeaders(
+  headers: HeaderValues,
+  message: Record<string, unknown>,
+  headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined,
+): void {
   const version = decodeHeader('MCP-Protocol-Version', headers['mcp-protocol-version']);
   const params = isObject(message.params) ? message.params : {};
   const meta = isObject(params._meta) ? params._meta : {};
@@ -77,7 +82,8 @@ export function checkModernHeaders(headers: HeaderValues, message: Record<string
   const method = decodeHeader('Mcp-Method', headers['mcp-method']);
   if (method === undefined) throw new HeaderMismatchError('Missing Mcp-Method header');
   if (method !== message.method) throw HeaderMismatchError.mismatch('Mcp-Method', method, message.method);
-  const named = message.method === 'tools/call' || message.method === 'prompts/get' ? params.name : message.method === 'resources/read' ? params.uri : undefined;
+  const named =
+    message.method === 'tools/call' || message.method === 'prompts/get' ? params.name : message.method === 'resources/read' ? params.uri : undefined;
   if (named !== undefined) {
     const name = decodeHeader('Mcp-Name', headers['mcp-name']);
     if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
@@ -136,3 +142,31 @@ export function modernHttpStatus(answer: JsonRpcResponse | readonly JsonRpcRespo
   const code = (answer as { error: { code: number } }).error.code;
   return code === ErrorCode.MethodNotFound ? 404 : MODERN_BAD_REQUEST.has(code) ? 400 : 200;
 }
+
+/**
+ * The 2026-07-28 era's Streamable HTTP rules, as the HTTP core asks them (the same shape as
+ * `handshakeHttp`): a POST of this era names it in `MCP-Protocol-Version` or in its `_meta`,
+ * carries one message whose headers agree with its body, belongs to no session (GET and DELETE
+ * do not exist), and streams only once it has something to stream, so that its errors keep the
+ * statuses of its table.
+ */
+export const statelessHttp = Object.freeze({
+  claims: (version: string | undefined, message: unknown): boolean => isModernVersion(version) || (isObject(message) && hasModernClaim(message.params)),
+  sessions: false,
+  streamsUpFront: false,
+  /** What the dispatcher is told with each message: serve it as this era even without a `_meta` claim. */
+  receive: Object.freeze({ modern: true }),
+  admit(headers: HeaderValues, message: unknown, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined {
+    if (!isObject(message)) return new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)');
+    if (message.id === undefined || typeof message.method !== 'string') return undefined;
+    try {
+      checkModernHeaders(headers, message, headerParamsOf);
+      return undefined;
+    } catch (error) {
+      return error as McpError;
+    }
+  },
+  status: modernHttpStatus,
+  versions: MODERN_PROTOCOL_VERSIONS as readonly string[],
+  servesVersion: isModernVersion,
+});

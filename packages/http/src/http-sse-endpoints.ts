@@ -1,35 +1,45 @@
 import { randomBytes } from 'node:crypto';
-import { encodeMessage, InvalidRequestError, parseMessage, type Connection, type EncodeLimits, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
+import {
+  encodeMessage,
+  InvalidRequestError,
+  parseMessage,
+  type Connection,
+  type EncodeLimits,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type Logger,
+  type McpApp,
+} from '@mcpkit/core';
 import { acceptsSse, isJsonContentType } from './accept';
 import { EventStream } from './event-stream';
 import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult } from './http-result';
 import { SSE_HEADERS } from './sse-stream';
 
-interface LegacySession {
+interface SseSession {
   connection: Connection;
   stream: EventStream;
   keepAlive: NodeJS.Timeout | undefined;
 }
 
-/** How the legacy stream writes: the bounds of one message and of what waits for a slow reader. */
-export interface LegacyWriteOptions {
+/** How such a stream writes: the bounds of one message and of what waits for a slow reader. */
+export interface SseWriteOptions {
   limits: EncodeLimits;
   maxBufferedBytes: number;
 }
 
 /**
- * The 2024-11-05 HTTP+SSE transport, for clients that predate Streamable HTTP: GET opens a
- * stream whose first event names the POST endpoint; every answer travels on that stream.
+ * The HTTP+SSE transport of the first revision, for clients that predate Streamable HTTP: GET
+ * opens a stream whose first event names the POST endpoint; every answer travels on that stream.
  */
-export class LegacySseEndpoints {
-  private readonly sessions = new Map<string, LegacySession>();
+export class HttpSseEndpoints {
+  private readonly sessions = new Map<string, SseSession>();
 
   constructor(
     private readonly app: McpApp,
     /** Absolute path of the messages endpoint, as the client must call it (a mount prefix included). */
     private readonly messagesUrl: string,
     private readonly keepAliveMs: number,
-    private readonly writeOptions: LegacyWriteOptions,
+    private readonly writeOptions: SseWriteOptions,
     private readonly logger: Logger,
   ) {}
 
@@ -51,7 +61,8 @@ export class LegacySseEndpoints {
 
   open(request: HttpRequest): HttpResult {
     const accept = request.headers.accept;
-    if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept)) return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
+    if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept))
+      return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
     const id = randomBytes(24).toString('base64url');
     const connection = this.app.connect({ kind: 'http', headers: request.headers }, { sessionId: id });
     const stream = new EventStream();

@@ -1,0 +1,32 @@
+import { handshakeHttp, statelessHttp, type Connection, type HeaderParam, type JsonRpcResponse, type McpError } from '@mcpkit/core';
+import type { HttpHeaders } from './http-result';
+
+/**
+ * What the HTTP core asks a protocol era about one request; core's `eras/<era>/http.ts` answer.
+ * The core never names an era: it asks the first that claims the request.
+ */
+export interface HttpEra {
+  /** Whether a request with this `MCP-Protocol-Version` (and body, when there is one) is of this era. */
+  claims(version: string | undefined, message: unknown): boolean;
+  /** Whether its requests belong to sessions (and GET and DELETE exist). */
+  readonly sessions: boolean;
+  /** Whether `responseMode: 'sse'` may open the stream before the handler sends anything. */
+  readonly streamsUpFront: boolean;
+  /** What the dispatcher is told with each of its messages. */
+  readonly receive: Readonly<NonNullable<Parameters<Connection['receive']>[1]>>;
+  /** The error that refuses a POST before it runs (its headers against its body …), else undefined. */
+  admit(headers: HttpHeaders, message: unknown, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined;
+  /** The HTTP status of a JSON answer. */
+  status(answer: JsonRpcResponse | readonly JsonRpcResponse[]): number;
+  /** The versions its `MCP-Protocol-Version` may name. */
+  readonly versions: readonly string[];
+  servesVersion(version: string | undefined): boolean;
+}
+
+/** The eras in the order they claim a request: the first that claims it serves it. */
+const ERAS: readonly HttpEra[] = [statelessHttp, handshakeHttp];
+
+/** The era of a request, by its `MCP-Protocol-Version` and, for a POST, its body. */
+export function eraOf(version: string | undefined, message?: unknown): HttpEra {
+  return ERAS.find((era) => era.claims(version, message))!;
+}
