@@ -72,8 +72,9 @@ export class Connection {
   private link: HandshakeLink | undefined = undefined;
   /** @internal Where messages that belong to no request go. */
   outboundChannel: ((message: JsonRpcMessage) => void) | undefined = undefined;
-  /** @internal The handshake era's state of this client. */
-  readonly handshake: HandshakeSession;
+  private handshakeState: HandshakeSession | undefined = undefined;
+  private readonly sessionless: boolean;
+  private readonly restored: ClientInfo | undefined;
   readonly session: SessionInfo;
 
   constructor(
@@ -87,7 +88,20 @@ export class Connection {
     this.baseLogger = options.logger ?? app.logger;
     // Decided once: the per-request line costs nothing when info is off.
     this.logRequests = isLevelEnabled(this.baseLogger, 'info');
-    this.handshake = new HandshakeSession(app, options.sessionless === true, options.initialized, (method, params) => this.notify(method, params));
+    this.sessionless = options.sessionless === true;
+    this.restored = options.initialized;
+    // A connection that may hold a session relays app events from the start; a stateless one
+    // creates session state only if a handshake-era message comes.
+    if (!this.sessionless || this.restored !== undefined) void this.handshake;
+  }
+
+  /**
+   * @internal The handshake era's state of this client: a stateless connection that only serves
+   * stateless-era requests never creates one.
+   */
+  get handshake(): HandshakeSession {
+    this.handshakeState ??= new HandshakeSession(this.app, this.sessionless, this.restored, (method, params) => this.notify(method, params));
+    return this.handshakeState;
   }
 
   /** The negotiated protocol revision (the latest until `initialize`). */
@@ -126,7 +140,7 @@ export class Connection {
 
   /** True when no session follows this connection (stateless HTTP). */
   get isSessionless(): boolean {
-    return this.handshake.sessionless;
+    return this.sessionless;
   }
 
   /** @internal The link of the session's current client (a new one after `initialize`). */
@@ -183,7 +197,7 @@ export class Connection {
     this.closed = true;
     for (const ctx of this.inflight.values()) ctx.cancel(new Error('connection closed'));
     this.inflight.clear();
-    this.handshake.close();
+    this.handshakeState?.close();
     this.outboundChannel = undefined;
   }
 
@@ -221,7 +235,8 @@ export class Connection {
         this.notification(frame);
         return Promise.resolve(undefined);
       case 'response':
-        this.handshake.outbound.settle(frame.response!);
+        // A response answers one of our requests: only a handshake session sends any.
+        this.handshakeState?.outbound.settle(frame.response!);
         return Promise.resolve(undefined);
       default:
         return Promise.resolve(failureOf(frame.id, frame.problem, ERAS[frame.era]));
@@ -239,7 +254,7 @@ export class Connection {
         ctx.cancel(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
       }
     } else if (method === METHOD.PROGRESS) {
-      this.handshake.outbound.progress(params.progressToken);
+      this.handshakeState?.outbound.progress(params.progressToken);
     }
     // notifications/initialized and unknown notifications need nothing.
   }
