@@ -8,7 +8,7 @@ import { isRequestId, type JsonRpcFailure, type JsonRpcMessage, type JsonRpcNoti
 import { METHOD } from '../protocol/methods';
 import { idKey } from '../protocol/exact-id';
 import { parseMessage } from '../wire/parse-message';
-import type { Frame, RequestFrame } from '../wire/frame';
+import type { EraName, Frame, RequestFrame } from '../wire/frame';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import { classify } from '../eras/classify';
 import type { Era, ReceiveOptions, RunPlan } from '../eras/era';
@@ -25,11 +25,11 @@ import { traceIdOf } from './trace-context';
 export type { ReceiveOptions };
 
 /**
- * A JSON-RPC error response; `id` is null when the request's id could not be read. `modern`
- * answers by the stateless era's rules.
+ * A JSON-RPC error response by the rules of `era` (the handshake era's unless told); `id` is
+ * null when the request's id could not be read.
  */
-export function errorResponse(id: RequestId | null, error: unknown, modern = false): JsonRpcFailure {
-  return { jsonrpc: '2.0', id, error: (modern ? ERAS.modern : ERAS.handshake).errorObject(error) };
+export function errorResponse(id: RequestId | null, error: unknown, era: EraName = 'handshake'): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error: ERAS[era].errorObject(error) };
 }
 
 function failureOf(id: RequestId | null, error: unknown, era: Era): JsonRpcFailure {
@@ -189,7 +189,7 @@ export class Connection {
   /** Handles one parsed message (or a batch, where the negotiated revision has them). */
   receive(message: unknown, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     if (Array.isArray(message)) return this.receiveBatch(message, options);
-    return this.serve(classify(message, options.modern === true), options);
+    return this.serve(classify(message, options.era), options);
   }
 
   /** Aborts everything in flight both ways: the client is gone. */
@@ -217,7 +217,7 @@ export class Connection {
     }
     const answers = await Promise.all(
       messages.map((message) => {
-        const frame = classify(message, options.modern === true, true);
+        const frame = classify(message, options.era, true);
         const era = ERAS[frame.era];
         const why = era.batchable(frame);
         return why === undefined ? this.serve(frame, options) : Promise.resolve(failureOf(frame.id, new InvalidRequestError(why), era));

@@ -22,10 +22,11 @@ function targetOf(method: string, params: Readonly<Record<string, unknown>>): un
 
 /**
  * Reads one parsed JSON-RPC message into a `Frame`: its kind, id, method, params, `_meta`, era
- * (a `_meta` protocol version claims the stateless era, as does `modern` — the transport saw its
- * version header) and target. A malformed message becomes an invalid frame carrying its answer.
+ * (`known`, when the transport already recognised it from a header; else a `_meta` protocol
+ * version claims the stateless era) and target. A malformed message becomes an invalid frame
+ * carrying its answer.
  */
-export function classify(message: unknown, modern = false, inBatch = false): Frame {
+export function classify(message: unknown, known?: EraName, inBatch = false): Frame {
   if (!isObject(message)) return invalid(null, new InvalidRequestError('A JSON-RPC message must be an object'));
   if (message.jsonrpc !== '2.0') return invalid(readableId(message), new InvalidRequestError('jsonrpc must be "2.0"'));
   const { method, id } = message;
@@ -41,7 +42,7 @@ export function classify(message: unknown, modern = false, inBatch = false): Fra
   if (!isRequestId(id)) return invalid(null, new InvalidRequestError('A request id must be a string or a number (not null)'));
   if (message.params !== undefined && params === EMPTY) return invalid(id, new InvalidParamsError('params must be an object'));
   // Era routing per message (protocol.md §3.3): a modern claim is served statelessly.
-  const era: EraName = modern || hasModernClaim(params) ? 'modern' : 'handshake';
+  const era: EraName = known ?? (hasModernClaim(params) ? 'modern' : 'handshake');
   // The stateless era has no batches, and a request hidden in one would skip its transport's header checks.
   if (inBatch && era === 'modern') return invalid(id, new InvalidRequestError('A 2026-07-28 request cannot be part of a JSON-RPC batch; send it on its own'), 'modern');
   const meta = isObject(params._meta) ? params._meta : undefined;

@@ -4,7 +4,7 @@ import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcResponse, RequestId } f
 import type { MethodHandler } from '../dispatcher/method-table';
 import type { RequestContext, TransportInfo } from '../dispatcher/request-context';
 import type { ClientLink } from './client-link';
-import type { Frame, RequestFrame } from '../wire/frame';
+import type { EraName, Frame, RequestFrame } from '../wire/frame';
 
 /** What the transport provides for one incoming message. */
 export interface ReceiveOptions {
@@ -22,8 +22,8 @@ export interface ReceiveOptions {
    * than a child logger per request, which pino makes expensive when the parent is per request too.
    */
   logBindings?: Readonly<Record<string, unknown>>;
-  /** Serve as the stateless era even without a `_meta` claim (the transport saw its version header). */
-  modern?: boolean;
+  /** The era the transport already recognised (from its version header), whatever `_meta` claims. */
+  era?: EraName;
   /**
    * Closes this request's HTTP connection without ending its stream (SSE polling): the client
    * comes back with `Last-Event-ID` for the rest. Absent on transports without it.

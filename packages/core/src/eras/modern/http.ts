@@ -155,7 +155,7 @@ export const statelessHttp = Object.freeze({
   sessions: false,
   streamsUpFront: false,
   /** What the dispatcher is told with each message: serve it as this era even without a `_meta` claim. */
-  receive: Object.freeze({ modern: true }),
+  receive: Object.freeze({ era: 'modern' as const }),
   admit(headers: HeaderValues, message: unknown, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined {
     if (!isObject(message)) return new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)');
     if (message.id === undefined || typeof message.method !== 'string') return undefined;
