@@ -1,5 +1,5 @@
 import { Complete, createApp, Field, Prompt, ResourceTemplate, Tool, type RequestContext } from '@mcpkit/core';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import pino from 'pino';
 import { firstText, TestClient } from '../src';
 

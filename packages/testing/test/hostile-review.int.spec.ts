@@ -104,13 +104,19 @@ function httpPost(port: number, body: string, headers: Record<string, string> = 
   return rawHttp(port, `POST /mcp HTTP/1.1\r\n${head}${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, timeoutMs);
 }
 
+interface RpcMessage {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: string; data?: unknown };
+}
+
 /** The JSON-RPC message of a JSON body or of the last `data:` line of an SSE body (chunked). */
-function rpcOf(answer: RawAnswer): Record<string, any> | undefined {
+function rpcOf(answer: RawAnswer): RpcMessage | undefined {
   const data = answer.body.split('\n').filter((line) => line.startsWith('data: {')).pop();
   const text = data ? data.slice(6) : answer.body.trim();
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, any>) : undefined;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as RpcMessage) : undefined;
   } catch {
     return undefined;
   }
