@@ -102,7 +102,3 @@ export type { Provider } from './scanner/scan-providers';
 export type { CapabilityKindName } from './scanner/registry';
 export type { CapabilityMap, ToolDefinition, ResourceDefinition, ResourceTemplateDefinition, PromptDefinition } from './scanner/definitions';
 export type { HeaderParam } from './scanner/header-params';
-export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus } from './eras/modern/http';
-export { isHandshakeVersion, primesStreams, handshakeHttpStatus, VERSION_WITHOUT_HEADER, BATCH_VERSION } from './eras/handshake/http';
-export { statelessHttp } from './eras/modern/http';
-export { handshakeHttp, isServedVersion, sessionlessBatchError, sessionlessClient } from './eras/handshake/http';

@@ -22,5 +22,15 @@ export { isObject, isRequestId } from './protocol/json-rpc';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';
 export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
-export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus } from './eras/modern/http';
-export { isHandshakeVersion, primesStreams, handshakeHttpStatus, VERSION_WITHOUT_HEADER, BATCH_VERSION } from './eras/handshake/http';
+export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus, statelessHttp, type HeaderValues } from './eras/modern/http';
+export {
+  isHandshakeVersion,
+  primesStreams,
+  handshakeHttpStatus,
+  VERSION_WITHOUT_HEADER,
+  BATCH_VERSION,
+  handshakeHttp,
+  isServedVersion,
+  sessionlessBatchError,
+  sessionlessClient,
+} from './eras/handshake/http';

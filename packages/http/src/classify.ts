@@ -1,4 +1,5 @@
-import { isObject, isRequestId, type RequestId } from '@mcpkit/core';
+import { type RequestId } from '@mcpkit/core';
+import { isObject, isRequestId } from '@mcpkit/core/transport';
 
 /** A single `initialize` request. */
 export function isInitializeRequest(message: unknown): boolean {

@@ -1,4 +1,5 @@
-import { handshakeHttp, statelessHttp, type Connection, type HeaderParam, type JsonRpcResponse, type McpError } from '@mcpkit/core';
+import { type HeaderParam, type JsonRpcResponse, type McpError } from '@mcpkit/core';
+import { handshakeHttp, statelessHttp, type Connection } from '@mcpkit/core/transport';
 import type { HttpHeaders } from './http-result';
 
 /**

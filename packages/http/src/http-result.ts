@@ -1,4 +1,5 @@
-import { encodeMessage, errorResponse, InternalError, type EncodeLimits, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
+import { InternalError, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
+import { encodeMessage, errorResponse, type EncodeLimits } from '@mcpkit/core/transport';
 import type { EventStream } from './event-stream';
 
 /** Request headers by lower-case name (Node's `IncomingHttpHeaders` fits). */

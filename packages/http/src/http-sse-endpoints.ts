@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  encodeMessage,
-  InvalidRequestError,
-  parseMessage,
-  type Connection,
-  type EncodeLimits,
-  type JsonRpcMessage,
-  type JsonRpcResponse,
-  type Logger,
-  type McpApp,
-} from '@mcpkit/core';
+import { InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
+import { encodeMessage, parseMessage, type Connection, type EncodeLimits } from '@mcpkit/core/transport';
 import { acceptsSse, isJsonContentType } from './accept';
 import { EventStream } from './event-stream';
 import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult } from './http-result';

@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits, type McpApp } from '@mcpkit/core';
+import { type McpApp } from '@mcpkit/core';
+import { DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from '@mcpkit/core/transport';
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEventStore, type EventStore } from './event-store';
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { primesStreams, type Connection, type Logger, type McpApp } from '@mcpkit/core';
+import { type Logger, type McpApp } from '@mcpkit/core';
+import { primesStreams, type Connection } from '@mcpkit/core/transport';
 import type { EventStore } from './event-store';
 import type { SessionStore } from './session-store';
 import { SseStream, type SseStreamOptions } from './sse-stream';

@@ -1,4 +1,5 @@
-import { encodeMessage, type EncodeLimits, type JsonRpcMessage, type Logger } from '@mcpkit/core';
+import { type JsonRpcMessage, type Logger } from '@mcpkit/core';
+import { encodeMessage, type EncodeLimits } from '@mcpkit/core/transport';
 import type { EventStore, StoredEvent } from './event-store';
 import type { EventStream } from './event-stream';
 

@@ -1,18 +1,5 @@
-import {
-  errorResponse,
-  InternalError,
-  InvalidRequestError,
-  isServedVersion,
-  parseMessage,
-  protocolVersionHeader,
-  sessionlessBatchError,
-  sessionlessClient,
-  UnsupportedProtocolVersionError,
-  type Connection,
-  type JsonRpcResponse,
-  type Logger,
-  type TransportInfo,
-} from '@mcpkit/core';
+import { InternalError, InvalidRequestError, UnsupportedProtocolVersionError, type JsonRpcResponse, type Logger, type TransportInfo } from '@mcpkit/core';
+import { errorResponse, isServedVersion, parseMessage, protocolVersionHeader, sessionlessBatchError, sessionlessClient, type Connection } from '@mcpkit/core/transport';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType } from './accept';
 import { containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
 import { EventStream } from './event-stream';
