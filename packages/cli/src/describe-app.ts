@@ -1,8 +1,8 @@
-import type { McpApp } from '@mcpkit/core';
+import { LATEST_LEGACY_PROTOCOL_VERSION, type McpApp } from '@mcpkit/core';
 
 /** The capability map as plain data: what `mcpkit inspect --json` prints. */
 export function describeApp(app: McpApp): Record<string, unknown> {
-  const view = app.view('2025-11-25');
+  const view = app.view(LATEST_LEGACY_PROTOCOL_VERSION);
   return {
     server: view.serverInfo,
     instructions: app.instructions,

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/core';
 
 type Message = Record<string, unknown>;
 
@@ -115,7 +116,7 @@ export class RawStdioClient {
   }
 
   /** The handshake: `initialize` then `notifications/initialized`. */
-  async initialize(protocolVersion = '2025-11-25'): Promise<Message> {
+  async initialize(protocolVersion: string = LATEST_LEGACY_PROTOCOL_VERSION): Promise<Message> {
     const response = await this.request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test-client', version: '0.0.0' } });
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return response;

@@ -1,8 +1,7 @@
-import { MODERN_META as META, MODERN_PROTOCOL_VERSIONS, SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED } from '@mcpkit/core';
+import { ErrorCode } from '@mcpkit/core';
 import type {
   CallToolResult,
   ClientCapabilities,
-  Connection,
   GetPromptResult,
   Implementation,
   JsonRpcMessage,
@@ -13,21 +12,15 @@ import type {
   ReadResourceResult,
   McpResource as Resource,
   McpResourceTemplate as ResourceTemplate,
-  ServerCapabilities,
   McpTool as Tool,
 } from '@mcpkit/core';
+import { SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, type Connection } from '@mcpkit/core/transport';
+import type { ClientEra, ClientWire, InitializeInfo } from './eras/client-era';
+import { clientEra } from './eras/client-eras';
+import { RpcError } from './rpc-error';
 
-/** A JSON-RPC error answered by the app, thrown by `TestClient` methods. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-}
+export { RpcError };
+export type { InitializeInfo };
 
 /** Answers a server-to-client request (`sampling/createMessage`, `elicitation/create`, `roots/list`, `ping`). */
 export type ClientRequestHandler = (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -63,28 +56,11 @@ export interface ObservedMessage {
   inputKey?: string;
 }
 
-const MODERN_VERSION = MODERN_PROTOCOL_VERSIONS[0];
-
-/** What `server/discover` answers (the parts the test client keeps). */
-interface DiscoverInfo {
-  capabilities: ServerCapabilities;
-  instructions?: string;
-  _meta?: Record<string, unknown>;
-}
-
 const CAPABILITY_OF: Record<string, string> = {
   'sampling/createMessage': 'sampling',
   'elicitation/create': 'elicitation',
   'roots/list': 'roots',
 };
-
-/** What the app answered to `initialize` (modern era: what `server/discover` said, in the same shape). */
-export interface InitializeInfo {
-  protocolVersion: string;
-  capabilities: ServerCapabilities;
-  serverInfo: Implementation;
-  instructions?: string;
-}
 
 /**
  * An in-process MCP client bound to an app: no transport, the real dispatcher, typed results.
@@ -100,22 +76,28 @@ export class TestClient {
   readonly messages: ObservedMessage[] = [];
   /** The `initialize` result (modern era: the `server/discover` result in the same shape). */
   server!: InitializeInfo;
-  /** Modern era: how many input-required rounds the last request took (0: answered at once). */
-  rounds = 0;
   private readonly handlers: Record<string, ClientRequestHandler>;
   private readonly sink = (message: JsonRpcMessage) => this.observe(message);
-  private logLevel: string | undefined = undefined;
   private readonly acknowledgements = new Map<string | number, (message: ObservedMessage) => void>();
+  private readonly wire: ClientWire = {
+    send: (method, params) => this.send(method, params),
+    notify: (method, params) => this.notify(method, params),
+    answer: (requests) => this.answer(requests),
+  };
 
   private constructor(
     private readonly connection: Connection,
     handlers: Record<string, ClientRequestHandler>,
-    /** Set on the modern era: the `_meta` every request carries. */
-    private readonly modernMeta: Record<string, unknown> | undefined,
-    private readonly maxRounds: number,
+    /** How this client speaks its era. */
+    private readonly speaks: ClientEra,
   ) {
     this.handlers = { ping: () => ({}), ...handlers };
     connection.setOutbound(this.sink);
+  }
+
+  /** Stateless era: how many input-required rounds the last request took (0: answered at once). */
+  get rounds(): number {
+    return this.speaks.rounds;
   }
 
   /**
@@ -129,28 +111,14 @@ export class TestClient {
     const capabilities: Record<string, unknown> = options.capabilities ? { ...options.capabilities } : {};
     if (!options.capabilities) for (const method of Object.keys(handlers)) if (CAPABILITY_OF[method]) capabilities[CAPABILITY_OF[method]] = {};
     const clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
-    if (options.era === 'modern') {
-      const protocolVersion = options.protocolVersion ?? MODERN_VERSION;
-      const meta = { [META.PROTOCOL_VERSION]: protocolVersion, [META.CLIENT_CAPABILITIES]: capabilities, [META.CLIENT_INFO]: clientInfo };
-      const client = new TestClient(app.connect({ kind: 'memory' }), handlers, meta, options.maxRounds ?? 10);
-      const discovered = await client.request<DiscoverInfo>('server/discover');
-      client.server = {
-        protocolVersion,
-        capabilities: discovered.capabilities,
-        serverInfo: discovered._meta?.[META.SERVER_INFO] as Implementation,
-        ...(discovered.instructions === undefined ? {} : { instructions: discovered.instructions }),
-      };
-      return client;
-    }
-    const client = new TestClient(app.connect({ kind: 'memory' }), handlers, undefined, 0);
-    client.server = await client.request<InitializeInfo>('initialize', { protocolVersion: options.protocolVersion ?? '2025-11-25', capabilities, clientInfo });
-    await client.notify('notifications/initialized');
+    const client = new TestClient(app.connect({ kind: 'memory' }), handlers, clientEra(options.era, options.maxRounds ?? 10));
+    client.server = await client.speaks.open(client.wire, { protocolVersion: options.protocolVersion, capabilities, clientInfo });
     return client;
   }
 
   /** Which era this client speaks. */
   get era(): 'legacy' | 'modern' {
-    return this.modernMeta ? 'modern' : 'legacy';
+    return this.speaks.name;
   }
 
   /** Notifications the server sent with this method (e.g. `notifications/message`). */
@@ -173,11 +141,11 @@ export class TestClient {
     const handler = this.handlers[message.method];
     // Answered asynchronously, as a real client would, through the same connection.
     void Promise.resolve()
-      .then(() => (handler ? handler(message.params ?? {}) : Promise.reject(new RpcError(-32601, `No test handler for ${message.method}`))))
+      .then(() => (handler ? handler(message.params ?? {}) : Promise.reject(new RpcError(ErrorCode.MethodNotFound, `No test handler for ${message.method}`))))
       .then(
         (result) => this.connection.receive({ jsonrpc: '2.0', id, result }),
         (error: unknown) => {
-          const rpc = error instanceof RpcError ? error : new RpcError(-32603, (error as Error).message);
+          const rpc = error instanceof RpcError ? error : new RpcError(ErrorCode.InternalError, (error as Error).message);
           return this.connection.receive({ jsonrpc: '2.0', id, error: { code: rpc.code, message: rpc.message } });
         },
       );
@@ -188,18 +156,7 @@ export class TestClient {
    * request carries `_meta`, and input-required results are answered and retried until complete.
    */
   async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T> {
-    if (!this.modernMeta) return (await this.send(method, params)) as T;
-    const meta = this.logLevel === undefined ? this.modernMeta : { ...this.modernMeta, [META.LOG_LEVEL]: this.logLevel };
-    const base = { ...params, _meta: { ...meta, ...(params?._meta as Record<string, unknown> | undefined) } };
-    this.rounds = 0;
-    let result = await this.send(method, base);
-    while (result.resultType === 'input_required') {
-      if (this.rounds >= this.maxRounds) throw new RpcError(0, `${method} still needed input after ${this.maxRounds} rounds`, result);
-      this.rounds += 1;
-      const inputResponses = await this.answer((result.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
-      result = await this.send(method, { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) });
-    }
-    return result as T;
+    return (await this.speaks.request(this.wire, method, params)) as T;
   }
 
   private async send(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
@@ -237,9 +194,8 @@ export class TestClient {
    * Sets the client-visible log level: `logging/setLevel` on the handshake era; on the modern era
    * the level every following request carries in its `_meta`.
    */
-  async setLogLevel(level: string): Promise<void> {
-    if (this.modernMeta) this.logLevel = level;
-    else await this.request('logging/setLevel', { level });
+  setLogLevel(level: string): Promise<void> {
+    return this.speaks.setLogLevel(this.wire, level);
   }
 
   /** Subscribes to a resource's updates (`resources/subscribe`; handshake era). */
@@ -258,10 +214,10 @@ export class TestClient {
    * await listening.close();
    */
   async listen(notifications: Record<string, unknown>): Promise<{ acknowledged: Record<string, unknown>; close(): Promise<void> }> {
-    if (!this.modernMeta) throw new Error('listen() is the 2026-07-28 way to subscribe: connect with { era: "modern" }, or use subscribe()');
+    const params = this.speaks.listenParams(notifications);
     const id = this.nextId++;
     const acked = new Promise<ObservedMessage>((resolve) => this.acknowledgements.set(id, resolve));
-    const ended = this.connection.receive({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications, _meta: this.modernMeta } }, { send: this.sink });
+    const ended = this.connection.receive({ jsonrpc: '2.0', id, method: SUBSCRIPTIONS_LISTEN, params }, { send: this.sink });
     // Acknowledged first; a listen that ends before that was refused.
     const ack = await Promise.race([acked, ended.then(() => undefined)]);
     this.acknowledgements.delete(id);
@@ -273,7 +229,7 @@ export class TestClient {
     return {
       acknowledged: (ack.params?.notifications ?? {}) as Record<string, unknown>,
       close: async () => {
-        await this.notify('notifications/cancelled', { requestId: id, _meta: this.modernMeta });
+        await this.notify('notifications/cancelled', this.speaks.cancelParams(id));
         await ended;
       },
     };

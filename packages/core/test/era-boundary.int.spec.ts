@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+
+// The era boundary (issue #12): outside the eras/ folders (core's codecs, the test client's
+// dialects) and the one list of supported revisions, no source file names a protocol revision by
+// date in code or an era in an identifier. `node scripts/guard/era-boundary.js` prints what leaks.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const guard = require(join(__dirname, '..', '..', '..', 'scripts', 'guard', 'era-boundary.js')) as {
+  countLeaks(source: string): number;
+  leaks(): Record<string, number>;
+};
+
+describe('the era boundary', () => {
+  it('no source file outside an eras/ folder names a revision or branches on an era', () => {
+    expect(guard.leaks()).toEqual({});
+  });
+
+  it('counts revision dates in literals (templates too) and era names of identifiers, not comments or imports', () => {
+    expect(guard.countLeaks("const v = '2025-11-25';")).toBe(1);
+    expect(guard.countLeaks('const v = `${a} since 2025-06-18`;')).toBe(1);
+    expect(guard.countLeaks('const v = `${a}`; function f() { return { b: `x ${y} 2026-07-28 ${z}` }; }')).toBe(1);
+    expect(guard.countLeaks('if (options.modern) run(); const isModernClient = true;')).toBe(2);
+    expect(guard.countLeaks('for (const v of LEGACY_PROTOCOL_VERSIONS) views.set(v);')).toBe(1);
+    expect(guard.countLeaks('// since 2025-11-25 (modern)\n/** the 2024-11-05 way */\nconst x = 1;')).toBe(0);
+    expect(guard.countLeaks("import { a } from './eras/modern/a'; const version = '1.2.3'; const legacySse = true;")).toBe(0);
+  });
+});

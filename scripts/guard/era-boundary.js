@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Where the protocol eras leak out of core's eras/ folder: source files (specs left out) that name
+// a protocol revision by date in code, or use an era name ("modern", "legacy") as an identifier,
+// outside an eras/ folder (core's codecs, the test client's dialects) and the one list of
+// supported revisions. Comments do not count:
+// they may explain a revision to a reader. `node scripts/guard/era-boundary.js` prints the report.
+const { readdirSync, readFileSync, statSync } = require('node:fs');
+const { join, relative } = require('node:path');
+const ts = require('typescript');
+
+const ROOT = join(__dirname, '..', '..');
+const ALLOWED = [
+  // Each package's eras/ folder: core's codecs, the test client's era dialects.
+  /^packages\/[a-z-]+\/src\/eras\//,
+  /^packages\/core\/src\/protocol\/protocol-versions\.ts$/,
+  // Entry points only re-export names (MODERN_PROTOCOL_VERSIONS …).
+  /^packages\/[a-z-]+\/src\/(index|transport)\.ts$/,
+];
+const DATE = /\b20\d\d-\d\d-\d\d\b/;
+// `legacySse` (the old HTTP+SSE transport) is not an era; the revision lists are.
+const ERA_WORD = /modern|^LEGACY_PROTOCOL_VERSIONS$/i;
+
+function sources(dir, found = []) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'node_modules' && name !== 'dist') sources(path, found);
+    } else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) found.push(path);
+  }
+  return found;
+}
+
+/** Revision dates in literals and era words in identifiers of one source text (comments are not nodes). */
+function countLeaks(source) {
+  const file = ts.createSourceFile('leaks.ts', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  let count = 0;
+  const visit = (node) => {
+    if (ts.isIdentifier(node)) {
+      if (ERA_WORD.test(node.text)) count += 1;
+    } else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      // Module specifiers name files (eras/modern/…), not revisions.
+      if (DATE.test(node.text) && !(node.parent && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))) count += 1;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return count;
+}
+
+/** `countLeaks` of every source file outside the allowed places, by path. */
+function leaks() {
+  const result = {};
+  for (const base of ['packages']) {
+    for (const pkg of readdirSync(join(ROOT, base))) {
+      const src = join(ROOT, base, pkg, 'src');
+      try {
+        statSync(src);
+      } catch {
+        continue;
+      }
+      for (const file of sources(src)) {
+        const path = relative(ROOT, file).split('\\').join('/');
+        if (ALLOWED.some((pattern) => pattern.test(path))) continue;
+        const count = countLeaks(readFileSync(file, 'utf8'));
+        if (count > 0) result[path] = count;
+      }
+    }
+  }
+  return result;
+}
+
+module.exports = { countLeaks, leaks };
+
+if (require.main === module) {
+  const found = Object.entries(leaks()).sort((a, b) => b[1] - a[1]);
+  console.log(`era leaks outside the eras/ folders (dates in code, era words in identifiers): ${found.length === 0 ? 'none' : ''}`);
+  for (const [file, count] of found) console.log(`  ${String(count).padStart(3)}  ${file}`);
+  process.exitCode = found.length === 0 ? 0 : 1;
+}
