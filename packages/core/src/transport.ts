@@ -34,3 +34,4 @@ export {
   sessionlessBatchError,
   sessionlessClient,
 } from './eras/handshake/http';
+export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';

@@ -165,7 +165,7 @@ export class SessionRegistry {
       return raced;
     }
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
-    const connection = this.app.connect({ kind: 'http' }, { sessionId: id, initialized: record.client });
+    const connection = this.app.connect({ kind: 'http' }, { sessionId: id, restore: { client: record.client } });
     const session = this.add(id, connection);
     session.enter();
     return session;

@@ -16,7 +16,11 @@ import { ERAS } from '../eras/eras';
 import type { HandshakeHost } from '../eras/handshake/codec';
 import { HandshakeLink } from '../eras/handshake/handshake-link';
 import { HandshakeSession } from '../eras/handshake/session';
+import { reopenListen } from '../eras/modern/listen';
+import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { ClientInfo } from './client-info';
+import { announcedLists, announcingCapabilities, LIST_CHANGED } from './list-changes';
+import type { ListenSnapshot, OpenListen, SessionSnapshot } from './session-snapshot';
 import type { MethodHandler } from './method-table';
 import type { OutboundRequestOptions } from './outbound-requests';
 import { RequestContext, type SessionInfo, type TransportInfo } from './request-context';
@@ -43,10 +47,23 @@ export interface ConnectionOptions {
   /** A logger to use instead of the app's (stdio replaces one that writes to stdout). */
   logger?: Logger;
   /**
-   * Start past the handshake with this client state: a stateless HTTP request, or a session
-   * restored from a store on another instance.
+   * Continue a session from `connection.snapshot()` (another process, another instance): past
+   * the handshake, same log level and subscriptions, its listens re-opened once an outbound
+   * channel is set, without a second acknowledgement.
+   */
+  restore?: SessionSnapshot;
+  /**
+   * Start past the handshake with this client: a stateless HTTP request.
+   * @deprecated Use `restore: { client }`.
    */
   initialized?: ClientInfo;
+  /**
+   * Declare `listChanged: true` for every list the app serves (in `initialize`, `server/discover`
+   * and the filters listens honour), so `announceListChanges()` may tell the client its lists
+   * changed: for a server that is replaced under its client (`mcpkit dev`). Default false; a
+   * restored session that was announcing keeps announcing.
+   */
+  announceListChanges?: boolean;
   /**
    * No session will follow (stateless HTTP): capabilities that need one (a stored log level,
    * subscriptions, list-change notifications, server-to-client requests) are unavailable.
@@ -74,7 +91,13 @@ export class Connection {
   outboundChannel: ((message: JsonRpcMessage) => void) | undefined = undefined;
   private handshakeState: HandshakeSession | undefined = undefined;
   private readonly sessionless: boolean;
-  private readonly restored: ClientInfo | undefined;
+  private readonly restored: SessionSnapshot | undefined;
+  // Restored listens wait for an outbound channel to deliver on.
+  private unopenedListens: ListenSnapshot[] | undefined;
+  private readonly listens = new Map<string | number, { readonly id: RequestId; readonly listen: OpenListen }>();
+  private readonly announcing: boolean;
+  /** What this connection declares: the app's capabilities, with `listChanged` when it announces list changes. */
+  readonly capabilities: Readonly<ServerCapabilities>;
   readonly session: SessionInfo;
 
   constructor(
@@ -89,10 +112,14 @@ export class Connection {
     // Decided once: the per-request line costs nothing when info is off.
     this.logRequests = isLevelEnabled(this.baseLogger, 'info');
     this.sessionless = options.sessionless === true;
-    this.restored = options.initialized;
+    const { restore } = options;
+    this.restored = restore ?? (options.initialized === undefined ? undefined : { client: options.initialized });
+    this.announcing = options.announceListChanges === true || restore?.announceListChanges === true;
+    this.capabilities = this.announcing ? announcingCapabilities(app.capabilities) : app.capabilities;
+    if (restore?.listens !== undefined && restore.listens.length > 0) this.unopenedListens = [...restore.listens];
     // A connection that may hold a session relays app events from the start; a stateless one
     // creates session state only if a handshake-era message comes.
-    if (!this.sessionless || this.restored !== undefined) void this.handshake;
+    if (!this.sessionless || this.restored?.client !== undefined) void this.handshake;
   }
 
   /**
@@ -100,7 +127,7 @@ export class Connection {
    * stateless-era requests never creates one.
    */
   get handshake(): HandshakeSession {
-    this.handshakeState ??= new HandshakeSession(this.app, this.sessionless, this.restored, (method, params) => this.notify(method, params));
+    this.handshakeState ??= new HandshakeSession(this.app, this.sessionless, this.restored, this.capabilities, (method, params) => this.notify(method, params));
     return this.handshakeState;
   }
 
@@ -161,6 +188,66 @@ export class Connection {
    */
   setOutbound(send: ((message: JsonRpcMessage) => void) | undefined): void {
     this.outboundChannel = send;
+    const unopened = this.unopenedListens;
+    if (send === undefined || unopened === undefined) return;
+    this.unopenedListens = undefined;
+    for (const open of unopened) {
+      try {
+        reopenListen(open, this);
+      } catch (error) {
+        // A listen this server no longer serves (its revision dropped) ends silently: the client re-listens on its own error path.
+        this.logger.warn({ err: error, rpcId: open.id }, 'a restored subscriptions/listen could not be re-opened');
+      }
+    }
+  }
+
+  /**
+   * What to keep of this client to continue its session in a fresh connection (another
+   * process): the negotiated client, its log level and subscriptions, the open
+   * `subscriptions/listen` requests, whether list changes are announced. Plain JSON; undefined
+   * when there is nothing to keep (no handshake yet, no listen open).
+   *
+   * @example
+   * // Before replacing the process, keep the client's state …
+   * process.send?.({ snapshot: connection.snapshot() });
+   * // … and in the new one, continue where it stopped.
+   * const next = app.connect({ kind: 'stdio' }, { restore: snapshot, announceListChanges: true });
+   * next.setOutbound(write);
+   * next.announceListChanges();
+   */
+  snapshot(): SessionSnapshot | undefined {
+    const snapshot: SessionSnapshot = {};
+    const handshake = this.handshakeState;
+    if (!this.sessionless && handshake?.isInitialized) {
+      snapshot.client = handshake.clientInfo;
+      if (handshake.logLevel !== undefined) snapshot.logLevel = handshake.logLevel;
+      const subscriptions = handshake.subscribedUris;
+      if (subscriptions.length > 0) snapshot.subscriptions = subscriptions;
+    }
+    const listens = [...this.listens.values()].map(({ id, listen }) => ({ id, params: listen.params as Record<string, unknown> }));
+    if (this.unopenedListens !== undefined) listens.push(...this.unopenedListens);
+    if (listens.length > 0) snapshot.listens = listens;
+    if (snapshot.client === undefined && snapshot.listens === undefined) return undefined;
+    if (this.announcing) snapshot.announceListChanges = true;
+    return snapshot;
+  }
+
+  /**
+   * Tells the client every list it was promised changes of may have changed: a
+   * `list_changed` for each list the connection declares `listChanged` for (once past the
+   * handshake), and on each open listen the tagged `list_changed` for the lists its filter
+   * honoured. For a server that was replaced under its client (new code, same session).
+   *
+   * @example
+   * const connection = app.connect({ kind: 'stdio' }, { restore: snapshot, announceListChanges: true });
+   * connection.setOutbound(write);
+   * connection.announceListChanges();
+   */
+  announceListChanges(): void {
+    if (!this.sessionless && this.handshakeState?.isInitialized) {
+      for (const list of announcedLists(this.capabilities)) this.notify(LIST_CHANGED[list]);
+    }
+    for (const { listen } of this.listens.values()) listen.announce();
   }
 
   /** Sends a notification on the outbound channel (dropped when there is none). */
@@ -267,11 +354,14 @@ export class Connection {
   }
 
   /** @internal Tracks a long-lived request so cancellation and close reach it; returns its release. */
-  track(id: RequestId, ctx: RequestContext): () => void {
+  track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void {
     const key = idKey(id);
     this.inflight.set(key, ctx);
+    const open = listen === undefined ? undefined : { id, listen };
+    if (open !== undefined) this.listens.set(key, open);
     return () => {
       if (this.inflight.get(key) === ctx) this.inflight.delete(key);
+      if (open !== undefined && this.listens.get(key) === open) this.listens.delete(key);
     };
   }
 

@@ -3,6 +3,8 @@ import type { Logger } from '../logging/logger';
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc';
 import type { MethodHandler } from '../dispatcher/method-table';
 import type { RequestContext, TransportInfo } from '../dispatcher/request-context';
+import type { OpenListen } from '../dispatcher/session-snapshot';
+import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { ClientLink } from './client-link';
 import type { EraName, Frame, RequestFrame } from '../wire/frame';
 
@@ -44,6 +46,8 @@ export interface RunPlan {
 export interface EraHost {
   readonly app: AppModel;
   readonly transport: TransportInfo;
+  /** What this connection declares: the app's capabilities, with `listChanged` when it announces list changes. */
+  readonly capabilities: Readonly<ServerCapabilities>;
   /** The connection's logger (a child with its transport and session). */
   readonly logger: Logger;
   /** Where messages that belong to no request go; undefined when there is none. */
@@ -52,8 +56,8 @@ export interface EraHost {
   refusal(id: RequestId, era: Era): Promise<JsonRpcResponse | undefined> | undefined;
   /** Runs a request's handler: in-flight table, context, log line, exactly one answer. */
   run(frame: RequestFrame, handler: MethodHandler, options: ReceiveOptions, plan: RunPlan): Promise<JsonRpcResponse | undefined>;
-  /** Tracks a long-lived request (a listen stream) so cancellation and close reach it. */
-  track(id: RequestId, ctx: RequestContext): () => void;
+  /** Tracks a long-lived request (a listen stream) so cancellation and close reach it; a listen is kept for snapshots. */
+  track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void;
   /** Sends a notification on the connection's own channel (dropped when there is none). */
   notify(method: string, params?: Record<string, unknown>): void;
 }

@@ -9,6 +9,8 @@ import type { ClientCapabilities, Implementation, ServerCapabilities } from '../
 import { METHOD } from '../../protocol/methods';
 import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../protocol/protocol-versions';
 import type { ClientInfo } from '../../dispatcher/client-info';
+import { LIST_CHANGED } from '../../dispatcher/list-changes';
+import type { SessionSnapshot } from '../../dispatcher/session-snapshot';
 import { OutboundRequests, type OutboundRequestOptions } from '../../dispatcher/outbound-requests';
 import { BATCH_REVISION } from './features';
 
@@ -40,14 +42,18 @@ export class HandshakeSession {
     private readonly app: AppModel,
     /** No session follows (stateless HTTP): what needs one is unavailable. */
     readonly sessionless: boolean,
-    initialized: ClientInfo | undefined,
+    /** The state of a session continued from a snapshot (or a stateless request's client). */
+    restored: SessionSnapshot | undefined,
+    /** What `initialize` declares and which list changes are sent: the app's, or announcing ones. */
+    private readonly capabilities: Readonly<ServerCapabilities>,
     private readonly notify: (method: string, params?: Record<string, unknown>) => void,
   ) {
-    this.logLevel = app.settings.clientLogging?.defaultLevel;
-    if (initialized) {
-      this.client = Object.freeze({ ...initialized });
+    this.logLevel = restored?.logLevel ?? app.settings.clientLogging?.defaultLevel;
+    if (restored?.client) {
+      this.client = Object.freeze({ ...restored.client });
       this.initialized = true;
     }
+    for (const uri of restored?.subscriptions ?? []) this.subscriptions.add(uri);
     if (!sessionless) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
   }
 
@@ -82,7 +88,7 @@ export class HandshakeSession {
     this.initialized = true;
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.app.capabilities,
+      capabilities: this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.capabilities,
       serverInfo: this.app.view(version).serverInfo,
     };
     if (this.app.instructions !== undefined) result.instructions = this.app.instructions;
@@ -95,6 +101,11 @@ export class HandshakeSession {
       return Promise.reject(new ClientCapabilityError(`${method} needs a session to reach the client: this request is stateless`));
     }
     return this.outbound.request(method, params, send, { timeoutMs: this.app.settings.requestTimeoutMs, ...options });
+  }
+
+  /** The URIs the client subscribed to, in subscription order. */
+  get subscribedUris(): string[] {
+    return [...this.subscriptions];
   }
 
   /** `resources/subscribe` and `resources/unsubscribe`. */
@@ -121,7 +132,6 @@ export class HandshakeSession {
       if (this.subscriptions.has(event.uri)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
       return;
     }
-    const capability = this.app.capabilities[event.list];
-    if (capability && 'listChanged' in capability && capability.listChanged) this.notify(`notifications/${event.list}/list_changed`);
+    if (this.capabilities[event.list]?.listChanged === true) this.notify(LIST_CHANGED[event.list]);
   }
 }

@@ -1,13 +1,18 @@
 import { InvalidRequestError } from '../../errors/mcp-error';
-import type { JsonRpcResponse } from '../../protocol/json-rpc';
+import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import { RequestContext } from '../../dispatcher/request-context';
+import { LIST_CHANGED, LIST_NAMES } from '../../dispatcher/list-changes';
+import type { ListenSnapshot } from '../../dispatcher/session-snapshot';
 import type { RequestFrame } from '../../wire/frame';
 import type { EraHost, ReceiveOptions } from '../era';
 import { honouredFilter } from './listen-filter';
 import { SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN } from './meta';
 import { modernErrorObject } from './error-object';
-import type { ModernLink } from './modern-link';
+import { ModernLink } from './modern-link';
+import { readModernRequest } from './read-request';
+
+const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 
 /**
  * `subscriptions/listen`: acknowledges the filter it honours, then relays the matching app
@@ -15,10 +20,37 @@ import type { ModernLink } from './modern-link';
  * notifications/cancelled; HTTP: closing the stream) or the connection closes.
  */
 export function listen(frame: RequestFrame, host: EraHost, options: ReceiveOptions, link: ModernLink): Promise<JsonRpcResponse | undefined> {
+  return openListen(frame, host, options, link, true);
+}
+
+/**
+ * Re-opens a listen of a continued session (`restore`): the client was acknowledged by the
+ * process before, so it is not acknowledged again. Throws the error that would have answered
+ * the request when its params no longer read as a listen (an unsupported version).
+ */
+export function reopenListen(open: ListenSnapshot, host: EraHost): void {
+  const meta = open.params._meta;
+  const frame: RequestFrame = {
+    kind: 'request',
+    id: open.id,
+    method: SUBSCRIPTIONS_LISTEN,
+    params: open.params,
+    meta: typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
+    era: 'modern',
+    target: undefined,
+    response: undefined,
+    problem: undefined,
+  };
+  const link = new ModernLink(readModernRequest(SUBSCRIPTIONS_LISTEN, frame.meta), host.app, host);
+  void openListen(frame, host, NO_OPTIONS, link, false);
+}
+
+function openListen(frame: RequestFrame, host: EraHost, options: ReceiveOptions, link: ModernLink, acknowledge: boolean): Promise<JsonRpcResponse | undefined> {
   const { id } = frame;
   const send = options.send ?? host.outboundChannel;
-  if (!send) return Promise.resolve({ jsonrpc: '2.0', id, error: modernErrorObject(new InvalidRequestError('subscriptions/listen needs a stream to deliver on')) });
-  const honoured = honouredFilter(frame.params.notifications, host.app.capabilities);
+  if (!send)
+    return Promise.resolve({ jsonrpc: '2.0', id, error: modernErrorObject(new InvalidRequestError('subscriptions/listen needs a stream to deliver on')) });
+  const honoured = honouredFilter(frame.params.notifications, host.capabilities);
   const tag = { [SUBSCRIPTION_ID]: id };
   const ctx = new RequestContext({
     requestId: id,
@@ -30,12 +62,18 @@ export function listen(frame: RequestFrame, host: EraHost, options: ReceiveOptio
     logBindings: { rpcId: id, method: SUBSCRIPTIONS_LISTEN, ...options.logBindings },
     send,
   });
-  const untrack = host.track(id, ctx);
-  send({ jsonrpc: '2.0', method: SUBSCRIPTIONS_ACKNOWLEDGED, params: { _meta: tag, notifications: honoured } });
+  const listChanged = (list: keyof typeof LIST_CHANGED): JsonRpcMessage => ({ jsonrpc: '2.0', method: LIST_CHANGED[list], params: { _meta: tag } });
+  const untrack = host.track(id, ctx, {
+    params: frame.params,
+    announce: () => {
+      for (const list of LIST_NAMES) if (honoured[`${list}ListChanged`] === true) send(listChanged(list));
+    },
+  });
+  if (acknowledge) send({ jsonrpc: '2.0', method: SUBSCRIPTIONS_ACKNOWLEDGED, params: { _meta: tag, notifications: honoured } });
   return new Promise((resolve) => {
     const unsubscribe = host.app.settings.bus.subscribe((event) => {
       if (event.type === 'listChanged') {
-        if (honoured[`${event.list}ListChanged`] === true) send({ jsonrpc: '2.0', method: `notifications/${event.list}/list_changed`, params: { _meta: tag } });
+        if (honoured[`${event.list}ListChanged`] === true) send(listChanged(event.list));
       } else if (Array.isArray(honoured.resourceSubscriptions) && honoured.resourceSubscriptions.includes(event.uri)) {
         send({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri, _meta: tag } });
       }

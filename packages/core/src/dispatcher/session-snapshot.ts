@@ -1,0 +1,38 @@
+import type { LogLevel } from '../logging/log-levels';
+import type { RequestId } from '../protocol/json-rpc';
+import type { ClientInfo } from './client-info';
+
+/** An open stateless-era `subscriptions/listen` request: its id and its params as the client sent them. */
+export interface ListenSnapshot {
+  id: RequestId;
+  params: Record<string, unknown>;
+}
+
+/**
+ * What a connection keeps of its client, as plain JSON: enough for a fresh connection (in a
+ * fresh process) to continue the session where the old one stopped. Made by
+ * `connection.snapshot()`, taken by `app.connect(transport, { restore })`.
+ *
+ * @example
+ * const snapshot = connection.snapshot(); // JSON.stringify it, hand it to the next process
+ * const next = app.connect({ kind: 'stdio' }, { restore: snapshot, announceListChanges: true });
+ */
+export interface SessionSnapshot {
+  /** The client `initialize` negotiated (handshake era); absent before the handshake. */
+  client?: ClientInfo;
+  /** The client's log threshold (`logging/setLevel`). */
+  logLevel?: LogLevel;
+  /** The resource URIs the client subscribed to (`resources/subscribe`). */
+  subscriptions?: string[];
+  /** The open stateless-era `subscriptions/listen` requests: re-opened without a second acknowledgement. */
+  listens?: ListenSnapshot[];
+  /** The client was told `listChanged: true` for the lists the app serves (`announceListChanges`). */
+  announceListChanges?: boolean;
+}
+
+/** @internal What a connection keeps of an open listen: its params (for snapshots) and how to tell it the lists changed. */
+export interface OpenListen {
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Sends the tagged `list_changed` for every list the listen's filter honoured. */
+  announce(): void;
+}
