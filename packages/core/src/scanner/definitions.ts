@@ -14,8 +14,11 @@ export interface ToolDefinition {
   /** `Class.method`, for messages and logs. */
   readonly owner: string;
   readonly entry: Tool;
+  /** @internal */
   readonly parseInput: InputParser;
+  /** @internal */
   readonly checkOutput: ValueChecker | undefined;
+  /** @internal The bound handler. */
   readonly invoke: Invoker;
   /** Per-tool timeout in ms, when the decorator sets one. */
   readonly timeoutMs: number | undefined;
@@ -27,6 +30,7 @@ export interface ResourceDefinition {
   readonly uri: string;
   readonly owner: string;
   readonly entry: Resource;
+  /** @internal The bound handler. */
   readonly invoke: Invoker;
   readonly cache: CacheHint | undefined;
 }
@@ -35,6 +39,7 @@ export interface ResourceTemplateDefinition {
   readonly template: UriTemplate;
   readonly owner: string;
   readonly entry: ResourceTemplate;
+  /** @internal The bound handler. */
   readonly invoke: Invoker;
   readonly cache: CacheHint | undefined;
 }
@@ -43,7 +48,9 @@ export interface PromptDefinition {
   readonly name: string;
   readonly owner: string;
   readonly entry: Prompt;
+  /** @internal */
   readonly parseArguments: InputParser;
+  /** @internal The bound handler. */
   readonly invoke: Invoker;
 }
 
@@ -58,5 +65,6 @@ export interface CapabilityMap {
 /** A `@Complete` method, keyed in the app by `prompt:<name>:<argument>` or `resource:<template>:<variable>`. */
 export interface CompletionDefinition {
   readonly owner: string;
+  /** @internal The bound handler. */
   readonly invoke: (value: string, context: { arguments: Record<string, string> }, ctx: RequestContext) => unknown;
 }

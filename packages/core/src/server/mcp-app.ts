@@ -40,6 +40,7 @@ export class McpApp {
   // The one mutable slot of a frozen app: swapped whole by runtime changes.
   private readonly current: { state: AppState };
 
+  /** @internal `createApp` builds apps. */
   constructor(settings: AppSettings) {
     this.settings = Object.freeze(settings);
     this.info = settings.info;
