@@ -46,7 +46,7 @@ class Plugin {
 }
 
 class Many {
-  constructor(private readonly count: number) {}
+  constructor(readonly count: number) {}
 }
 
 function manyTools(count: number): object {
