@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { createLogger, DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, InvalidRequestError, type EncodeLimits, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import type { SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from './line-reader';
 import { guardStdout, writesToStdout } from './stdout-guard';
 
@@ -32,6 +33,23 @@ export interface StdioOptions {
    * client that stopped reading cannot keep it alive.
    */
   shutdownGraceMs?: number;
+  /**
+   * Continue a session another process served (from its `connection.snapshot()`): the client
+   * is past its handshake, keeps its log level and subscriptions, and its open
+   * `subscriptions/listen` requests go on without a second acknowledgement. Default: none.
+   */
+  restore?: SessionSnapshot;
+  /**
+   * Declare `listChanged: true` for every list the app serves, and, when continuing a session
+   * (`restore`), tell the client at start that its lists may have changed: for a server that is
+   * replaced under its client. Default false.
+   */
+  announceListChanges?: boolean;
+  /**
+   * Called with the session's snapshot each time a message changed it (a handshake, a log level,
+   * a subscription, a listen opened or cancelled), to hand to the next process. Default: none.
+   */
+  onSnapshot?: (snapshot: SessionSnapshot | undefined) => void;
 }
 
 /** A running stdio server. */
@@ -67,8 +85,18 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     logger = createLogger({ level: app.logger.level, name: app.info.name });
     logger.warn('the app logger writes to stdout, which carries the protocol over stdio; logging to stderr instead');
   }
-  const connection = app.connect({ kind: 'stdio' }, { logger });
+  const connection = app.connect({ kind: 'stdio' }, { logger, restore: options.restore, announceListChanges: options.announceListChanges });
   connection.setOutbound((message) => send(message));
+  // Reported only when it changed: a JSON comparison per message, paid only by those who ask.
+  const onSnapshot = options.onSnapshot;
+  let lastSnapshot = onSnapshot === undefined ? '' : JSON.stringify(connection.snapshot() ?? null);
+  const reportSnapshot = (): void => {
+    const snapshot = connection.snapshot();
+    const text = JSON.stringify(snapshot ?? null);
+    if (text === lastSnapshot) return;
+    lastSnapshot = text;
+    onSnapshot!(snapshot);
+  };
   // Progress and other request-related notifications go straight out, in order, before the response.
   const receiveOptions = { send: (message: JsonRpcMessage) => send(message) };
   const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
@@ -124,9 +152,19 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
       return;
     }
     pending++;
-    connection.receiveText(event.text, receiveOptions).then(send, (error: unknown) => {
+    const answered = connection.receiveText(event.text, receiveOptions).then(send, (error: unknown) => {
       logger.error({ err: error }, 'unexpected dispatcher failure');
-    }).finally(settle);
+    });
+    if (onSnapshot === undefined) {
+      void answered.finally(settle);
+      return;
+    }
+    // A listen opens (or a cancellation ends one) before its answer; other changes show once answered.
+    reportSnapshot();
+    void answered.finally(() => {
+      reportSnapshot();
+      settle();
+    });
   };
 
   const onData = (chunk: Buffer | string): void => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, onEvent);
@@ -182,6 +220,8 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   }
 
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
+  // A continued session learns first that the server it talks to may serve other lists now.
+  if (options.restore !== undefined && options.announceListChanges === true) connection.announceListChanges();
   input.resume();
 
   return {
