@@ -1,11 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN } from '@mcpkit/core';
+import { InternalError, type RequestId } from '@mcpkit/core';
+import { classify, errorResponse, parseMessage, type EraName, type Frame, type SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { resolveEntry } from '../load-app';
 import { err } from '../output';
+import { DEV_CHILD_ENV, type ChildMessage, type ServeMessage } from './dev-child';
 
 export interface DevOptions {
   http?: boolean;
@@ -14,7 +16,7 @@ export interface DevOptions {
 }
 
 const CLI = join(__dirname, '..', 'cli.js');
-const REPLAY_ID = 'mcpkit-dev-replay';
+const MAX_LINE = 64 * 1024 * 1024;
 
 function projectRoot(entry: string): string {
   for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) if (existsSync(join(dir, 'package.json'))) return dir;
@@ -23,9 +25,9 @@ function projectRoot(entry: string): string {
 
 /**
  * `tsc --watch` for the project, when it has a tsconfig and TypeScript; its output goes to stderr.
- * `onIdle` runs each time a compile pass ends.
+ * `onPass` runs each time a compile pass ends, with the number of errors it found.
  */
-function startCompiler(root: string, onIdle: () => void): ChildProcess | undefined {
+function startCompiler(root: string, onPass: (errors: number) => void): ChildProcess | undefined {
   const config = ['tsconfig.build.json', 'tsconfig.json'].map((name) => join(root, name)).find(existsSync);
   if (!config) return undefined;
   let tsc: string;
@@ -35,15 +37,20 @@ function startCompiler(root: string, onIdle: () => void): ChildProcess | undefin
     return undefined;
   }
   const compiler = spawn(process.execPath, [tsc, '-p', config, '--watch', '--preserveWatchOutput'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let pass = '';
   compiler.stdout?.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
-    if (chunk.toString().includes('Watching for file changes')) onIdle();
+    pass += chunk.toString();
+    if (!pass.includes('Watching for file changes')) return;
+    const found = /Found (\d+) errors?\./.exec(pass);
+    pass = '';
+    onPass(found ? Number(found[1]) : 0);
   });
   compiler.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   return compiler;
 }
 
-/** Calls `onChange` once things settle after changes to the built output. */
+/** Calls `onChange` once things settle after changes to the built output (a project without tsc). */
 function watchOutput(dir: string, onChange: () => void): FSWatcher {
   let timer: NodeJS.Timeout | undefined;
   return watch(dir, { recursive: true }, (_event, file) => {
@@ -53,173 +60,194 @@ function watchOutput(dir: string, onChange: () => void): FSWatcher {
   });
 }
 
-type Message = { id?: string | number; method?: string; params?: Record<string, unknown> };
-
-function parseLine(line: string): Message | undefined {
-  try {
-    const message = JSON.parse(line) as unknown;
-    return typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as Message) : undefined;
-  } catch {
-    return undefined;
-  }
+interface ChildHooks {
+  /** The child was spawned (wire its output). */
+  spawned(child: ChildProcess): void;
+  /** The child loaded its build and now serves; `previous` (if any) is to be retired. */
+  takeOver(child: ChildProcess, previous: ChildProcess | undefined): void;
+  /** The serving child sent something else (a snapshot). */
+  message(child: ChildProcess, message: ChildMessage): void;
+  /** The serving child died on its own. */
+  lost(): void;
 }
 
 /**
- * Over stdio the dev process is the one the client launched: it relays to a server child and,
- * on a rebuild, restarts the child, replays the client's `initialize` and its open 2026-07-28
- * `subscriptions/listen` requests, fails what else was in flight with a retryable error, and
- * tells the client the lists changed. The client never reconnects.
+ * The server children of one dev session: the one serving and, during a rebuild, the one
+ * starting. A new build takes over only once it says it loaded; when it throws on load or exits
+ * first, the last good build keeps serving and the error stays on stderr.
+ */
+class ServerChildren {
+  serving: ChildProcess | undefined = undefined;
+  private starting: ChildProcess | undefined = undefined;
+
+  constructor(
+    private readonly args: string[],
+    private readonly stdio: StdioOptions,
+    private readonly hooks: ChildHooks,
+  ) {}
+
+  start(): void {
+    // A newer build supersedes one still loading.
+    this.starting?.kill('SIGTERM');
+    const child = spawn(process.execPath, this.args, { stdio: this.stdio, env: { ...process.env, [DEV_CHILD_ENV]: '1' } });
+    this.starting = child;
+    child.on('error', (error) => err(`mcpkit dev: could not start the server: ${error.message}`));
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready' && child === this.starting) {
+        this.starting = undefined;
+        const previous = this.serving;
+        this.serving = child;
+        this.hooks.takeOver(child, previous);
+      } else if (child === this.serving) {
+        this.hooks.message(child, message);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      const how = code === null ? `signal ${signal}` : `code ${code}`;
+      if (child === this.starting) {
+        this.starting = undefined;
+        err(`mcpkit dev: the new build did not start (exit ${how}); ${this.serving ? 'still serving the last good build' : 'waiting for a build that starts'}`);
+      } else if (child === this.serving) {
+        this.serving = undefined;
+        err(`mcpkit dev: the server exited (${how}); waiting for the next build`);
+        this.hooks.lost();
+      }
+    });
+    this.hooks.spawned(child);
+  }
+
+  stop(): void {
+    this.starting?.kill('SIGTERM');
+    this.serving?.kill('SIGTERM');
+  }
+}
+
+/** The messages of one line (a batch is several), classified by core; nothing for a line that is not JSON. */
+function framesOf(text: string): Frame[] {
+  const parsed = parseMessage(text);
+  if (!parsed.ok) return [];
+  return (Array.isArray(parsed.message) ? parsed.message : [parsed.message]).map((message) => classify(message));
+}
+
+const keyOf = (id: RequestId): string => JSON.stringify(id);
+
+/**
+ * Over stdio the dev process is the one the client launched: it relays lines between the client
+ * and the serving child and keeps the session snapshot that child reports. A new build starts
+ * from that snapshot and continues the session (core's session-restore API: no second handshake,
+ * listens go on, the lists announced changed); requests in flight in the old child are answered
+ * with a retryable error. The client never reconnects.
  */
 function devStdio(entry: string): { restart: () => void; stop: () => void } {
-  let child: ChildProcess | undefined;
-  let ready = false;
-  let initialize: string | undefined;
-  let initialized = false;
-  const pending = new Set<string | number>();
-  // Open subscriptions/listen requests by id: they outlive a restart, replayed on the new child.
-  const listens = new Map<string | number, { line: string; replaying: boolean }>();
+  let snapshot: SessionSnapshot | undefined;
+  // Requests relayed to the serving child and not answered yet: the old child takes them along.
+  const inflight = new Map<string, { id: RequestId; era: EraName }>();
+  // What the client sends while no build serves.
   const queue: string[] = [];
-  const clientReader = new LineReader(64 * 1024 * 1024);
-  let replays = 0;
 
   const toClient = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
-  function spawnChild(): void {
-    const current = spawn(process.execPath, [CLI, 'start', entry, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    child = current;
-    ready = initialize === undefined;
-    const reader = new LineReader(64 * 1024 * 1024);
-    current.stdout?.on('data', (chunk: Buffer) =>
-      reader.push(chunk, (event) => {
-        if (event.kind !== 'line' || child !== current) return;
-        const message = parseLine(event.text);
-        if (message && typeof message.id === 'string' && message.id.startsWith(REPLAY_ID) && message.method === undefined) {
-          // The replayed handshake is ours to finish, not the client's to see.
-          if (initialized) current.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-          ready = true;
-          replayListens(current);
-          for (const line of queue.splice(0)) forward(line);
-          for (const list of ['tools', 'resources', 'prompts']) toClient({ jsonrpc: '2.0', method: `notifications/${list}/list_changed` });
-          return;
-        }
-        if (message?.method === SUBSCRIPTIONS_ACKNOWLEDGED && relistened(message)) return;
-        if (message && message.id !== undefined && message.method === undefined) {
-          pending.delete(message.id);
-          listens.delete(message.id);
-        }
-        process.stdout.write(`${event.text}\n`);
-      }),
-    );
-    current.stdin?.on('error', () => undefined);
-    if (initialize) {
-      replays += 1;
-      const replay = JSON.parse(initialize) as Record<string, unknown>;
-      current.stdin?.write(`${JSON.stringify({ ...replay, id: `${REPLAY_ID}-${replays}` })}\n`);
-    } else {
-      replayListens(current);
-      for (const line of queue.splice(0)) forward(line);
+  function failInflight(): void {
+    const restored = new Set((snapshot?.listens ?? []).map((listen) => keyOf(listen.id)));
+    for (const [key, { id, era }] of inflight) {
+      if (!restored.has(key))
+        toClient(
+          errorResponse(id, new InternalError('The server restarted (mcpkit dev) while handling this request; send it again', { retryable: true }), era),
+        );
     }
-  }
-
-  function replayListens(current: ChildProcess): void {
-    for (const listen of listens.values()) {
-      listen.replaying = true;
-      current.stdin?.write(`${listen.line}\n`);
-    }
-  }
-
-  /**
-   * The new child's acknowledgement of a replayed listen is ours: the client was acknowledged
-   * once. It learns instead that the lists may have changed, on the same subscription.
-   */
-  function relistened(message: Message): boolean {
-    const meta = message.params?._meta as Record<string, unknown> | undefined;
-    const id = meta?.[SUBSCRIPTION_ID] as string | number | undefined;
-    const listen = id === undefined ? undefined : listens.get(id);
-    if (!listen?.replaying) return false;
-    listen.replaying = false;
-    const honoured = (message.params?.notifications ?? {}) as Record<string, unknown>;
-    for (const list of ['tools', 'resources', 'prompts']) {
-      if (honoured[`${list}ListChanged`] === true) toClient({ jsonrpc: '2.0', method: `notifications/${list}/list_changed`, params: { _meta: { [SUBSCRIPTION_ID]: id } } });
-    }
-    return true;
+    inflight.clear();
   }
 
   function forward(line: string): void {
-    const message = parseLine(line);
-    if (message?.method === 'initialize') initialize = line;
-    if (message?.method === 'notifications/initialized') initialized = true;
-    if (message?.method === SUBSCRIPTIONS_LISTEN && message.id !== undefined) listens.set(message.id, { line, replaying: false });
-    else if (message?.method && message.id !== undefined) pending.add(message.id);
-    if (message?.method === 'notifications/cancelled') listens.delete(message.params?.requestId as string | number);
-    child?.stdin?.write(`${line}\n`);
+    const child = children.serving;
+    if (!child) return void queue.push(line);
+    for (const frame of framesOf(line)) if (frame.kind === 'request') inflight.set(keyOf(frame.id!), { id: frame.id!, era: frame.era });
+    child.stdin?.write(`${line}\n`);
   }
 
-  process.stdin.on('data', (chunk: Buffer) =>
-    clientReader.push(chunk, (event) => {
-      if (event.kind !== 'line') return;
-      if (ready) forward(event.text);
-      else queue.push(event.text);
-    }),
-  );
-  process.stdin.on('end', () => {
-    child?.stdin?.end();
-    child?.once('exit', () => process.exit(0));
+  const children = new ServerChildren([CLI, 'start', entry, '--stdio'], ['pipe', 'pipe', 'inherit', 'ipc'], {
+    spawned: (child) => {
+      child.stdin?.on('error', () => undefined);
+      const reader = new LineReader(MAX_LINE);
+      child.stdout?.on('data', (chunk: Buffer) =>
+        reader.push(chunk, (event) => {
+          if (event.kind !== 'line' || child !== children.serving) return;
+          for (const frame of framesOf(event.text)) if (frame.kind === 'response' && frame.id !== null) inflight.delete(keyOf(frame.id));
+          process.stdout.write(`${event.text}\n`);
+        }),
+      );
+    },
+    takeOver: (child, previous) => {
+      const serve: ServeMessage = { type: 'serve', restore: snapshot };
+      child.send(serve);
+      if (previous) {
+        previous.kill('SIGTERM');
+        err('mcpkit dev: the new build serves');
+      }
+      failInflight();
+      for (const line of queue.splice(0)) forward(line);
+    },
+    message: (_child, message) => {
+      if (message.type === 'snapshot') snapshot = message.snapshot;
+    },
+    lost: failInflight,
   });
 
-  spawnChild();
-  return {
-    restart: () => {
-      const old = child;
-      // Until the new server has the client's handshake, the client's messages wait.
-      ready = false;
-      child = undefined;
-      old?.kill('SIGTERM');
-      // Work in flight is lost with the old process: say so, in a way a client may retry.
-      for (const id of pending) {
-        toClient({ jsonrpc: '2.0', id, error: { code: -32603, message: 'The server restarted (mcpkit dev) while handling this request; send it again', data: { retryable: true } } });
-      }
-      pending.clear();
-      err('mcpkit dev: rebuilt, restarting the server');
-      spawnChild();
-    },
-    stop: () => child?.kill('SIGTERM'),
-  };
+  const clientReader = new LineReader(MAX_LINE);
+  process.stdin.on('data', (chunk: Buffer) => clientReader.push(chunk, (event) => event.kind === 'line' && forward(event.text)));
+  process.stdin.on('end', () => {
+    const child = children.serving;
+    if (!child) process.exit(0);
+    child.stdin?.end();
+    child.once('exit', () => process.exit(0));
+  });
+
+  children.start();
+  return { restart: () => children.start(), stop: () => children.stop() };
 }
 
-/** Over HTTP the server child restarts behind the same port; legacy sessions end with it. */
+/**
+ * Over HTTP the server child restarts behind the same port once the new build has loaded (the
+ * port is handed over then); a build that fails to load leaves the old child serving. Sessions
+ * end with the child.
+ */
 function devHttp(entry: string, options: DevOptions): { restart: () => void; stop: () => void } {
-  let child: ChildProcess | undefined;
   const args = [CLI, 'start', entry, '--http', '--port', options.port ?? process.env.PORT ?? '3000', '--host', options.host ?? '127.0.0.1'];
-  const spawnChild = () => (child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] }));
-  spawnChild();
-  return {
-    restart: () => {
-      const old = child;
-      err('mcpkit dev: rebuilt, restarting the server');
-      if (!old || old.exitCode !== null) return void spawnChild();
-      old.once('exit', spawnChild);
-      old.kill('SIGTERM');
+  const children = new ServerChildren(args, ['ignore', 'inherit', 'inherit', 'ipc'], {
+    spawned: () => undefined,
+    takeOver: (child, previous) => {
+      const serve = () => child.send({ type: 'serve' } satisfies ServeMessage);
+      if (!previous || previous.exitCode !== null || previous.signalCode !== null) return serve();
+      previous.once('exit', serve);
+      previous.kill('SIGTERM');
     },
-    stop: () => child?.kill('SIGTERM'),
-  };
+    message: () => undefined,
+    lost: () => undefined,
+  });
+  children.start();
+  return { restart: () => children.start(), stop: () => children.stop() };
 }
 
 /** `mcpkit dev [entry]`: rebuilds on change and restarts the server, keeping the client connected. */
 export function dev(entryArg: string | undefined, options: DevOptions): void {
   const entry = resolveEntry(entryArg);
   const root = projectRoot(entry);
-  // tsc's first pass rewrites every output file: restarts only count once it has settled.
-  let settled = false;
-  const compiler = startCompiler(root, () => setTimeout(() => (settled = true), 500));
-  if (!compiler) settled = true;
   if (!existsSync(dirname(entry))) throw new CliError(`No build output at ${dirname(entry)}`, 'Run npm run build once first.');
-  const server = options.http ? devHttp(entry, options) : devStdio(entry);
-  const watcher = watchOutput(dirname(entry), () => settled && server.restart());
+  let server: { restart: () => void; stop: () => void } | undefined;
+  const serve = () => (options.http ? devHttp(entry, options) : devStdio(entry));
+  // With tsc, the server starts from its first pass and restarts after each clean one: a pass
+  // with type errors leaves the last good build serving.
+  const compiler = startCompiler(root, (errors) => {
+    if (!server) server = serve();
+    else if (errors > 0) err(`mcpkit dev: ${errors} type error${errors === 1 ? '' : 's'}; still serving the last good build`);
+    else server.restart();
+  });
+  if (!compiler) server = serve();
+  const watcher = compiler ? undefined : watchOutput(dirname(entry), () => server?.restart());
   const stop = () => {
-    watcher.close();
+    watcher?.close();
     compiler?.kill('SIGTERM');
-    server.stop();
+    server?.stop();
     process.exit(0);
   };
   process.once('SIGTERM', stop);

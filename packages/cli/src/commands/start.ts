@@ -1,7 +1,9 @@
+import type { McpApp } from '@mcpkit/core';
 import { serveStdio } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { loadApp, resolveEntry } from '../load-app';
 import { err } from '../output';
+import { isDevChild, report, serveForDev } from './dev-child';
 
 export interface StartOptions {
   stdio?: boolean;
@@ -15,10 +17,18 @@ export interface StartOptions {
 export async function start(entry: string | undefined, options: StartOptions): Promise<void> {
   if (options.stdio && options.http) throw new CliError('Choose one transport: --stdio or --http');
   const app = loadApp(resolveEntry(entry));
+  // Under `mcpkit dev`: serve once the dev process hands over, continuing the client's session.
+  const dev = isDevChild();
   if (!options.http) {
-    serveStdio(app);
+    if (dev) serveForDev((restore) => serveStdio(app, { restore, announceListChanges: true, onSnapshot: (snapshot) => report({ type: 'snapshot', snapshot }) }));
+    else serveStdio(app);
     return;
   }
+  if (dev) serveForDev(() => serveOverHttp(app, options));
+  else await serveOverHttp(app, options);
+}
+
+async function serveOverHttp(app: McpApp, options: StartOptions): Promise<void> {
   const port = Number(options.port ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`Invalid port: ${options.port}`, 'Give a port from 0 to 65535 (0 picks a free one).');
   // Loaded only for HTTP: a stdio server does not pay for Fastify at start-up.
