@@ -1,7 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
@@ -21,6 +25,49 @@ exports.app = createApp({ name: 'dev-fixture', version: '1', providers: [Tools],
 `,
   );
 }
+
+/** A TypeScript project (tsc resolves from it) whose `src/app.ts` serves `tools`; `extra` is appended (a type error). */
+function writeTsApp(dir: string, tools: string[], extra = ''): void {
+  writeFileSync(
+    join(dir, 'src', 'app.ts'),
+    `declare function require(id: string): any;
+declare const exports: any;
+const { createApp, Tool } = require(${JSON.stringify(CORE)});
+class Tools {}
+for (const name of ${JSON.stringify(tools)}) {
+  (Tools.prototype as any)[name] = async function () { return name; };
+  Tool({ name, input: null })(Tools.prototype, name, Object.getOwnPropertyDescriptor(Tools.prototype, name));
+}
+exports.app = createApp({ name: 'dev-ts-fixture', version: '1', providers: [Tools] });
+${extra}
+`,
+  );
+}
+
+function tsProject(dir: string, tools: string[]): string {
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(dirname(require.resolve('typescript/package.json')), join(dir, 'node_modules', 'typescript'), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'dev-ts-fixture', private: true }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { outDir: 'dist', rootDir: 'src', module: 'commonjs', target: 'es2022', types: [] }, include: ['src'] }),
+  );
+  writeTsApp(dir, tools);
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', dir]);
+  return join(dir, 'dist', 'app.js');
+}
+
+/** Polls `check` every 100 ms until it holds or `timeoutMs` passes; returns whether it held. */
+async function eventually(check: () => boolean, timeoutMs = 20_000): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return check();
+}
+
+const names = (message: Record<string, unknown>) => (message.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -85,6 +132,109 @@ describe('mcpkit dev', () => {
       expect(client.stray).toEqual([]);
     } finally {
       client.kill();
+    }
+  }, 60_000);
+
+  it('over stdio with the official SDK client: listChanged is declared, and the client stays connected and hears the change', async () => {
+    const app = join(dir, 'app.js');
+    writeApp(app, ['alpha']);
+    const client = new Client({ name: 'dev-sdk-client', version: '1' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'dev', app],
+      cwd: dir,
+      env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    try {
+      // A plain (not dynamic) app: dev declares listChanged because it will send list_changed.
+      expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['alpha']);
+      writeApp(app, ['alpha', 'beta']);
+      expect(await eventually(() => changes > 0)).toBe(true);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['alpha', 'beta']);
+      expect(await client.callTool({ name: 'beta', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'beta' }] });
+      expect(changes).toBe(1);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('over stdio: a rebuild with type errors leaves the last good build serving, the fixed one takes over', async () => {
+    const entry = tsProject(dir, ['alpha']);
+    const client = RawStdioClient.spawn(process.execPath, [CLI, 'dev', entry], { ...process.env, LOG_LEVEL: 'warn' }, dir);
+    try {
+      // The server starts after tsc's first pass: the wait is the compiler's.
+      client.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+      expect(await client.waitFor((message) => message.id === 'init', 30_000)).toMatchObject({ result: { capabilities: { tools: { listChanged: true } } } });
+      client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(names(await client.request('tools/list'))).toEqual(['alpha']);
+
+      writeTsApp(dir, ['alpha', 'beta'], "const oops: number = 'not a number';");
+      expect(await eventually(() => client.stderr.includes('still serving the last good build'), 30_000)).toBe(true);
+      expect(client.stderr).toContain('TS2322');
+      expect(names(await client.request('tools/list'))).toEqual(['alpha']);
+      expect(client.messages.filter((message) => message.method === 'notifications/tools/list_changed')).toEqual([]);
+
+      writeTsApp(dir, ['alpha', 'beta']);
+      await client.waitFor((message) => message.method === 'notifications/tools/list_changed', 30_000);
+      expect(names(await client.request('tools/list'))).toEqual(['alpha', 'beta']);
+      expect(client.stray).toEqual([]);
+    } finally {
+      client.kill();
+    }
+  }, 90_000);
+
+  it('over stdio: a build that throws on load leaves the last good build serving and shows the error', async () => {
+    const app = join(dir, 'app.js');
+    writeApp(app, ['alpha']);
+    const client = RawStdioClient.spawn(process.execPath, [CLI, 'dev', app], { ...process.env, LOG_LEVEL: 'warn' }, dir);
+    try {
+      await client.initialize();
+      writeFileSync(app, "throw new Error('boom at load');\n");
+      expect(await eventually(() => client.stderr.includes('did not start'), 20_000)).toBe(true);
+      expect(client.stderr).toContain('boom at load');
+      expect(client.stderr).toContain('still serving the last good build');
+      expect(names(await client.request('tools/list'))).toEqual(['alpha']);
+      expect(await client.request('tools/call', { name: 'alpha', arguments: {} })).toMatchObject({ result: { content: [{ text: 'alpha' }] } });
+
+      writeApp(app, ['alpha', 'beta']);
+      await client.waitFor((message) => message.method === 'notifications/tools/list_changed', 20_000);
+      expect(names(await client.request('tools/list'))).toEqual(['alpha', 'beta']);
+      // One handshake, never repeated to the client.
+      expect(client.messages.filter((message) => (message.result as { protocolVersion?: string } | undefined)?.protocolVersion)).toHaveLength(1);
+      expect(client.stray).toEqual([]);
+    } finally {
+      client.kill();
+    }
+  }, 60_000);
+
+  it('over HTTP: a build that throws on load leaves the last good build serving', async () => {
+    const app = join(dir, 'app.js');
+    writeApp(app, ['alpha']);
+    const port = await freePort();
+    const server = await HttpServerProcess.start(process.execPath, [CLI, 'dev', app, '--http', '--port', String(port)], { LOG_LEVEL: 'warn' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const discover = async () => {
+      const init = await fetch(server.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }),
+      });
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+      const answer = await fetch(server.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      return names((await answer.json()) as Record<string, unknown>);
+    };
+    try {
+      expect(await discover()).toEqual(['alpha']);
+      writeFileSync(app, "throw new Error('boom at load');\n");
+      expect(await eventually(() => server.output.includes('did not start'), 20_000)).toBe(true);
+      expect(await discover()).toEqual(['alpha']);
+    } finally {
+      await server.stop();
     }
   }, 60_000);
 
