@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -6,16 +5,9 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawStdioClient } from '@mcpkit/testing';
+import { sh } from './sh';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
-
-function sh(command: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, LOG_LEVEL: 'warn' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 describe('mcpkit new, as a new user would use it', () => {
   const root = mkdtempSync(join(tmpdir(), 'mcpkit-new-'));
@@ -30,6 +22,8 @@ describe('mcpkit new, as a new user would use it', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; overrides: Record<string, string> };
     expect(pkg.dependencies['@mcpkit/core']).toMatch(/^file:\.\/vendor\/mcpkit-core-.+\.tgz$/);
     expect(pkg.overrides['@mcpkit/core']).toBe('$@mcpkit/core');
+    // Not a dependency of the project, but of @mcpkit/fastify: its range goes to the tarball too.
+    expect(pkg.overrides['@mcpkit/http']).toMatch(/^file:\.\/vendor\/mcpkit-http-.+\.tgz$/);
 
     expect((await sh('npm', ['install', '--no-audit', '--no-fund'], dir)).code).toBe(0);
     expect((await sh('npm', ['run', 'build'], dir)).code).toBe(0);

@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { CliError, EXIT } from '../cli-error';
+import { packWorkspace } from './pack-workspace';
 import { appSource, GITIGNORE, JEST_CONFIG, readme, testSource, TSCONFIG, TSCONFIG_BUILD, type TemplateOptions } from './templates';
 
-/** The mcpkit packages a new project uses, in the order they must be packed. */
-const PACKAGES = ['core', 'stdio', 'fastify', 'testing', 'cli'] as const;
 const PNPM = 'pnpm@10.34.9';
 
 export interface ScaffoldOptions extends TemplateOptions {
@@ -21,32 +20,6 @@ export interface ScaffoldOptions extends TemplateOptions {
 export function workspaceRoot(): string | undefined {
   const root = resolve(__dirname, '..', '..', '..', '..');
   return existsSync(join(root, 'pnpm-workspace.yaml')) && existsSync(join(root, 'packages', 'core', 'package.json')) ? root : undefined;
-}
-
-function run(command: string, args: string[], cwd: string): { ok: boolean; output: string } {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, CI: process.env.CI ?? '' } });
-  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
-}
-
-/**
- * Packs the workspace packages into `vendor`: `pnpm pack` turns their `workspace:*` ranges into
- * versions, and the project's npm `overrides` point those versions back at the tarballs, since
- * the registry does not have them.
- */
-function packWorkspace(root: string, vendor: string, progress: (line: string) => void): Record<string, string> {
-  mkdirSync(vendor, { recursive: true });
-  const pnpm = run('pnpm', ['--version'], root).ok ? { command: 'pnpm', prefix: [] as string[] } : { command: 'npx', prefix: ['-y', PNPM] };
-  const specs: Record<string, string> = {};
-  for (const name of PACKAGES) {
-    const dir = join(root, 'packages', name);
-    if (!existsSync(join(dir, 'dist', 'index.js'))) throw new CliError(`@mcpkit/${name} is not built`, 'Run pnpm build in the mcpkit checkout first.', EXIT.FAILURE);
-    progress(`packing @mcpkit/${name}`);
-    const packed = run(pnpm.command, [...pnpm.prefix, 'pack', '--pack-destination', vendor], dir);
-    if (!packed.ok) throw new CliError(`Could not pack @mcpkit/${name}: ${packed.output.trim().split('\n').pop()}`, 'Check that pnpm works in the mcpkit checkout.', EXIT.FAILURE);
-    const version = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
-    specs[`@mcpkit/${name}`] = `file:./vendor/mcpkit-${name}-${version}.tgz`;
-  }
-  return specs;
 }
 
 function packageJson(options: ScaffoldOptions, specs: Record<string, string>): string {
@@ -84,8 +57,10 @@ function packageJson(options: ScaffoldOptions, specs: Record<string, string>): s
     },
   };
   if (!options.registry) {
-    // Transitive @mcpkit/* ranges are plain versions after packing: send them to the tarballs too.
-    if (options.pm === 'npm') pkg.overrides = Object.fromEntries(Object.keys(specs).map((name) => [name, `$${name}`]));
+    // Transitive @mcpkit/* ranges (^<version> after packing) go to the tarballs too. npm wants a
+    // direct dependency overridden by reference ($name), any other package by its spec.
+    const direct = { ...(pkg.dependencies as Record<string, string>), ...(pkg.devDependencies as Record<string, string>) };
+    if (options.pm === 'npm') pkg.overrides = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, name in direct ? `$${name}` : spec]));
     else pkg.pnpm = { overrides: specs };
   }
   return `${JSON.stringify(pkg, null, 2)}\n`;
@@ -118,11 +93,11 @@ export async function scaffold(options: ScaffoldOptions): Promise<void> {
   }
   mkdirSync(join(options.dir, 'src'), { recursive: true });
   mkdirSync(join(options.dir, 'test'), { recursive: true });
-  let specs: Record<string, string> = {};
+  const specs: Record<string, string> = {};
   if (!options.registry) {
     const root = workspaceRoot();
     if (!root) throw new CliError('This mcpkit CLI is not inside an mcpkit checkout, so there is nothing to pack', 'Pass --registry <range> to depend on published packages, e.g. --registry ^0.1.0.');
-    specs = packWorkspace(root, join(options.dir, 'vendor'), options.progress);
+    for (const { name, file } of packWorkspace(root, join(options.dir, 'vendor'), options.progress)) specs[name] = `file:./vendor/${file}`;
   }
   const fill = (text: string) => text.replace(/\{\{name\}\}/g, options.name);
   const startCommand = `${process.execPath} ${join(resolve(options.dir), 'node_modules', '@mcpkit', 'cli', 'dist', 'cli.js')} start ${join(resolve(options.dir), 'dist', 'app.js')} --stdio`;
