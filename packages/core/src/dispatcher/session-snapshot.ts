@@ -30,7 +30,7 @@ export interface SessionSnapshot {
   announceListChanges?: boolean;
 }
 
-/** @internal What a connection keeps of an open listen: its params (for snapshots) and how to tell it the lists changed. */
+/** What a connection keeps of an open listen: its params (for snapshots) and how to tell it the lists changed. */
 export interface OpenListen {
   readonly params: Readonly<Record<string, unknown>>;
   /** Sends the tagged `list_changed` for every list the listen's filter honoured. */
