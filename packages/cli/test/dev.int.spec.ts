@@ -238,6 +238,36 @@ describe('mcpkit dev', () => {
     }
   }, 60_000);
 
+  it('over HTTP: a session survives a restart, rebuilt from the record the old build reported', async () => {
+    const app = join(dir, 'app.js');
+    writeApp(app, ['alpha']);
+    const port = await freePort();
+    const server = await HttpServerProcess.start(process.execPath, [CLI, 'dev', app, '--http', '--port', String(port)], { LOG_LEVEL: 'warn' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    try {
+      const init = await fetch(server.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }) });
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+      await init.text();
+      const list = async () => {
+        const answer = await fetch(server.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+        return answer.status === 200 ? names((await answer.json()) as Record<string, unknown>) : [`HTTP ${answer.status}`];
+      };
+      expect(await list()).toEqual(['alpha']);
+      writeApp(app, ['alpha', 'beta']);
+      // Polled through the restart (bounded): the port may be closed a moment, the session is never unknown.
+      const answers: string[][] = [];
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline && !answers.at(-1)?.includes('beta'); await new Promise((resolve) => setTimeout(resolve, 200))) {
+        answers.push(await list().catch(() => ['refused']));
+      }
+      expect(answers.flat()).not.toContain('HTTP 404');
+      const seen = answers.at(-1);
+      // The same session id, served by the new build.
+      expect(seen).toEqual(['alpha', 'beta']);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
   it('over HTTP: restarts behind the same port', async () => {
     const app = join(dir, 'app.js');
     writeApp(app, ['alpha']);

@@ -7,6 +7,7 @@ import { LineReader } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { resolveEntry } from '../load-app';
 import { err } from '../output';
+import type { SessionRecord } from '@mcpkit/fastify';
 import { DEV_CHILD_ENV, type ChildMessage, type ServeMessage } from './dev-child';
 
 export interface DevOptions {
@@ -208,20 +209,25 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
 
 /**
  * Over HTTP the server child restarts behind the same port once the new build has loaded (the
- * port is handed over then); a build that fails to load leaves the old child serving. Sessions
- * end with the child.
+ * port is handed over then); a build that fails to load leaves the old child serving. The
+ * session records the serving child reports go to the next one, which rebuilds a session when
+ * its client comes back (core's `restore`, as with a shared session store).
  */
 function devHttp(entry: string, options: DevOptions): { restart: () => void; stop: () => void } {
   const args = [CLI, 'start', entry, '--http', '--port', options.port ?? process.env.PORT ?? '3000', '--host', options.host ?? '127.0.0.1'];
+  const sessions = new Map<string, SessionRecord>();
   const children = new ServerChildren(args, ['ignore', 'inherit', 'inherit', 'ipc'], {
     spawned: () => undefined,
     takeOver: (child, previous) => {
-      const serve = () => child.send({ type: 'serve' } satisfies ServeMessage);
+      const serve = () => child.send({ type: 'serve', sessions: [...sessions.values()] } satisfies ServeMessage);
       if (!previous || previous.exitCode !== null || previous.signalCode !== null) return serve();
       previous.once('exit', serve);
       previous.kill('SIGTERM');
     },
-    message: () => undefined,
+    message: (_child, message) => {
+      if (message.type === 'session') sessions.set(message.record.id, message.record);
+      else if (message.type === 'sessionEnded') sessions.delete(message.id);
+    },
     lost: () => undefined,
   });
   children.start();

@@ -3,7 +3,8 @@ import { serveStdio } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { loadApp, resolveEntry } from '../load-app';
 import { err } from '../output';
-import { isDevChild, report, serveForDev } from './dev-child';
+import type { SessionStore } from '@mcpkit/fastify';
+import { handedOverSessions, isDevChild, report, serveForDev } from './dev-child';
 
 export interface StartOptions {
   stdio?: boolean;
@@ -20,20 +21,20 @@ export async function start(entry: string | undefined, options: StartOptions): P
   // Under `mcpkit dev`: serve once the dev process hands over, continuing the client's session.
   const dev = isDevChild();
   if (!options.http) {
-    if (dev) serveForDev((restore) => serveStdio(app, { restore, announceListChanges: true, onSnapshot: (snapshot) => report({ type: 'snapshot', snapshot }) }));
+    if (dev) serveForDev(({ restore }) => serveStdio(app, { restore, announceListChanges: true, onSnapshot: (snapshot) => report({ type: 'snapshot', snapshot }) }));
     else serveStdio(app);
     return;
   }
-  if (dev) serveForDev(() => serveOverHttp(app, options));
+  if (dev) serveForDev(({ sessions }) => serveOverHttp(app, options, handedOverSessions(sessions)));
   else await serveOverHttp(app, options);
 }
 
-async function serveOverHttp(app: McpApp, options: StartOptions): Promise<void> {
+async function serveOverHttp(app: McpApp, options: StartOptions, sessionStore?: SessionStore): Promise<void> {
   const port = Number(options.port ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`Invalid port: ${options.port}`, 'Give a port from 0 to 65535 (0 picks a free one).');
   // Loaded only for HTTP: a stdio server does not pay for Fastify at start-up.
   const { serveHttp } = await import('@mcpkit/fastify');
-  const server = await serveHttp(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port, sessions: !options.stateless });
+  const server = await serveHttp(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port, sessions: !options.stateless, sessionStore });
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
