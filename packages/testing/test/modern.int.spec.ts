@@ -59,7 +59,6 @@ const app = createApp({ name: 'dual', version: '2.0.0', instructions: 'Both eras
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' } };
 
 let id = 1;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function modern(connection: Connection, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META): Promise<any> {
   return connection.receive({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: meta } });
 }

@@ -64,7 +64,6 @@ async function open(version = '2025-11-25'): Promise<Connection> {
 }
 
 // Responses are asserted structurally, so the helper hands them back loosely typed.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function rpc(connection: Connection, id: number | string, method: string, params?: unknown): Promise<any> {
   return connection.receive(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }) as Promise<JsonRpcResponse>;
 }

@@ -190,7 +190,6 @@ async function open(version = '2025-11-25'): Promise<Connection> {
 }
 
 let nextId = 1;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function rpc(connection: Connection, method: string, params: Record<string, unknown>): Promise<any> {
   return connection.receive({ jsonrpc: '2.0', id: nextId++, method, params });
 }

@@ -45,7 +45,6 @@ async function open(): Promise<Connection> {
   return connection;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function rpc(connection: Connection, method: string, params?: Record<string, unknown>): Promise<any> {
   return (await connection.receive(params === undefined ? { jsonrpc: '2.0', id: 1, method } : { jsonrpc: '2.0', id: 1, method, params })) as JsonRpcResponse;
 }
