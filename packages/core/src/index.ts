@@ -14,7 +14,6 @@ export { Field, type FieldOptions } from './decorators/field.decorator';
 export { Complete, type CompleteOptions } from './decorators/complete.decorator';
 export type { CommonOptions, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
 
-export { Connection, errorResponse, type ConnectionOptions, type ReceiveOptions } from './dispatcher/connection';
 export {
   RequestContext,
   type TransportInfo,
@@ -30,8 +29,6 @@ export type { TraceContext } from './dispatcher/trace-context';
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
-// Adapter-facing names kept here until every adapter imports them from '@mcpkit/core/transport'.
-export { hasModernClaim, MODERN_META, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './transport';
 export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
@@ -50,7 +47,6 @@ export {
 } from './errors/mcp-error';
 export { ToolError } from './errors/tool-error';
 export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } from './errors/definition-error';
-export { toJsonRpcError } from './errors/to-json-rpc-error';
 
 export { createLogger, isLevelEnabled, type Logger, type LoggerOptions } from './logging/logger';
 export { flushLogs } from './logging/exit-hooks';
@@ -87,10 +83,7 @@ export type {
 } from './protocol/mcp-types';
 export type { JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcMessage, JsonRpcErrorObject, RequestId } from './protocol/json-rpc';
 export { METHOD } from './protocol/methods';
-export { parseMessage, type ParsedFrame } from './wire/parse-message';
-export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
 export { ExactNumberId } from './protocol/exact-id';
-export { isObject, isRequestId } from './protocol/json-rpc';
 export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, type LegacyProtocolVersion } from './protocol/protocol-versions';
 
 export { text, image, audio, embeddedResource, resourceLink } from './results/content';

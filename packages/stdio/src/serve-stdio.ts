@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLogger, DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, InvalidRequestError, type EncodeLimits, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { createLogger, InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, type EncodeLimits } from '@mcpkit/core/transport';
 import type { SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from './line-reader';
 import { guardStdout, writesToStdout } from './stdout-guard';

@@ -1,4 +1,5 @@
-import { createApp, Resource, Tool, type Connection, type RequestContext } from '@mcpkit/core';
+import { createApp, Resource, Tool, type RequestContext } from '@mcpkit/core';
+import { type Connection } from '@mcpkit/core/transport';
 import { IsString } from 'class-validator';
 import pino from 'pino';
 import { TestClient } from '../src';
