@@ -183,6 +183,8 @@ describe('mcpkit dev', () => {
       await client.waitFor((message) => message.method === 'notifications/tools/list_changed', 30_000);
       expect(names(await client.request('tools/list'))).toEqual(['alpha', 'beta']);
       expect(client.stray).toEqual([]);
+      // The client closing stdin ends dev (and its compiler) cleanly.
+      expect(await client.end()).toEqual({ code: 0, signal: null });
     } finally {
       client.kill();
     }
@@ -207,6 +209,10 @@ describe('mcpkit dev', () => {
       // One handshake, never repeated to the client.
       expect(client.messages.filter((message) => (message.result as { protocolVersion?: string } | undefined)?.protocolVersion)).toHaveLength(1);
       expect(client.stray).toEqual([]);
+    } catch (error) {
+      // What dev and its children said is the story of a failure here.
+      (error as Error).message += `\n--- dev stderr ---\n${client.stderr}\n--- client saw ---\n${JSON.stringify(client.messages)}`;
+      throw error;
     } finally {
       client.kill();
     }

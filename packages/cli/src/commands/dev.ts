@@ -150,12 +150,8 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
 
   function failInflight(): void {
     const restored = new Set((snapshot?.listens ?? []).map((listen) => keyOf(listen.id)));
-    for (const [key, { id, era }] of inflight) {
-      if (!restored.has(key))
-        toClient(
-          errorResponse(id, new InternalError('The server restarted (mcpkit dev) while handling this request; send it again', { retryable: true }), era),
-        );
-    }
+    const restarted = () => new InternalError('The server restarted (mcpkit dev) while handling this request; send it again', { retryable: true });
+    for (const [key, { id, era }] of inflight) if (!restored.has(key)) toClient(errorResponse(id, restarted(), era));
     inflight.clear();
   }
 
@@ -258,4 +254,6 @@ export function dev(entryArg: string | undefined, options: DevOptions): void {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // However dev ends (the client closed stdin), tsc --watch must not outlive it; server children end with their IPC channel.
+  process.once('exit', () => compiler?.kill('SIGTERM'));
 }
