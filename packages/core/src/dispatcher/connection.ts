@@ -94,7 +94,8 @@ export class Connection {
   private readonly restored: SessionSnapshot | undefined;
   // Restored listens wait for an outbound channel to deliver on.
   private unopenedListens: ListenSnapshot[] | undefined;
-  private readonly listens = new Map<string | number, { readonly id: RequestId; readonly listen: OpenListen }>();
+  // Made on the first listen: a stateless request never opens one.
+  private listens: Map<string | number, { readonly id: RequestId; readonly listen: OpenListen }> | undefined = undefined;
   private readonly announcing: boolean;
   /** What this connection declares: the app's capabilities, with `listChanged` when it announces list changes. */
   readonly capabilities: Readonly<ServerCapabilities>;
@@ -224,7 +225,7 @@ export class Connection {
       const subscriptions = handshake.subscribedUris;
       if (subscriptions.length > 0) snapshot.subscriptions = subscriptions;
     }
-    const listens = [...this.listens.values()].map(({ id, listen }) => ({ id, params: listen.params as Record<string, unknown> }));
+    const listens = [...(this.listens?.values() ?? [])].map(({ id, listen }) => ({ id, params: listen.params as Record<string, unknown> }));
     if (this.unopenedListens !== undefined) listens.push(...this.unopenedListens);
     if (listens.length > 0) snapshot.listens = listens;
     if (snapshot.client === undefined && snapshot.listens === undefined) return undefined;
@@ -247,7 +248,7 @@ export class Connection {
     if (!this.sessionless && this.handshakeState?.isInitialized) {
       for (const list of announcedLists(this.capabilities)) this.notify(LIST_CHANGED[list]);
     }
-    for (const { listen } of this.listens.values()) listen.announce();
+    for (const { listen } of this.listens?.values() ?? []) listen.announce();
   }
 
   /** Sends a notification on the outbound channel (dropped when there is none). */
@@ -358,10 +359,10 @@ export class Connection {
     const key = idKey(id);
     this.inflight.set(key, ctx);
     const open = listen === undefined ? undefined : { id, listen };
-    if (open !== undefined) this.listens.set(key, open);
+    if (open !== undefined) (this.listens ??= new Map()).set(key, open);
     return () => {
       if (this.inflight.get(key) === ctx) this.inflight.delete(key);
-      if (open !== undefined && this.listens.get(key) === open) this.listens.delete(key);
+      if (open !== undefined && this.listens?.get(key) === open) this.listens.delete(key);
     };
   }
 
