@@ -8,7 +8,7 @@ import { InputRequiredSignal } from '../eras/modern/input-required';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
 import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../eras/handshake/revision-shape';
-import { isCallToolResult, toCallToolResult, toolErrorResult, toStructuredResult } from '../results/tool-result';
+import { isCallToolResult, toCallToolResult, toolErrorResult, structuredResult } from '../results/tool-result';
 import type { ToolDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
 
@@ -34,13 +34,16 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
     ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
     return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
   }
-  const plain = isObject(value) ? (JSON.parse(JSON.stringify(value)) as Record<string, unknown>) : value;
+  // Serialised once: the text block is this JSON, and the structured content its parse (what a
+  // client receives: toJSON applied, undefined dropped), checked against the output schema.
+  const text = isObject(value) ? JSON.stringify(value) : undefined;
+  const plain = text === undefined ? value : (JSON.parse(text) as Record<string, unknown>);
   const problems = check(plain);
   if (problems) {
     ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
     return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
   }
-  return toStructuredResult(plain as Record<string, unknown>);
+  return structuredResult(plain as Record<string, unknown>, text ?? JSON.stringify(plain));
 }
 
 /**

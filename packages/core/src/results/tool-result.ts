@@ -24,10 +24,12 @@ export function toCallToolResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: String(value) }] };
 }
 
-/** A structured result: the object as `structuredContent` plus the same JSON as text (spec SHOULD). */
-export function toStructuredResult(value: Record<string, unknown>): CallToolResult {
-  const plain = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-  return { content: [{ type: 'text', text: JSON.stringify(plain) }], structuredContent: plain };
+/**
+ * A structured result: `plain` (JSON-shaped already) as `structuredContent` plus its JSON `text`
+ * as a text block (spec SHOULD).
+ */
+export function structuredResult(plain: Record<string, unknown>, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: plain };
 }
 
 /** The `isError` result every tool failure becomes. */
