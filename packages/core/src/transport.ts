@@ -15,7 +15,7 @@ import 'reflect-metadata';
 export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
 export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';
-export type { Frame, RequestFrame, EraName } from './wire/frame';
+export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
 export { isObject, isRequestId } from './protocol/json-rpc';

@@ -1,5 +1,5 @@
 import { type HeaderParam, type JsonRpcResponse, type McpError } from '@mcpkit/core';
-import { handshakeHttp, statelessHttp, type Connection } from '@mcpkit/core/transport';
+import { handshakeHttp, statelessHttp, type Connection, type MessageBody } from '@mcpkit/core/transport';
 import type { HttpHeaders } from './http-result';
 
 /**
@@ -8,7 +8,7 @@ import type { HttpHeaders } from './http-result';
  */
 export interface HttpEra {
   /** Whether a request with this `MCP-Protocol-Version` (and body, when there is one) is of this era. */
-  claims(version: string | undefined, message: unknown): boolean;
+  claims(version: string | undefined, body?: MessageBody): boolean;
   /** Whether its requests belong to sessions (and GET and DELETE exist). */
   readonly sessions: boolean;
   /** Whether `responseMode: 'sse'` may open the stream before the handler sends anything. */
@@ -16,7 +16,7 @@ export interface HttpEra {
   /** What the dispatcher is told with each of its messages. */
   readonly receive: Readonly<NonNullable<Parameters<Connection['receive']>[1]>>;
   /** The error that refuses a POST before it runs (its headers against its body …), else undefined. */
-  admit(headers: HttpHeaders, message: unknown, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined;
+  admit(headers: HttpHeaders, body: MessageBody, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined;
   /** The HTTP status of a JSON answer. */
   status(answer: JsonRpcResponse | readonly JsonRpcResponse[]): number;
   /** The versions its `MCP-Protocol-Version` may name. */
@@ -28,6 +28,6 @@ export interface HttpEra {
 const ERAS: readonly HttpEra[] = [statelessHttp, handshakeHttp];
 
 /** The era of a request, by its `MCP-Protocol-Version` and, for a POST, its body. */
-export function eraOf(version: string | undefined, message?: unknown): HttpEra {
-  return ERAS.find((era) => era.claims(version, message))!;
+export function eraOf(version: string | undefined, body?: MessageBody): HttpEra {
+  return ERAS.find((era) => era.claims(version, body))!;
 }

@@ -1,7 +1,7 @@
 import { InternalError, InvalidRequestError, UnsupportedProtocolVersionError, type JsonRpcResponse, type Logger, type TransportInfo } from '@mcpkit/core';
-import { errorResponse, isServedVersion, parseMessage, protocolVersionHeader, sessionlessBatchError, sessionlessClient, type Connection } from '@mcpkit/core/transport';
+import { errorResponse, isServedVersion, parseMessage, protocolVersionHeader, sessionlessBatchError, sessionlessClient, type Connection, type Frame, type MessageBody, type ReceiveOptions } from '@mcpkit/core/transport';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType } from './accept';
-import { containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
+import { bodyOf, containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
 import { EventStream } from './event-stream';
 import { eraOf, type HttpEra } from './http-era';
 import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult, type HttpStreamResult } from './http-result';
@@ -18,11 +18,11 @@ function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boo
  * (notifications/cancelled): there is no result, but a JSON POST must end with a body, so each
  * id gets an error that says why.
  */
-function cancelledAnswer(message: unknown): JsonRpcResponse | JsonRpcResponse[] {
-  const answers = requestIds(message).map((id) =>
+function cancelledAnswer(body: MessageBody): JsonRpcResponse | JsonRpcResponse[] {
+  const answers = requestIds(body).map((id) =>
     errorResponse(id, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows')),
   );
-  return Array.isArray(message) ? answers : answers[0];
+  return Array.isArray(body) ? answers : answers[0];
 }
 
 /** An `Accept` header as one string (a framework may hand repeated ones over as a list). */
@@ -52,7 +52,7 @@ export class StreamableHttpEndpoint {
     }
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
-    const message = frame.message;
+    const message = bodyOf(frame.message);
     const version = protocolVersionHeader(request.headers);
     if (version !== undefined && !isServedVersion(version)) {
       // -32022 is the answer a client of the stateless era recognises; others just see a 400.
@@ -131,13 +131,21 @@ export class StreamableHttpEndpoint {
     return errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: this.registry ? 'GET, POST, DELETE' : 'POST' });
   }
 
+  /** Hands the body to core: a frame as it was read (in the era that claimed it), a batch to be classified there. */
+  private receive(connection: Connection, body: MessageBody, era: HttpEra, options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    if (Array.isArray(body)) return connection.receive(body, { ...options, ...era.receive });
+    const frame = body as Frame;
+    const known = era.receive.era;
+    return connection.serveFrame(known === undefined || frame.era === known ? frame : { ...frame, era: known }, options);
+  }
+
   private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
 
   /**
    * A POST of an era without sessions (an `Mcp-Session-Id` is ignored): admitted by its era (its
    * headers against its body), then served statelessly by core, JSON or SSE, with its era's statuses.
    */
-  private async sessionless(request: HttpRequest, era: HttpEra, message: unknown): Promise<HttpResult> {
+  private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
     const refused = era.admit(request.headers, message, this.headerParamsOf);
     if (refused) return errorResult(400, refused, idOf(message));
     const connection = this.options.app.connect({ kind: 'http', headers: request.headers }, { sessionless: true });
@@ -209,7 +217,7 @@ export class StreamableHttpEndpoint {
     request: HttpRequest,
     connection: Connection,
     session: LiveSession | undefined,
-    message: unknown,
+    message: MessageBody,
     fresh: boolean,
     era: HttpEra,
     letGo?: () => void,
@@ -232,7 +240,7 @@ export class StreamableHttpEndpoint {
     request: HttpRequest,
     connection: Connection,
     session: LiveSession | undefined,
-    message: unknown,
+    message: MessageBody,
     fresh: boolean,
     era: HttpEra,
     letGo: (() => void) | undefined,
@@ -245,7 +253,7 @@ export class StreamableHttpEndpoint {
     const logBindings = session ? session.logBindings : undefined;
     const limits = this.options.limits;
     if (!containsRequest(message)) {
-      const answer = await connection.receive(message, { logger, transport, logBindings, ...era.receive });
+      const answer = await this.receive(connection, message, era, { logger, transport, logBindings });
       if (answer === undefined) return emptyResult(202);
       return jsonResult(400, answer, limits, logger);
     }
@@ -280,7 +288,7 @@ export class StreamableHttpEndpoint {
       : undefined;
     let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
     try {
-      answer = await connection.receive(message, { logger, send, transport, detach, logBindings, ...era.receive });
+      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings });
     } catch (error) {
       // Core answers every request itself; this is a bug, but the client must not hang on it.
       logger.error({ err: error }, 'unexpected dispatcher failure');

@@ -274,6 +274,14 @@ export class Connection {
     return parsed.ok ? this.receive(parsed.message, options) : Promise.resolve(parsed.response);
   }
 
+  /**
+   * Serves one message the transport has already classified (`classify`, once, at its edge):
+   * resolves to the response to send, or `undefined` when nothing is to be sent.
+   */
+  serveFrame(frame: Frame, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | undefined> {
+    return this.serve(frame, options);
+  }
+
   /** Handles one parsed message (or a batch, where the negotiated revision has them). */
   receive(message: unknown, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     if (Array.isArray(message)) return this.receiveBatch(message, options);

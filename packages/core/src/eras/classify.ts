@@ -6,8 +6,13 @@ import { hasModernClaim } from './modern/read-request';
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
-function invalid(id: RequestId | null, problem: McpError, era: EraName = 'handshake'): Frame {
-  return { kind: 'invalid', id, method: '', params: EMPTY, meta: undefined, era, target: undefined, response: undefined, problem };
+function invalid(id: RequestId | null, problem: McpError, era: EraName, method = ''): Frame {
+  return { kind: 'invalid', id, method, params: EMPTY, meta: undefined, era, target: undefined, response: undefined, problem };
+}
+
+/** The method of a malformed message that still asked for an answer (a string method and an id), else ''. */
+function askedMethod(message: Record<string, unknown>): string {
+  return typeof message.method === 'string' && message.id !== undefined && message.id !== null ? message.method : '';
 }
 
 function readableId(message: Record<string, unknown>): RequestId | null {
@@ -27,24 +32,24 @@ function targetOf(method: string, params: Readonly<Record<string, unknown>>): un
  * carrying its answer.
  */
 export function classify(message: unknown, known?: EraName, inBatch = false): Frame {
-  if (!isObject(message)) return invalid(null, new InvalidRequestError('A JSON-RPC message must be an object'));
-  if (message.jsonrpc !== '2.0') return invalid(readableId(message), new InvalidRequestError('jsonrpc must be "2.0"'));
+  if (!isObject(message)) return invalid(null, new InvalidRequestError('A JSON-RPC message must be an object'), known ?? 'handshake');
+  // Era routing per message (protocol.md §3.3): a modern claim is served statelessly.
+  const era: EraName = known ?? (hasModernClaim(message.params) ? 'modern' : 'handshake');
+  if (message.jsonrpc !== '2.0') return invalid(readableId(message), new InvalidRequestError('jsonrpc must be "2.0"'), era, askedMethod(message));
   const { method, id } = message;
   if (typeof method !== 'string') {
     // A response: to one of our requests, or stale (dropped).
     if (id !== undefined && ('result' in message || 'error' in message)) {
       return { kind: 'response', id: readableId(message), method: '', params: EMPTY, meta: undefined, era: 'handshake', target: undefined, response: message, problem: undefined };
     }
-    return invalid(readableId(message), new InvalidRequestError('A JSON-RPC request needs a string method'));
+    return invalid(readableId(message), new InvalidRequestError('A JSON-RPC request needs a string method'), era);
   }
   const params = isObject(message.params) ? message.params : EMPTY;
   if (id === undefined) return { kind: 'notification', id: null, method, params, meta: undefined, era: 'handshake', target: undefined, response: undefined, problem: undefined };
-  if (!isRequestId(id)) return invalid(null, new InvalidRequestError('A request id must be a string or a number (not null)'));
-  if (message.params !== undefined && params === EMPTY) return invalid(id, new InvalidParamsError('params must be an object'));
-  // Era routing per message (protocol.md §3.3): a modern claim is served statelessly.
-  const era: EraName = known ?? (hasModernClaim(params) ? 'modern' : 'handshake');
+  if (!isRequestId(id)) return invalid(null, new InvalidRequestError('A request id must be a string or a number (not null)'), era, askedMethod(message));
+  if (message.params !== undefined && params === EMPTY) return invalid(id, new InvalidParamsError('params must be an object'), era, method);
   // The stateless era has no batches, and a request hidden in one would skip its transport's header checks.
-  if (inBatch && era === 'modern') return invalid(id, new InvalidRequestError('A 2026-07-28 request cannot be part of a JSON-RPC batch; send it on its own'), 'modern');
+  if (inBatch && era === 'modern') return invalid(id, new InvalidRequestError('A 2026-07-28 request cannot be part of a JSON-RPC batch; send it on its own'), 'modern', method);
   const meta = isObject(params._meta) ? params._meta : undefined;
   return { kind: 'request', id, method, params, meta, era, target: targetOf(method, params), response: undefined, problem: undefined };
 }

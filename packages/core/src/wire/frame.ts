@@ -12,7 +12,10 @@ export interface Frame {
   readonly kind: 'request' | 'notification' | 'response' | 'invalid';
   /** The request id; null when it could not be read (and for notifications). */
   readonly id: RequestId | null;
-  /** The method; empty for responses and unreadable messages. */
+  /**
+   * The method; empty for responses, and for malformed messages unless they asked for an answer
+   * (a string method and an id).
+   */
   readonly method: string;
   /** `params` (a frozen empty object when absent or not an object). */
   readonly params: Readonly<Record<string, unknown>>;
@@ -32,3 +35,6 @@ export interface RequestFrame extends Frame {
   readonly kind: 'request';
   readonly id: RequestId;
 }
+
+/** What one transport message carries: a classified message, or a batch (its elements are classified when it is served). */
+export type MessageBody = Frame | unknown[];

@@ -7,6 +7,7 @@ import { InvalidRequestError, type McpError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
 import type { HeaderParam } from '../../scanner/header-params';
+import type { MessageBody } from '../../wire/frame';
 
 /** Request headers by lower-case name, as Node and most frameworks hand them over. */
 type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
@@ -51,12 +52,12 @@ export function handshakeHttpStatus(answer: JsonRpcResponse | readonly JsonRpcRe
  * DELETE address the session. It claims whatever the stateless era does not.
  */
 export const handshakeHttp = Object.freeze({
-  claims: (_version: string | undefined, _message: unknown): boolean => true,
+  claims: (_version: string | undefined, _body?: MessageBody): boolean => true,
   sessions: true,
   streamsUpFront: true,
   /** What the dispatcher is told with each message of this era: nothing beyond its own frame. */
   receive: Object.freeze({}),
-  admit: (_headers: HeaderValues, _message: unknown, _headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined => undefined,
+  admit: (_headers: HeaderValues, _body: MessageBody, _headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined => undefined,
   status: handshakeHttpStatus,
   /** The versions a session's `MCP-Protocol-Version` may name. */
   versions: LEGACY_PROTOCOL_VERSIONS as readonly string[],

@@ -8,8 +8,9 @@ import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import { isObject } from '../../protocol/json-rpc';
 import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
 import type { HeaderParam } from '../../scanner/header-params';
+import { METHOD } from '../../protocol/methods';
+import type { Frame, MessageBody } from '../../wire/frame';
 import { META } from './meta';
-import { hasModernClaim } from './read-request';
 
 /** Request headers by lower-case name, as Node and most frameworks hand them over. */
 export type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
@@ -66,32 +67,26 @@ export function protocolVersionHeader(headers: HeaderValues): string | undefined
  * `Mcp-Param-*` of the arguments a tool marks with `x-mcp-header` (`headerParamsOf` looks its
  * tool up). Throws `HeaderMismatchError` (-32020) naming the first disagreement.
  */
-export function checkModernHeaders(
-  headers: HeaderValues,
-  message: Record<string, unknown>,
-  headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined,
-): void {
+export function checkModernHeaders(headers: HeaderValues, frame: Frame, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): void {
   const version = decodeHeader('MCP-Protocol-Version', headers['mcp-protocol-version']);
-  const params = isObject(message.params) ? message.params : {};
-  const meta = isObject(params._meta) ? params._meta : {};
-  const bodyVersion = meta[META.PROTOCOL_VERSION];
+  const bodyVersion = frame.meta?.[META.PROTOCOL_VERSION];
   if (version === undefined) throw new HeaderMismatchError('Missing MCP-Protocol-Version header');
   if (typeof bodyVersion === 'string' && bodyVersion !== version) {
     throw HeaderMismatchError.mismatch('MCP-Protocol-Version', version, bodyVersion);
   }
   const method = decodeHeader('Mcp-Method', headers['mcp-method']);
   if (method === undefined) throw new HeaderMismatchError('Missing Mcp-Method header');
-  if (method !== message.method) throw HeaderMismatchError.mismatch('Mcp-Method', method, message.method);
-  const named =
-    message.method === 'tools/call' || message.method === 'prompts/get' ? params.name : message.method === 'resources/read' ? params.uri : undefined;
+  if (method !== frame.method) throw HeaderMismatchError.mismatch('Mcp-Method', method, frame.method);
+  // The target the frame read once: a tool or prompt name, a resource URI.
+  const named = frame.target;
   if (named !== undefined) {
     const name = decodeHeader('Mcp-Name', headers['mcp-name']);
     if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
     if (name !== named) throw HeaderMismatchError.mismatch('Mcp-Name', name, named);
   }
-  if (message.method === 'tools/call' && typeof params.name === 'string') {
-    const mirrored = headerParamsOf(params.name);
-    if (mirrored && mirrored.length > 0) checkParamHeaders(headers, params.arguments, mirrored);
+  if (frame.method === METHOD.TOOLS_CALL && typeof named === 'string') {
+    const mirrored = headerParamsOf(named);
+    if (mirrored && mirrored.length > 0) checkParamHeaders(headers, frame.params.arguments, mirrored);
   }
 }
 
@@ -151,16 +146,17 @@ export function modernHttpStatus(answer: JsonRpcResponse | readonly JsonRpcRespo
  * statuses of its table.
  */
 export const statelessHttp = Object.freeze({
-  claims: (version: string | undefined, message: unknown): boolean => isModernVersion(version) || (isObject(message) && hasModernClaim(message.params)),
+  claims: (version: string | undefined, body?: MessageBody): boolean => isModernVersion(version) || (body !== undefined && !Array.isArray(body) && (body as Frame).era === 'modern'),
   sessions: false,
   streamsUpFront: false,
   /** What the dispatcher is told with each message: serve it as this era even without a `_meta` claim. */
   receive: Object.freeze({ era: 'modern' as const }),
-  admit(headers: HeaderValues, message: unknown, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined {
-    if (!isObject(message)) return new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)');
-    if (message.id === undefined || typeof message.method !== 'string') return undefined;
+  admit(headers: HeaderValues, body: MessageBody, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined {
+    if (Array.isArray(body)) return new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)');
+    const frame = body as Frame;
+    if (frame.kind !== 'request') return undefined;
     try {
-      checkModernHeaders(headers, message, headerParamsOf);
+      checkModernHeaders(headers, frame, headerParamsOf);
       return undefined;
     } catch (error) {
       return error as McpError;
