@@ -53,7 +53,11 @@ function ensureNode24Addons() {
       rmSync(target, { recursive: true, force: true });
       mkdirSync(target, { recursive: true });
       cpSync(source, target, { recursive: true, filter: (path) => !/[/\\](build|node_modules)$/.test(path) });
-      const result = spawnSync(node, [gyp, 'rebuild', '--release', `--nodedir=${home}`, '-j', '2'], { cwd: target, stdio: ['ignore', 2, 2], env: { ...process.env, PATH: `${join(home, 'bin')}:${process.env.PATH}` } });
+      const result = spawnSync(node, [gyp, 'rebuild', '--release', `--nodedir=${home}`, '-j', '2'], {
+        cwd: target,
+        stdio: ['ignore', 2, 2],
+        env: { ...process.env, PATH: `${join(home, 'bin')}:${process.env.PATH}` },
+      });
       if (result.status !== 0) throw new Error(`node-gyp rebuild of ${addon.name} for Node 24 failed`);
     }
     map.binaries[join(source, addon.binary)] = join(target, addon.binary);

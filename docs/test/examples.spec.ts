@@ -24,8 +24,12 @@ describe('documentation examples', () => {
   // Feature pages and package READMEs carry runnable examples; benchmarks.md is a generated report.
   const pages = [
     join(ROOT, 'README.md'),
-    ...readdirSync(DOCS).filter((name) => name.endsWith('.md') && name !== 'benchmarks.md').map((name) => join(DOCS, name)),
-    ...readdirSync(join(ROOT, 'packages')).map((name) => join(ROOT, 'packages', name, 'README.md')).filter((path) => existsSync(path)),
+    ...readdirSync(DOCS)
+      .filter((name) => name.endsWith('.md') && name !== 'benchmarks.md')
+      .map((name) => join(DOCS, name)),
+    ...readdirSync(join(ROOT, 'packages'))
+      .map((name) => join(ROOT, 'packages', name, 'README.md'))
+      .filter((path) => existsSync(path)),
   ];
 
   it.each(pages.map((page) => [page.slice(ROOT.length + 1), page]))('%s shows its examples verbatim', (_, page) => {
@@ -38,7 +42,9 @@ describe('documentation examples', () => {
     const server = RawStdioClient.spawn(process.execPath, [join(DOCS, 'dist', 'readme.example.js')], { ...process.env, LOG_LEVEL: 'warn' });
     try {
       await server.initialize();
-      expect(await server.request('tools/call', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ result: { content: [{ text: 'Hello, Ada!' }] } });
+      expect(await server.request('tools/call', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({
+        result: { content: [{ text: 'Hello, Ada!' }] },
+      });
       expect(await server.end()).toEqual({ code: 0, signal: null });
     } finally {
       server.kill();
@@ -62,7 +68,10 @@ describe('documentation examples', () => {
   it('tools: text, ToolError, structured output and content helpers', async () => {
     const client = await TestClient.connect(weatherApp);
     expect(firstText(await client.callTool('summary', { city: 'Oslo', days: 3 }))).toBe('Sunny in Oslo for 3 days');
-    expect(await client.callTool('summary', { city: 'Atlantis', days: 1 })).toEqual({ isError: true, content: [{ type: 'text', text: 'Unknown city: Atlantis' }] });
+    expect(await client.callTool('summary', { city: 'Atlantis', days: 1 })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Unknown city: Atlantis' }],
+    });
     expect((await client.listTools()).find((tool) => tool.name === 'forecast')!.outputSchema).toBeDefined();
     expect((await client.callTool('chart')).content.map((block) => block.type)).toEqual(['text', 'image']);
   });
@@ -91,7 +100,10 @@ describe('documentation examples', () => {
       { name: 'code', description: 'The code to review', required: true },
       { name: 'tone', description: 'How picky to be', required: false },
     ]);
-    expect((await client.getPrompt('review_code', { code: 'x = 1', tone: 'gentle' })).messages[0].content).toEqual({ type: 'text', text: 'Review this code in a gentle tone:\n\nx = 1' });
+    expect((await client.getPrompt('review_code', { code: 'x = 1', tone: 'gentle' })).messages[0].content).toEqual({
+      type: 'text',
+      text: 'Review this code in a gentle tone:\n\nx = 1',
+    });
     await expect(client.getPrompt('review_code', { tone: 'rude' })).rejects.toMatchObject({ code: -32602 });
     expect((await client.getPrompt('opening')).messages).toHaveLength(2);
   });
@@ -139,7 +151,10 @@ describe('documentation examples over HTTP', () => {
     const client = new Client({ name: 'docs', version: '1' });
     // No socket: the client's requests go straight to Hono's fetch.
     const fetchThroughHono = (url: string | URL, init?: RequestInit) => Promise.resolve(hono.fetch(new Request(url, init)));
-    const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: fetchThroughHono, requestInit: { headers: { 'x-user': 'ada' } } });
+    const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: fetchThroughHono,
+      requestInit: { headers: { 'x-user': 'ada' } },
+    });
     await client.connect(transport);
     expect(transport.sessionId).toBeDefined();
     const progress: string[] = [];
@@ -178,7 +193,10 @@ describe('documentation examples of the client features', () => {
     const { reviewApp: codeReview } = await import('../examples/completions.example');
     const client = await TestClient.connect(codeReview);
     expect((await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'language', value: 'py' })).values).toEqual(['python']);
-    expect((await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'framework', value: '' }, { language: 'typescript' })).values).toEqual(['fastify', 'nest']);
+    expect((await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'framework', value: '' }, { language: 'typescript' })).values).toEqual([
+      'fastify',
+      'nest',
+    ]);
     expect((await client.complete({ type: 'ref/resource', uri: 'styleguide://{language}' }, { name: 'language', value: 'r' })).values).toEqual(['rust']);
   });
 

@@ -37,7 +37,13 @@ function countLeaks(source) {
   const visit = (node) => {
     if (ts.isIdentifier(node)) {
       if (ERA_WORD.test(node.text)) count += 1;
-    } else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    } else if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       // Module specifiers name files (eras/modern/…), not revisions.
       if (DATE.test(node.text) && !(node.parent && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))) count += 1;
     }

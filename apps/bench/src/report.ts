@@ -18,7 +18,9 @@ export function renderMarkdown(results: Record<string, unknown>): string {
     for (const server of ['mcpkit', 'sdk', 'sdk2', 'raw']) {
       const row = throughput[`${server}|${group}`];
       if (!row) continue;
-      lines.push(`| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${sdk ? ratio(row.cpuUsPerCall, sdk.cpuUsPerCall) : '–'} |`);
+      lines.push(
+        `| ${transport} | ${workload} | ${concurrency} | ${server} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, raw.cpuUsPerCall)} | ${sdk ? ratio(row.cpuUsPerCall, sdk.cpuUsPerCall) : '–'} |`,
+      );
     }
   }
   // Logging rows: mcpkit at warn, at info, and as configured by default, beside raw.
@@ -27,7 +29,8 @@ export function renderMarkdown(results: Record<string, unknown>): string {
     if (lines.length > 0) lines.push('');
     lines.push('| transport | server (echo, 16 in flight) | calls/s | CPU µs/call | CPU vs raw |', '| --- | --- | --- | --- | --- |');
     for (const [transport, rows] of Object.entries(logging)) {
-      for (const [server, row] of Object.entries(rows)) lines.push(`| ${transport} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, rows.raw.cpuUsPerCall)} |`);
+      for (const [server, row] of Object.entries(rows))
+        lines.push(`| ${transport} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, rows.raw.cpuUsPerCall)} |`);
     }
   }
   type Memory = Record<string, { idleMb: number; after20kMb: number }>;
@@ -37,7 +40,10 @@ export function renderMarkdown(results: Record<string, unknown>): string {
   // A `--only logging` run has nothing else.
   if (!cold) return lines.join('\n');
   if (lines.length > 0) lines.push('');
-  lines.push('| figure | mcpkit | SDK v1 | SDK v2 | raw | mcpkit vs raw | mcpkit vs SDK v1 | mcpkit vs SDK v2 |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+  lines.push(
+    '| figure | mcpkit | SDK v1 | SDK v2 | raw | mcpkit vs raw | mcpkit vs SDK v1 | mcpkit vs SDK v2 |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
   // Older result files have no SDK v2 figures: their cells stay empty.
   const figure = (label: string, values: Record<string, number | undefined>) => {
     const cell = (server: string) => (values[server] === undefined ? '–' : String(values[server]));

@@ -68,11 +68,20 @@ async function start(server: ServerName, transport: Transport, env: NodeJS.Proce
       await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
       client.notify('notifications/initialized');
     }
-    return { pid: child.pid!, client, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.stdin!.end(), setTimeout(() => child.kill('SIGKILL'), 3_000).unref())) };
+    return {
+      pid: child.pid!,
+      client,
+      stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.stdin!.end(), setTimeout(() => child.kill('SIGKILL'), 3_000).unref())),
+    };
   }
   const port = await freePort();
   // A modern request needs no session, so the server runs in its default (session) mode.
-  const child = spawnServer([SCRIPTS[server], 'http'], { ...env, PORT: String(port), HOST: '127.0.0.1', MCP_HTTP_MODE: transport === 'http-stateless' ? 'stateless' : 'stateful' });
+  const child = spawnServer([SCRIPTS[server], 'http'], {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MCP_HTTP_MODE: transport === 'http-stateless' ? 'stateless' : 'stateful',
+  });
   await waitForPort(port);
   const client = new HttpRpc(`http://127.0.0.1:${port}/mcp`, modern);
   if (!modern) {
@@ -84,7 +93,9 @@ async function start(server: ServerName, transport: Transport, env: NodeJS.Proce
     client,
     stop: async () => {
       await client.close();
-      await new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'), setTimeout(() => child.kill('SIGKILL'), 3_000).unref()));
+      await new Promise<void>(
+        (resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'), setTimeout(() => child.kill('SIGKILL'), 3_000).unref()),
+      );
     },
   };
 }
@@ -224,7 +235,12 @@ function medians(throughput: Record<string, Measurement[]>): Record<string, Meas
   return Object.fromEntries(
     Object.entries(throughput).map(([key, runs]) => [
       key,
-      { callsPerSecond: median(runs.map((r) => r.callsPerSecond)), p50Ms: median(runs.map((r) => r.p50Ms)), p99Ms: median(runs.map((r) => r.p99Ms)), cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)) },
+      {
+        callsPerSecond: median(runs.map((r) => r.callsPerSecond)),
+        p50Ms: median(runs.map((r) => r.p50Ms)),
+        p99Ms: median(runs.map((r) => r.p99Ms)),
+        cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)),
+      },
     ]),
   );
 }
@@ -287,7 +303,13 @@ async function longList(results: Record<string, unknown>): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), smoke, node: process.version, calls: `${CALLS.stdio} (stdio) / ${CALLS.http} (HTTP)`, rounds: ROUNDS };
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    smoke,
+    node: process.version,
+    calls: `${CALLS.stdio} (stdio) / ${CALLS.http} (HTTP)`,
+    rounds: ROUNDS,
+  };
   const started = Date.now();
   if (ONLY === 'startup') {
     await startupFigures(results);

@@ -84,7 +84,14 @@ async function main() {
       runSuite(node, suite, url, outDir);
       const results = readResults(outDir);
       const scored = suite.requirements
-        ? new Set(readLists(readFileSync(join(CACHE, suite.version, 'node_modules', '@modelcontextprotocol', 'conformance', 'requirements', `${suite.requirements}.yaml`), 'utf8')).server)
+        ? new Set(
+            readLists(
+              readFileSync(
+                join(CACHE, suite.version, 'node_modules', '@modelcontextprotocol', 'conformance', 'requirements', `${suite.requirements}.yaml`),
+                'utf8',
+              ),
+            ).server,
+          )
         : new Set(Object.keys(results));
       const expectedHere = new Set(expected[suite.id] ?? []);
       const report = { scoredChecks: { passed: 0, failed: 0 }, unexpected: [], stale: [], expected: [], passing: [] };
@@ -101,7 +108,9 @@ async function main() {
       }
       for (const scenario of scored) if (!(scenario in results)) report.unexpected.push(`${scenario} (did not run)`);
       log(`scored checks: ${report.scoredChecks.passed} passed, ${report.scoredChecks.failed} failed`);
-      log(`scenarios: ${report.passing.length} pass, ${report.expected.length} fail as expected (later issues), ${report.unexpected.length} fail unexpectedly, ${report.stale.length} listed but now pass`);
+      log(
+        `scenarios: ${report.passing.length} pass, ${report.expected.length} fail as expected (later issues), ${report.unexpected.length} fail unexpectedly, ${report.stale.length} listed but now pass`,
+      );
       for (const line of report.unexpected) log(`  UNEXPECTED FAILURE: ${line}`);
       for (const line of report.stale) log(`  NOW PASSES, remove from expected-failures.yml: ${line}`);
       totals.passed += report.passing.length;

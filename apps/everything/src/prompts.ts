@@ -38,7 +38,10 @@ export class ConformancePrompts {
   @Prompt({ name: 'test_prompt_with_embedded_resource', title: 'Prompt With Embedded Resource', description: 'A prompt that includes an embedded resource' })
   withResource(args: ResourceArgument) {
     return [
-      { role: 'user' as const, content: { type: 'resource' as const, resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      {
+        role: 'user' as const,
+        content: { type: 'resource' as const, resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+      },
       { role: 'user' as const, content: { type: 'text' as const, text: 'Please process the embedded resource above.' } },
     ];
   }

@@ -78,7 +78,8 @@ export class ConformanceTools {
 
   @Tool({
     name: 'test_reconnection',
-    description: 'Tests SSE stream disconnection and client reconnection (SEP-1699): the server closes the stream mid-call and the result arrives after the client reconnects',
+    description:
+      'Tests SSE stream disconnection and client reconnection (SEP-1699): the server closes the stream mid-call and the result arrives after the client reconnects',
     input: null,
   })
   async reconnection(_input: unknown, ctx: RequestContext): Promise<string> {
@@ -92,7 +93,11 @@ export class ConformanceTools {
     throw new Error('This tool intentionally returns an error for testing');
   }
 
-  @Tool({ name: 'json_schema_2020_12_tool', description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)', inputSchema: JSON_SCHEMA_2020_12 })
+  @Tool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
+    inputSchema: JSON_SCHEMA_2020_12,
+  })
   jsonSchema(input: Record<string, unknown>): string {
     return `JSON Schema 2020-12 tool called with: ${JSON.stringify(input)}`;
   }

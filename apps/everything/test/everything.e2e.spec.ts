@@ -37,7 +37,14 @@ describe('everything over stdio', () => {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params));
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void toolListChanges++);
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updates.push(notification.params.uri));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, 'stdio'],
+        env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
   });
 
   afterAll(async () => {
@@ -46,7 +53,11 @@ describe('everything over stdio', () => {
 
   it('publishes the raw 2020-12 schema verbatim', async () => {
     const tool = (await client.listTools()).tools.find((entry) => entry.name === 'json_schema_2020_12_tool')!;
-    expect(tool.inputSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: { address: { type: 'object' } }, additionalProperties: false });
+    expect(tool.inputSchema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $defs: { address: { type: 'object' } },
+      additionalProperties: false,
+    });
     expect(await client.callTool({ name: 'json_schema_2020_12_tool', arguments: { name: 'x', address: { city: 'y' } } })).toEqual({
       content: [{ type: 'text', text: 'JSON Schema 2020-12 tool called with: {"name":"x","address":{"city":"y"}}' }],
     });
@@ -85,16 +96,24 @@ describe('everything over stdio', () => {
   });
 
   it('samples, elicits and lists roots through the client', async () => {
-    expect(await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'LLM response: echo: {"type":"text","text":"hi"}' }] });
+    expect(await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })).toEqual({
+      content: [{ type: 'text', text: 'LLM response: echo: {"type":"text","text":"hi"}' }],
+    });
     expect(await client.callTool({ name: 'test_elicitation', arguments: { message: 'Continue?' } })).toEqual({
       content: [{ type: 'text', text: 'User response: action=accept, content={"response":"yes please"}' }],
     });
-    expect(elicitations[0]).toMatchObject({ mode: 'form', message: 'Continue?', requestedSchema: { properties: { response: { type: 'string' } }, required: ['response'] } });
+    expect(elicitations[0]).toMatchObject({
+      mode: 'form',
+      message: 'Continue?',
+      requestedSchema: { properties: { response: { type: 'string' } }, required: ['response'] },
+    });
     expect(await client.callTool({ name: 'list_roots', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'kit file:///projects/kit' }] });
   });
 
   it('sends the user to a URL and says when it is done', async () => {
-    expect(await client.callTool({ name: 'test_url_elicitation', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'URL elicitation: action=accept' }] });
+    expect(await client.callTool({ name: 'test_url_elicitation', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'URL elicitation: action=accept' }],
+    });
     const request = elicitations[elicitations.length - 1] as { mode: string; url: string; elicitationId: string };
     expect(request).toMatchObject({ mode: 'url', url: 'https://example.com/authorize' });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -103,11 +122,15 @@ describe('everything over stdio', () => {
 
   it('pings in both directions', async () => {
     await expect(client.ping()).resolves.toEqual({});
-    expect(await client.callTool({ name: 'ping_client', arguments: {} })).toEqual({ content: [{ type: 'text', text: expect.stringMatching(/^pong after \d+ ms$/) }] });
+    expect(await client.callTool({ name: 'ping_client', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: expect.stringMatching(/^pong after \d+ ms$/) }],
+    });
   });
 
   it('completes prompt arguments', async () => {
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } })).completion).toEqual({
+    expect(
+      (await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } })).completion,
+    ).toEqual({
       values: ['paris', 'park', 'party'],
       total: 3,
       hasMore: false,
@@ -136,14 +159,23 @@ describe('everything over stdio', () => {
     while (toolListChanges === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(toolListChanges).toBe(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('test_dynamic_tool');
-    expect(await client.callTool({ name: 'test_dynamic_tool', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'This tool was added dynamically.' }] });
+    expect(await client.callTool({ name: 'test_dynamic_tool', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'This tool was added dynamically.' }],
+    });
   });
 });
 
 describe('everything over stdio with pages of 4', () => {
   it('pages tools/list with cursors the SDK client follows', async () => {
     const client = new Client({ name: 'pager', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn', PAGE_SIZE: '4' } as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, 'stdio'],
+        env: { ...process.env, LOG_LEVEL: 'warn', PAGE_SIZE: '4' } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
     const first = await client.listTools();
     expect(first.tools).toHaveLength(4);
     const names = first.tools.map((tool) => tool.name);

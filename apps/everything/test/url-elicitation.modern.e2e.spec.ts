@@ -37,7 +37,9 @@ describe('everything over stdio: URL elicitation on 2026-07-28', () => {
     const first = await call(1, { _meta: capabilities, name: 'test_url_elicitation', arguments: {} });
     expect(first.result).toEqual({
       resultType: 'input_required',
-      inputRequests: { 'elicitation-1': { method: 'elicitation/create', params: { mode: 'url', message: 'Authorize the demo service', url: 'https://example.com/authorize' } } },
+      inputRequests: {
+        'elicitation-1': { method: 'elicitation/create', params: { mode: 'url', message: 'Authorize the demo service', url: 'https://example.com/authorize' } },
+      },
       requestState: expect.any(String),
       _meta: expect.any(Object),
     });
@@ -56,7 +58,11 @@ describe('everything over stdio: URL elicitation on 2026-07-28', () => {
 
   it('answers a client without elicitation.url with -32021, then serves it', async () => {
     const refused = await call(3, { _meta: meta({ elicitation: { form: {} } }), name: 'test_url_elicitation', arguments: {} });
-    expect(refused.error).toEqual({ code: -32021, message: 'Missing required client capability: elicitation.url', data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    expect(refused.error).toEqual({
+      code: -32021,
+      message: 'Missing required client capability: elicitation.url',
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
     const served = await call(4, { _meta: meta({}), name: 'test_simple_text', arguments: {} });
     expect(served.result).toMatchObject({ resultType: 'complete' });
   });

@@ -1,5 +1,15 @@
 import { Prompt, Resource, ResourceTemplate, Tool, ToolError, type RequestContext } from '@mcpkit/core';
-import { CreateNoteInput, DeleteNoteInput, DraftNoteForm, DraftNoteInput, NoteOutput, SaveDraftForm, SearchNotesInput, SummarizeArgs, UpdateNoteInput } from './dto';
+import {
+  CreateNoteInput,
+  DeleteNoteInput,
+  DraftNoteForm,
+  DraftNoteInput,
+  NoteOutput,
+  SaveDraftForm,
+  SearchNotesInput,
+  SummarizeArgs,
+  UpdateNoteInput,
+} from './dto';
 import type { Note, NoteStore } from './note-store';
 
 function describe(note: Note): string {
@@ -30,14 +40,22 @@ export class NotesProvider {
     const about = input.topic ? ` about ${input.topic}` : '';
     const draft = await ctx.elicit(`Write a note${about}.`, DraftNoteForm, { key: 'draft' });
     if (draft.action !== 'accept') return 'No note was written.';
-    const tags = (draft.content.tags ?? '').split(',').map((tag) => tag.trim()).filter((tag) => tag.length > 0);
+    const tags = (draft.content.tags ?? '')
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter((tag) => tag.length > 0);
     const preview = render({ title: draft.content.title, body: draft.content.body, tags });
     const confirm = await ctx.elicit(`Save this note?\n\n${preview}`, SaveDraftForm, { key: 'confirm' });
     if (confirm.action !== 'accept' || !confirm.content.save) return 'The draft was discarded.';
     return `Saved ${describe(this.store.create(draft.content.title, draft.content.body, tags))}.`;
   }
 
-  @Tool({ name: 'search_notes', title: 'Search notes', description: 'Finds notes whose title, body or tags contain the query', annotations: { readOnlyHint: true } })
+  @Tool({
+    name: 'search_notes',
+    title: 'Search notes',
+    description: 'Finds notes whose title, body or tags contain the query',
+    annotations: { readOnlyHint: true },
+  })
   search(input: SearchNotesInput): string {
     const found = this.store.search(input.query, input.limit);
     if (found.length === 0) return `No notes match "${input.query}".`;

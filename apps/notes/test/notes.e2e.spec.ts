@@ -38,7 +38,9 @@ describe('notes over stdio with the official SDK client', () => {
 
   it('lists tools (snapshot), resources, templates and prompts', async () => {
     expect((await client.listTools()).tools).toMatchSnapshot();
-    expect((await client.listResources()).resources).toEqual([{ uri: 'notes://index', name: 'index', title: 'All notes', description: 'One line per note', mimeType: 'text/plain' }]);
+    expect((await client.listResources()).resources).toEqual([
+      { uri: 'notes://index', name: 'index', title: 'All notes', description: 'One line per note', mimeType: 'text/plain' },
+    ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       { uriTemplate: 'notes://{id}', name: 'note', title: 'A note', description: 'One note as Markdown', mimeType: 'text/markdown' },
     ]);
@@ -62,7 +64,9 @@ describe('notes over stdio with the official SDK client', () => {
     expect(text(await client.callTool({ name: 'search_notes', arguments: { query: 'tea' } }))).toBe(`#${note.id} Groceries [home]`);
     expect(text(await client.callTool({ name: 'search_notes', arguments: { query: 'coffee' } }))).toBe('No notes match "coffee".');
 
-    expect(text(await client.callTool({ name: 'update_note', arguments: { id: note.id, body: 'Milk, tea and bread' } }))).toBe(`Updated #${note.id} Groceries [home]`);
+    expect(text(await client.callTool({ name: 'update_note', arguments: { id: note.id, body: 'Milk, tea and bread' } }))).toBe(
+      `Updated #${note.id} Groceries [home]`,
+    );
     const read = await client.readResource({ uri: `notes://${note.id}` });
     expect(read.contents[0]).toMatchObject({ uri: `notes://${note.id}`, mimeType: 'text/markdown', text: expect.stringContaining('Milk, tea and bread') });
     expect((await client.readResource({ uri: 'notes://index' })).contents[0]).toMatchObject({ text: `#${note.id} Groceries [home]` });

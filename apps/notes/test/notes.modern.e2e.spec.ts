@@ -24,7 +24,13 @@ let database = '';
 const stdio: Target = {
   name: 'stdio',
   start: async (path) => void (database = path),
-  transport: () => new StdioClientTransport({ command: process.execPath, args: [MAIN, '--stdio'], env: { ...process.env, LOG_LEVEL: 'warn', NOTES_DB: database } as Record<string, string>, stderr: 'pipe' }),
+  transport: () =>
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, '--stdio'],
+      env: { ...process.env, LOG_LEVEL: 'warn', NOTES_DB: database } as Record<string, string>,
+      stderr: 'pipe',
+    }),
   stop: async () => undefined,
 };
 const http: Target = {
@@ -98,7 +104,10 @@ describe.each([stdio, http])('notes over $name with the official v2 client, 2026
     const result = await client.callTool({ name: 'draft_note', arguments: { topic: 'shopping' } });
     expect(text(result)).toMatch(/^Saved #\d+ Tea \[home, shop\]\.$/);
 
-    expect(asked.map((question) => question.message)).toEqual(['Write a note about shopping.', expect.stringContaining('# Tea\n\nBuy green tea\n\ntags: home, shop')]);
+    expect(asked.map((question) => question.message)).toEqual([
+      'Write a note about shopping.',
+      expect.stringContaining('# Tea\n\nBuy green tea\n\ntags: home, shop'),
+    ]);
     expect(asked[0].requestedSchema).toMatchObject({ type: 'object', required: ['title', 'body'] });
     expect(asked[1].requestedSchema).toMatchObject({ properties: { save: { type: 'boolean' } } });
 
@@ -121,7 +130,10 @@ describe.each([stdio, http])('notes over $name with the official v2 client, 2026
     expect(text(await declinedFirst.client.callTool({ name: 'draft_note', arguments: {} }))).toBe('No note was written.');
     expect(calls(declinedFirst.sent)).toHaveLength(2);
 
-    const declinedSecond = await connect([{ action: 'accept', content: { title: 'Discard me', body: 'x' } }, { action: 'accept', content: { save: false } }]);
+    const declinedSecond = await connect([
+      { action: 'accept', content: { title: 'Discard me', body: 'x' } },
+      { action: 'accept', content: { save: false } },
+    ]);
     expect(text(await declinedSecond.client.callTool({ name: 'draft_note', arguments: {} }))).toBe('The draft was discarded.');
     expect(text(await declinedSecond.client.callTool({ name: 'search_notes', arguments: { query: 'Discard me' } }))).toBe('No notes match "Discard me".');
   });

@@ -39,7 +39,11 @@ describe('notes over stdio: MRTR retries and their bounds (2026-07-28, raw JSON 
     // Exactly the arguments of the report: an unknown property beside the known one.
     const args = { topic: 't', unknown_extra: 1 };
     const first = await call(1, { name: 'draft_note', arguments: args });
-    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { draft: { method: 'elicitation/create' } }, requestState: expect.any(String) });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { draft: { method: 'elicitation/create' } },
+      requestState: expect.any(String),
+    });
 
     const second = await call(2, {
       name: 'draft_note',
@@ -62,14 +66,21 @@ describe('notes over stdio: MRTR retries and their bounds (2026-07-28, raw JSON 
 
   it('still refuses a state replayed with other arguments', async () => {
     const first = await call(1, { name: 'draft_note', arguments: { topic: 't', unknown_extra: 1 } });
-    const retry = await call(2, { name: 'draft_note', arguments: { topic: 't' }, requestState: first.result!.requestState, inputResponses: { draft: { action: 'decline' } } });
+    const retry = await call(2, {
+      name: 'draft_note',
+      arguments: { topic: 't' },
+      requestState: first.result!.requestState,
+      inputResponses: { draft: { action: 'decline' } },
+    });
     expect(retry.error).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid requestState') });
   });
 
   it('answers inputResponses nested 20 000 arrays deep with -32602, and serves the same id next', async () => {
     // Built as text: the client side must not recurse either.
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-    server.writeLine(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":${JSON.stringify(META)},"name":"draft_note","arguments":{},"inputResponses":{"a":${deep}}}}`);
+    server.writeLine(
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":${JSON.stringify(META)},"name":"draft_note","arguments":{},"inputResponses":{"a":${deep}}}}`,
+    );
     const refused = (await server.waitFor((message) => message.id === 7)) as Message;
     expect(refused.error).toEqual({ code: -32602, message: 'inputResponses nest deeper than 64 levels in one answer (maxInputDepth)' });
 

@@ -42,7 +42,12 @@ describe('notes over stateless Streamable HTTP: elicitation without a session', 
   }
 
   it('says the server has no sessions, not that the client lacks elicitation, and serves on', async () => {
-    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } } });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } },
+    });
     expect(init.status).toBe(200);
 
     const draft = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'draft_note', arguments: { topic: 't' } } }, '2025-11-25');
@@ -54,7 +59,10 @@ describe('notes over stateless Streamable HTTP: elicitation without a session', 
     );
     expect(text).not.toContain('did not declare');
 
-    const search = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_notes', arguments: { query: 'nothing-like-this' } } }, '2025-11-25');
+    const search = await post(
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_notes', arguments: { query: 'nothing-like-this' } } },
+      '2025-11-25',
+    );
     expect(search.answer.result).toEqual({ content: [{ type: 'text', text: 'No notes match "nothing-like-this".' }] });
   });
 });

@@ -38,44 +38,82 @@ async function main() {
   const home = mkdtempSync(join(tmpdir(), 'mcpkit-inspector-home-'));
   // MCP_CATALOG_PATH alone is not enough: against a URL the Inspector also creates its OAuth
   // storage folder under HOME unless MCP_STORAGE_DIR points elsewhere.
-  const env = { ...process.env, HOME: home, MCP_CATALOG_PATH: join(CACHE, 'inspector', 'catalog.json'), MCP_STORAGE_DIR: join(CACHE, 'inspector', 'storage'), LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    HOME: home,
+    MCP_CATALOG_PATH: join(CACHE, 'inspector', 'catalog.json'),
+    MCP_STORAGE_DIR: join(CACHE, 'inspector', 'storage'),
+    LOG_LEVEL: 'warn',
+  };
 
   /** One Inspector CLI run; `target` is the server command or URL. */
   function inspect(target, era, ...args) {
-    const run = spawnSync(node, [launcher, '--cli', '--protocol-era', era, '--format', 'json', '-q', ...target, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(node, [launcher, '--cli', '--protocol-era', era, '--format', 'json', '-q', ...target, ...args], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { status: run.status, out: parse(run.stdout), raw: `exit ${run.status}\nstdout: ${run.stdout}\nstderr: ${run.stderr}` };
   }
 
   /** The same list of checks against either transport. */
   function suite(label, target) {
     const listed = inspect(target, 'modern', '--method', 'tools/list');
-    check(`${label}: tools/list (2026-07-28) lists the five testbed tools`, listed.status === 0 && JSON.stringify(listed.out?.result?.tools?.map((tool) => tool.name)) === JSON.stringify(TOOLS), listed.raw);
+    check(
+      `${label}: tools/list (2026-07-28) lists the five testbed tools`,
+      listed.status === 0 && JSON.stringify(listed.out?.result?.tools?.map((tool) => tool.name)) === JSON.stringify(TOOLS),
+      listed.raw,
+    );
 
     const added = inspect(target, 'modern', '--method', 'tools/call', '--tool-name', 'add', '--tool-args-json', '{"a":2,"b":5}');
     const addResult = added.out?.result;
-    check(`${label}: tools/call add answers 7 with the 2026-07-28 serverInfo in _meta`, added.status === 0 && addResult?.content?.[0]?.text === '7' && addResult?._meta?.['io.modelcontextprotocol/serverInfo']?.name === 'mcpkit-testbed', added.raw);
+    check(
+      `${label}: tools/call add answers 7 with the 2026-07-28 serverInfo in _meta`,
+      added.status === 0 && addResult?.content?.[0]?.text === '7' && addResult?._meta?.['io.modelcontextprotocol/serverInfo']?.name === 'mcpkit-testbed',
+      added.raw,
+    );
 
     const echoed = inspect(target, 'modern', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=über ✓');
     check(`${label}: tools/call echo returns its text byte for byte`, echoed.status === 0 && echoed.out?.result?.content?.[0]?.text === 'über ✓', echoed.raw);
 
     const invalid = inspect(target, 'modern', '--method', 'tools/call', '--tool-name', 'validate', '--tool-args-json', '{"name":"Ada","age":200}');
     const invalidText = invalid.out?.result?.content?.[0]?.text ?? '';
-    check(`${label}: invalid validate input is an isError result naming the fields`, invalid.status !== 0 && invalid.out?.result?.isError === true && /age/.test(invalidText) && /email/.test(invalidText), invalid.raw);
+    check(
+      `${label}: invalid validate input is an isError result naming the fields`,
+      invalid.status !== 0 && invalid.out?.result?.isError === true && /age/.test(invalidText) && /email/.test(invalidText),
+      invalid.raw,
+    );
 
     const read = inspect(target, 'modern', '--method', 'resources/read', '--uri', 'test://static');
-    check(`${label}: resources/read test://static with cache hints`, read.status === 0 && read.out?.result?.contents?.[0]?.text === 'static resource content' && read.out?.result?.cacheScope === 'private', read.raw);
+    check(
+      `${label}: resources/read test://static with cache hints`,
+      read.status === 0 && read.out?.result?.contents?.[0]?.text === 'static resource content' && read.out?.result?.cacheScope === 'private',
+      read.raw,
+    );
 
     const missing = inspect(target, 'modern', '--method', 'resources/read', '--uri', 'test://missing');
     check(`${label}: resources/read of an unknown URI fails clearly`, missing.status !== 0 && /not found/i.test(missing.raw), missing.raw);
 
     const prompt = inspect(target, 'modern', '--method', 'prompts/get', '--prompt-name', 'greet', '--prompt-args', 'name=Ada');
-    check(`${label}: prompts/get greet includes the name`, prompt.status === 0 && /Ada/.test(prompt.out?.result?.messages?.[0]?.content?.text ?? ''), prompt.raw);
+    check(
+      `${label}: prompts/get greet includes the name`,
+      prompt.status === 0 && /Ada/.test(prompt.out?.result?.messages?.[0]?.content?.text ?? ''),
+      prompt.raw,
+    );
 
     const auto = inspect(target, 'auto', '--method', 'tools/call', '--tool-name', 'add', '--tool-args-json', '{"a":1,"b":1}');
-    check(`${label}: --protocol-era auto picks 2026-07-28`, auto.status === 0 && auto.out?.result?._meta?.['io.modelcontextprotocol/serverInfo'] !== undefined, auto.raw);
+    check(
+      `${label}: --protocol-era auto picks 2026-07-28`,
+      auto.status === 0 && auto.out?.result?._meta?.['io.modelcontextprotocol/serverInfo'] !== undefined,
+      auto.raw,
+    );
 
     const legacy = inspect(target, 'legacy', '--method', 'tools/call', '--tool-name', 'add', '--tool-args-json', '{"a":1,"b":2}');
-    check(`${label}: --protocol-era legacy (initialize) still works on the same server`, legacy.status === 0 && legacy.out?.result?.content?.[0]?.text === '3' && legacy.out?.result?._meta === undefined, legacy.raw);
+    check(
+      `${label}: --protocol-era legacy (initialize) still works on the same server`,
+      legacy.status === 0 && legacy.out?.result?.content?.[0]?.text === '3' && legacy.out?.result?._meta === undefined,
+      legacy.raw,
+    );
   }
 
   try {

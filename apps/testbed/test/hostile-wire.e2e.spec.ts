@@ -83,7 +83,13 @@ describe('hostile bytes over Streamable HTTP', () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
     fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-03-26',
+        ...headers,
+      },
       body,
     });
 
@@ -96,7 +102,14 @@ describe('hostile bytes over Streamable HTTP', () => {
   });
 
   beforeEach(async () => {
-    const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }));
+    const response = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+      }),
+    );
     expect(response.status).toBe(200);
     session = response.headers.get('mcp-session-id')!;
     await response.text();

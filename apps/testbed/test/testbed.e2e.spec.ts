@@ -97,8 +97,12 @@ describe('testbed over stdio with the official SDK client', () => {
   });
 
   it('reads the resource and gets the prompt', async () => {
-    expect((await client.listResources()).resources).toEqual([{ uri: 'test://static', name: 'static', description: 'A fixed text resource', mimeType: 'text/plain' }]);
-    expect(await client.readResource({ uri: 'test://static' })).toEqual({ contents: [{ uri: 'test://static', mimeType: 'text/plain', text: 'static resource content' }] });
+    expect((await client.listResources()).resources).toEqual([
+      { uri: 'test://static', name: 'static', description: 'A fixed text resource', mimeType: 'text/plain' },
+    ]);
+    expect(await client.readResource({ uri: 'test://static' })).toEqual({
+      contents: [{ uri: 'test://static', mimeType: 'text/plain', text: 'static resource content' }],
+    });
     const prompt = await client.getPrompt({ name: 'greet', arguments: { name: 'Grace' } });
     expect(JSON.stringify(prompt.messages)).toContain('Grace');
     await expect(client.getPrompt({ name: 'greet', arguments: {} })).rejects.toMatchObject({ code: -32602 });
@@ -175,7 +179,8 @@ describe('testbed over stdio with a raw client', () => {
 
   it('answers 1 000 pipelined requests, every id exactly once', async () => {
     const lines: string[] = [];
-    for (let i = 0; i < 1000; i++) lines.push(JSON.stringify({ jsonrpc: '2.0', id: `p${i}`, method: 'tools/call', params: { name: 'add', arguments: { a: i, b: 1 } } }));
+    for (let i = 0; i < 1000; i++)
+      lines.push(JSON.stringify({ jsonrpc: '2.0', id: `p${i}`, method: 'tools/call', params: { name: 'add', arguments: { a: i, b: 1 } } }));
     server.write(lines.join('\n') + '\n');
     await server.waitFor(() => server.messages.filter((message) => typeof message.id === 'string' && message.id.startsWith('p')).length >= 1000, 30_000);
     await server.request('ping');
@@ -235,7 +240,9 @@ describe('testbed with TOOLS=500', () => {
         description: 'Synthetic tool number 499 for tools/list benchmarks',
         inputSchema: { type: 'object', properties: { x: { type: 'number' }, label: { type: 'string' } }, required: ['x'] },
       });
-      expect(await server.request('tools/call', { name: 'tool_7', arguments: { x: 3 } })).toMatchObject({ result: { content: [{ type: 'text', text: 'tool_7:3' }] } });
+      expect(await server.request('tools/call', { name: 'tool_7', arguments: { x: 3 } })).toMatchObject({
+        result: { content: [{ type: 'text', text: 'tool_7:3' }] },
+      });
       expect(await server.end()).toEqual({ code: 0, signal: null });
     } finally {
       server.kill();
@@ -279,10 +286,21 @@ describe('testbed over stdio, 2026-07-28 beside the handshake era', () => {
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
     try {
       const discover = await server.request('server/discover', { _meta: meta });
-      expect(discover.result).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']), resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
+      expect(discover.result).toMatchObject({
+        supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']),
+        resultType: 'complete',
+        ttlMs: 0,
+        cacheScope: 'public',
+      });
       const call = await server.request('tools/call', { name: 'add', arguments: { a: 2, b: 2 }, _meta: meta });
       expect(call.result).toMatchObject({ content: [{ type: 'text', text: '4' }], resultType: 'complete' });
-      expect(await server.request('tools/call', { name: 'add', arguments: { a: 1, b: 1 }, _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } })).toMatchObject({
+      expect(
+        await server.request('tools/call', {
+          name: 'add',
+          arguments: { a: 1, b: 1 },
+          _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' },
+        }),
+      ).toMatchObject({
         error: { code: -32022, data: { requested: '1999-01-01' } },
       });
       // A client that falls back to the handshake era.

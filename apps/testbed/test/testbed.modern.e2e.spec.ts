@@ -83,7 +83,10 @@ describe.each([stdio, http])('testbed over $name with the official v2 client, 20
     const requests = sent.filter((message) => message.method !== undefined && message.method !== 'server/discover');
     expect(requests.length).toBeGreaterThanOrEqual(5);
     for (const request of requests) {
-      expect(request.params?._meta).toMatchObject({ 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'modern-e2e' } });
+      expect(request.params?._meta).toMatchObject({
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientInfo': { name: 'modern-e2e' },
+      });
     }
     expect(sent.some((message) => message.method === 'initialize')).toBe(false);
   });

@@ -85,8 +85,15 @@ program
   .option('--resource <uri>', 'read a resource instead')
   .option('--prompt <name>', 'get a prompt instead (arguments as key=value)')
   .option('--json', 'print the whole result as JSON')
-  .addOption(new Option('--era <era>', 'the protocol era to call with: legacy (initialize, then a session) or modern (stateless: _meta on every request)').choices(['legacy', 'modern']).default('legacy'))
-  .addHelpText('after', "\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args '{\"text\":\"hi\"}' dist/app.js\n  mcpkit call --resource notes://index --era modern --json\n\nExit code 1 when the tool returns isError.")
+  .addOption(
+    new Option('--era <era>', 'the protocol era to call with: legacy (initialize, then a session) or modern (stateless: _meta on every request)')
+      .choices(['legacy', 'modern'])
+      .default('legacy'),
+  )
+  .addHelpText(
+    'after',
+    '\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args \'{"text":"hi"}\' dist/app.js\n  mcpkit call --resource notes://index --era modern --json\n\nExit code 1 when the tool returns isError.',
+  )
   .action((tool: string | undefined, args: string[], options) => run(() => (quietLogs(), commands.call().call(tool, args, options))));
 
 program

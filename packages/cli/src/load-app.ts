@@ -14,7 +14,8 @@ function isApp(value: unknown): value is McpApp {
 export function resolveEntry(entry: string | undefined, cwd = process.cwd()): string {
   if (entry) {
     const path = isAbsolute(entry) ? entry : resolve(cwd, entry);
-    if (!existsSync(path)) throw new CliError(`No such file: ${entry}`, 'Build first (npm run build), or name the compiled module that exports the app, e.g. dist/app.js.');
+    if (!existsSync(path))
+      throw new CliError(`No such file: ${entry}`, 'Build first (npm run build), or name the compiled module that exports the app, e.g. dist/app.js.');
     return path;
   }
   for (let dir = cwd; ; dir = dirname(dir)) {
@@ -23,9 +24,13 @@ export function resolveEntry(entry: string | undefined, cwd = process.cwd()): st
       const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { mcpkit?: { app?: string } };
       const candidate = resolve(dir, pkg.mcpkit?.app ?? 'dist/app.js');
       if (existsSync(candidate)) return candidate;
-      throw new CliError(`No app module at ${candidate}`, `Build first (npm run build), set "mcpkit": { "app": "dist/app.js" } in package.json, or pass the entry: mcpkit inspect dist/app.js`);
+      throw new CliError(
+        `No app module at ${candidate}`,
+        `Build first (npm run build), set "mcpkit": { "app": "dist/app.js" } in package.json, or pass the entry: mcpkit inspect dist/app.js`,
+      );
     }
-    if (dirname(dir) === dir) throw new CliError('No package.json found here or above', 'Run mcpkit inside a project, or pass the entry module: mcpkit inspect path/to/app.js');
+    if (dirname(dir) === dir)
+      throw new CliError('No package.json found here or above', 'Run mcpkit inside a project, or pass the entry module: mcpkit inspect path/to/app.js');
   }
 }
 
@@ -40,7 +45,11 @@ export function loadApp(entry: string): McpApp {
     exports = require(entry) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof DefinitionError) throw error;
-    throw new CliError(`Could not load ${entry}: ${(error as Error).message}`, 'The entry must be a compiled CommonJS or ESM module; run npm run build first.', EXIT.FAILURE);
+    throw new CliError(
+      `Could not load ${entry}: ${(error as Error).message}`,
+      'The entry must be a compiled CommonJS or ESM module; run npm run build first.',
+      EXIT.FAILURE,
+    );
   }
   const candidates: unknown[] = [exports.app, exports.default, exports];
   for (const candidate of candidates) if (isApp(candidate)) return candidate;

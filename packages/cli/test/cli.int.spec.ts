@@ -28,7 +28,9 @@ describe('mcpkit --version', () => {
     try {
       cpSync(join(__dirname, '..', 'dist'), join(copy, 'dist'), { recursive: true });
       writeFileSync(join(copy, 'package.json'), JSON.stringify({ name: '@mcpkit/cli', version: '9.8.7-test' }));
-      const printed = await new Promise<string>((resolve) => execFile(process.execPath, [join(copy, 'dist', 'cli.js'), '--version'], (_, stdout) => resolve(stdout)));
+      const printed = await new Promise<string>((resolve) =>
+        execFile(process.execPath, [join(copy, 'dist', 'cli.js'), '--version'], (_, stdout) => resolve(stdout)),
+      );
       expect(printed).toBe('9.8.7-test\n');
     } finally {
       rmSync(copy, { recursive: true, force: true });
@@ -62,7 +64,11 @@ describe('mcpkit call', () => {
 
   it('calls as a 2026-07-28 client with --era modern', async () => {
     const call = await mcpkit(['call', 'add', 'a=1', 'b=1', '--era', 'modern', '--json', TESTBED]);
-    expect(JSON.parse(call.stdout)).toEqual({ content: [{ type: 'text', text: '2' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcpkit-testbed', version: '0.1.0' } } });
+    expect(JSON.parse(call.stdout)).toEqual({
+      content: [{ type: 'text', text: '2' }],
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcpkit-testbed', version: '0.1.0' } },
+    });
     const read = await mcpkit(['call', '--resource', 'test://static', '--era', 'modern', '--json', TESTBED]);
     expect(JSON.parse(read.stdout)).toMatchObject({ ttlMs: 0, cacheScope: 'private', resultType: 'complete' });
     const bad = await mcpkit(['call', 'add', '--era', 'future', TESTBED]);
@@ -141,7 +147,10 @@ describe('mcpkit start', () => {
 
 describe('mcpkit config', () => {
   it.each([
-    ['claude-desktop', (out: string) => expect(JSON.parse(out).mcpServers.testbed).toEqual({ command: process.execPath, args: [CLI, 'start', TESTBED, '--stdio'] })],
+    [
+      'claude-desktop',
+      (out: string) => expect(JSON.parse(out).mcpServers.testbed).toEqual({ command: process.execPath, args: [CLI, 'start', TESTBED, '--stdio'] }),
+    ],
     ['claude-code', (out: string) => expect(out).toBe(`claude mcp add testbed -- ${process.execPath} ${CLI} start ${TESTBED} --stdio\n`)],
     ['cursor', (out: string) => expect(JSON.parse(out).mcpServers.testbed.command).toBe(process.execPath)],
     ['vscode', (out: string) => expect(JSON.parse(out).servers.testbed).toMatchObject({ type: 'stdio', command: process.execPath })],
@@ -152,7 +161,10 @@ describe('mcpkit config', () => {
   });
 
   it.each([
-    ['claude-desktop', (out: string) => expect(JSON.parse(out).mcpServers.remote).toEqual({ command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] })],
+    [
+      'claude-desktop',
+      (out: string) => expect(JSON.parse(out).mcpServers.remote).toEqual({ command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] }),
+    ],
     ['claude-code', (out: string) => expect(out).toBe('claude mcp add --transport http remote http://127.0.0.1:3000/mcp\n')],
     ['cursor', (out: string) => expect(JSON.parse(out)).toEqual({ mcpServers: { remote: { url: 'http://127.0.0.1:3000/mcp' } } })],
     ['vscode', (out: string) => expect(JSON.parse(out)).toEqual({ servers: { remote: { type: 'http', url: 'http://127.0.0.1:3000/mcp' } } })],

@@ -113,10 +113,13 @@ describe('mcpkit dev', () => {
     writeApp(app, ['alpha', 'slow'], true);
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
     const client = RawStdioClient.spawn(process.execPath, [CLI, 'dev', app], { ...process.env, LOG_LEVEL: 'warn' }, dir);
-    const tagged = (id: string) => (message: Record<string, unknown>) => (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.['io.modelcontextprotocol/subscriptionId'] === id;
+    const tagged = (id: string) => (message: Record<string, unknown>) =>
+      (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.['io.modelcontextprotocol/subscriptionId'] === id;
     try {
       client.send({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } });
-      expect(await client.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged', 20_000)).toMatchObject({ params: { notifications: { toolsListChanged: true } } });
+      expect(await client.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged', 20_000)).toMatchObject({
+        params: { notifications: { toolsListChanged: true } },
+      });
       client.send({ jsonrpc: '2.0', id: 'inflight', method: 'tools/call', params: { name: 'slow', arguments: {}, _meta: meta } });
       await new Promise((resolve) => setTimeout(resolve, 200));
       writeApp(app, ['alpha', 'slow', 'beta'], true);
@@ -251,7 +254,11 @@ describe('mcpkit dev', () => {
     const server = await HttpServerProcess.start(process.execPath, [CLI, 'dev', app, '--http', '--port', String(port)], { LOG_LEVEL: 'warn' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     try {
-      const init = await fetch(server.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }) });
+      const init = await fetch(server.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }),
+      });
       const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
       await init.text();
       const list = async () => {
@@ -262,7 +269,11 @@ describe('mcpkit dev', () => {
       writeApp(app, ['alpha', 'beta']);
       // Polled through the restart (bounded): the port may be closed a moment, the session is never unknown.
       const answers: string[][] = [];
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline && !answers.at(-1)?.includes('beta'); await new Promise((resolve) => setTimeout(resolve, 200))) {
+      for (
+        const deadline = Date.now() + 20_000;
+        Date.now() < deadline && !answers.at(-1)?.includes('beta');
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      ) {
         answers.push(await list().catch(() => ['refused']));
       }
       expect(answers.flat()).not.toContain('HTTP 404');

@@ -49,14 +49,25 @@ describe('mcpkit new, as a new user would use it', () => {
     const client = new Client({ name: 'dev-client', version: '1' });
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
-    await client.connect(new StdioClientTransport({ command: 'npx', args: ['mcpkit', 'dev'], cwd: dir, env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: 'npx',
+        args: ['mcpkit', 'dev'],
+        cwd: dir,
+        env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['greet']);
       // Let tsc --watch finish its first pass before the edit (slow on 2 cores).
       await new Promise((resolve) => setTimeout(resolve, 8_000));
       const source = join(dir, 'src', 'app.ts');
       const before = changes;
-      writeFileSync(source, readFileSync(source, 'utf8').replace("@Tool({ description: 'Greets someone by name'", "@Tool({ name: 'welcome', description: 'Greets someone by name'"));
+      writeFileSync(
+        source,
+        readFileSync(source, 'utf8').replace("@Tool({ description: 'Greets someone by name'", "@Tool({ name: 'welcome', description: 'Greets someone by name'"),
+      );
       const deadline = Date.now() + 90_000;
       while (changes === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
       expect(changes).toBeGreaterThan(before);

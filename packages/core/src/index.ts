@@ -81,7 +81,16 @@ export type {
   ServerCapabilities,
   ClientCapabilities,
 } from './protocol/mcp-types';
-export type { JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcMessage, JsonRpcErrorObject, RequestId } from './protocol/json-rpc';
+export type {
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  JsonRpcFailure,
+  JsonRpcMessage,
+  JsonRpcErrorObject,
+  RequestId,
+} from './protocol/json-rpc';
 export { METHOD } from './protocol/methods';
 export { ExactNumberId } from './protocol/exact-id';
 export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, type LegacyProtocolVersion } from './protocol/protocol-versions';

@@ -23,7 +23,15 @@ export { toJsonRpcError } from './errors/to-json-rpc-error';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';
 export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
-export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus, statelessHttp, type HeaderValues } from './eras/modern/http';
+export {
+  isModernVersion,
+  decodeHeader,
+  protocolVersionHeader,
+  checkModernHeaders,
+  modernHttpStatus,
+  statelessHttp,
+  type HeaderValues,
+} from './eras/modern/http';
 export {
   isHandshakeVersion,
   primesStreams,

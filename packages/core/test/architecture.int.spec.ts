@@ -41,7 +41,8 @@ describe('package boundaries', () => {
     for (const pkg of readdirSync(PACKAGES).filter((name) => name !== 'core')) {
       const src = join(PACKAGES, pkg, 'src');
       for (const file of sourceFiles(src)) {
-        for (const spec of imports(file)) if (/^@mcpkit\/core\/|\.\.\/\.\.\/core/.test(spec) && !entries.includes(spec)) offenders.push(`${relative(PACKAGES, file)} imports ${spec}`);
+        for (const spec of imports(file))
+          if (/^@mcpkit\/core\/|\.\.\/\.\.\/core/.test(spec) && !entries.includes(spec)) offenders.push(`${relative(PACKAGES, file)} imports ${spec}`);
       }
     }
     expect(offenders).toEqual([]);
@@ -49,7 +50,9 @@ describe('package boundaries', () => {
 
   it.each(readdirSync(PACKAGES))('@mcpkit/%s loads from its built entry in a fresh process', (pkg) => {
     const entry = join(PACKAGES, pkg, 'dist', 'index.js');
-    const out = execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(entry)}); process.stdout.write(String(Object.keys(m).length))`], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(entry)}); process.stdout.write(String(Object.keys(m).length))`], {
+      encoding: 'utf8',
+    });
     expect(Number(out)).toBeGreaterThan(0);
   });
 });

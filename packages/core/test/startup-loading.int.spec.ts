@@ -7,7 +7,12 @@ const CORE = join(__dirname, '..', 'dist', 'index.js');
 const PHONE = require.resolve('libphonenumber-js/max', { paths: [dirname(require.resolve('class-validator'))] });
 
 function run(script: string): unknown {
-  const out = execFileSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..'), encoding: 'utf8', timeout: 20_000, env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const out = execFileSync(process.execPath, ['-e', script], {
+    cwd: join(__dirname, '..'),
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
   return JSON.parse(out);
 }
 

@@ -113,7 +113,12 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   });
 }
 
-export const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 /** Opens a session with a raw POST; returns its id. */
 export async function openSession(url: string, protocolVersion = '2025-11-25'): Promise<string> {
@@ -121,7 +126,9 @@ export async function openSession(url: string, protocolVersion = '2025-11-25'): 
   const id = response.headers.get('mcp-session-id');
   await response.text();
   if (!id) throw new Error(`no session id (status ${response.status})`);
-  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, 'mcp-protocol-version': protocolVersion }).then((r) => r.text());
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, 'mcp-protocol-version': protocolVersion }).then((r) =>
+    r.text(),
+  );
   return id;
 }
 

@@ -103,7 +103,12 @@ describe('malformed envelopes', () => {
       if (code === null) expect(answer.body).toBe('');
       else {
         const parsed = JSON.parse(answer.body) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
-        expect({ name, jsonrpc: parsed.jsonrpc, code: parsed.error.code, id: parsed.id === null || parsed.id === 1 }).toEqual({ name, jsonrpc: '2.0', code, id: true });
+        expect({ name, jsonrpc: parsed.jsonrpc, code: parsed.error.code, id: parsed.id === null || parsed.id === 1 }).toEqual({
+          name,
+          jsonrpc: '2.0',
+          code,
+          id: true,
+        });
       }
     }
     await expectAlive(server);
@@ -131,8 +136,16 @@ describe('malformed envelopes', () => {
     const session = await openSession(server.url);
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const bodies: Array<[string, string, (body: Record<string, any>) => void]> = [
-      ['as an argument', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deep}}}}`, (body) => expect(body.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('text') }] })],
-      ['as the arguments', `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":${deep}}}`, (body) => expect(body.error.code).toBe(-32602)],
+      [
+        'as an argument',
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deep}}}}`,
+        (body) => expect(body.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('text') }] }),
+      ],
+      [
+        'as the arguments',
+        `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":${deep}}}`,
+        (body) => expect(body.error.code).toBe(-32602),
+      ],
       ['as a tool name', `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":${deep}}}`, (body) => expect(body.error.code).toBe(-32602)],
       ['as the id', `{"jsonrpc":"2.0","id":${deep},"method":"ping"}`, (body) => expect(body.error.code).toBe(-32600)],
       ['as _meta', `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"_meta":${deep}}}`, (body) => expect(body.id).toBe(5)],
@@ -198,11 +211,13 @@ describe('sessions end when their clients are gone (#11, item 3)', () => {
   const LISTEN_BATCH =
     '[{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}]';
 
-  it('the report\'s listen batch on a 2025-03-26 session, then a disconnect, leaves no session pinned', async () => {
+  it("the report's listen batch on a 2025-03-26 session, then a disconnect, leaves no session pinned", async () => {
     const server = await start({ maxSessions: 1, responseMode: 'sse' });
     const pinned = await openSession(server.url, '2025-03-26');
     const client = rawClient(server.port);
-    client.socket.write(postHead(server.port, { 'Mcp-Session-Id': pinned, 'MCP-Protocol-Version': '2025-03-26' }, Buffer.byteLength(LISTEN_BATCH)) + LISTEN_BATCH);
+    client.socket.write(
+      postHead(server.port, { 'Mcp-Session-Id': pinned, 'MCP-Protocol-Version': '2025-03-26' }, Buffer.byteLength(LISTEN_BATCH)) + LISTEN_BATCH,
+    );
     await waitFor(() => client.received().includes('\r\n\r\n'), 2_000);
     client.socket.destroy();
     await client.closed;
@@ -349,7 +364,8 @@ describe('request, body and connection timeouts (#11, item 7)', () => {
 });
 
 describe('cancellation ends the POST with an answer or a stream, never 202 (#11, item 9)', () => {
-  const cancel = (id: string, session: string) => post(server_url(), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }, { 'mcp-session-id': session });
+  const cancel = (id: string, session: string) =>
+    post(server_url(), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }, { 'mcp-session-id': session });
   let current: HttpServer | undefined;
   const server_url = () => current!.url;
 
@@ -385,7 +401,11 @@ describe('cancellation ends the POST with an answer or a stream, never 202 (#11,
       await (await cancel(id, session)).text();
       const answer = await settle(await pending);
       expect(answer.status).toBe(200);
-      const messages = answer.type?.startsWith('text/event-stream') ? parseSse(answer.body).filter((event) => event.data !== '').map((event) => JSON.parse(event.data)) : [JSON.parse(answer.body)];
+      const messages = answer.type?.startsWith('text/event-stream')
+        ? parseSse(answer.body)
+            .filter((event) => event.data !== '')
+            .map((event) => JSON.parse(event.data))
+        : [JSON.parse(answer.body)];
       expect(messages.length).toBeLessThanOrEqual(1);
       if (messages.length === 1) expect(messages[0]).toMatchObject({ id, result: { content: [{ text: 'done 1' }] } });
       outcomes.push(messages.length === 1 ? 'result' : 'cancelled');
@@ -395,7 +415,10 @@ describe('cancellation ends the POST with an answer or a stream, never 202 (#11,
     expect(outcomes).toContain('result');
     const early = post(current.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'later' } }, { 'mcp-session-id': session });
     expect((await early).status).toBe(202);
-    expect(await (await post(current.url, call('later', 'echo', { text: 'ok' }), { 'mcp-session-id': session })).json()).toMatchObject({ id: 'later', result: {} });
+    expect(await (await post(current.url, call('later', 'echo', { text: 'ok' }), { 'mcp-session-id': session })).json()).toMatchObject({
+      id: 'later',
+      result: {},
+    });
   }, 20_000);
 });
 
@@ -432,7 +455,12 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
       const server = await start({ responseMode });
       const session = await openSession(server.url, '2025-03-26');
       const answer = await settle(await post(server.url, HUGE_BATCH, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' }));
-      const messages = responseMode === 'json' ? [JSON.parse(answer.body)] : parseSse(answer.body).filter((event) => event.data !== '').map((event) => JSON.parse(event.data));
+      const messages =
+        responseMode === 'json'
+          ? [JSON.parse(answer.body)]
+          : parseSse(answer.body)
+              .filter((event) => event.data !== '')
+              .map((event) => JSON.parse(event.data));
       expect(messages).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Batch too large') } }]);
       await expectAlive(server);
     }
@@ -443,7 +471,12 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
       const server = await start({ responseMode, maxResponseSize: 10 * 1024 });
       const session = await openSession(server.url);
       const answer = await settle(await post(server.url, call('big', 'echo', { text: 'b'.repeat(20 * 1024) }), { 'mcp-session-id': session }));
-      const messages = responseMode === 'json' ? [JSON.parse(answer.body)] : parseSse(answer.body).filter((event) => event.data !== '').map((event) => JSON.parse(event.data));
+      const messages =
+        responseMode === 'json'
+          ? [JSON.parse(answer.body)]
+          : parseSse(answer.body)
+              .filter((event) => event.data !== '')
+              .map((event) => JSON.parse(event.data));
       expect(messages).toEqual([{ jsonrpc: '2.0', id: 'big', error: { code: -32603, message: expect.stringContaining('exceed') } }]);
       await expectAlive(server);
     }
@@ -454,7 +487,9 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
     const session = await openSession(server.url, '2025-03-26');
     const batch = Array.from({ length: 10 }, (_, i) => call(i, 'echo', { text: 't'.repeat(2 * 1024) }));
     const events = parseSse(await (await post(server.url, batch, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' })).text());
-    const answers = events.filter((event) => event.data !== '').flatMap((event) => JSON.parse(event.data) as Array<{ id: number; result?: unknown; error?: { code: number } }>);
+    const answers = events
+      .filter((event) => event.data !== '')
+      .flatMap((event) => JSON.parse(event.data) as Array<{ id: number; result?: unknown; error?: { code: number } }>);
     expect(answers.map((answer) => answer.id).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(answers.some((answer) => answer.result)).toBe(true);
     expect(answers.filter((answer) => answer.error).every((answer) => answer.error!.code === -32603)).toBe(true);
@@ -466,7 +501,11 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
     const batch = [call(1, 'echo', { text: 'a' }), call(2, 'echo', { text: 'b' })];
     const bare = await settle(await post(server.url, batch));
     expect(bare.status).toBe(400);
-    expect(JSON.parse(bare.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('MCP-Protocol-Version: 2025-03-26') } });
+    expect(JSON.parse(bare.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('MCP-Protocol-Version: 2025-03-26') },
+    });
     const later = await post(server.url, batch, { 'mcp-protocol-version': '2025-11-25' });
     expect(later.status).toBe(400);
     const declared = await post(server.url, batch, { 'mcp-protocol-version': '2025-03-26' });

@@ -9,13 +9,17 @@ const agent = new Agent({ keepAlive: true, maxSockets: 100 });
 
 function call(url: string, session: string, body: unknown): Promise<{ id: number; result?: { content: Array<{ text: string }> } }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': session } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve(JSON.parse(text)));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': session } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text)));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });

@@ -24,7 +24,11 @@ async function exercise(host: FastifyInstance) {
   const badJson = await host.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{oops' });
   const boom = await host.inject({ method: 'GET', url: '/boom' });
   const missing = await host.inject({ method: 'GET', url: '/nothing-here' });
-  return [health, plain, json, badJson, boom, missing].map((response) => ({ status: response.statusCode, hook: response.headers['x-host-hook'], body: response.body }));
+  return [health, plain, json, badJson, boom, missing].map((response) => ({
+    status: response.statusCode,
+    hook: response.headers['x-host-hook'],
+    body: response.body,
+  }));
 }
 
 describe('the mcpkit plugin inside a host Fastify app', () => {
@@ -51,7 +55,12 @@ describe('the mcpkit plugin inside a host Fastify app', () => {
     expect(answer.headers['mcp-session-id']).toBeDefined();
     // The host's hook runs on the MCP route too; the plugin's own error handling applies there.
     expect(answer.headers['x-host-hook']).toBe('ran');
-    const textPlain = await host.inject({ method: 'POST', url: '/mcp', headers: { host: 'localhost', 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, payload: 'x' });
+    const textPlain = await host.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { host: 'localhost', 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      payload: 'x',
+    });
     expect(textPlain.statusCode).toBe(415);
     expect(JSON.parse(textPlain.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
     await host.close();

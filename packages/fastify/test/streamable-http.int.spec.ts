@@ -21,7 +21,12 @@ function call(id: number | string, name: string, args: Record<string, unknown>, 
 }
 
 /** Raw HTTP, for headers fetch refuses to send (Host) or methods it mangles. */
-function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method, headers }, (response) => {
       let text = '';
@@ -47,7 +52,9 @@ describe('Streamable HTTP, stateful', () => {
     expect((await client.readResource({ uri: 'fixture://hello' })).contents[0]).toMatchObject({ text: 'hello' });
     expect((await client.getPrompt({ name: 'hi' })).messages).toHaveLength(1);
     const progress: number[] = [];
-    const result = await client.callTool({ name: 'steps', arguments: { steps: 3, delayMs: 5, settleMs: 20 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    const result = await client.callTool({ name: 'steps', arguments: { steps: 3, delayMs: 5, settleMs: 20 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
     expect(result).toEqual({ content: [{ type: 'text', text: 'done 3' }] });
     expect(progress).toEqual([1, 2, 3]);
     await transport.terminateSession();
@@ -170,7 +177,9 @@ describe('Streamable HTTP, stateful', () => {
     // Touch the first so the second is the least recently used.
     await post(server.url, call(1, 'echo', { text: 'x' }), { 'mcp-session-id': ids[0] }).then((r) => r.text());
     const fourth = await openSession(server.url);
-    const statuses = await Promise.all([...ids, fourth].map((id) => post(server.url, call(2, 'echo', { text: 'x' }), { 'mcp-session-id': id }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      [...ids, fourth].map((id) => post(server.url, call(2, 'echo', { text: 'x' }), { 'mcp-session-id': id }).then((r) => r.status)),
+    );
     expect(statuses).toEqual([200, 404, 200, 200]);
   });
 
@@ -212,7 +221,9 @@ describe('Streamable HTTP, stateful', () => {
     while (!seen.includes('"progress":1')) seen += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
     dropped.abort();
-    const lastId = parseSse(seen).filter((event) => event.id).pop()!.id!;
+    const lastId = parseSse(seen)
+      .filter((event) => event.id)
+      .pop()!.id!;
     // … is picked up again with GET + Last-Event-ID: the rest, then the response.
     const resumed = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': lastId } });
     expect(resumed.status).toBe(200);
@@ -240,12 +251,18 @@ describe('Streamable HTTP, stateful', () => {
     ]);
     // The SDK client reconnects by itself.
     const client = new Client({ name: 'poller', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 5 } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 5 },
+      }),
+    );
     expect(await client.callTool({ name: 'polling', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'released=true' }] });
     await client.close();
     // Stateless requests cannot be resumed, so there is nothing to release.
     const stateless = await start({ sessions: false });
-    expect(await (await post(stateless.url, call(1, 'polling', {}), { 'mcp-protocol-version': '2025-11-25' })).json()).toMatchObject({ result: { content: [{ text: 'released=false' }] } });
+    expect(await (await post(stateless.url, call(1, 'polling', {}), { 'mcp-protocol-version': '2025-11-25' })).json()).toMatchObject({
+      result: { content: [{ text: 'released=false' }] },
+    });
   });
 
   it('answers every bad-input row with the right status and a JSON-RPC body', async () => {
@@ -255,16 +272,66 @@ describe('Streamable HTTP, stateful', () => {
     const rows: Array<[string, Promise<{ status: number; body: string }>, number, number | null]> = [
       ['not JSON', post(server.url, '{oops', { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32700],
       ['empty body', post(server.url, '', { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32700],
-      ['wrong jsonrpc', post(server.url, { jsonrpc: '1.0', id: 3, method: 'ping' }, { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32600],
-      ['a batch on 2025-11-25', post(server.url, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32600],
+      [
+        'wrong jsonrpc',
+        post(server.url, { jsonrpc: '1.0', id: 3, method: 'ping' }, { 'mcp-session-id': session }).then(async (r) => ({
+          status: r.status,
+          body: await r.text(),
+        })),
+        400,
+        -32600,
+      ],
+      [
+        'a batch on 2025-11-25',
+        post(server.url, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], { 'mcp-session-id': session }).then(async (r) => ({
+          status: r.status,
+          body: await r.text(),
+        })),
+        400,
+        -32600,
+      ],
       ['text/plain', raw(server.url, 'POST', { host, 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, '{}'), 415, -32600],
       ['no content type', raw(server.url, 'POST', { host, accept: 'application/json, text/event-stream' }, '{}'), 415, -32600],
-      ['Accept without SSE', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json', 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 406, -32600],
+      [
+        'Accept without SSE',
+        post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json', 'mcp-session-id': session }).then(async (r) => ({
+          status: r.status,
+          body: await r.text(),
+        })),
+        406,
+        -32600,
+      ],
       ['GET without SSE in Accept', raw(server.url, 'GET', { host, accept: 'application/json', 'mcp-session-id': session }), 406, -32600],
-      ['a body over the limit', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2048) } }, { 'mcp-session-id': session }).then(async (r) => ({ status: r.status, body: await r.text() })), 413, -32600],
-      ['an unsupported MCP-Protocol-Version', post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' }).then(async (r) => ({ status: r.status, body: await r.text() })), 400, -32022],
-      ['a foreign Host', raw(server.url, 'POST', { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{}'), 403, -32600],
-      ['a foreign Origin', post(server.url, INITIALIZE, { origin: 'http://evil.example.com' }).then(async (r) => ({ status: r.status, body: await r.text() })), 403, -32600],
+      [
+        'a body over the limit',
+        post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2048) } }, { 'mcp-session-id': session }).then(async (r) => ({
+          status: r.status,
+          body: await r.text(),
+        })),
+        413,
+        -32600,
+      ],
+      [
+        'an unsupported MCP-Protocol-Version',
+        post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' }).then(async (r) => ({
+          status: r.status,
+          body: await r.text(),
+        })),
+        400,
+        -32022,
+      ],
+      [
+        'a foreign Host',
+        raw(server.url, 'POST', { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{}'),
+        403,
+        -32600,
+      ],
+      [
+        'a foreign Origin',
+        post(server.url, INITIALIZE, { origin: 'http://evil.example.com' }).then(async (r) => ({ status: r.status, body: await r.text() })),
+        403,
+        -32600,
+      ],
       ['PUT', raw(server.url, 'PUT', { host }), 405, -32600],
       ['PATCH', raw(server.url, 'PATCH', { host }), 405, -32600],
       ['HEAD', raw(server.url, 'HEAD', { host }), 405, null],
@@ -274,7 +341,12 @@ describe('Streamable HTTP, stateful', () => {
       expect({ name, status: answer.status }).toEqual({ name, status });
       if (code !== null) {
         const body = JSON.parse(answer.body) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
-        expect({ name, jsonrpc: body.jsonrpc, code: body.error.code, idKnownOrNull: body.id === null || typeof body.id === 'number' }).toEqual({ name, jsonrpc: '2.0', code, idKnownOrNull: true });
+        expect({ name, jsonrpc: body.jsonrpc, code: body.error.code, idKnownOrNull: body.id === null || typeof body.id === 'number' }).toEqual({
+          name,
+          jsonrpc: '2.0',
+          code,
+          idKnownOrNull: true,
+        });
       }
       expect(answer.body).not.toMatch(/at .*\.js|stack/);
     }
@@ -287,10 +359,14 @@ describe('Streamable HTTP, stateful', () => {
   it('accepts batches on a 2025-03-26 session', async () => {
     const server = await start();
     const session = await openSession(server.url, '2025-03-26');
-    const answer = await post(server.url, [call(1, 'echo', { text: 'a' }), { jsonrpc: '2.0', method: 'notifications/initialized' }, call(2, 'echo', { text: 'b' })], {
-      'mcp-session-id': session,
-      'mcp-protocol-version': '2025-03-26',
-    });
+    const answer = await post(
+      server.url,
+      [call(1, 'echo', { text: 'a' }), { jsonrpc: '2.0', method: 'notifications/initialized' }, call(2, 'echo', { text: 'b' })],
+      {
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-03-26',
+      },
+    );
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual([
       { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'a|session' }] } },
@@ -310,7 +386,9 @@ describe('Streamable HTTP, stateful', () => {
       controller.abort();
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await (await post(server.url, call(200, 'echo', { text: 'alive' }), { 'mcp-session-id': session })).json()).toMatchObject({ result: { content: [{ text: 'alive|session' }] } });
+    expect(await (await post(server.url, call(200, 'echo', { text: 'alive' }), { 'mcp-session-id': session })).json()).toMatchObject({
+      result: { content: [{ text: 'alive|session' }] },
+    });
   });
 
   it('closes gracefully with open streams and sessions', async () => {
@@ -318,7 +396,9 @@ describe('Streamable HTTP, stateful', () => {
     const session = await openSession(server.url);
     const stream = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
     const body = stream.text();
-    const pending = post(server.url, call(1, 'steps', { steps: 1, delayMs: 5_000 }), { 'mcp-session-id': session }).then((r) => r.text()).catch(() => 'closed');
+    const pending = post(server.url, call(1, 'steps', { steps: 1, delayMs: 5_000 }), { 'mcp-session-id': session })
+      .then((r) => r.text())
+      .catch(() => 'closed');
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = Date.now();
     await server.close();
@@ -359,7 +439,10 @@ describe('Streamable HTTP, stateless', () => {
     const server = await start({ sessions: false });
     cancelled.length = 0;
     await new Promise<void>((resolve) => {
-      const request = httpRequest(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+      const request = httpRequest(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      });
       request.on('error', () => undefined);
       request.end(JSON.stringify(call('gone', 'steps', { steps: 50, delayMs: 20 })));
       setTimeout(() => {
@@ -378,13 +461,21 @@ describe('2026-07-28 on the same endpoint', () => {
 
   it('serves a modern call without a session, with resultType and server info', async () => {
     const server = await start();
-    const response = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'now' }, _meta: META } }, headers('tools/call', 'echo'));
+    const response = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'now' }, _meta: META } },
+      headers('tools/call', 'echo'),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('mcp-session-id')).toBeNull();
     expect(await response.json()).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      result: { content: [{ type: 'text', text: 'now|stateless' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture', version: '1.0.0' } } },
+      result: {
+        content: [{ type: 'text', text: 'now|stateless' }],
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture', version: '1.0.0' } },
+      },
     });
     const discover = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: META } }, headers('server/discover'));
     expect(await discover.json()).toMatchObject({ result: { supportedVersions: expect.arrayContaining(['2026-07-28']), resultType: 'complete' } });
@@ -392,7 +483,11 @@ describe('2026-07-28 on the same endpoint', () => {
 
   it('streams progress over SSE with resultType on the final result', async () => {
     const server = await start();
-    const response = await post(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'steps', arguments: { steps: 2, delayMs: 1 }, _meta: { ...META, progressToken: 'm' } } }, headers('tools/call', 'steps'));
+    const response = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'steps', arguments: { steps: 2, delayMs: 1 }, _meta: { ...META, progressToken: 'm' } } },
+      headers('tools/call', 'steps'),
+    );
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const events = parseSse(await response.text()).map((event) => JSON.parse(event.data));
     expect(events[events.length - 1]).toMatchObject({ id: 3, result: { resultType: 'complete', content: [{ text: 'done 2' }] } });
@@ -403,7 +498,11 @@ describe('2026-07-28 on the same endpoint', () => {
     const body = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: META } };
     const mismatch = await post(server.url, body, headers('tools/call', 'steps'));
     expect(mismatch.status).toBe(400);
-    expect(await mismatch.json()).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32020, message: "Header mismatch: Mcp-Name header value 'steps' does not match body value 'echo'" } });
+    expect(await mismatch.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      error: { code: -32020, message: "Header mismatch: Mcp-Name header value 'steps' does not match body value 'echo'" },
+    });
     expect((await post(server.url, body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' })).status).toBe(400);
     expect((await post(server.url, body, { ...headers('tools/list', 'echo') })).status).toBe(400);
     const encoded = await post(server.url, body, { ...headers('tools/call'), 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=` });
@@ -425,14 +524,25 @@ describe('2026-07-28 on the same endpoint', () => {
   it('checks Mcp-Param-* headers against the arguments a tool marks with x-mcp-header', async () => {
     const server = await start();
     const call = async (args: Record<string, unknown>, params: Record<string, string>) => {
-      const response = await post(server.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'route', arguments: args, _meta: META } }, { ...headers('tools/call', 'route'), ...params });
-      return { status: response.status, body: (await response.json()) as { result?: { content: { text: string }[] }; error?: { code: number; message: string } } };
+      const response = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'route', arguments: args, _meta: META } },
+        { ...headers('tools/call', 'route'), ...params },
+      );
+      return {
+        status: response.status,
+        body: (await response.json()) as { result?: { content: { text: string }[] }; error?: { code: number; message: string } },
+      };
     };
     const listed = await post(server.url, { jsonrpc: '2.0', id: 8, method: 'tools/list', params: { _meta: META } }, headers('tools/list'));
-    const tools = ((await listed.json()) as { result: { tools: { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[] } }).result.tools;
+    const tools = ((await listed.json()) as { result: { tools: { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[] } })
+      .result.tools;
     expect(tools.find((tool) => tool.name === 'route')?.inputSchema.properties.region).toEqual({ type: 'string', 'x-mcp-header': 'Region' });
 
-    const ok = await call({ region: 'eu west', priority: 7, verbose: false }, { 'mcp-param-region': 'eu west', 'Mcp-Param-Priority': ' 07 ', 'mcp-param-verbose': 'false' });
+    const ok = await call(
+      { region: 'eu west', priority: 7, verbose: false },
+      { 'mcp-param-region': 'eu west', 'Mcp-Param-Priority': ' 07 ', 'mcp-param-verbose': 'false' },
+    );
     expect(ok).toMatchObject({ status: 200, body: { result: { content: [{ text: 'eu west/7/false' }] } } });
     // Absent values send no header; a base64 sentinel carries what plain ASCII cannot.
     const encoded = await call({ region: ' Zürich' }, { 'mcp-param-region': `=?base64?${Buffer.from(' Zürich').toString('base64')}?=` });
@@ -442,14 +552,27 @@ describe('2026-07-28 on the same endpoint', () => {
       [{ region: 'eu' }, {}, 'Missing Mcp-Param-Region header for argument region'],
       [{ region: 'eu' }, { 'mcp-param-region': 'us' }, "Header mismatch: Mcp-Param-Region header value 'us' does not match body value 'eu'"],
       [{ region: 'Hello' }, { 'mcp-param-region': '=?base64?SGVsbG8?=' }, 'Invalid Base64 in Mcp-Param-Region header'],
-      [{ region: 'eu', priority: 7 }, { 'mcp-param-region': 'eu', 'mcp-param-priority': '7.0' }, "Header mismatch: Mcp-Param-Priority header value '7.0' does not match body value '7'"],
-      [{ region: 'eu', verbose: true }, { 'mcp-param-region': 'eu', 'mcp-param-verbose': 'TRUE' }, "Header mismatch: Mcp-Param-Verbose header value 'TRUE' does not match body value 'true'"],
+      [
+        { region: 'eu', priority: 7 },
+        { 'mcp-param-region': 'eu', 'mcp-param-priority': '7.0' },
+        "Header mismatch: Mcp-Param-Priority header value '7.0' does not match body value '7'",
+      ],
+      [
+        { region: 'eu', verbose: true },
+        { 'mcp-param-region': 'eu', 'mcp-param-verbose': 'TRUE' },
+        "Header mismatch: Mcp-Param-Verbose header value 'TRUE' does not match body value 'true'",
+      ],
     ] as const) {
       expect(await call(args, params)).toEqual({ status: 400, body: { jsonrpc: '2.0', id: 9, error: { code: -32020, message } } });
     }
     const latin = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers('tools/call', 'route'), 'mcp-param-region': Buffer.from('Zürich', 'latin1').toString('latin1') },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers('tools/call', 'route'),
+        'mcp-param-region': Buffer.from('Zürich', 'latin1').toString('latin1'),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'route', arguments: { region: 'Zürich' }, _meta: META } }),
     });
     expect(await latin.json()).toMatchObject({ error: { code: -32020, message: 'Invalid characters in Mcp-Param-Region header' } });
@@ -462,12 +585,20 @@ describe('2026-07-28 on the same endpoint', () => {
     expect(await missing.json()).toMatchObject({ id: 5, error: { code: -32602 } });
     for (const method of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe']) {
       const answer = await post(server.url, { jsonrpc: '2.0', id: 6, method, params: { _meta: META } }, headers(method));
-      expect({ method, status: answer.status, code: ((await answer.json()) as { error: { code: number } }).error.code }).toEqual({ method, status: 404, code: -32601 });
+      expect({ method, status: answer.status, code: ((await answer.json()) as { error: { code: number } }).error.code }).toEqual({
+        method,
+        status: 404,
+        code: -32601,
+      });
     }
     const get = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
     expect(get.status).toBe(405);
     expect((await fetch(server.url, { method: 'DELETE', headers: { 'mcp-protocol-version': '2026-07-28' } })).status).toBe(405);
-    const unknown = await post(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } } }, { 'mcp-protocol-version': '1999-01-01', 'mcp-method': 'tools/list' });
+    const unknown = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } } },
+      { 'mcp-protocol-version': '1999-01-01', 'mcp-method': 'tools/list' },
+    );
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: { code: -32022, data: { requested: '1999-01-01' } } });
   });

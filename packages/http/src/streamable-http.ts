@@ -1,5 +1,16 @@
 import { InternalError, InvalidRequestError, UnsupportedProtocolVersionError, type JsonRpcResponse, type Logger, type TransportInfo } from '@mcpkit/core';
-import { errorResponse, isServedVersion, parseMessage, protocolVersionHeader, sessionlessBatchError, sessionlessClient, type Connection, type Frame, type MessageBody, type ReceiveOptions } from '@mcpkit/core/transport';
+import {
+  errorResponse,
+  isServedVersion,
+  parseMessage,
+  protocolVersionHeader,
+  sessionlessBatchError,
+  sessionlessClient,
+  type Connection,
+  type Frame,
+  type MessageBody,
+  type ReceiveOptions,
+} from '@mcpkit/core/transport';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType } from './accept';
 import { bodyOf, containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
 import { EventStream } from './event-stream';

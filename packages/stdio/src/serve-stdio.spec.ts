@@ -78,7 +78,8 @@ describe('serveStdio', () => {
     // A tiny high-water mark is not configurable on PassThrough after creation; fill it instead.
     stdin.write(INIT + '\n');
     const big = 'y'.repeat(64 * 1024);
-    for (let i = 0; i < 8; i++) stdin.write(JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text: big } } }) + '\n');
+    for (let i = 0; i < 8; i++)
+      stdin.write(JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text: big } } }) + '\n');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(stdin.isPaused()).toBe(true);
     stdout.resume();

@@ -75,7 +75,7 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer {
   const input = options.stdin ?? process.stdin;
   const ownProcess = options.stdout === undefined;
-  const exitProcess = options.exitProcess ?? (input === process.stdin);
+  const exitProcess = options.exitProcess ?? input === process.stdin;
   const guard = ownProcess ? guardStdout() : undefined;
   const output = options.stdout;
   const writeRaw = guard ? guard.write : (text: string, done?: () => void) => output!.write(text, done);
@@ -102,7 +102,10 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   const receiveOptions = { send: (message: JsonRpcMessage) => send(message) };
   const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
   const reader = new LineReader(maxMessageSize);
-  const limits: EncodeLimits = { maxMessageBytes: options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES, maxBatchBytes: options.maxBatchResponseSize ?? maxMessageSize };
+  const limits: EncodeLimits = {
+    maxMessageBytes: options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES,
+    maxBatchBytes: options.maxBatchResponseSize ?? maxMessageSize,
+  };
   let pending = 0;
   let inputEnded = false;
   let stopped = false;

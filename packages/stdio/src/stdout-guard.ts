@@ -12,7 +12,8 @@ export function guardStdout(): { write: (text: string, done?: () => void) => boo
   const stdout = process.stdout;
   const original: Write = stdout.write;
   const write = (text: string, done?: () => void): boolean => original.call(stdout, text, done as never);
-  stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => process.stderr.write(chunk as string, encoding as never, callback as never)) as Write;
+  stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) =>
+    process.stderr.write(chunk as string, encoding as never, callback as never)) as Write;
   return {
     write,
     restore: () => {

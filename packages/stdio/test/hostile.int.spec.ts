@@ -82,7 +82,9 @@ describe('a hostile client over stdio', () => {
       ['a string', '"x"'],
       ['a number', '7'],
     ])('answers params as %s with -32602 for the request id', async (_name, params) => {
-      expect(await answersTo(`{"jsonrpc":"2.0","id":"p","method":"tools/list","params":${params}}`)).toEqual([expect.objectContaining({ id: 'p', error: expect.objectContaining({ code: -32602 }) })]);
+      expect(await answersTo(`{"jsonrpc":"2.0","id":"p","method":"tools/list","params":${params}}`)).toEqual([
+        expect.objectContaining({ id: 'p', error: expect.objectContaining({ code: -32602 }) }),
+      ]);
       await expectServing();
     });
 
@@ -98,7 +100,11 @@ describe('a hostile client over stdio', () => {
     });
 
     it('reads invalid UTF-8 inside a string as U+FFFD', async () => {
-      const line = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"u","method":"tools/call","params":{"name":"echo","arguments":{"text":"a'), Buffer.from([0xff, 0xc3]), Buffer.from('b"}}}\n')]);
+      const line = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":"u","method":"tools/call","params":{"name":"echo","arguments":{"text":"a'),
+        Buffer.from([0xff, 0xc3]),
+        Buffer.from('b"}}}\n'),
+      ]);
       expect(await answersTo(line)).toEqual([expect.objectContaining({ id: 'u', result: { content: [{ type: 'text', text: 'a\ufffd\ufffdb' }] } })]);
       await expectServing();
     });
@@ -116,7 +122,9 @@ describe('a hostile client over stdio', () => {
       // The next request rides in the same write, right behind the newline.
       server.write(`${line}\n{"jsonrpc":"2.0","id":"after","method":"ping"}\n`);
       expect(await server.waitFor((message) => message.id === 'after', 20_000)).toMatchObject({ result: {} });
-      expect(server.messages).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600, message: expect.stringContaining('maximum size') }) }));
+      expect(server.messages).toContainEqual(
+        expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600, message: expect.stringContaining('maximum size') }) }),
+      );
       expect(server.messages.some((message) => message.id === 'big')).toBe(false);
       expect(rssMb(server.child.pid!) - idle).toBeLessThan(MAX_MESSAGE_SIZE / 1024 / 1024 + 64);
       await expectServing();
@@ -128,14 +136,18 @@ describe('a hostile client over stdio', () => {
       expect(await answersTo(`{"jsonrpc":"2.0","id":"d","method":"tools/call","params":{"name":"echo","arguments":{"text":${deep}}}}`)).toEqual([
         expect.objectContaining({ id: 'd', result: expect.objectContaining({ isError: true }) }),
       ]);
-      expect(await answersTo(`{"jsonrpc":"2.0","id":${deep},"method":"ping"}`)).toEqual([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) })]);
+      expect(await answersTo(`{"jsonrpc":"2.0","id":${deep},"method":"ping"}`)).toEqual([
+        expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      ]);
       await expectServing();
     });
 
     it('answers 100 000 nested objects in params and in _meta', async () => {
       const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
       expect(await answersTo(`{"jsonrpc":"2.0","id":"o","method":"ping","params":{"x":${deep}}}`)).toEqual([expect.objectContaining({ id: 'o' })]);
-      expect(await answersTo(`{"jsonrpc":"2.0","id":"m","method":"tools/call","params":{"name":"echo","arguments":{"text":"t"},"_meta":${deep}}}`)).toEqual([expect.objectContaining({ id: 'm' })]);
+      expect(await answersTo(`{"jsonrpc":"2.0","id":"m","method":"tools/call","params":{"name":"echo","arguments":{"text":"t"},"_meta":${deep}}}`)).toEqual([
+        expect.objectContaining({ id: 'm' }),
+      ]);
       await expectServing();
     });
   });
@@ -152,7 +164,9 @@ describe('a hostile client over stdio', () => {
       const whilePaused = rssMb(server.child.pid!);
       server.child.stdout.resume();
       await server.waitFor((message) => message.id === 'f9999', 30_000);
-      const answered = new Map(server.messages.filter((message) => typeof message.id === 'string' && message.id.startsWith('f')).map((message) => [message.id, message]));
+      const answered = new Map(
+        server.messages.filter((message) => typeof message.id === 'string' && message.id.startsWith('f')).map((message) => [message.id, message]),
+      );
       expect(answered.size).toBe(10_000);
       expect(answered.get('f1234')).toMatchObject({ result: { content: [{ text: '1234' }] } });
       expect(whilePaused - idle).toBeLessThan(128);

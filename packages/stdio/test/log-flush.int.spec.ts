@@ -16,7 +16,9 @@ async function start(mode: string): Promise<Run> {
   const child = spawn(process.execPath, [FIXTURE, mode], { env: { ...process.env, LINES: String(LINES) }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let stdout = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "logged" from the fixture; stderr: ${stderr}`)), 10_000);
@@ -96,7 +98,10 @@ describe('buffered logging is written however the process ends', () => {
     run = await start('reject');
     expect(await run.exited).toEqual({ code: 1, signal: null });
     expectAllLines(run.stderr());
-    expect(records(run.stderr()).find((record) => record.level === 60)).toMatchObject({ msg: 'unhandled promise rejection; exiting', err: { message: 'rejected in the fixture' } });
+    expect(records(run.stderr()).find((record) => record.level === 60)).toMatchObject({
+      msg: 'unhandled promise rejection; exiting',
+      err: { message: 'rejected in the fixture' },
+    });
   });
 
   it('does not call an exception fatal when the app handles it, and keeps running', async () => {

@@ -18,7 +18,11 @@ function records(stderr: string): Array<Record<string, unknown>> {
 
 /** The ids of the request lines in a log. */
 function loggedIds(stderr: string): Set<unknown> {
-  return new Set(records(stderr).filter((record) => record.msg === 'request').map((record) => record.rpcId));
+  return new Set(
+    records(stderr)
+      .filter((record) => record.msg === 'request')
+      .map((record) => record.rpcId),
+  );
 }
 
 describe('stdio shutdown', () => {
@@ -156,8 +160,16 @@ describe('HTTP shutdown', () => {
     server = undefined;
   });
 
-  async function post(url: string, body: unknown, session?: string): Promise<{ status: number; session: string | null; json: Record<string, unknown> | undefined }> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  async function post(
+    url: string,
+    body: unknown,
+    session?: string,
+  ): Promise<{ status: number; session: string | null; json: Record<string, unknown> | undefined }> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    };
     if (session) headers['mcp-session-id'] = session;
     const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
     const text = await response.text();

@@ -89,7 +89,8 @@ export class RawStdioClient {
       const found = this.messages.find(predicate);
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`No matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.slice(-5))}; stderr: ${this.stderr.slice(-500)}`);
+      if (left <= 0)
+        throw new Error(`No matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.slice(-5))}; stderr: ${this.stderr.slice(-500)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {

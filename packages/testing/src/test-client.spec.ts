@@ -60,14 +60,14 @@ describe('TestClient', () => {
     expect((await client.listTools())[0]).not.toHaveProperty('title');
   });
 
-  it.each(['legacy', 'modern'] as const)('leaves the caller\'s args object as it was (%s era)', async (era) => {
+  it.each(['legacy', 'modern'] as const)("leaves the caller's args object as it was (%s era)", async (era) => {
     const client = await TestClient.connect(app, { era });
     const args = { a: 1, b: 2, unknown_extra: { nested: [1] } };
     expect(firstText(await client.callTool('add', args))).toBe('3');
     expect(args).toEqual({ a: 1, b: 2, unknown_extra: { nested: [1] } });
   });
 
-  it('hands the server a copy: a handler that changes its input cannot reach the caller\'s args', async () => {
+  it("hands the server a copy: a handler that changes its input cannot reach the caller's args", async () => {
     class Greedy {
       @Tool({ inputSchema: { type: 'object', properties: { list: { type: 'array' } } } })
       take(input: { list: number[]; other?: unknown }) {

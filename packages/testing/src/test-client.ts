@@ -164,10 +164,11 @@ export class TestClient {
     // The server gets its own copy, as over a real transport: whatever it does with the message
     // (or a handler with its arguments) never reaches the caller's objects, and values JSON
     // cannot carry (undefined, functions, class instances) arrive as a real client sends them.
-    const message = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: JSON.parse(JSON.stringify(params)) as Record<string, unknown> };
-    const response = (await this.connection.receive(message, { send: this.sink })) as
-      | JsonRpcResponse
-      | undefined;
+    const message =
+      params === undefined
+        ? { jsonrpc: '2.0', id, method }
+        : { jsonrpc: '2.0', id, method, params: JSON.parse(JSON.stringify(params)) as Record<string, unknown> };
+    const response = (await this.connection.receive(message, { send: this.sink })) as JsonRpcResponse | undefined;
     if (response === undefined) throw new RpcError(0, `No response to ${method} (cancelled?)`);
     if ('error' in response) throw new RpcError(response.error.code, response.error.message, response.error.data);
     return response.result as Record<string, unknown>;
@@ -236,8 +237,18 @@ export class TestClient {
   }
 
   /** Asks for completions of a prompt argument or a template variable. */
-  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context?: Record<string, string>) {
-    return (await this.request<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>('completion/complete', { ref, argument, ...(context ? { context: { arguments: context } } : {}) })).completion;
+  async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ) {
+    return (
+      await this.request<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>('completion/complete', {
+        ref,
+        argument,
+        ...(context ? { context: { arguments: context } } : {}),
+      })
+    ).completion;
   }
 
   async listTools(): Promise<Tool[]> {

@@ -138,7 +138,11 @@ describe('server-to-client requests', () => {
     expect(requested).toMatchObject({
       mode: 'form',
       message: 'Print it?',
-      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', description: 'Proceed?' }, copies: { type: 'integer', minimum: 1 } }, required: ['confirm'] },
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', description: 'Proceed?' }, copies: { type: 'integer', minimum: 1 } },
+        required: ['confirm'],
+      },
     });
   });
 
@@ -165,7 +169,11 @@ describe('server-to-client requests', () => {
   it('samples, lists roots and pings the client', async () => {
     const client = await TestClient.connect(app(), {
       handlers: {
-        'sampling/createMessage': (params) => ({ role: 'assistant', model: 'test-model', content: { type: 'text', text: `4 (max ${params.maxTokens as number})` } }),
+        'sampling/createMessage': (params) => ({
+          role: 'assistant',
+          model: 'test-model',
+          content: { type: 'text', text: `4 (max ${params.maxTokens as number})` },
+        }),
         'roots/list': () => ({ roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] }),
       },
     });
@@ -181,7 +189,13 @@ describe('server-to-client requests', () => {
       handlers: { 'elicitation/create': (params) => ((requested = params), { action: 'accept' }) },
     });
     expect(firstText(await client.callTool('login'))).toBe('accept 36');
-    expect(requested).toEqual({ mode: 'url', message: 'Sign in to continue', url: 'https://auth.example.com/start', elicitationId: expect.any(String), _meta: expect.any(Object) });
+    expect(requested).toEqual({
+      mode: 'url',
+      message: 'Sign in to continue',
+      url: 'https://auth.example.com/start',
+      elicitationId: expect.any(String),
+      _meta: expect.any(Object),
+    });
     expect(client.notifications('notifications/elicitation/complete')).toEqual([{ elicitationId: requested.elicitationId }]);
     const formOnly = await TestClient.connect(app(), { handlers: { 'elicitation/create': () => ({ action: 'accept' }) } });
     expect(firstText(await formOnly.callTool('login'))).toBe('The client did not declare URL elicitation (capabilities.elicitation.url)');
@@ -195,7 +209,10 @@ describe('server-to-client requests', () => {
   it('says clearly when the client never declared the capability', async () => {
     const client = await TestClient.connect(app());
     const result = await client.callTool('think');
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'The client did not declare the sampling capability, so sampling/createMessage cannot be sent' }] });
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'The client did not declare the sampling capability, so sampling/createMessage cannot be sent' }],
+    });
   });
 
   it('times out, cancels the request at the client, and says so', async () => {
@@ -216,14 +233,22 @@ describe('completions', () => {
   it('completes prompt arguments with context and template variables, capped at 100', async () => {
     const client = await TestClient.connect(app());
     expect(client.server.capabilities.completions).toEqual({});
-    expect(await client.complete({ type: 'ref/prompt', name: 'translate' }, { name: 'language', value: 'e' })).toEqual({ values: ['english', 'esperanto'], total: 2, hasMore: false });
+    expect(await client.complete({ type: 'ref/prompt', name: 'translate' }, { name: 'language', value: 'e' })).toEqual({
+      values: ['english', 'esperanto'],
+      total: 2,
+      hasMore: false,
+    });
     expect(await client.complete({ type: 'ref/prompt', name: 'translate' }, { name: 'language', value: 'lang' }, { style: 'many' })).toEqual({
       values: Array.from({ length: 100 }, (_, i) => `lang${i}`),
       total: 150,
       hasMore: true,
     });
     expect(await client.complete({ type: 'ref/prompt', name: 'translate' }, { name: 'style', value: '' })).toEqual({ values: [] });
-    expect(await client.complete({ type: 'ref/resource', uri: 'docs://{section}' }, { name: 'section', value: 'in' })).toEqual({ values: ['intro', 'install'], total: 2, hasMore: false });
+    expect(await client.complete({ type: 'ref/resource', uri: 'docs://{section}' }, { name: 'section', value: 'in' })).toEqual({
+      values: ['intro', 'install'],
+      total: 2,
+      hasMore: false,
+    });
     await expect(client.complete({ type: 'ref/prompt', name: 'nope' }, { name: 'x', value: '' })).rejects.toMatchObject({ code: -32602 });
   });
 });

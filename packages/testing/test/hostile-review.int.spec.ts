@@ -58,7 +58,9 @@ function spawnStdio(env: Record<string, string> = {}): StdioChild {
 
 async function initializedStdio(env: Record<string, string> = {}): Promise<StdioChild> {
   const server = spawnStdio(env);
-  server.send('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"review","version":"1"}}}');
+  server.send(
+    '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"review","version":"1"}}}',
+  );
   expect(await server.waitFor('"id":"init"', 10_000)).toContain('"result"');
   server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
   return server;
@@ -99,8 +101,16 @@ function rawHttp(port: number, request: string | Buffer, timeoutMs = 5_000): Pro
 }
 
 function httpPost(port: number, body: string, headers: Record<string, string> = {}, timeoutMs = 5_000, extra = ''): Promise<RawAnswer> {
-  const all: Record<string, string> = { Host: '127.0.0.1', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Connection: 'close', ...headers };
-  const head = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const all: Record<string, string> = {
+    Host: '127.0.0.1',
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    Connection: 'close',
+    ...headers,
+  };
+  const head = Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return rawHttp(port, `POST /mcp HTTP/1.1\r\n${head}${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, timeoutMs);
 }
 
@@ -112,7 +122,10 @@ interface RpcMessage {
 
 /** The JSON-RPC message of a JSON body or of the last `data:` line of an SSE body (chunked). */
 function rpcOf(answer: RawAnswer): RpcMessage | undefined {
-  const data = answer.body.split('\n').filter((line) => line.startsWith('data: {')).pop();
+  const data = answer.body
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .pop();
   const text = data ? data.slice(6) : answer.body.trim();
   try {
     const parsed: unknown = JSON.parse(text);
@@ -143,7 +156,10 @@ async function spawnHttp(script: string, args: string[], env: Record<string, str
 }
 
 async function initializeHttp(port: number, version = '2025-03-26'): Promise<Record<string, string>> {
-  const answer = await httpPost(port, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"review","version":"1"}}}`);
+  const answer = await httpPost(
+    port,
+    `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"review","version":"1"}}}`,
+  );
   const sessionId = /mcp-session-id: (\S+)/i.exec(answer.head)?.[1];
   expect(sessionId).toBeDefined();
   const headers = { 'Mcp-Session-Id': sessionId!, 'MCP-Protocol-Version': version };
@@ -226,7 +242,8 @@ describe('outside review of #11 (built apps, real pipes and sockets)', () => {
   //   -> 400, a 12 135-byte answer. With params.name = 3 MB of "C" and a mismatching Mcp-Name the
   //   -32020 answer is too big to send and becomes -32603 "The response would exceed 65536 bytes".
   describe('F2: header-mismatch errors echo client input in full', () => {
-    const modernCall = (name: string) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":${MODERN_META},"name":"${name}","arguments":{"text":"hi"}}}`;
+    const modernCall = (name: string) =>
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":${MODERN_META},"name":"${name}","arguments":{"text":"hi"}}}`;
     const modernHeaders = (name: string) => ({ 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': name });
 
     it('a 12 000-character Mcp-Name is quoted in at most ~200 characters', async () => {
@@ -250,7 +267,9 @@ describe('outside review of #11 (built apps, real pipes and sockets)', () => {
     const child = spawn(process.execPath, [TESTBED, 'stdio'], { env: { ...process.env, LOG_LEVEL: 'info' }, stdio: ['pipe', 'pipe', 'pipe'] });
     children.add(child);
     child.stdin!.on('error', () => undefined);
-    child.stdin!.write('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"review","version":"1"}}}\n');
+    child.stdin!.write(
+      '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"review","version":"1"}}}\n',
+    );
     child.stdin!.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     let flood = '';
     for (let i = 0; i < 20_000; i++) flood += `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}\n`;
@@ -288,7 +307,12 @@ describe('outside review of #11 (built apps, real pipes and sockets)', () => {
   it('F5: an SSE answer to a Connection: close request closes the socket', async () => {
     const server = await spawnHttp(EVERYTHING, [], { LOG_LEVEL: 'warn' });
     const headers = await initializeHttp(server.port, '2025-11-25');
-    const answer = await httpPost(server.port, '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}', headers, 3_000);
+    const answer = await httpPost(
+      server.port,
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}',
+      headers,
+      3_000,
+    );
     expect(answer.head).toMatch(/text\/event-stream/);
     expect(rpcOf(answer)).toMatchObject({ id: 2, result: expect.any(Object) });
     expect(answer.closedByServer).toBe(true);
@@ -306,7 +330,10 @@ describe('outside review of #11 (built apps, real pipes and sockets)', () => {
   //   a body trickled for 30 s -> 408 {"error":"Request Timeout","message":"Client Timeout",…}
   describe('F7: non-JSON-RPC error bodies', () => {
     it('OPTIONS with a JSON content type and no body', async () => {
-      const answer = await rawHttp(stateful.port, 'OPTIONS /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      const answer = await rawHttp(
+        stateful.port,
+        'OPTIONS /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      );
       expect(answer.body).not.toContain('FST_');
       expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
     });

@@ -55,13 +55,27 @@ class Surface {
 }
 
 const logger = pino({ level: 'silent' });
-const app = createApp({ name: 'modern-client', version: '1.0.0', instructions: 'Test me.', providers: [Surface], logger, clientLogging: true, dynamic: true, cache: { lists: { ttlMs: 30_000 }, reads: { ttlMs: 500 } } });
+const app = createApp({
+  name: 'modern-client',
+  version: '1.0.0',
+  instructions: 'Test me.',
+  providers: [Surface],
+  logger,
+  clientLogging: true,
+  dynamic: true,
+  cache: { lists: { ttlMs: 30_000 }, reads: { ttlMs: 500 } },
+});
 
 describe('TestClient on the 2026-07-28 era', () => {
   it('discovers instead of initializing and sends _meta on every request', async () => {
     const client = await TestClient.connect(app, { era: 'modern' });
     expect(client.era).toBe('modern');
-    expect(client.server).toEqual({ protocolVersion: '2026-07-28', capabilities: expect.objectContaining({ tools: { listChanged: true } }), serverInfo: { name: 'modern-client', version: '1.0.0' }, instructions: 'Test me.' });
+    expect(client.server).toEqual({
+      protocolVersion: '2026-07-28',
+      capabilities: expect.objectContaining({ tools: { listChanged: true } }),
+      serverInfo: { name: 'modern-client', version: '1.0.0' },
+      instructions: 'Test me.',
+    });
     expect(firstText(await client.callTool('where'))).toBe('2026-07-28 stateless');
     const legacy = await TestClient.connect(app);
     expect(legacy.era).toBe('legacy');
@@ -69,7 +83,10 @@ describe('TestClient on the 2026-07-28 era', () => {
   });
 
   it('answers input-required rounds with the same handlers, and counts the rounds', async () => {
-    const answers = [{ action: 'accept', content: { ok: true } }, { action: 'accept', content: { ok: true } }];
+    const answers = [
+      { action: 'accept', content: { ok: true } },
+      { action: 'accept', content: { ok: true } },
+    ];
     const client = await TestClient.connect(app, { era: 'modern', handlers: { 'elicitation/create': () => answers.shift()! } });
     const result = await client.callTool('greet', { name: 'ada' });
     expect(firstText(result)).toBe('HELLO ADA');
@@ -91,7 +108,11 @@ describe('TestClient on the 2026-07-28 era', () => {
     await expect(bare.callTool('greet', { name: 'x' })).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
     const noHandler = await TestClient.connect(app, { era: 'modern', capabilities: { elicitation: {} } });
     await expect(noHandler.callTool('greet', { name: 'x' })).rejects.toThrow('No test handler for elicitation/create (input request "first")');
-    const stubborn = await TestClient.connect(app, { era: 'modern', maxRounds: 1, handlers: { 'elicitation/create': () => ({ action: 'accept', content: { ok: true } }) } });
+    const stubborn = await TestClient.connect(app, {
+      era: 'modern',
+      maxRounds: 1,
+      handlers: { 'elicitation/create': () => ({ action: 'accept', content: { ok: true } }) },
+    });
     await expect(stubborn.callTool('greet', { name: 'x' })).rejects.toThrow(RpcError);
   });
 

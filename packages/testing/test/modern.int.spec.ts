@@ -56,8 +56,19 @@ class Surface {
   }
 }
 
-const app = createApp({ name: 'dual', version: '2.0.0', instructions: 'Both eras.', providers: [Surface], logger: pino({ level: 'silent' }), clientLogging: true });
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' } };
+const app = createApp({
+  name: 'dual',
+  version: '2.0.0',
+  instructions: 'Both eras.',
+  providers: [Surface],
+  logger: pino({ level: 'silent' }),
+  clientLogging: true,
+});
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' },
+};
 
 let id = 1;
 async function modern(connection: Connection, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META): Promise<any> {
@@ -110,10 +121,18 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
   it('sends client logs only when the request asks with its own log level', async () => {
     const sent: unknown[] = [];
     const connection = app.connect({ kind: 'memory' });
-    await connection.receive({ jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'echo', arguments: { text: 'quiet' }, _meta: META } }, { send: (m) => void sent.push(m) });
+    await connection.receive(
+      { jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'echo', arguments: { text: 'quiet' }, _meta: META } },
+      { send: (m) => void sent.push(m) },
+    );
     expect(sent).toEqual([]);
     await connection.receive(
-      { jsonrpc: '2.0', id: 'l', method: 'tools/call', params: { name: 'echo', arguments: { text: 'loud' }, _meta: { ...META, 'io.modelcontextprotocol/logLevel': 'info' } } },
+      {
+        jsonrpc: '2.0',
+        id: 'l',
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'loud' }, _meta: { ...META, 'io.modelcontextprotocol/logLevel': 'info' } },
+      },
       { send: (m) => void sent.push(m) },
     );
     expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'echoing loud' } }]);
@@ -135,15 +154,39 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
       _meta: expect.any(Object),
     });
     // Missing or unusable answers: asked again, not an error.
-    const again = (await modern(connection, 'tools/call', { name: 'twoQuestions', arguments: { text: 'a' }, requestState: first.requestState, inputResponses: { who: 'garbage', other: 1 } }, meta)).result;
+    const again = (
+      await modern(
+        connection,
+        'tools/call',
+        { name: 'twoQuestions', arguments: { text: 'a' }, requestState: first.requestState, inputResponses: { who: 'garbage', other: 1 } },
+        meta,
+      )
+    ).result;
     expect(again.resultType).toBe('input_required');
-    const second = (await modern(connection, 'tools/call', { name: 'twoQuestions', arguments: { text: 'a' }, requestState: again.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } }, meta)).result;
+    const second = (
+      await modern(
+        connection,
+        'tools/call',
+        {
+          name: 'twoQuestions',
+          arguments: { text: 'a' },
+          requestState: again.requestState,
+          inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } },
+        },
+        meta,
+      )
+    ).result;
     expect(Object.keys(second.inputRequests)).toEqual(['sampling-2']);
     const done = (
       await modern(
         connection,
         'tools/call',
-        { name: 'twoQuestions', arguments: { text: 'a' }, requestState: second.requestState, inputResponses: { 'sampling-2': { role: 'assistant', model: 'm', content: { type: 'text', text: 'hi' } } } },
+        {
+          name: 'twoQuestions',
+          arguments: { text: 'a' },
+          requestState: second.requestState,
+          inputResponses: { 'sampling-2': { role: 'assistant', model: 'm', content: { type: 'text', text: 'hi' } } },
+        },
         meta,
       )
     ).result;
@@ -170,13 +213,23 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
     for (const name of ['swallow', 'ignore']) {
       const first = (await modern(connection, 'tools/call', { name, arguments: {} }, meta)).result;
       expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { sure: { method: 'elicitation/create' } } });
-      const done = (await modern(connection, 'tools/call', { name, arguments: {}, requestState: first.requestState, inputResponses: { sure: { action: 'decline' } } }, meta)).result;
-      expect(done).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: name === 'swallow' ? 'answered decline' : 'went on without an answer' }] });
+      const done = (
+        await modern(connection, 'tools/call', { name, arguments: {}, requestState: first.requestState, inputResponses: { sure: { action: 'decline' } } }, meta)
+      ).result;
+      expect(done).toMatchObject({
+        resultType: 'complete',
+        content: [{ type: 'text', text: name === 'swallow' ? 'answered decline' : 'went on without an answer' }],
+      });
     }
   });
 
   it('numbers questions without a key in the order asked', async () => {
-    const answer = await modern(app.connect({ kind: 'memory' }), 'tools/call', { name: 'ask', arguments: {} }, { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } });
+    const answer = await modern(
+      app.connect({ kind: 'memory' }),
+      'tools/call',
+      { name: 'ask', arguments: {} },
+      { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
+    );
     expect(answer.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'sampling-1': { method: 'sampling/createMessage' } } });
   });
 
@@ -185,11 +238,20 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
     const sent: Array<Record<string, unknown>> = [];
     const connection = live.connect({ kind: 'memory' });
     const listening = connection.receive(
-      { jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { _meta: META, notifications: { toolsListChanged: true, resourceSubscriptions: ['m://one'], bogus: true } } },
+      {
+        jsonrpc: '2.0',
+        id: 'sub-1',
+        method: 'subscriptions/listen',
+        params: { _meta: META, notifications: { toolsListChanged: true, resourceSubscriptions: ['m://one'], bogus: true } },
+      },
       { send: (message) => void sent.push(message as unknown as Record<string, unknown>) },
     );
     const tag = { 'io.modelcontextprotocol/subscriptionId': 'sub-1' };
-    expect(sent[0]).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: { toolsListChanged: true, resourceSubscriptions: ['m://one'] } } });
+    expect(sent[0]).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: tag, notifications: { toolsListChanged: true, resourceSubscriptions: ['m://one'] } },
+    });
     live.disable('tool', 'echo');
     live.disable('resource', 'm://one');
     live.resourceUpdated('m://one');
@@ -199,7 +261,10 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'm://one', _meta: tag } },
     ]);
     // A second listen cannot take over an id that is still in flight.
-    const again = await connection.receive({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { _meta: META, notifications: { toolsListChanged: true } } }, { send: () => undefined });
+    const again = await connection.receive(
+      { jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { _meta: META, notifications: { toolsListChanged: true } } },
+      { send: () => undefined },
+    );
     expect(again).toMatchObject({ id: 'sub-1', error: { code: -32600 } });
     await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'sub-1' } });
     expect(await listening).toBeUndefined();

@@ -49,18 +49,34 @@ describe('URL elicitation on 2026-07-28', () => {
   });
 
   it('passes a decline through, and numbers unnamed questions like ctx.elicit', async () => {
-    const declining = await TestClient.connect(app(), { era: 'modern', capabilities: URL_CAPABLE, handlers: { 'elicitation/create': () => ({ action: 'decline' }) } });
+    const declining = await TestClient.connect(app(), {
+      era: 'modern',
+      capabilities: URL_CAPABLE,
+      handlers: { 'elicitation/create': () => ({ action: 'decline' }) },
+    });
     expect(firstText(await declining.callTool('login'))).toBe('decline sign-in');
-    const accepting = await TestClient.connect(app(), { era: 'modern', capabilities: URL_CAPABLE, handlers: { 'elicitation/create': () => ({ action: 'accept' }) } });
+    const accepting = await TestClient.connect(app(), {
+      era: 'modern',
+      capabilities: URL_CAPABLE,
+      handlers: { 'elicitation/create': () => ({ action: 'accept' }) },
+    });
     expect(firstText(await accepting.callTool('numbered'))).toBe('elicitation-1 elicitation-2');
     expect(accepting.rounds).toBe(2);
   });
 
   it('answers a client without elicitation.url with -32021 naming the nested capability', async () => {
-    const formOnly = await TestClient.connect(app(), { era: 'modern', capabilities: { elicitation: { form: {} } }, handlers: { 'elicitation/create': () => ({ action: 'accept' }) } });
+    const formOnly = await TestClient.connect(app(), {
+      era: 'modern',
+      capabilities: { elicitation: { form: {} } },
+      handlers: { 'elicitation/create': () => ({ action: 'accept' }) },
+    });
     const failure = await formOnly.callTool('login').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RpcError);
-    expect(failure).toMatchObject({ code: -32021, message: 'Missing required client capability: elicitation.url', data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    expect(failure).toMatchObject({
+      code: -32021,
+      message: 'Missing required client capability: elicitation.url',
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
     expect(formOnly.messages.filter((message) => message.inputKey !== undefined)).toEqual([]);
   });
 });

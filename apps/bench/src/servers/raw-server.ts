@@ -9,7 +9,11 @@ type Json = Record<string, unknown>;
 const TOOLS = Number(process.env.TOOLS ?? 0);
 const toolList: Json[] = [
   { name: 'echo', description: 'Returns the text it was given', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-  { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+  {
+    name: 'add',
+    description: 'Adds two numbers',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  },
   { name: 'validate', description: 'Validates a ten-field object', inputSchema: { type: 'object' } },
   { name: 'fail', description: 'Always fails', inputSchema: { type: 'object' } },
   { name: 'slow', description: 'Sleeps', inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] } },
@@ -37,7 +41,14 @@ function validateProblems(v: Json): string[] {
   if (typeof v.active !== 'boolean') problems.push('active');
   if (!Array.isArray(v.tags) || v.tags.length > 20 || !v.tags.every((tag) => isText(tag, 1, Infinity))) problems.push('tags');
   const address = v.address as Json | undefined;
-  if (typeof address !== 'object' || address === null || !isText(address.street, 1, Infinity) || !isText(address.city, 1, Infinity) || typeof address.zip !== 'string' || !ZIP.test(address.zip)) {
+  if (
+    typeof address !== 'object' ||
+    address === null ||
+    !isText(address.street, 1, Infinity) ||
+    !isText(address.city, 1, Infinity) ||
+    typeof address.zip !== 'string' ||
+    !ZIP.test(address.zip)
+  ) {
     problems.push('address');
   }
   if (v.nickname !== undefined && !isText(v.nickname, 0, 32)) problems.push('nickname');
@@ -57,7 +68,9 @@ function call(name: unknown, args: Json): Json | undefined {
       const problems = validateProblems(args);
       if (problems.length > 0) return { ...text(`invalid: ${problems.join(', ')}`), isError: true };
       const address = args.address as Json;
-      return text(`valid:${args.name as string}:${args.age as number}:${(args.tags as unknown[]).length}:${address.zip as string}:${(args.nickname as string | undefined) ?? '-'}`);
+      return text(
+        `valid:${args.name as string}:${args.age as number}:${(args.tags as unknown[]).length}:${address.zip as string}:${(args.nickname as string | undefined) ?? '-'}`,
+      );
     }
     case 'fail':
       return { ...text('failed'), isError: true };
@@ -109,9 +122,14 @@ function toolMethod(id: unknown, method: unknown, params: Json): Json {
 /** The 2026-07-28 work every server must do: the `_meta` checks and the result's extra fields. */
 function handleModern(id: unknown, method: unknown, params: Json, version: unknown): Json {
   const meta = params._meta as Json;
-  if (typeof meta['io.modelcontextprotocol/clientCapabilities'] !== 'object') return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Missing clientCapabilities' } };
-  if (version !== '2026-07-28') return { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: version } } };
-  const answer = method === 'server/discover' ? { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, resources: {}, prompts: {} } } } : toolMethod(id, method, params);
+  if (typeof meta['io.modelcontextprotocol/clientCapabilities'] !== 'object')
+    return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Missing clientCapabilities' } };
+  if (version !== '2026-07-28')
+    return { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: version } } };
+  const answer =
+    method === 'server/discover'
+      ? { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, resources: {}, prompts: {} } } }
+      : toolMethod(id, method, params);
   const result = answer.result as Json | undefined;
   if (!result) return answer;
   if (method !== 'tools/call') {
@@ -153,7 +171,9 @@ if (process.argv[2] === 'http') {
       if (modern) {
         const mismatch = headerMismatch(request.headers, message);
         if (mismatch) {
-          response.writeHead(400, headers).end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32020, message: `${mismatch} header mismatch` } }));
+          response
+            .writeHead(400, headers)
+            .end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32020, message: `${mismatch} header mismatch` } }));
           return;
         }
       } else if (stateful) {

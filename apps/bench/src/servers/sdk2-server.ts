@@ -9,8 +9,12 @@ import { z } from 'zod4';
 
 function buildServer(): McpServer {
   const server = new McpServer({ name: 'sdk2-testbed', version: '0.1.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
-  server.registerTool('echo', { description: 'Returns the text it was given', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
-  server.registerTool('add', { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+  server.registerTool('echo', { description: 'Returns the text it was given', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+  server.registerTool('add', { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({
+    content: [{ type: 'text', text: String(a + b) }],
+  }));
   server.registerTool(
     'validate',
     {
@@ -28,7 +32,9 @@ function buildServer(): McpServer {
         priority: z.int().min(1).max(5),
       }),
     },
-    async (input) => ({ content: [{ type: 'text', text: `valid:${input.name}:${input.age}:${input.tags.length}:${input.address.zip}:${input.nickname ?? '-'}` }] }),
+    async (input) => ({
+      content: [{ type: 'text', text: `valid:${input.name}:${input.age}:${input.tags.length}:${input.address.zip}:${input.nickname ?? '-'}` }],
+    }),
   );
   server.registerTool('fail', { description: 'Always fails' }, async () => {
     throw new Error('the fail tool failed');
@@ -42,9 +48,13 @@ function buildServer(): McpServer {
   });
   const extra = Number(process.env.TOOLS ?? 0);
   for (let i = 0; i < extra; i++) {
-    server.registerTool(`tool_${i}`, { description: `Synthetic tool number ${i} for tools/list benchmarks`, inputSchema: z.object({ x: z.number(), label: z.string().optional() }) }, async ({ x }) => ({
-      content: [{ type: 'text', text: `tool_${i}:${x}` }],
-    }));
+    server.registerTool(
+      `tool_${i}`,
+      { description: `Synthetic tool number ${i} for tools/list benchmarks`, inputSchema: z.object({ x: z.number(), label: z.string().optional() }) },
+      async ({ x }) => ({
+        content: [{ type: 'text', text: `tool_${i}:${x}` }],
+      }),
+    );
   }
   return server;
 }

@@ -18,7 +18,8 @@ export function parsePairs(pairs: readonly string[]): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new CliError(`Not a key=value pair: ${pair}`, "Write arguments as name=value (values that are JSON are parsed: count=3, tags='[\"a\"]').");
+    if (eq <= 0)
+      throw new CliError(`Not a key=value pair: ${pair}`, 'Write arguments as name=value (values that are JSON are parsed: count=3, tags=\'["a"]\').');
     const raw = pair.slice(eq + 1);
     let value: unknown = raw;
     try {
@@ -39,7 +40,8 @@ function parseArgsJson(text: string | undefined): Record<string, unknown> {
   } catch {
     throw new CliError('--args is not valid JSON', `Quote it for your shell: --args '{"text":"hi"}'`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliError('--args must be a JSON object', `For example: --args '{"a":1,"b":2}'`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CliError('--args must be a JSON object', `For example: --args '{"a":1,"b":2}'`);
   return value as Record<string, unknown>;
 }
 
@@ -56,12 +58,25 @@ export async function call(target: string | undefined, rest: readonly string[], 
   try {
     if (options.resource) {
       const result = await client.readResource(options.resource);
-      out(options.json ? JSON.stringify(result, null, 2) : result.contents.map((item) => ('text' in item ? item.text : `[${item.mimeType ?? 'binary'}, ${item.blob.length} base64 chars]`)).join('\n'));
+      out(
+        options.json
+          ? JSON.stringify(result, null, 2)
+          : result.contents.map((item) => ('text' in item ? item.text : `[${item.mimeType ?? 'binary'}, ${item.blob.length} base64 chars]`)).join('\n'),
+      );
       return EXIT.OK;
     }
     if (options.prompt) {
-      const result = await client.getPrompt(options.prompt, Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)])));
-      out(options.json ? JSON.stringify(result, null, 2) : result.messages.map((message) => `${message.role}: ${message.content.type === 'text' ? message.content.text : `[${message.content.type}]`}`).join('\n'));
+      const result = await client.getPrompt(
+        options.prompt,
+        Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)])),
+      );
+      out(
+        options.json
+          ? JSON.stringify(result, null, 2)
+          : result.messages
+              .map((message) => `${message.role}: ${message.content.type === 'text' ? message.content.text : `[${message.content.type}]`}`)
+              .join('\n'),
+      );
       return EXIT.OK;
     }
     if (!target) throw new CliError('Name the tool to call', 'mcpkit call <tool> [key=value …], or --resource <uri>, or --prompt <name>');

@@ -33,7 +33,10 @@ function json(value: unknown): string {
  * (toolchain.md §10). Stdio launches `node <cli> start <entry> --stdio` with absolute paths, since
  * desktop apps do not see the shell's PATH.
  */
-export function configSnippet(client: ClientName, server: { name: string; command: string; args: string[] } | { name: string; url: string }): { text: string; note?: string } {
+export function configSnippet(
+  client: ClientName,
+  server: { name: string; command: string; args: string[] } | { name: string; url: string },
+): { text: string; note?: string } {
   const { name } = server;
   if ('url' in server) {
     switch (client) {
@@ -45,7 +48,10 @@ export function configSnippet(client: ClientName, server: { name: string; comman
       case 'claude-code':
         return { text: `claude mcp add --transport http ${name} ${server.url}` };
       case 'cursor':
-        return { text: json({ mcpServers: { [name]: { url: server.url } } }), note: 'In .cursor/mcp.json (this project) or ~/.cursor/mcp.json (all projects).' };
+        return {
+          text: json({ mcpServers: { [name]: { url: server.url } } }),
+          note: 'In .cursor/mcp.json (this project) or ~/.cursor/mcp.json (all projects).',
+        };
       case 'vscode':
         return { text: json({ servers: { [name]: { type: 'http', url: server.url } } }), note: 'In .vscode/mcp.json (this workspace) or your user mcp.json.' };
     }
@@ -69,7 +75,8 @@ export function configSnippet(client: ClientName, server: { name: string; comman
 /** `mcpkit config --client <client> [--http <url>] [entry]`. */
 export function config(entry: string | undefined, options: ConfigOptions): void {
   const client = options.client as ClientName | undefined;
-  if (!client || !CLIENTS.includes(client)) throw new CliError(`--client must be one of ${CLIENTS.join(', ')}`, 'For example: mcpkit config --client claude-code');
+  if (!client || !CLIENTS.includes(client))
+    throw new CliError(`--client must be one of ${CLIENTS.join(', ')}`, 'For example: mcpkit config --client claude-code');
   let server: Parameters<typeof configSnippet>[1];
   if (options.http) {
     try {

@@ -21,7 +21,8 @@ export async function start(entry: string | undefined, options: StartOptions): P
   // Under `mcpkit dev`: serve once the dev process hands over, continuing the client's session.
   const dev = isDevChild();
   if (!options.http) {
-    if (dev) serveForDev(({ restore }) => serveStdio(app, { restore, announceListChanges: true, onSnapshot: (snapshot) => report({ type: 'snapshot', snapshot }) }));
+    if (dev)
+      serveForDev(({ restore }) => serveStdio(app, { restore, announceListChanges: true, onSnapshot: (snapshot) => report({ type: 'snapshot', snapshot }) }));
     else serveStdio(app);
     return;
   }
@@ -31,7 +32,8 @@ export async function start(entry: string | undefined, options: StartOptions): P
 
 async function serveOverHttp(app: McpApp, options: StartOptions, sessionStore?: SessionStore): Promise<void> {
   const port = Number(options.port ?? process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`Invalid port: ${options.port}`, 'Give a port from 0 to 65535 (0 picks a free one).');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`Invalid port: ${options.port}`, 'Give a port from 0 to 65535 (0 picks a free one).');
   // Loaded only for HTTP: a stdio server does not pay for Fastify at start-up.
   const { serveHttp } = await import('@mcpkit/fastify');
   const server = await serveHttp(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port, sessions: !options.stateless, sessionStore });

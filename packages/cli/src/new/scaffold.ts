@@ -78,7 +78,14 @@ function install(options: ScaffoldOptions): Promise<void> {
     child.on('exit', (code) => {
       clearInterval(timer);
       if (code === 0) resolveInstall();
-      else reject(new CliError(`${options.pm} install failed (exit ${code}): ${output.trim().split('\n').slice(-3).join(' / ')}`, `Fix the problem, then run ${options.pm} install in ${options.dir}.`, EXIT.FAILURE));
+      else
+        reject(
+          new CliError(
+            `${options.pm} install failed (exit ${code}): ${output.trim().split('\n').slice(-3).join(' / ')}`,
+            `Fix the problem, then run ${options.pm} install in ${options.dir}.`,
+            EXIT.FAILURE,
+          ),
+        );
     });
   });
 }
@@ -96,7 +103,11 @@ export async function scaffold(options: ScaffoldOptions): Promise<void> {
   const specs: Record<string, string> = {};
   if (!options.registry) {
     const root = workspaceRoot();
-    if (!root) throw new CliError('This mcpkit CLI is not inside an mcpkit checkout, so there is nothing to pack', 'Pass --registry <range> to depend on published packages, e.g. --registry ^0.1.0.');
+    if (!root)
+      throw new CliError(
+        'This mcpkit CLI is not inside an mcpkit checkout, so there is nothing to pack',
+        'Pass --registry <range> to depend on published packages, e.g. --registry ^0.1.0.',
+      );
     for (const { name, file } of packWorkspace(root, join(options.dir, 'vendor'), options.progress)) specs[name] = `file:./vendor/${file}`;
   }
   const fill = (text: string) => text.replace(/\{\{name\}\}/g, options.name);

@@ -136,14 +136,22 @@ npx mcpkit call greet name=Ada
 
 ## Use it from a client
 
-${options.transport === 'http' ? '' : `Over stdio the client launches the server (absolute paths; after \`npm run build\`):
+${
+  options.transport === 'http'
+    ? ''
+    : `Over stdio the client launches the server (absolute paths; after \`npm run build\`):
 
 - Claude Code: \`claude mcp add {{name}} -- ${startCommand}\`
 - Claude Desktop, Cursor, VS Code: \`npx mcpkit config --client claude-desktop\` (or \`cursor\`, \`vscode\`) prints the snippet
 
-`}${options.transport === 'stdio' ? '' : `Over HTTP, start the server (\`npm start -- --http\`) and point the client at it:
+`
+}${
+    options.transport === 'stdio'
+      ? ''
+      : `Over HTTP, start the server (\`npm start -- --http\`) and point the client at it:
 
 - Claude Code: \`claude mcp add --transport http {{name}} http://127.0.0.1:3000/mcp\`
 - VS Code, Cursor: \`npx mcpkit config --client vscode --http http://127.0.0.1:3000/mcp\`
-`}`;
+`
+  }`;
 }

@@ -1,7 +1,5 @@
 /** Something that happened to an app that its connected clients may need to hear about. */
-export type AppEvent =
-  | { type: 'listChanged'; list: 'tools' | 'resources' | 'prompts' }
-  | { type: 'resourceUpdated'; uri: string };
+export type AppEvent = { type: 'listChanged'; list: 'tools' | 'resources' | 'prompts' } | { type: 'resourceUpdated'; uri: string };
 
 /**
  * Carries app events to every connection. The in-memory default reaches the connections of

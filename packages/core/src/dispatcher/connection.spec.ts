@@ -53,12 +53,24 @@ class Everything {
 }
 
 function makeApp(logger?: pino.Logger) {
-  return createApp({ name: 'everything', version: '1.2.3', title: 'Everything', instructions: 'Use it well', providers: [Everything], logger: logger ?? pino({ level: 'silent' }) });
+  return createApp({
+    name: 'everything',
+    version: '1.2.3',
+    title: 'Everything',
+    instructions: 'Use it well',
+    providers: [Everything],
+    logger: logger ?? pino({ level: 'silent' }),
+  });
 }
 
 async function open(version = '2025-11-25'): Promise<Connection> {
   const connection = makeApp().connect({ kind: 'memory' });
-  const response = await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+  const response = await connection.receive({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+  });
   expect(response).toHaveProperty('result');
   return connection;
 }
@@ -287,7 +299,7 @@ describe('Connection', () => {
       expect(JSON.stringify(lines)).not.toContain('secret');
     });
 
-    it('carries the caller\'s W3C trace id, from _meta or the HTTP headers, and hands the context to the handler', async () => {
+    it("carries the caller's W3C trace id, from _meta or the HTTP headers, and hands the context to the handler", async () => {
       class Traced {
         @Tool({ input: null })
         whoCalls(_input: unknown, ctx: RequestContext) {
@@ -300,7 +312,12 @@ describe('Connection', () => {
       const viaMeta = app.connect({ kind: 'memory' });
       await rpc(viaMeta, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
       const answer = await rpc(viaMeta, 1, 'tools/call', { name: 'whoCalls', arguments: {}, _meta: { traceparent, tracestate: 'v=1' } });
-      expect(JSON.parse(answer.result.content[0].text)).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentId: '00f067aa0ba902b7', sampled: true, tracestate: 'v=1' });
+      expect(JSON.parse(answer.result.content[0].text)).toMatchObject({
+        traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+        parentId: '00f067aa0ba902b7',
+        sampled: true,
+        tracestate: 'v=1',
+      });
       const viaHeader = app.connect({ kind: 'http', headers: { traceparent: traceparent.replace('4bf9', 'aaaa') } });
       await rpc(viaHeader, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
       await rpc(viaHeader, 1, 'tools/call', { name: 'whoCalls', arguments: {} });

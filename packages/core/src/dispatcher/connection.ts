@@ -179,7 +179,9 @@ export class Connection {
 
   /** @internal A child per connection only when something logs: a stateless request usually never does. */
   get logger(): Logger {
-    this.connectionLogger ??= this.baseLogger.child(this.session.id === undefined ? { transport: this.transport.kind } : { transport: this.transport.kind, sessionId: this.session.id });
+    this.connectionLogger ??= this.baseLogger.child(
+      this.session.id === undefined ? { transport: this.transport.kind } : { transport: this.transport.kind, sessionId: this.session.id },
+    );
     return this.connectionLogger;
   }
 
@@ -261,7 +263,12 @@ export class Connection {
    * stream of the request that asks); the outbound channel otherwise.
    * @internal Handlers use `ctx.sample`, `ctx.elicit`, `ctx.roots`, `ctx.ping`.
    */
-  requestClient(method: string, params: Record<string, unknown>, via: ((message: JsonRpcMessage) => void) | undefined, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
+  requestClient(
+    method: string,
+    params: Record<string, unknown>,
+    via: ((message: JsonRpcMessage) => void) | undefined,
+    options: OutboundRequestOptions,
+  ): Promise<Record<string, unknown>> {
     return this.handshake.requestClient(method, params, via ?? this.outboundChannel, options);
   }
 
@@ -357,7 +364,8 @@ export class Connection {
 
   /** @internal Why a request cannot start now: its id belongs to one still in flight, or the connection closed. */
   refusal(id: RequestId, era: Era): Promise<JsonRpcResponse | undefined> | undefined {
-    if (this.inflight.has(idKey(id))) return Promise.resolve(failureOf(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), era));
+    if (this.inflight.has(idKey(id)))
+      return Promise.resolve(failureOf(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), era));
     if (this.closed) return Promise.resolve(undefined);
     return undefined;
   }
@@ -388,7 +396,17 @@ export class Connection {
       if (traceId !== undefined) bindings.traceId = traceId;
     }
     const logger = options.logger ?? this.logger;
-    const ctx = new RequestContext({ requestId: id, method, link: plan.link, transport, meta, logger, logBindings: bindings, send: options.send, detach: options.detach });
+    const ctx = new RequestContext({
+      requestId: id,
+      method,
+      link: plan.link,
+      transport,
+      meta,
+      logger,
+      logBindings: bindings,
+      send: options.send,
+      detach: options.detach,
+    });
     const key = idKey(id);
     this.inflight.set(key, ctx);
     const started = this.logRequests ? performance.now() : 0;
@@ -408,11 +426,18 @@ export class Connection {
       if (this.logRequests) this.logLine(logger, bindings, started, 'cancelled');
       // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
       // server (shutting down, the session ended): whoever still listens learns why.
-      return this.closed ? failureOf(id, new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'), era) : undefined;
+      return this.closed
+        ? failureOf(id, new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'), era)
+        : undefined;
     }
     if (this.logRequests) {
       const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
-      this.logLine(logger, this.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: frame.params.arguments } : bindings, started, outcome);
+      this.logLine(
+        logger,
+        this.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: frame.params.arguments } : bindings,
+        started,
+        outcome,
+      );
     }
     return response;
   }

@@ -8,7 +8,11 @@ import type { PromptDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
 
 /** `prompts/get`: unknown prompts and bad arguments are `-32602` (prompts spec, "Error Handling"). */
-export async function getPrompt(prompts: ReadonlyMap<string, PromptDefinition>, params: Record<string, unknown>, ctx: RequestContext): Promise<GetPromptResult> {
+export async function getPrompt(
+  prompts: ReadonlyMap<string, PromptDefinition>,
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+): Promise<GetPromptResult> {
   const name = requireString(params, 'name', METHOD.PROMPTS_GET);
   const args = optionalArguments(params, METHOD.PROMPTS_GET);
   const prompt = prompts.get(name);

@@ -50,7 +50,12 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
  * `tools/call`: validate the envelope (JSON-RPC errors), then the arguments (an `isError` result,
  * SEP-1303), run the handler and shape its return value.
  */
-export async function callTool(tools: ReadonlyMap<string, ToolDefinition>, params: Record<string, unknown>, ctx: RequestContext, defaultTimeoutMs?: number): Promise<CallToolResult> {
+export async function callTool(
+  tools: ReadonlyMap<string, ToolDefinition>,
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+  defaultTimeoutMs?: number,
+): Promise<CallToolResult> {
   const name = requireString(params, 'name', METHOD.TOOLS_CALL);
   const args = optionalArguments(params, METHOD.TOOLS_CALL);
   const tool = tools.get(name);

@@ -1,14 +1,5 @@
 import { Type } from 'class-transformer';
-import {
-  IsInt,
-  IsOptional,
-  IsString,
-  MinLength,
-  Validate,
-  ValidateNested,
-  ValidatorConstraint,
-  type ValidatorConstraintInterface,
-} from 'class-validator';
+import { IsInt, IsOptional, IsString, MinLength, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import pino from 'pino';
 import { createApp } from '../server/create-app';
 import { Field } from '../decorators/field.decorator';
@@ -111,7 +102,9 @@ class Handlers {
     return { greeting: 42 } as unknown as Out;
   }
 
-  @Tool({ inputSchema: { type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }, required: ['a'], additionalProperties: false } })
+  @Tool({
+    inputSchema: { type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }, required: ['a'], additionalProperties: false },
+  })
   raw(input: { a: string | number }) {
     return typeof input.a;
   }
@@ -126,7 +119,12 @@ class Handlers {
       case 'block':
         return image(new Uint8Array([1, 2, 3]), 'image/png');
       case 'blocks':
-        return [text('a'), audio('AAAA', 'audio/wav'), embeddedResource({ uri: 'x://y', blob: new Uint8Array([255]) }), resourceLink({ uri: 'x://z', name: 'z' })];
+        return [
+          text('a'),
+          audio('AAAA', 'audio/wav'),
+          embeddedResource({ uri: 'x://y', blob: new Uint8Array([255]) }),
+          resourceLink({ uri: 'x://z', name: 'z' }),
+        ];
       case 'full':
         return { content: [{ type: 'text', text: 'as is' }], isError: false, _meta: { k: 1 } };
       default:
@@ -202,7 +200,12 @@ describe('tools/call', () => {
   it('hands the handler a validated DTO and the request context', async () => {
     received.length = 0;
     const connection = await open('2025-06-18');
-    const response = await connection.receive({ jsonrpc: '2.0', id: 'r1', method: 'tools/call', params: { name: 'inspect', arguments: { name: 'a', count: 2, extra: true, inner: { label: 'l', junk: 1 } } } });
+    const response = await connection.receive({
+      jsonrpc: '2.0',
+      id: 'r1',
+      method: 'tools/call',
+      params: { name: 'inspect', arguments: { name: 'a', count: 2, extra: true, inner: { label: 'l', junk: 1 } } },
+    });
     expect(response).toEqual({ jsonrpc: '2.0', id: 'r1', result: { content: [{ type: 'text', text: 'a:r1:2025-06-18:memory' }] } });
     expect(received[0]).toBeInstanceOf(Input);
     expect(received[0]).toEqual({ name: 'a', count: 2, inner: { label: 'l' } });
@@ -212,7 +215,12 @@ describe('tools/call', () => {
   it('answers bad arguments with an isError result naming each field', async () => {
     expect(await call('inspect', { count: 'x', inner: { label: '' } })).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'Invalid arguments for tool inspect:\n- name: is required\n- count: must be integer\n- inner.label: must NOT have fewer than 1 characters' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Invalid arguments for tool inspect:\n- name: is required\n- count: must be integer\n- inner.label: must NOT have fewer than 1 characters',
+        },
+      ],
     });
   });
 
@@ -222,7 +230,10 @@ describe('tools/call', () => {
   });
 
   it('rejects unknown arguments on a strict tool and publishes additionalProperties: false', async () => {
-    expect(await call('strict', { name: 'a', extra: 1 })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('extra: is not an allowed property') }] });
+    expect(await call('strict', { name: 'a', extra: 1 })).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('extra: is not an allowed property') }],
+    });
     const tools = (await rpc(await open(), 'tools/list', {})).result.tools as Array<{ name: string; inputSchema: Record<string, unknown> }>;
     expect(tools.find((tool) => tool.name === 'strict')!.inputSchema.additionalProperties).toBe(false);
     expect(tools.find((tool) => tool.name === 'inspect')!.inputSchema).not.toHaveProperty('additionalProperties');
@@ -304,7 +315,12 @@ describe('tools/call', () => {
 describe('resources', () => {
   it('lists fixed resources and templates', async () => {
     const connection = await open();
-    expect((await rpc(connection, 'resources/list', {})).result.resources.map((r: { uri: string }) => r.uri)).toEqual(['test://text', 'test://bytes', 'test://boom', 'test://custom']);
+    expect((await rpc(connection, 'resources/list', {})).result.resources.map((r: { uri: string }) => r.uri)).toEqual([
+      'test://text',
+      'test://bytes',
+      'test://boom',
+      'test://custom',
+    ]);
     expect((await rpc(connection, 'resources/templates/list', {})).result).toEqual({
       resourceTemplates: [{ uriTemplate: 'items://{id}{?view}', name: 'item', mimeType: 'application/json' }],
     });
@@ -312,8 +328,12 @@ describe('resources', () => {
 
   it('reads text, bytes and template matches', async () => {
     const connection = await open();
-    expect((await rpc(connection, 'resources/read', { uri: 'test://text' })).result).toEqual({ contents: [{ uri: 'test://text', mimeType: 'text/plain', text: 'hello' }] });
-    expect((await rpc(connection, 'resources/read', { uri: 'test://bytes' })).result).toEqual({ contents: [{ uri: 'test://bytes', mimeType: 'application/octet-stream', blob: 'AAEC' }] });
+    expect((await rpc(connection, 'resources/read', { uri: 'test://text' })).result).toEqual({
+      contents: [{ uri: 'test://text', mimeType: 'text/plain', text: 'hello' }],
+    });
+    expect((await rpc(connection, 'resources/read', { uri: 'test://bytes' })).result).toEqual({
+      contents: [{ uri: 'test://bytes', mimeType: 'application/octet-stream', blob: 'AAEC' }],
+    });
     expect((await rpc(connection, 'resources/read', { uri: 'items://7?view=full' })).result).toEqual({
       contents: [{ uri: 'items://7?view=full', mimeType: 'application/json', text: '{"id":"7","view":"full"}' }],
     });
@@ -321,8 +341,16 @@ describe('resources', () => {
 
   it('answers unknown URIs, and handlers that return undefined, with -32002 and the URI', async () => {
     const connection = await open();
-    expect((await rpc(connection, 'resources/read', { uri: 'test://none' })).error).toEqual({ code: -32002, message: 'Resource not found', data: { uri: 'test://none' } });
-    expect((await rpc(connection, 'resources/read', { uri: 'items://missing' })).error).toEqual({ code: -32002, message: 'Resource not found', data: { uri: 'items://missing' } });
+    expect((await rpc(connection, 'resources/read', { uri: 'test://none' })).error).toEqual({
+      code: -32002,
+      message: 'Resource not found',
+      data: { uri: 'test://none' },
+    });
+    expect((await rpc(connection, 'resources/read', { uri: 'items://missing' })).error).toEqual({
+      code: -32002,
+      message: 'Resource not found',
+      data: { uri: 'items://missing' },
+    });
   });
 
   it('masks a failing reader as -32603 and keeps a deliberate McpError', async () => {
@@ -337,7 +365,14 @@ describe('prompts', () => {
   it('lists arguments from the DTO', async () => {
     const prompts = (await rpc(await open(), 'prompts/list', {})).result.prompts;
     expect(prompts).toEqual([
-      { name: 'talk', description: 'Talk about a topic', arguments: [{ name: 'topic', description: 'What to talk about', required: true }, { name: 'tone', required: false }] },
+      {
+        name: 'talk',
+        description: 'Talk about a topic',
+        arguments: [
+          { name: 'topic', description: 'What to talk about', required: true },
+          { name: 'tone', required: false },
+        ],
+      },
       { name: 'conversation' },
     ]);
   });

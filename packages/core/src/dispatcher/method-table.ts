@@ -24,7 +24,9 @@ export function buildMethodTable(app: AppModel): MethodTable {
   }
   if (app.capabilities.resources) {
     table.set(METHOD.RESOURCES_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).resources, 'resources', params.cursor));
-    table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).resourceTemplates, 'resourceTemplates', params.cursor));
+    table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) =>
+      pageAt(app.view(ctx.client.protocolVersion).resourceTemplates, 'resourceTemplates', params.cursor),
+    );
     table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx));
   }
   if (app.capabilities.prompts) {
@@ -32,12 +34,21 @@ export function buildMethodTable(app: AppModel): MethodTable {
     table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(app.map.prompts, params, ctx));
   }
   if (app.capabilities.resources?.subscribe) {
-    table.set(METHOD.RESOURCES_SUBSCRIBE, (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true), {}));
-    table.set(METHOD.RESOURCES_UNSUBSCRIBE, (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE), false), {}));
+    table.set(
+      METHOD.RESOURCES_SUBSCRIBE,
+      (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true), {}),
+    );
+    table.set(
+      METHOD.RESOURCES_UNSUBSCRIBE,
+      (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE), false), {}),
+    );
   }
   if (app.capabilities.logging) {
     table.set(METHOD.LOGGING_SET_LEVEL, (params, _ctx, connection) => {
-      if (!isLogLevel(params.level)) throw new InvalidParamsError(`Invalid log level: ${clipJson(params.level)}`, { levels: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] });
+      if (!isLogLevel(params.level))
+        throw new InvalidParamsError(`Invalid log level: ${clipJson(params.level)}`, {
+          levels: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'],
+        });
       connection.logLevel = params.level;
       return {};
     });

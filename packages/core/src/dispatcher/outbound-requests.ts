@@ -40,7 +40,12 @@ export class OutboundRequests {
     return this.pending.size;
   }
 
-  request(method: string, params: Record<string, unknown>, send: (message: JsonRpcMessage) => void, options: OutboundRequestOptions = {}): Promise<Record<string, unknown>> {
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    send: (message: JsonRpcMessage) => void,
+    options: OutboundRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
     this.sequence += 1;
     // A prefix the client is unlikely to use for its own ids keeps logs readable in both directions.
     const id = `mcpkit-${this.sequence}`;
@@ -91,7 +96,10 @@ export class OutboundRequests {
     clearTimeout(entry.timer);
     const id = token as RequestId;
     const left = entry.deadline - Date.now();
-    entry.timer = setTimeout(() => this.giveUp(id, new RequestTimeoutError(entry.method, entry.timeoutMs), 'timeout'), Math.max(0, Math.min(entry.timeoutMs, left)));
+    entry.timer = setTimeout(
+      () => this.giveUp(id, new RequestTimeoutError(entry.method, entry.timeoutMs), 'timeout'),
+      Math.max(0, Math.min(entry.timeoutMs, left)),
+    );
   }
 
   /** Rejects everything: the connection is gone. */

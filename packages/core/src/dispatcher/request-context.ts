@@ -24,7 +24,6 @@ export interface TransportInfo {
   headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-
 /** The answer to a form elicitation: the content is validated against the requested schema. */
 export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
 
@@ -266,7 +265,9 @@ export class RequestContext {
   async sample(request: string | SamplingRequest, options: AskOptions & { maxTokens?: number } = {}): Promise<SamplingResult> {
     this.link.requireCapability('sampling', METHOD.SAMPLING_CREATE_MESSAGE);
     const params: Record<string, unknown> =
-      typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options.maxTokens ?? 1000 } : { ...request };
+      typeof request === 'string'
+        ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options.maxTokens ?? 1000 }
+        : { ...request };
     return (await this.ask(METHOD.SAMPLING_CREATE_MESSAGE, params, options, 'sampling', (answer) => answer.content !== undefined)) as SamplingResult;
   }
 
@@ -292,7 +293,8 @@ export class RequestContext {
     if (action !== 'accept') throw new ClientRequestError(METHOD.ELICITATION_CREATE, 0, `unknown action ${clipJson(action)}`);
     let outcome = parse(isObject(result.content) ? { ...result.content } : {});
     if (outcome instanceof Promise) outcome = await outcome;
-    if (!outcome.ok) throw new ToolError(`The answer to "${message}" does not match the requested form:\n${outcome.problems.map((problem) => `- ${problem}`).join('\n')}`);
+    if (!outcome.ok)
+      throw new ToolError(`The answer to "${message}" does not match the requested form:\n${outcome.problems.map((problem) => `- ${problem}`).join('\n')}`);
     return { action: 'accept', content: outcome.value as T };
   }
 
@@ -366,7 +368,13 @@ export class RequestContext {
   }
 
   /** Asks the client the era's way: a request, or a question of an input-required round. */
-  private ask(method: string, params: Record<string, unknown>, options: AskOptions, kind: string, usable: (answer: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  private ask(
+    method: string,
+    params: Record<string, unknown>,
+    options: AskOptions,
+    kind: string,
+    usable: (answer: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>> {
     const { key, ...timing } = options;
     return this.link.ask({ method, params, key, kind, usable }, timing, this);
   }

@@ -40,16 +40,28 @@ export function classify(message: unknown, known?: EraName, inBatch = false): Fr
   if (typeof method !== 'string') {
     // A response: to one of our requests, or stale (dropped).
     if (id !== undefined && ('result' in message || 'error' in message)) {
-      return { kind: 'response', id: readableId(message), method: '', params: EMPTY, meta: undefined, era: 'handshake', target: undefined, response: message, problem: undefined };
+      return {
+        kind: 'response',
+        id: readableId(message),
+        method: '',
+        params: EMPTY,
+        meta: undefined,
+        era: 'handshake',
+        target: undefined,
+        response: message,
+        problem: undefined,
+      };
     }
     return invalid(readableId(message), new InvalidRequestError('A JSON-RPC request needs a string method'), era);
   }
   const params = isObject(message.params) ? message.params : EMPTY;
-  if (id === undefined) return { kind: 'notification', id: null, method, params, meta: undefined, era: 'handshake', target: undefined, response: undefined, problem: undefined };
+  if (id === undefined)
+    return { kind: 'notification', id: null, method, params, meta: undefined, era: 'handshake', target: undefined, response: undefined, problem: undefined };
   if (!isRequestId(id)) return invalid(null, new InvalidRequestError('A request id must be a string or a number (not null)'), era, askedMethod(message));
   if (message.params !== undefined && params === EMPTY) return invalid(id, new InvalidParamsError('params must be an object'), era, method);
   // The stateless era has no batches, and a request hidden in one would skip its transport's header checks.
-  if (inBatch && era === 'modern') return invalid(id, new InvalidRequestError('A 2026-07-28 request cannot be part of a JSON-RPC batch; send it on its own'), 'modern', method);
+  if (inBatch && era === 'modern')
+    return invalid(id, new InvalidRequestError('A 2026-07-28 request cannot be part of a JSON-RPC batch; send it on its own'), 'modern', method);
   const meta = isObject(params._meta) ? params._meta : undefined;
   return { kind: 'request', id, method, params, meta, era, target: targetOf(method, params), response: undefined, problem: undefined };
 }

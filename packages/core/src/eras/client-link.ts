@@ -49,7 +49,13 @@ export interface ClientLink {
   /** Asks the client and resolves to its answer (or throws the era's way of waiting for one). */
   ask(question: Question, options: OutboundRequestOptions, asker: Asker): Promise<Record<string, unknown>>;
   /** URL-mode elicitation: the client's action and the id the server tracks the step by. */
-  askUrl(message: string, url: string, key: string | undefined, options: OutboundRequestOptions, asker: Asker): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }>;
+  askUrl(
+    message: string,
+    url: string,
+    key: string | undefined,
+    options: OutboundRequestOptions,
+    asker: Asker,
+  ): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }>;
   /** Tells the client a URL elicitation finished, where the era has a way to. */
   completeElicitation(elicitationId: string): void;
   /** Pings the client. */

@@ -41,7 +41,12 @@ const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', '
 async function open(): Promise<Connection> {
   const app = createApp({ name: 'small', version: '1', providers: [Small], logger: pino({ level: 'silent' }), pageSize: 1, clientLogging: true });
   const connection = app.connect({ kind: 'memory' });
-  await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+  await connection.receive({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+  });
   return connection;
 }
 

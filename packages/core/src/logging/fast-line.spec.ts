@@ -32,7 +32,10 @@ describe('requestLine', () => {
   ])('writes what pino writes for %s, through children', (_name, fields) => {
     const { fast, slow, fastLogger, slowLogger } = pair();
     requestLine(fastLogger.child({ transport: 'http' }).child({ reqId: 'req-1', sessionId: 'a"b' }), fields, 0.042, 'error -32602');
-    slowLogger.child({ transport: 'http' }).child({ reqId: 'req-1', sessionId: 'a"b' }).info({ ...fields, ms: 0.042, outcome: 'error -32602' }, 'request');
+    slowLogger
+      .child({ transport: 'http' })
+      .child({ reqId: 'req-1', sessionId: 'a"b' })
+      .info({ ...fields, ms: 0.042, outcome: 'error -32602' }, 'request');
     expect(fast.written).toHaveLength(1);
     expect(fast.written[0].replace(/"time":\d+/, '')).toBe(slow.written[0].replace(/"time":\d+/, ''));
   });

@@ -25,7 +25,8 @@ export function requestLine(logger: Logger, bindings: Record<string, unknown>, m
     for (const key in bindings) {
       const value = bindings[key];
       if (typeof value === 'number') line += `,"${key}":${Number.isFinite(value) ? value : 'null'}`;
-      else if (typeof value === 'string' || (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function')) line += `,"${key}":${JSON.stringify(value)}`;
+      else if (typeof value === 'string' || (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function'))
+        line += `,"${key}":${JSON.stringify(value)}`;
       else if (value !== undefined) {
         line = '';
         break;

@@ -13,18 +13,15 @@ describe('exact ids', () => {
     expect(idOf('{"jsonrpc":"2.0","id":"9223372036854775807","method":"ping"}')).toBe('9223372036854775807');
   });
 
-  it.each([
-    ['9223372036854775807'],
-    ['123456789012345678901234567890'],
-    ['-9007199254740993'],
-    ['1e400'],
-    ['12345678901234567.5'],
-  ])('keeps the digits of %s', (digits) => {
-    const id = idOf(`{"jsonrpc":"2.0","id":${digits},"method":"ping"}`);
-    expect(id).toBeInstanceOf(ExactNumberId);
-    expect((id as ExactNumberId).digits).toBe(digits);
-    expect(idKey(id as ExactNumberId)).toBe(`\u0000#${digits}`);
-  });
+  it.each([['9223372036854775807'], ['123456789012345678901234567890'], ['-9007199254740993'], ['1e400'], ['12345678901234567.5']])(
+    'keeps the digits of %s',
+    (digits) => {
+      const id = idOf(`{"jsonrpc":"2.0","id":${digits},"method":"ping"}`);
+      expect(id).toBeInstanceOf(ExactNumberId);
+      expect((id as ExactNumberId).digits).toBe(digits);
+      expect(idKey(id as ExactNumberId)).toBe(`\u0000#${digits}`);
+    },
+  );
 
   it('reads the top-level id, not one nested in params or inside a string', () => {
     const text = '{"params":{"id":1,"s":"\\"id\\":5, {[","arr":[{"id":2}]},"method":"ping","jsonrpc":"2.0" , "id" : 9223372036854775807 }';

@@ -71,7 +71,8 @@ function replaceIds(message: unknown, literals: IdLiterals | undefined): void {
   const record = message as Record<string, unknown>;
   if (literals.id !== undefined && isInexactId(record.id)) record.id = new ExactNumberId(literals.id);
   const params = record.params as Record<string, unknown> | undefined;
-  if (literals.requestId !== undefined && typeof params === 'object' && params !== null && isInexactId(params.requestId)) params.requestId = new ExactNumberId(literals.requestId);
+  if (literals.requestId !== undefined && typeof params === 'object' && params !== null && isInexactId(params.requestId))
+    params.requestId = new ExactNumberId(literals.requestId);
 }
 
 /** The raw number literals of one message's `id` and `params.requestId`. */

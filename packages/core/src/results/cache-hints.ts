@@ -47,7 +47,8 @@ export function checkCacheHint(hint: unknown, where: string): void {
     if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && ttlMs >= 0)) problems.push(`ttlMs ${String(ttlMs)} is not a whole number of milliseconds ≥ 0`);
     if (scope !== undefined && scope !== 'public' && scope !== 'private') problems.push(`scope ${JSON.stringify(scope)} is neither "public" nor "private"`);
     const unknown = Object.keys(rest);
-    if (unknown.length > 0) problems.push(unknown.length === 1 ? `${unknown[0]} is not a cache hint option` : `${unknown.join(', ')} are not cache hint options`);
+    if (unknown.length > 0)
+      problems.push(unknown.length === 1 ? `${unknown[0]} is not a cache hint option` : `${unknown.join(', ')} are not cache hint options`);
   }
   if (problems.length > 0) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `The cache hint of ${where} is invalid: ${problems.join('; ')}.`, [
@@ -64,7 +65,12 @@ export function resolveCacheHint(hint: CacheHint | undefined, fallback: WireCach
 
 /** The hint of every cacheable method, computed once from the app's options. */
 export function cacheHintTable(options: CacheOptions | undefined): ReadonlyMap<string, WireCacheHint> {
-  const unknown = options === undefined ? [] : typeof options === 'object' && options !== null ? Object.keys(options).filter((key) => key !== 'lists' && key !== 'reads') : ['(not an object)'];
+  const unknown =
+    options === undefined
+      ? []
+      : typeof options === 'object' && options !== null
+        ? Object.keys(options).filter((key) => key !== 'lists' && key !== 'reads')
+        : ['(not an object)'];
   if (unknown.length > 0) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `createApp({ cache }) takes lists and reads, not ${unknown.join(', ')}.`, [
       "createApp({ cache: { lists: { ttlMs: 60_000 }, reads: { ttlMs: 5_000, scope: 'private' } } })",

@@ -1,4 +1,13 @@
-import type { AudioContent, ContentAnnotations, EmbeddedResource, ImageContent, Resource, ResourceContents, ResourceLink, TextContent } from '../protocol/mcp-types';
+import type {
+  AudioContent,
+  ContentAnnotations,
+  EmbeddedResource,
+  ImageContent,
+  Resource,
+  ResourceContents,
+  ResourceLink,
+  TextContent,
+} from '../protocol/mcp-types';
 
 type Binary = Uint8Array | string;
 

@@ -3,7 +3,12 @@ import type { Invoker } from './definitions';
 import type { DecoratedMethod } from './scan-providers';
 
 /** The fields every list entry shares, copied only when set (no `undefined` keys on the wire). */
-export function copyCommonFields(options: CommonOptions): { title?: string; description?: string; icons?: CommonOptions['icons']; _meta?: CommonOptions['_meta'] } {
+export function copyCommonFields(options: CommonOptions): {
+  title?: string;
+  description?: string;
+  icons?: CommonOptions['icons'];
+  _meta?: CommonOptions['_meta'];
+} {
   const fields: ReturnType<typeof copyCommonFields> = {};
   if (options.title !== undefined) fields.title = options.title;
   if (options.description !== undefined) fields.description = options.description;

@@ -20,16 +20,20 @@ export function compileCompletion(
     const prompt = prompts.get(options.prompt);
     const known = prompt?.entry.arguments?.some((argument) => argument.name === options.argument);
     if (!known) {
-      throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Complete on ${method.owner} names ${prompt ? `argument "${options.argument}" of` : ''} prompt "${options.prompt}", which does not exist.`, [
-        'Name a prompt declared with @Prompt and one of its arguments (a field of its DTO).',
-      ]);
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `@Complete on ${method.owner} names ${prompt ? `argument "${options.argument}" of` : ''} prompt "${options.prompt}", which does not exist.`,
+        ['Name a prompt declared with @Prompt and one of its arguments (a field of its DTO).'],
+      );
     }
   } else {
     const template = templates.get(options.resourceTemplate);
     if (!template || !template.template.variableNames.includes(options.variable)) {
-      throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Complete on ${method.owner} names variable "${options.variable}" of template "${options.resourceTemplate}", which does not exist.`, [
-        "Name the template exactly as declared (its uriTemplate, e.g. 'notes://{id}') and one of its variables.",
-      ]);
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `@Complete on ${method.owner} names variable "${options.variable}" of template "${options.resourceTemplate}", which does not exist.`,
+        ["Name the template exactly as declared (its uriTemplate, e.g. 'notes://{id}') and one of its variables."],
+      );
     }
   }
   return [completionKey(options), Object.freeze({ owner: method.owner, invoke: bindHandler(method) as unknown as CompletionDefinition['invoke'] })];

@@ -17,7 +17,13 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
   const entry: Prompt = { name, ...copyCommonFields(options) };
   if (!dto) {
     const schema = { type: 'object', properties: {} };
-    return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments: validators.inputParser({ schema, stripUnknown: true, generated: true }), invoke: bindHandler(method) });
+    return Object.freeze({
+      name,
+      owner: method.owner,
+      entry: deepFreeze(entry),
+      parseArguments: validators.inputParser({ schema, stripUnknown: true, generated: true }),
+      invoke: bindHandler(method),
+    });
   }
   const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(dto);
   const properties = schema.properties as Record<string, Record<string, unknown>>;

@@ -14,17 +14,24 @@ const URI_WITH_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/;
 export function compileResource(method: DecoratedMethod): ResourceDefinition {
   const options = method.options as unknown as ResourceOptions;
   if (typeof options.uri !== 'string' || !URI_WITH_SCHEME.test(options.uri)) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_URI, `@Resource on ${method.owner} has the URI ${JSON.stringify(options.uri)}, which is not an absolute URI.`, [
-      "Give a scheme and no spaces: @Resource({ uri: 'docs://readme' }).",
-      'For URIs with variables use @ResourceTemplate({ uriTemplate: … }).',
-    ]);
+    throw new DefinitionError(
+      DefinitionErrorCode.INVALID_URI,
+      `@Resource on ${method.owner} has the URI ${JSON.stringify(options.uri)}, which is not an absolute URI.`,
+      ["Give a scheme and no spaces: @Resource({ uri: 'docs://readme' }).", 'For URIs with variables use @ResourceTemplate({ uriTemplate: … }).'],
+    );
   }
   const entry: Resource = { uri: options.uri, name: options.name ?? method.methodName, ...copyCommonFields(options) };
   if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
   if (options.size !== undefined) entry.size = options.size;
   if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
   checkCacheHint(options.cache, `@Resource on ${method.owner}`);
-  return Object.freeze({ uri: options.uri, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method), cache: options.cache && Object.freeze({ ...options.cache }) });
+  return Object.freeze({
+    uri: options.uri,
+    owner: method.owner,
+    entry: deepFreeze(entry),
+    invoke: bindHandler(method),
+    cache: options.cache && Object.freeze({ ...options.cache }),
+  });
 }
 
 /** Compiles one `@ResourceTemplate` method, parsing its RFC 6570 template. */
@@ -47,5 +54,11 @@ export function compileResourceTemplate(method: DecoratedMethod): ResourceTempla
   if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
   if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
   checkCacheHint(options.cache, `@ResourceTemplate on ${method.owner}`);
-  return Object.freeze({ template, owner: method.owner, entry: deepFreeze(entry), invoke: bindHandler(method), cache: options.cache && Object.freeze({ ...options.cache }) });
+  return Object.freeze({
+    template,
+    owner: method.owner,
+    entry: deepFreeze(entry),
+    invoke: bindHandler(method),
+    cache: options.cache && Object.freeze({ ...options.cache }),
+  });
 }

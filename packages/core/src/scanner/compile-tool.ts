@@ -25,10 +25,11 @@ function compileRawSchema(validators: ValidatorFactory, schema: unknown, method:
     validators.compile(schema);
     return validators.inputParser({ schema });
   } catch (error) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_SCHEMA, `The inputSchema of ${method.owner} is not a valid JSON Schema 2020-12: ${(error as Error).message}`, [
-      'Check the schema against https://json-schema.org/draft/2020-12/schema.',
-      'Schemas without $schema are read as 2020-12.',
-    ]);
+    throw new DefinitionError(
+      DefinitionErrorCode.INVALID_SCHEMA,
+      `The inputSchema of ${method.owner} is not a valid JSON Schema 2020-12: ${(error as Error).message}`,
+      ['Check the schema against https://json-schema.org/draft/2020-12/schema.', 'Schemas without $schema are read as 2020-12.'],
+    );
   }
 }
 
@@ -43,7 +44,9 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     ]);
   }
   if (options.inputSchema !== undefined && options.input !== undefined) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has both input and inputSchema.`, ['Keep one: a DTO class or a raw JSON Schema.']);
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has both input and inputSchema.`, [
+      'Keep one: a DTO class or a raw JSON Schema.',
+    ]);
   }
   let inputSchema: JsonSchema;
   let parseInput: InputParser;
@@ -56,7 +59,14 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     if (dto) {
       const built = dtoToJsonSchema(dto, { strict });
       inputSchema = built.schema;
-      parseInput = validators.inputParser({ schema: inputSchema, dto, needsClassValidator: built.needsClassValidator, stripUnknown: !strict, generated: true, instantiate: built.instantiate });
+      parseInput = validators.inputParser({
+        schema: inputSchema,
+        dto,
+        needsClassValidator: built.needsClassValidator,
+        stripUnknown: !strict,
+        generated: true,
+        instantiate: built.instantiate,
+      });
     } else {
       inputSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };
       parseInput = validators.inputParser({ schema: inputSchema, stripUnknown: !strict, generated: true });
@@ -72,12 +82,23 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   }
   if (options.annotations) entry.annotations = { ...options.annotations };
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has timeoutMs ${String(options.timeoutMs)}; it must be a positive number of milliseconds.`, [
-      'Give a positive number, e.g. @Tool({ timeoutMs: 30_000 }), or leave it out.',
-    ]);
+    throw new DefinitionError(
+      DefinitionErrorCode.INVALID_OPTIONS,
+      `@Tool on ${method.owner} has timeoutMs ${String(options.timeoutMs)}; it must be a positive number of milliseconds.`,
+      ['Give a positive number, e.g. @Tool({ timeoutMs: 30_000 }), or leave it out.'],
+    );
   }
   const headerParams = headerParamsOf(inputSchema, method.owner);
-  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseInput, checkOutput, invoke: bindHandler(method), timeoutMs: options.timeoutMs, headerParams });
+  return Object.freeze({
+    name,
+    owner: method.owner,
+    entry: deepFreeze(entry),
+    parseInput,
+    checkOutput,
+    invoke: bindHandler(method),
+    timeoutMs: options.timeoutMs,
+    headerParams,
+  });
 }
 
 /** @internal */

@@ -54,7 +54,11 @@ describe('x-mcp-header annotations', () => {
     ['a number property', { score: { type: 'number', 'x-mcp-header': 'Score' } }, 'needs a string, integer or boolean property'],
     ['an object property', { data: { type: 'object', 'x-mcp-header': 'Data' } }, 'needs a string, integer or boolean property'],
     ['an array property', { items: { type: 'array', 'x-mcp-header': 'Items' } }, 'needs a string, integer or boolean property'],
-    ['a duplicate in another case', { a: { type: 'string', 'x-mcp-header': 'MyField' }, b: { type: 'string', 'x-mcp-header': 'myfield' } }, 'mirrors both a and b'],
+    [
+      'a duplicate in another case',
+      { a: { type: 'string', 'x-mcp-header': 'MyField' }, b: { type: 'string', 'x-mcp-header': 'myfield' } },
+      'mirrors both a and b',
+    ],
   ])('rejects %s at start-up', (_case, properties, message) => {
     const error = failure({ type: 'object', properties });
     expect(error.code).toBe(DefinitionErrorCode.INVALID_SCHEMA);

@@ -32,9 +32,11 @@ export function headerParamsOf(schema: JsonSchema, owner: string): readonly Head
       if (header !== undefined) {
         const where = `${owner} argument ${here.join('.')}`;
         if (typeof header !== 'string' || !TOKEN.test(header)) {
-          throw new DefinitionError(DefinitionErrorCode.INVALID_SCHEMA, `The x-mcp-header of ${where} must be a non-empty HTTP token; got ${JSON.stringify(header)}.`, [
-            'Use letters, digits and !#$%&\'*+-.^_`|~ only, e.g. "Region".',
-          ]);
+          throw new DefinitionError(
+            DefinitionErrorCode.INVALID_SCHEMA,
+            `The x-mcp-header of ${where} must be a non-empty HTTP token; got ${JSON.stringify(header)}.`,
+            ['Use letters, digits and !#$%&\'*+-.^_`|~ only, e.g. "Region".'],
+          );
         }
         const types = Array.isArray(child.type) ? (child.type as unknown[]).filter((type) => type !== 'null') : [child.type];
         if (types.length !== 1 || !MIRRORABLE.has(types[0])) {

@@ -46,7 +46,12 @@ function addUnique<T extends { owner: string }>(map: Map<string, T>, key: string
  * Scans and compiles providers into a registry: `base`'s definitions plus the new ones, with
  * every start-up check (duplicates across both included).
  */
-export function compileProviders(providers: readonly Provider[], resolve: ((type: Constructor) => unknown) | undefined, validators: ValidatorFactory, base: Registry = EMPTY_REGISTRY): Registry {
+export function compileProviders(
+  providers: readonly Provider[],
+  resolve: ((type: Constructor) => unknown) | undefined,
+  validators: ValidatorFactory,
+  base: Registry = EMPTY_REGISTRY,
+): Registry {
   const tools = new Map(base.tools);
   const resources = new Map(base.resources);
   const templates = new Map(base.templates);

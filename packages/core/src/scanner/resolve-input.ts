@@ -11,11 +11,15 @@ function isDtoCandidate(value: unknown): value is Constructor {
 
 function assertDto(dto: Constructor, method: DecoratedMethod, decorator: string): void {
   if (hasDtoMetadata(dto)) return;
-  throw new DefinitionError(DefinitionErrorCode.DTO_WITHOUT_METADATA, `${dto.name}, the input of ${method.owner}, has no class-validator decorators, so its schema would be empty.`, [
-    `Decorate ${dto.name}'s properties (@IsString(), @IsInt(), @IsOptional() …) or describe them with @Field().`,
-    'Make sure class-validator is installed once: two copies keep two metadata stores.',
-    `For a ${decorator} without input, declare it as ${method.methodName}() or pass { input: null }.`,
-  ]);
+  throw new DefinitionError(
+    DefinitionErrorCode.DTO_WITHOUT_METADATA,
+    `${dto.name}, the input of ${method.owner}, has no class-validator decorators, so its schema would be empty.`,
+    [
+      `Decorate ${dto.name}'s properties (@IsString(), @IsInt(), @IsOptional() …) or describe them with @Field().`,
+      'Make sure class-validator is installed once: two copies keep two metadata stores.',
+      `For a ${decorator} without input, declare it as ${method.methodName}() or pass { input: null }.`,
+    ],
+  );
 }
 
 /**
@@ -35,10 +39,11 @@ export function resolveInputDto(method: DecoratedMethod, decorator: string): Con
     }
     const declared = paramTypes?.[0];
     if (isDtoCandidate(declared) && declared !== explicit && !(explicit.prototype instanceof declared)) {
-      throw new DefinitionError(DefinitionErrorCode.INPUT_TYPE_MISMATCH, `${method.owner} takes ${declared.name} but ${decorator} names ${explicit.name} as its input.`, [
-        `Make the parameter type and the input option the same class.`,
-        `Or drop { input } and let the parameter type decide.`,
-      ]);
+      throw new DefinitionError(
+        DefinitionErrorCode.INPUT_TYPE_MISMATCH,
+        `${method.owner} takes ${declared.name} but ${decorator} names ${explicit.name} as its input.`,
+        [`Make the parameter type and the input option the same class.`, `Or drop { input } and let the parameter type decide.`],
+      );
     }
     assertDto(explicit, method, decorator);
     return explicit;
@@ -46,7 +51,7 @@ export function resolveInputDto(method: DecoratedMethod, decorator: string): Con
   if (handler.length === 0) return undefined;
   if (paramTypes === undefined) {
     throw new DefinitionError(DefinitionErrorCode.MISSING_DESIGN_METADATA, `${method.owner} has no decorator metadata, so its input DTO is unknown.`, [
-    "Put import 'reflect-metadata' on the first line of the app's entry, before any decorated class loads.",
+      "Put import 'reflect-metadata' on the first line of the app's entry, before any decorated class loads.",
       'Set "experimentalDecorators": true and "emitDecoratorMetadata": true in tsconfig.json.',
       'Compile with tsc (or swc with decoratorMetadata): tsx and esbuild drop this metadata.',
       `Or name the DTO explicitly: ${decorator}({ input: MyInput }).`,

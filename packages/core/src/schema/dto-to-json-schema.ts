@@ -100,7 +100,7 @@ const KEYWORD_MAPPERS: Record<string, Mapper> = {
   [IS_NEGATIVE]: () => ({ exclusiveMaximum: 0 }),
   [MATCHES]: ([pattern, modifiers]) => {
     const regex = pattern as RegExp | string;
-    const flags = typeof regex === 'string' ? (modifiers as string | undefined) ?? '' : regex.flags;
+    const flags = typeof regex === 'string' ? ((modifiers as string | undefined) ?? '') : regex.flags;
     // JSON Schema patterns have no flags: a flagged regex stays with class-validator.
     if (flags.replace(/[gyu]/g, '') !== '') return undefined;
     return { pattern: typeof regex === 'string' ? regex : regex.source };
@@ -202,7 +202,8 @@ function buildInstantiator(
     for (const [key, child] of resolved) {
       const value = instance[key];
       if (value === null || value === undefined) continue;
-      if (child.each && Array.isArray(value)) instance[key] = value.map((item) => (typeof item === 'object' && item !== null ? child.make(item as Record<string, unknown>) : item));
+      if (child.each && Array.isArray(value))
+        instance[key] = value.map((item) => (typeof item === 'object' && item !== null ? child.make(item as Record<string, unknown>) : item));
       else if (typeof value === 'object') instance[key] = child.make(value as Record<string, unknown>);
     }
     return instance;
@@ -231,10 +232,11 @@ class SchemaBuilder {
 
   objectSchema(dto: Constructor): JsonSchema {
     if (this.stack.includes(dto)) {
-      throw new DefinitionError(DefinitionErrorCode.INVALID_SCHEMA, `DTO ${dto.name} contains itself (${[...this.stack, dto].map((c) => c.name).join(' → ')}); nested DTOs are inlined.`, [
-        'Break the cycle, e.g. refer to the child by id.',
-        'Or give the tool a raw JSON Schema with `inputSchema` (it may use $defs and $ref).',
-      ]);
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_SCHEMA,
+        `DTO ${dto.name} contains itself (${[...this.stack, dto].map((c) => c.name).join(' → ')}); nested DTOs are inlined.`,
+        ['Break the cycle, e.g. refer to the child by id.', 'Or give the tool a raw JSON Schema with `inputSchema` (it may use $defs and $ref).'],
+      );
     }
     this.stack.push(dto);
     const byProperty = readValidationMetadata(dto);
@@ -366,7 +368,28 @@ class SchemaBuilder {
 }
 
 // A stable key order keeps snapshots and the published schema readable.
-const KEY_ORDER = ['title', 'description', 'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'items', 'minItems', 'maxItems', 'uniqueItems', 'properties', 'required', 'additionalProperties'];
+const KEY_ORDER = [
+  'title',
+  'description',
+  'type',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'properties',
+  'required',
+  'additionalProperties',
+];
 
 function orderKeywords(schema: JsonSchema): JsonSchema {
   const ordered: JsonSchema = {};

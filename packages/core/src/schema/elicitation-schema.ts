@@ -33,6 +33,9 @@ export function elicitationSchema(validators: ValidatorFactory, source: Construc
         throw new TypeError(`Elicitation DTO ${source.name}.${name} is not a primitive: form elicitation asks for strings, numbers, booleans and enums only`);
       }
     }
-    return { schema, parse: validators.inputParser({ schema, dto: source as Constructor, needsClassValidator, stripUnknown: true, generated: true, instantiate }) };
+    return {
+      schema,
+      parse: validators.inputParser({ schema, dto: source as Constructor, needsClassValidator, stripUnknown: true, generated: true, instantiate }),
+    };
   });
 }

@@ -28,10 +28,14 @@ export function createApp(options: AppOptions): McpApp {
     ]);
   }
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `pageSize ${String(options.pageSize)} is not a positive integer.`, ['Give a page size such as 50, or leave it out for one page.']);
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `pageSize ${String(options.pageSize)} is not a positive integer.`, [
+      'Give a page size such as 50, or leave it out for one page.',
+    ]);
   }
   if (options.maxBatchLength !== undefined && !(Number.isInteger(options.maxBatchLength) && options.maxBatchLength > 0)) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxBatchLength ${String(options.maxBatchLength)} is not a positive integer.`, ['Give a bound such as 100, or leave it out for the default.']);
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxBatchLength ${String(options.maxBatchLength)} is not a positive integer.`, [
+      'Give a bound such as 100, or leave it out for the default.',
+    ]);
   }
   const cacheHints = cacheHintTable(options.cache);
   const validators = new ValidatorFactory();

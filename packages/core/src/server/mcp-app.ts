@@ -18,7 +18,12 @@ interface AppState {
   readonly views: ReadonlyMap<string, RevisionView>;
 }
 
-const LIST_OF: Record<CapabilityKindName, 'tools' | 'resources' | 'prompts'> = { tool: 'tools', resource: 'resources', resourceTemplate: 'resources', prompt: 'prompts' };
+const LIST_OF: Record<CapabilityKindName, 'tools' | 'resources' | 'prompts'> = {
+  tool: 'tools',
+  resource: 'resources',
+  resourceTemplate: 'resources',
+  prompt: 'prompts',
+};
 
 /**
  * An MCP app made by `createApp`: the capability map, the precomputed list results per revision
@@ -116,9 +121,10 @@ export class McpApp {
     const registry = this.current.state.registry;
     if (!definitionsOf(registry, kind).has(name)) return false;
     const copy = (map: ReadonlyMap<string, unknown>, own: CapabilityKindName) => (own === kind ? new Map([...map].filter(([key]) => key !== name)) : map);
-    const completions = kind === 'prompt' || kind === 'resourceTemplate'
-      ? new Map([...registry.completions].filter(([key]) => !key.startsWith(`${kind === 'prompt' ? 'prompt' : 'resource'}:${name}:`)))
-      : registry.completions;
+    const completions =
+      kind === 'prompt' || kind === 'resourceTemplate'
+        ? new Map([...registry.completions].filter(([key]) => !key.startsWith(`${kind === 'prompt' ? 'prompt' : 'resource'}:${name}:`)))
+        : registry.completions;
     this.swap(
       Object.freeze({
         tools: copy(registry.tools, 'tool'),

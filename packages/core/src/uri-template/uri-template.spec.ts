@@ -29,7 +29,11 @@ describe('UriTemplate', () => {
     });
 
     it('reads several variables and path segments', () => {
-      expect(UriTemplate.parse('repo://{owner}/{name}{/path*}').match('repo://me/kit/src/index.ts')).toEqual({ owner: 'me', name: 'kit', path: ['src', 'index.ts'] });
+      expect(UriTemplate.parse('repo://{owner}/{name}{/path*}').match('repo://me/kit/src/index.ts')).toEqual({
+        owner: 'me',
+        name: 'kit',
+        path: ['src', 'index.ts'],
+      });
     });
 
     it('reads query parameters in any order and leaves absent ones out', () => {

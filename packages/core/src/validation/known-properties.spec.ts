@@ -86,7 +86,17 @@ describe('ValidatorFactory.inputParser never changes the incoming message', () =
   const factory = new ValidatorFactory();
 
   it.each([
-    ['a DTO (fast instantiation)', () => factory.inputParser({ schema: dtoToJsonSchema(Order).schema, dto: Order, stripUnknown: true, generated: true, instantiate: dtoToJsonSchema(Order).instantiate })],
+    [
+      'a DTO (fast instantiation)',
+      () =>
+        factory.inputParser({
+          schema: dtoToJsonSchema(Order).schema,
+          dto: Order,
+          stripUnknown: true,
+          generated: true,
+          instantiate: dtoToJsonSchema(Order).instantiate,
+        }),
+    ],
     ['a DTO (plainToInstance)', () => factory.inputParser({ schema: dtoToJsonSchema(Order).schema, dto: Order, stripUnknown: true, generated: true })],
     ['no DTO', () => factory.inputParser({ schema: { type: 'object', properties: {} }, stripUnknown: true, generated: true })],
   ])('leaves params deep-equal for %s, and the handler still gets no unknown keys', async (_, build) => {
@@ -103,7 +113,14 @@ describe('ValidatorFactory.inputParser never changes the incoming message', () =
   it('leaves params deep-equal when a custom class-validator constraint runs too', async () => {
     const built = dtoToJsonSchema(Checked);
     expect(built.needsClassValidator).toBe(true);
-    const parse = factory.inputParser({ schema: built.schema, dto: Checked, needsClassValidator: true, stripUnknown: true, generated: true, instantiate: built.instantiate });
+    const parse = factory.inputParser({
+      schema: built.schema,
+      dto: Checked,
+      needsClassValidator: true,
+      stripUnknown: true,
+      generated: true,
+      instantiate: built.instantiate,
+    });
     const args = { word: 'fine', extra: { x: 1 } };
     const outcome = await parse(args);
     expect(args).toEqual({ word: 'fine', extra: { x: 1 } });

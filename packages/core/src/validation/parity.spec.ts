@@ -128,7 +128,8 @@ const invalidSamples: Array<[string, Record<string, unknown>]> = [
 describe('class-validator and the compiled schema agree', () => {
   const { schema } = dtoToJsonSchema(Profile);
   const check = new ValidatorFactory().compile(schema);
-  const classValidatorAccepts = (sample: Record<string, unknown>) => validateSync(plainToInstance(Profile, sample), { forbidUnknownValues: false }).length === 0;
+  const classValidatorAccepts = (sample: Record<string, unknown>) =>
+    validateSync(plainToInstance(Profile, sample), { forbidUnknownValues: false }).length === 0;
 
   it.each(validSamples)('both accept %s', (_, sample) => {
     expect(classValidatorAccepts(sample)).toBe(true);

@@ -17,7 +17,12 @@ export interface HandshakeChannel {
   readonly isSessionless: boolean;
   readonly validators: ValidatorFactory;
   readonly logLevel: LogLevel | undefined;
-  requestClient(method: string, params: Record<string, unknown>, via: ((message: JsonRpcMessage) => void) | undefined, options: OutboundRequestOptions): Promise<Record<string, unknown>>;
+  requestClient(
+    method: string,
+    params: Record<string, unknown>,
+    via: ((message: JsonRpcMessage) => void) | undefined,
+    options: OutboundRequestOptions,
+  ): Promise<Record<string, unknown>>;
   notify(method: string, params?: Record<string, unknown>): void;
 }
 
@@ -73,14 +78,23 @@ export class HandshakeLink implements ClientLink, RunPlan {
     return this.channel.requestClient(question.method, question.params, asker.send, { signal: asker.signal, ...options });
   }
 
-  async askUrl(message: string, url: string, _key: string | undefined, options: OutboundRequestOptions, asker: Asker): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+  async askUrl(
+    message: string,
+    url: string,
+    _key: string | undefined,
+    options: OutboundRequestOptions,
+    asker: Asker,
+  ): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
     this.requireSession(METHOD.ELICITATION_CREATE);
     const elicitation = this.client.capabilities.elicitation;
     if (!isObject(elicitation) || !isObject(elicitation.url)) {
       throw new ClientCapabilityError('The client did not declare URL elicitation (capabilities.elicitation.url)');
     }
     const elicitationId = randomUUID();
-    const result = await this.channel.requestClient(METHOD.ELICITATION_CREATE, { mode: 'url', message, elicitationId, url }, asker.send, { signal: asker.signal, ...options });
+    const result = await this.channel.requestClient(METHOD.ELICITATION_CREATE, { mode: 'url', message, elicitationId, url }, asker.send, {
+      signal: asker.signal,
+      ...options,
+    });
     const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
     return { action, elicitationId };
   }

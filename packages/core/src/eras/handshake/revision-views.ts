@@ -8,9 +8,21 @@ import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_
 function viewOf(map: CapabilityMap, info: Implementation, pageSize: number | undefined, version: string): RevisionView {
   return Object.freeze({
     serverInfo: shapeForRevision({ ...info }, IMPLEMENTATION_FIELDS, version),
-    tools: pagesOf('tools', [...map.tools.values()].map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)), pageSize),
-    resources: pagesOf('resources', [...map.resources.values()].map((resource) => shapeForRevision(resource.entry, RESOURCE_FIELDS, version)), pageSize),
-    resourceTemplates: pagesOf('resourceTemplates', map.templates.map((template) => shapeForRevision(template.entry, RESOURCE_FIELDS, version)), pageSize),
+    tools: pagesOf(
+      'tools',
+      [...map.tools.values()].map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)),
+      pageSize,
+    ),
+    resources: pagesOf(
+      'resources',
+      [...map.resources.values()].map((resource) => shapeForRevision(resource.entry, RESOURCE_FIELDS, version)),
+      pageSize,
+    ),
+    resourceTemplates: pagesOf(
+      'resourceTemplates',
+      map.templates.map((template) => shapeForRevision(template.entry, RESOURCE_FIELDS, version)),
+      pageSize,
+    ),
     prompts: pagesOf(
       'prompts',
       [...map.prompts.values()].map((prompt) => {

@@ -68,7 +68,8 @@ export class HandshakeSession {
   /** Why a batch cannot be served on this session, if it cannot. */
   batchRefusal(): string | undefined {
     // Batching exists only in one revision (basic/index, "Batching"); later revisions removed it.
-    if (!this.initialized || this.client.protocolVersion !== BATCH_REVISION) return `JSON-RPC batches are only accepted after negotiating protocol revision ${BATCH_REVISION}`;
+    if (!this.initialized || this.client.protocolVersion !== BATCH_REVISION)
+      return `JSON-RPC batches are only accepted after negotiating protocol revision ${BATCH_REVISION}`;
     return undefined;
   }
 
@@ -77,7 +78,8 @@ export class HandshakeSession {
     if (this.initialized) return this.failure(id, new InvalidRequestError('This connection is already initialized'));
     const { protocolVersion, capabilities, clientInfo } = params;
     if (typeof protocolVersion !== 'string') return this.failure(id, new InvalidParamsError('initialize needs params.protocolVersion, a string'));
-    if (capabilities !== undefined && !isObject(capabilities)) return this.failure(id, new InvalidParamsError('initialize params.capabilities must be an object'));
+    if (capabilities !== undefined && !isObject(capabilities))
+      return this.failure(id, new InvalidParamsError('initialize params.capabilities must be an object'));
     if (clientInfo !== undefined && !isObject(clientInfo)) return this.failure(id, new InvalidParamsError('initialize params.clientInfo must be an object'));
     const version = negotiateProtocolVersion(protocolVersion);
     this.client = Object.freeze({
@@ -96,7 +98,12 @@ export class HandshakeSession {
   }
 
   /** Sends a request to the client on `send` and waits for its answer. */
-  requestClient(method: string, params: Record<string, unknown>, send: ((message: JsonRpcMessage) => void) | undefined, options: OutboundRequestOptions): Promise<Record<string, unknown>> {
+  requestClient(
+    method: string,
+    params: Record<string, unknown>,
+    send: ((message: JsonRpcMessage) => void) | undefined,
+    options: OutboundRequestOptions,
+  ): Promise<Record<string, unknown>> {
     if (this.sessionless || send === undefined) {
       return Promise.reject(new ClientCapabilityError(`${method} needs a session to reach the client: this request is stateless`));
     }

@@ -42,7 +42,11 @@ export const modernEra: Era = {
       return answer(id, error);
     }
     if (method === SERVER_DISCOVER) {
-      return Promise.resolve({ jsonrpc: '2.0', id, result: shapeModernResult(discoverResult(host.capabilities, app.instructions), app.infoMeta, app.settings.cacheHints.get(method)) });
+      return Promise.resolve({
+        jsonrpc: '2.0',
+        id,
+        result: shapeModernResult(discoverResult(host.capabilities, app.instructions), app.infoMeta, app.settings.cacheHints.get(method)),
+      });
     }
     // readModernRequest already answered the methods this era removed.
     const handler = app.methods.get(method);

@@ -146,7 +146,8 @@ export function modernHttpStatus(answer: JsonRpcResponse | readonly JsonRpcRespo
  * statuses of its table.
  */
 export const statelessHttp = Object.freeze({
-  claims: (version: string | undefined, body?: MessageBody): boolean => isModernVersion(version) || (body !== undefined && !Array.isArray(body) && (body as Frame).era === 'modern'),
+  claims: (version: string | undefined, body?: MessageBody): boolean =>
+    isModernVersion(version) || (body !== undefined && !Array.isArray(body) && (body as Frame).era === 'modern'),
   sessions: false,
   streamsUpFront: false,
   /** What the dispatcher is told with each message: serve it as this era even without a `_meta` claim. */

@@ -25,7 +25,9 @@ describe('RequestStateCodec', () => {
   describe('answersOf', () => {
     it('merges the verified state with the new responses', () => {
       const state = codec.sign('tools/call', 'draft_note', args, { draft: { action: 'accept' } });
-      expect(codec.answersOf({ arguments: { ...args }, requestState: state, inputResponses: { confirm: { action: 'decline' } } }, 'tools/call', 'draft_note')).toEqual({
+      expect(
+        codec.answersOf({ arguments: { ...args }, requestState: state, inputResponses: { confirm: { action: 'decline' } } }, 'tools/call', 'draft_note'),
+      ).toEqual({
         draft: { action: 'accept' },
         confirm: { action: 'decline' },
       });
@@ -33,7 +35,10 @@ describe('RequestStateCodec', () => {
 
     it('refuses a state for other arguments', () => {
       const state = codec.sign('tools/call', 'draft_note', args, {});
-      expect(codeOf(() => codec.answersOf({ arguments: { topic: 't' }, requestState: state }, 'tools/call', 'draft_note'))).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid requestState') });
+      expect(codeOf(() => codec.answersOf({ arguments: { topic: 't' }, requestState: state }, 'tools/call', 'draft_note'))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Invalid requestState'),
+      });
     });
 
     it('refuses inputResponses nested 20 000 deep before any recursion, with -32602', () => {
@@ -45,8 +50,14 @@ describe('RequestStateCodec', () => {
     });
 
     it('refuses oversized inputResponses and requestState', () => {
-      expect(codeOf(() => codec.answersOf({ inputResponses: { a: 'x'.repeat(200_000) } }, 'tools/call', 'x'))).toMatchObject({ code: -32602, message: expect.stringContaining('maxInputResponsesBytes') });
-      expect(codeOf(() => codec.answersOf({ requestState: 'x'.repeat(300_000) }, 'tools/call', 'x'))).toMatchObject({ code: -32602, message: expect.stringContaining('maxRequestStateBytes') });
+      expect(codeOf(() => codec.answersOf({ inputResponses: { a: 'x'.repeat(200_000) } }, 'tools/call', 'x'))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('maxInputResponsesBytes'),
+      });
+      expect(codeOf(() => codec.answersOf({ requestState: 'x'.repeat(300_000) }, 'tools/call', 'x'))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('maxRequestStateBytes'),
+      });
       expect(codeOf(() => codec.answersOf({ inputResponses: [1] }, 'tools/call', 'x'))).toMatchObject({ code: -32602 });
       expect(codeOf(() => codec.answersOf({ requestState: 7 }, 'tools/call', 'x'))).toMatchObject({ code: -32602 });
     });
@@ -54,15 +65,22 @@ describe('RequestStateCodec', () => {
     it('takes its limits from options', () => {
       const tight = new RequestStateCodec('s', { maxInputDepth: 2, maxInputResponsesBytes: 100, maxRequestStateBytes: 10 });
       expect(codeOf(() => tight.answersOf({ inputResponses: { a: [[1]] } }, 'tools/call', 'x'))).toBeUndefined();
-      expect(codeOf(() => tight.answersOf({ inputResponses: { a: [[[1]]] } }, 'tools/call', 'x'))).toMatchObject({ message: expect.stringContaining('deeper than 2 levels') });
-      expect(codeOf(() => tight.answersOf({ requestState: 'x'.repeat(11) }, 'tools/call', 'x'))).toMatchObject({ message: expect.stringContaining('exceeds 10 characters') });
+      expect(codeOf(() => tight.answersOf({ inputResponses: { a: [[[1]]] } }, 'tools/call', 'x'))).toMatchObject({
+        message: expect.stringContaining('deeper than 2 levels'),
+      });
+      expect(codeOf(() => tight.answersOf({ requestState: 'x'.repeat(11) }, 'tools/call', 'x'))).toMatchObject({
+        message: expect.stringContaining('exceeds 10 characters'),
+      });
       expect(() => new RequestStateCodec('s', { maxInputDepth: 0 })).toThrow(DefinitionError);
     });
   });
 
   describe('sign', () => {
     it('answers arguments too deep to digest with -32602, not a RangeError', () => {
-      expect(codeOf(() => codec.sign('tools/call', 'x', { a: nested(20_000) }, {}))).toMatchObject({ code: -32602, message: expect.stringContaining('nest too deeply') });
+      expect(codeOf(() => codec.sign('tools/call', 'x', { a: nested(20_000) }, {}))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('nest too deeply'),
+      });
     });
   });
 });

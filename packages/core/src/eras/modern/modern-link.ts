@@ -104,7 +104,9 @@ export class ModernLink implements ClientLink, RunPlan {
   completeElicitation(): void {}
 
   ping(_options: unknown, _asker: Asker): Promise<void> {
-    return Promise.reject(new ClientCapabilityError(`${METHOD.PING} cannot be sent on a ${this.client.protocolVersion} request: servers send no requests there`));
+    return Promise.reject(
+      new ClientCapabilityError(`${METHOD.PING} cannot be sent on a ${this.client.protocolVersion} request: servers send no requests there`),
+    );
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -117,7 +119,12 @@ export class ModernLink implements ClientLink, RunPlan {
     return key ?? `${kind}-${this.asked}`;
   }
 
-  private answerTo(key: string, method: string, params: Record<string, unknown>, usable: (answer: Record<string, unknown>) => boolean): Record<string, unknown> {
+  private answerTo(
+    key: string,
+    method: string,
+    params: Record<string, unknown>,
+    usable: (answer: Record<string, unknown>) => boolean,
+  ): Record<string, unknown> {
     const answer = this.request.answers[key];
     // An answer of the wrong shape counts as none: the client is asked again.
     if (isObject(answer) && usable(answer)) return answer;

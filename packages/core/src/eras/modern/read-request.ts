@@ -10,7 +10,13 @@ import { META } from './meta';
 
 const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
 // Gone in the stateless revision: unknown methods under a modern claim, even on a dual-era server.
-const REMOVED: ReadonlySet<string> = new Set([METHOD.INITIALIZE, METHOD.PING, METHOD.LOGGING_SET_LEVEL, METHOD.RESOURCES_SUBSCRIBE, METHOD.RESOURCES_UNSUBSCRIBE]);
+const REMOVED: ReadonlySet<string> = new Set([
+  METHOD.INITIALIZE,
+  METHOD.PING,
+  METHOD.LOGGING_SET_LEVEL,
+  METHOD.RESOURCES_SUBSCRIBE,
+  METHOD.RESOURCES_UNSUBSCRIBE,
+]);
 
 /** True when a request claims the modern era (its `_meta` names a protocol version). */
 export function hasModernClaim(params: unknown): boolean {
@@ -40,7 +46,11 @@ export function readModernRequest(method: string, meta: Readonly<Record<string, 
   if (REMOVED.has(method)) throw new MethodNotFoundError(method, `removed in ${version}`);
   const info = own[META.CLIENT_INFO];
   return {
-    client: { protocolVersion: version, capabilities: capabilities as ClientCapabilities, info: isObject(info) ? (info as unknown as Implementation) : undefined },
+    client: {
+      protocolVersion: version,
+      capabilities: capabilities as ClientCapabilities,
+      info: isObject(info) ? (info as unknown as Implementation) : undefined,
+    },
     logLevel: level as LogLevel | undefined,
     answers: NO_ANSWERS,
   };

@@ -22,7 +22,11 @@ export function serverInfoMeta(serverInfo: Implementation): Readonly<Record<stri
  * A result as the modern era has it: `resultType`, the cache hint of cacheable methods, server
  * info in `_meta` (`infoMeta`, shared, unless the result brings its own `_meta`).
  */
-export function shapeModernResult(result: Record<string, unknown>, infoMeta: Readonly<Record<string, unknown>>, cache: WireCacheHint | undefined): Record<string, unknown> {
+export function shapeModernResult(
+  result: Record<string, unknown>,
+  infoMeta: Readonly<Record<string, unknown>>,
+  cache: WireCacheHint | undefined,
+): Record<string, unknown> {
   const own = result._meta;
   const shaped: Record<string, unknown> = { ...result, resultType: 'complete', _meta: isObject(own) ? { ...own, ...infoMeta } : infoMeta };
   if (cache) {
