@@ -30,11 +30,19 @@ async function readBody(request: Request, core: McpHttpHandler): Promise<string 
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) return core.fault({ kind: 'body-too-large' });
   const reader = request.body.getReader();
-  const decoder = new TextDecoder();
+  // A byte order mark stays in the text, as Node's string decoding keeps it: JSON.parse refuses it (-32700) in both bindings.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let text = '';
   let bytes = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The upload broke off (the client went away): an answer, not a rejected handler the host would log as its own failure.
+      return core.fault({ kind: 'client-error', status: 400, message: 'Bad Request: the request body could not be read in full' });
+    }
+    const { done, value } = chunk;
     if (done) return text + decoder.decode();
     bytes += value.byteLength;
     if (bytes > limit) {
@@ -43,6 +51,15 @@ async function readBody(request: Request, core: McpHttpHandler): Promise<string 
       return core.fault({ kind: 'body-too-large' });
     }
     text += decoder.decode(value, { stream: true });
+  }
+}
+
+/** The path as routers match it (`/mc%70` is `/mcp`); reserved characters stay encoded, a malformed escape stays as sent. */
+function decodePath(pathname: string): string {
+  try {
+    return decodeURI(pathname);
+  } catch {
+    return pathname;
   }
 }
 
@@ -89,7 +106,14 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
       result =
         body !== undefined && typeof body !== 'string'
           ? body
-          : await core.handle({ method: request.method, path: url.pathname, query, headers, body, onClose: (listener) => listeners.push(listener) });
+          : await core.handle({
+              method: request.method,
+              path: decodePath(url.pathname),
+              query,
+              headers,
+              body,
+              onClose: (listener) => listeners.push(listener),
+            });
     }
     if (!('stream' in result)) {
       settled = true;
