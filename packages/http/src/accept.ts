@@ -25,3 +25,9 @@ export function acceptsSse(accept: string | undefined): boolean {
 export function isJsonContentType(contentType: string | string[] | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test((Array.isArray(contentType) ? contentType[0] : contentType) ?? '');
 }
+
+/** A body sent compressed (any `Content-Encoding` but `identity`): nothing here inflates it, so it is refused, whichever binding read it. */
+export function isCompressed(contentEncoding: string | string[] | undefined): boolean {
+  const encoding = (Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? '')).trim().toLowerCase();
+  return encoding !== '' && encoding !== 'identity';
+}

@@ -11,7 +11,7 @@ import {
   type MessageBody,
   type ReceiveOptions,
 } from '@mcpkit/core/transport';
-import { acceptsJsonAndSse, acceptsSse, isJsonContentType } from './accept';
+import { acceptsJsonAndSse, acceptsSse, isCompressed, isJsonContentType } from './accept';
 import { bodyOf, containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
 import { EventStream } from './event-stream';
 import { eraOf, type HttpEra } from './http-era';
@@ -60,6 +60,10 @@ export class StreamableHttpEndpoint {
     }
     if (!isJsonContentType(request.headers['content-type'])) {
       return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+    }
+    // Bindings refuse it before reading; one that does not (a few lines over node:http) still must not parse gzip as JSON.
+    if (isCompressed(request.headers['content-encoding'])) {
+      return errorResult(415, new InvalidRequestError('Unsupported Media Type: a compressed body (Content-Encoding) is not accepted; send plain JSON'));
     }
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
