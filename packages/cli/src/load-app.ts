@@ -45,9 +45,19 @@ export function loadApp(entry: string): McpApp {
     exports = require(entry) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof DefinitionError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof SyntaxError || code === 'MODULE_NOT_FOUND' || code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') {
+      throw new CliError(
+        `Could not load ${entry}: ${(error as Error).message}`,
+        'The entry must be a compiled CommonJS or ESM module; run npm run build first.',
+        EXIT.FAILURE,
+      );
+    }
+    // The module ran and threw: "run the build" would mislead; where it threw is what helps.
+    const at = /^\s+at .*$/m.exec((error as Error).stack ?? '')?.[0].trim();
     throw new CliError(
-      `Could not load ${entry}: ${(error as Error).message}`,
-      'The entry must be a compiled CommonJS or ESM module; run npm run build first.',
+      `Could not load ${entry}: it threw ${(error as Error).message}${at ? ` (${at})` : ''}`,
+      'Loading the entry runs it: fix the error above, and keep the entry side-effect free.',
       EXIT.FAILURE,
     );
   }

@@ -186,8 +186,9 @@ describe('mcpkit dev', () => {
       await client.waitFor((message) => message.method === 'notifications/tools/list_changed', 30_000);
       expect(names(await client.request('tools/list'))).toEqual(['alpha', 'beta']);
       expect(client.stray).toEqual([]);
-      // The client closing stdin ends dev (and its compiler) cleanly.
+      // The client closing stdin ends dev (and its compiler) cleanly, without news of a lost server.
       expect(await client.end()).toEqual({ code: 0, signal: null });
+      expect(client.stderr).not.toContain('waiting for the next build');
     } finally {
       client.kill();
     }
@@ -202,6 +203,9 @@ describe('mcpkit dev', () => {
       writeFileSync(app, "throw new Error('boom at load');\n");
       expect(await eventually(() => client.stderr.includes('did not start'), 20_000)).toBe(true);
       expect(client.stderr).toContain('boom at load');
+      // Where it threw, not "run npm run build first" (the build is fine; the module throws).
+      expect(client.stderr).toContain(`${app}:1`);
+      expect(client.stderr).not.toContain('run npm run build first');
       expect(client.stderr).toContain('still serving the last good build');
       expect(names(await client.request('tools/list'))).toEqual(['alpha']);
       expect(await client.request('tools/call', { name: 'alpha', arguments: {} })).toMatchObject({ result: { content: [{ text: 'alpha' }] } });

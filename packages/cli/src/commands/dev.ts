@@ -80,6 +80,8 @@ interface ChildHooks {
 class ServerChildren {
   serving: ChildProcess | undefined = undefined;
   private starting: ChildProcess | undefined = undefined;
+  /** Set when dev itself ends: a child exiting then is no news (not "waiting for the next build"). */
+  ending = false;
 
   constructor(
     private readonly args: string[],
@@ -105,6 +107,7 @@ class ServerChildren {
     });
     child.once('exit', (code, signal) => {
       const how = code === null ? `signal ${signal}` : `code ${code}`;
+      if (this.ending) return;
       if (child === this.starting) {
         this.starting = undefined;
         err(`mcpkit dev: the new build did not start (exit ${how}); ${this.serving ? 'still serving the last good build' : 'waiting for a build that starts'}`);
@@ -118,6 +121,7 @@ class ServerChildren {
   }
 
   stop(): void {
+    this.ending = true;
     this.starting?.kill('SIGTERM');
     this.serving?.kill('SIGTERM');
   }
@@ -195,6 +199,7 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
   process.stdin.on('end', () => {
     const child = children.serving;
     if (!child) process.exit(0);
+    children.ending = true;
     child.stdin?.end();
     child.once('exit', () => process.exit(0));
   });
