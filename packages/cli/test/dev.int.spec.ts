@@ -225,6 +225,34 @@ describe('mcpkit dev', () => {
     }
   }, 60_000);
 
+  it('over stdio: a server that crashes while serving answers with a retryable error until the next build serves', async () => {
+    const app = join(dir, 'app.js');
+    writeFileSync(
+      app,
+      `const { createApp, Tool } = require(${JSON.stringify(CORE)});
+class Tools {}
+Tools.prototype.crash = async function () { setTimeout(() => { throw new Error('crash after answering'); }, 10); return 'ok'; };
+Tool({ name: 'crash', input: null })(Tools.prototype, 'crash', Object.getOwnPropertyDescriptor(Tools.prototype, 'crash'));
+exports.app = createApp({ name: 'dev-crash', version: '1', providers: [Tools] });
+`,
+    );
+    const client = RawStdioClient.spawn(process.execPath, [CLI, 'dev', app], { ...process.env, LOG_LEVEL: 'warn' }, dir);
+    try {
+      await client.initialize();
+      expect(await client.request('tools/call', { name: 'crash', arguments: {} })).toMatchObject({ result: { content: [{ text: 'ok' }] } });
+      expect(await eventually(() => client.stderr.includes('the server exited (code 1)'), 10_000)).toBe(true);
+      // Answered at once (it used to wait, unanswered, for the next build).
+      expect(await client.request('tools/list', undefined, 3_000)).toMatchObject({ error: { code: -32603, data: { retryable: true } } });
+
+      writeApp(app, ['alpha']);
+      await client.waitFor((message) => message.method === 'notifications/tools/list_changed', 20_000);
+      expect(names(await client.request('tools/list'))).toEqual(['alpha']);
+      expect(client.stray).toEqual([]);
+    } finally {
+      client.kill();
+    }
+  }, 60_000);
+
   it('over HTTP: a build that throws on load leaves the last good build serving', async () => {
     const app = join(dir, 'app.js');
     writeApp(app, ['alpha']);

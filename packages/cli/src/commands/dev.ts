@@ -147,10 +147,14 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
   let snapshot: SessionSnapshot | undefined;
   // Requests relayed to the serving child and not answered yet: the old child takes them along.
   const inflight = new Map<string, { id: RequestId; era: EraName }>();
-  // What the client sends while no build serves.
+  // What the client sends while no build serves yet.
   const queue: string[] = [];
+  // The serving build exited on its own (a crash): until the next one serves, requests get a retryable error, not silence.
+  let crashed = false;
 
   const toClient = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+  const exited = () => new InternalError('The server exited (mcpkit dev); send this again once the next build serves', { retryable: true });
 
   function failInflight(): void {
     const restored = new Set((snapshot?.listens ?? []).map((listen) => keyOf(listen.id)));
@@ -161,6 +165,10 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
 
   function forward(line: string): void {
     const child = children.serving;
+    if (!child && crashed) {
+      for (const frame of framesOf(line)) if (frame.kind === 'request') toClient(errorResponse(frame.id!, exited(), frame.era));
+      return;
+    }
     if (!child) return void queue.push(line);
     for (const frame of framesOf(line)) if (frame.kind === 'request') inflight.set(keyOf(frame.id!), { id: frame.id!, era: frame.era });
     child.stdin?.write(`${line}\n`);
@@ -185,13 +193,17 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
         previous.kill('SIGTERM');
         err('mcpkit dev: the new build serves');
       }
+      crashed = false;
       failInflight();
       for (const line of queue.splice(0)) forward(line);
     },
     message: (_child, message) => {
       if (message.type === 'snapshot') snapshot = message.snapshot;
     },
-    lost: failInflight,
+    lost: () => {
+      crashed = true;
+      failInflight();
+    },
   });
 
   const clientReader = new LineReader(MAX_LINE);
