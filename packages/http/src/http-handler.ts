@@ -1,6 +1,15 @@
 import { InternalError, InvalidRequestError, ParseError, type Logger } from '@mcpkit/core';
 import { isAllowedHost, isAllowedOrigin } from './host-origin';
-import { errorResult, headerValue, type HttpBodyResult, type HttpHeaders, type HttpRequest, type HttpResult } from './http-result';
+import {
+  compressedBodyResult,
+  errorResult,
+  headerValue,
+  notJsonResult,
+  type HttpBodyResult,
+  type HttpHeaders,
+  type HttpRequest,
+  type HttpResult,
+} from './http-result';
 import { HttpSseEndpoints } from './http-sse-endpoints';
 import { resolveOptions, type McpHttpOptions, type ResolvedHttpOptions } from './options';
 import { SessionRegistry } from './session-registry';
@@ -120,9 +129,9 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       case 'body-too-large':
         return errorResult(413, new InvalidRequestError(`Payload Too Large: the limit is ${options.bodyLimit} bytes`));
       case 'unsupported-media-type':
-        return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+        return notJsonResult();
       case 'compressed-body':
-        return errorResult(415, new InvalidRequestError('Unsupported Media Type: a compressed body (Content-Encoding) is not accepted; send plain JSON'));
+        return compressedBodyResult();
       case 'malformed-body':
         return errorResult(400, new ParseError());
       case 'client-error':

@@ -1,4 +1,4 @@
-import { InternalError, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
+import { InternalError, InvalidRequestError, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
 import { encodeMessage, errorResponse, type EncodeLimits } from '@mcpkit/core/transport';
 import type { EventStream } from './event-stream';
 
@@ -64,6 +64,16 @@ export function errorResult(status: number, error: McpError, id: RequestId | nul
   const result = jsonResult(status, errorResponse(id, error), ERROR_LIMITS);
   if (headers) result.headers = { ...headers, ...result.headers };
   return result;
+}
+
+/** 415 for a body that is not `application/json`: the same answer whether the core or a binding finds it. */
+export function notJsonResult(): HttpBodyResult {
+  return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+}
+
+/** 415 for a compressed body (`Content-Encoding`): never parsed as JSON. */
+export function compressedBodyResult(): HttpBodyResult {
+  return errorResult(415, new InvalidRequestError('Unsupported Media Type: a compressed body (Content-Encoding) is not accepted; send plain JSON'));
 }
 
 /** A response without a body. */

@@ -15,7 +15,17 @@ import { acceptsJsonAndSse, acceptsSse, isCompressed, isJsonContentType } from '
 import { bodyOf, containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
 import { EventStream } from './event-stream';
 import { eraOf, type HttpEra } from './http-era';
-import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult, type HttpStreamResult } from './http-result';
+import {
+  compressedBodyResult,
+  emptyResult,
+  errorResult,
+  headerValue,
+  jsonResult,
+  notJsonResult,
+  type HttpRequest,
+  type HttpResult,
+  type HttpStreamResult,
+} from './http-result';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
@@ -59,11 +69,11 @@ export class StreamableHttpEndpoint {
       return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list both application/json and text/event-stream'));
     }
     if (!isJsonContentType(request.headers['content-type'])) {
-      return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
+      return notJsonResult();
     }
     // Bindings refuse it before reading; one that does not (a few lines over node:http) still must not parse gzip as JSON.
     if (isCompressed(request.headers['content-encoding'])) {
-      return errorResult(415, new InvalidRequestError('Unsupported Media Type: a compressed body (Content-Encoding) is not accepted; send plain JSON'));
+      return compressedBodyResult();
     }
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
