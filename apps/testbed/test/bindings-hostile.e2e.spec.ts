@@ -46,7 +46,13 @@ function send(url: string, method: string, headers: Record<string, string> | str
 const parse = (answer: Answer): unknown => JSON.parse(answer.body);
 
 /** Raw bytes on a socket: `head` then `body` pieces while no answer came; what came back within `timeoutMs`, and whether the server closed. */
-async function raw(url: string, head: string, pieces: Iterable<string>, timeoutMs = 5_000): Promise<{ received: string; closed: boolean }> {
+async function raw(
+  url: string,
+  head: string,
+  pieces: Iterable<string>,
+  timeoutMs = 5_000,
+  untilClosed = false,
+): Promise<{ received: string; closed: boolean }> {
   const { hostname, port } = new URL(url);
   let received = '';
   let closed = false;
@@ -61,7 +67,8 @@ async function raw(url: string, head: string, pieces: Iterable<string>, timeoutM
     if (received !== '' || closed || Date.now() > deadline) break;
     await new Promise((resolve) => socket.write(piece, resolve));
   }
-  while (!closed && !/\r\n\r\n[\s\S]*\}$/.test(received) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Until the answer is complete, or (untilClosed) until the server closes: its close may come a moment after the answer.
+  while (!closed && (untilClosed || !/\r\n\r\n[\s\S]*\}$/.test(received)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   socket.destroy();
   return { received, closed };
 }
@@ -230,10 +237,15 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
       const piece = 'x'.repeat(64 * 1024);
       const pieces = Array.from({ length: 80 }, () => `${piece.length.toString(16)}\r\n${piece}\r\n`);
       const head = `POST /mcp HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\naccept: ${ACCEPT_BOTH}\r\ntransfer-encoding: chunked\r\n\r\n`;
-      const { received, closed } = await raw(url, head, pieces);
-      expect(received).toMatch(/^HTTP\/1\.1 413 /);
-      expect(received).toContain('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Payload Too Large: the limit is 4194304 bytes"}}');
+      const { received, closed } = await raw(url, head, pieces, 5_000, true);
       expect(closed).toBe(true);
+      // The server answers and closes while this client is still sending: the close can reach
+      // the client as a TCP reset, which drops the 413 it had not read yet (seen under CI load on
+      // the Fastify binding). When the answer does arrive, it is this one.
+      if (received !== '') {
+        expect(received).toMatch(/^HTTP\/1\.1 413 /);
+        expect(received).toContain('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Payload Too Large: the limit is 4194304 bytes"}}');
+      }
       await expectServes(url);
     });
 
