@@ -1,6 +1,7 @@
 import type { AppModel } from './app-model';
 import { InternalError, InvalidRequestError, McpError } from '../errors/mcp-error';
 import { clip, clipJson } from '../errors/clip';
+import { errorAnswer } from '../errors/error-answer';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { requestLine } from '../logging/fast-line';
 import type { LogLevel } from '../logging/log-levels';
@@ -33,11 +34,7 @@ export type { ReceiveOptions };
  * null when the request's id could not be read.
  */
 export function errorResponse(id: RequestId | null, error: unknown, era: EraName = 'handshake'): JsonRpcFailure {
-  return { jsonrpc: '2.0', id, error: ERAS[era].errorObject(error) };
-}
-
-function failureOf(id: RequestId | null, error: unknown, era: Era): JsonRpcFailure {
-  return { jsonrpc: '2.0', id, error: era.errorObject(error) };
+  return errorAnswer(id, error, ERAS[era].errorObject);
 }
 
 /** How a transport opens a connection. */
@@ -323,7 +320,7 @@ export class Connection {
         const frame = classify(message, options.era, true);
         const era = ERAS[frame.era];
         const why = era.batchable(frame);
-        return why === undefined ? this.serve(frame, options) : Promise.resolve(failureOf(frame.id, new InvalidRequestError(why), era));
+        return why === undefined ? this.serve(frame, options) : Promise.resolve(errorAnswer(frame.id, new InvalidRequestError(why), era.errorObject));
       }),
     );
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
@@ -342,7 +339,7 @@ export class Connection {
         this.handshakeState?.outbound.settle(frame.response!);
         return Promise.resolve(undefined);
       default:
-        return Promise.resolve(failureOf(frame.id, frame.problem, ERAS[frame.era]));
+        return Promise.resolve(errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
     }
   }
 
@@ -365,7 +362,7 @@ export class Connection {
   /** @internal Why a request cannot start now: its id belongs to one still in flight, or the connection closed. */
   refusal(id: RequestId, era: Era): Promise<JsonRpcResponse | undefined> | undefined {
     if (this.inflight.has(idKey(id)))
-      return Promise.resolve(failureOf(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), era));
+      return Promise.resolve(errorAnswer(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), era.errorObject));
     if (this.closed) return Promise.resolve(undefined);
     return undefined;
   }
@@ -427,7 +424,11 @@ export class Connection {
       // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
       // server (shutting down, the session ended): whoever still listens learns why.
       return this.closed
-        ? failureOf(id, new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'), era)
+        ? errorAnswer(
+            id,
+            new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'),
+            era.errorObject,
+          )
         : undefined;
     }
     if (this.logRequests) {
@@ -448,11 +449,11 @@ export class Connection {
       const own = plan.fail(error, frame, ctx);
       if (own !== undefined) return { jsonrpc: '2.0', id: frame.id, result: own };
       if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
-      return failureOf(frame.id, error, era);
+      return errorAnswer(frame.id, error, era.errorObject);
     } catch (secondary) {
       ctx.logger.error({ err: secondary, cause: error }, 'building the error answer failed');
       // A deliberate wire error (arguments too deep to digest for requestState) keeps its code.
-      return failureOf(frame.id, McpError.isMcpError(secondary) ? secondary : new InternalError(), era);
+      return errorAnswer(frame.id, McpError.isMcpError(secondary) ? secondary : new InternalError(), era.errorObject);
     }
   }
 

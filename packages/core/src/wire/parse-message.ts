@@ -1,5 +1,5 @@
 import { ParseError } from '../errors/mcp-error';
-import { toJsonRpcError } from '../errors/to-json-rpc-error';
+import { errorAnswer } from '../errors/error-answer';
 import { hasInexactId, restoreExactIds } from '../protocol/exact-id';
 import type { JsonRpcFailure } from '../protocol/json-rpc';
 
@@ -16,7 +16,7 @@ export function parseMessage(text: string): ParsedFrame {
   try {
     message = JSON.parse(text);
   } catch {
-    return { ok: false, response: { jsonrpc: '2.0', id: null, error: toJsonRpcError(new ParseError()) } };
+    return { ok: false, response: errorAnswer(null, new ParseError()) };
   }
   if (Array.isArray(message) ? message.some(hasInexactId) : hasInexactId(message)) restoreExactIds(text, message);
   return { ok: true, message };

@@ -1,5 +1,6 @@
 import { clip } from '../../errors/clip';
 import { InvalidRequestError, MethodNotFoundError } from '../../errors/mcp-error';
+import { errorAnswer } from '../../errors/error-answer';
 import { toJsonRpcError } from '../../errors/to-json-rpc-error';
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
@@ -16,10 +17,6 @@ export interface HandshakeHost extends EraHost {
   readonly handshake: HandshakeSession;
   /** The link of the session's current client (a new one after `initialize`). */
   readonly handshakeLink: HandshakeLink;
-}
-
-function answer(id: RequestFrame['id'], error: unknown): JsonRpcResponse {
-  return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
 }
 
 /**
@@ -43,10 +40,10 @@ export const handshakeEra: Era = {
     if (method === METHOD.INITIALIZE) return Promise.resolve(handshake.initialize(id, frame.params));
     // Lifecycle: before initialize a client may only ping.
     if (!handshake.isInitialized && method !== METHOD.PING) {
-      return Promise.resolve(answer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
+      return Promise.resolve(errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
     }
     const handler = host.app.methods.get(method);
-    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return Promise.resolve(answer(id, new MethodNotFoundError(method)));
+    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return Promise.resolve(errorAnswer(id, new MethodNotFoundError(method)));
     return host.refusal(id, handshakeEra) ?? host.run(frame, handler, options, handshakeLink);
   },
 };

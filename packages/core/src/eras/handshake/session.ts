@@ -2,7 +2,7 @@ import type { AppModel } from '../../dispatcher/app-model';
 import type { AppEvent } from '../../app/event-bus';
 import { ClientCapabilityError } from '../../errors/client-errors';
 import { InvalidParamsError, InvalidRequestError } from '../../errors/mcp-error';
-import { toJsonRpcError } from '../../errors/to-json-rpc-error';
+import { errorAnswer } from '../../errors/error-answer';
 import type { LogLevel } from '../../logging/log-levels';
 import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/json-rpc';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../protocol/mcp-types';
@@ -75,12 +75,12 @@ export class HandshakeSession {
 
   /** Answers `initialize`: negotiates the revision and keeps what the client declared. */
   initialize(id: RequestId, params: Readonly<Record<string, unknown>>): JsonRpcResponse {
-    if (this.initialized) return this.failure(id, new InvalidRequestError('This connection is already initialized'));
+    if (this.initialized) return errorAnswer(id, new InvalidRequestError('This connection is already initialized'));
     const { protocolVersion, capabilities, clientInfo } = params;
-    if (typeof protocolVersion !== 'string') return this.failure(id, new InvalidParamsError('initialize needs params.protocolVersion, a string'));
+    if (typeof protocolVersion !== 'string') return errorAnswer(id, new InvalidParamsError('initialize needs params.protocolVersion, a string'));
     if (capabilities !== undefined && !isObject(capabilities))
-      return this.failure(id, new InvalidParamsError('initialize params.capabilities must be an object'));
-    if (clientInfo !== undefined && !isObject(clientInfo)) return this.failure(id, new InvalidParamsError('initialize params.clientInfo must be an object'));
+      return errorAnswer(id, new InvalidParamsError('initialize params.capabilities must be an object'));
+    if (clientInfo !== undefined && !isObject(clientInfo)) return errorAnswer(id, new InvalidParamsError('initialize params.clientInfo must be an object'));
     const version = negotiateProtocolVersion(protocolVersion);
     this.client = Object.freeze({
       protocolVersion: version,
@@ -127,10 +127,6 @@ export class HandshakeSession {
     this.unsubscribeBus?.();
     this.unsubscribeBus = undefined;
     this.subscriptions.clear();
-  }
-
-  private failure(id: RequestId, error: Error): JsonRpcResponse {
-    return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
   }
 
   private onAppEvent(event: AppEvent): void {

@@ -1,3 +1,4 @@
+import { errorAnswer } from '../../errors/error-answer';
 import { MethodNotFoundError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import type { RequestFrame } from '../../wire/frame';
@@ -10,7 +11,7 @@ import { readModernRequest, type ModernRequest } from './read-request';
 import { discoverResult, shapeModernResult } from './results';
 
 function answer(id: RequestFrame['id'], error: unknown): Promise<JsonRpcResponse> {
-  return Promise.resolve({ jsonrpc: '2.0', id, error: modernErrorObject(error) });
+  return Promise.resolve(errorAnswer(id, error, modernErrorObject));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { errorAnswer } from '../../errors/error-answer';
 import { InvalidRequestError } from '../../errors/mcp-error';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
@@ -48,8 +49,7 @@ export function reopenListen(open: ListenSnapshot, host: EraHost): void {
 function openListen(frame: RequestFrame, host: EraHost, options: ReceiveOptions, link: ModernLink, acknowledge: boolean): Promise<JsonRpcResponse | undefined> {
   const { id } = frame;
   const send = options.send ?? host.outboundChannel;
-  if (!send)
-    return Promise.resolve({ jsonrpc: '2.0', id, error: modernErrorObject(new InvalidRequestError('subscriptions/listen needs a stream to deliver on')) });
+  if (!send) return Promise.resolve(errorAnswer(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), modernErrorObject));
   const honoured = honouredFilter(frame.params.notifications, host.capabilities);
   const tag = { [SUBSCRIPTION_ID]: id };
   const ctx = new RequestContext({
