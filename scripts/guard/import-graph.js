@@ -29,7 +29,7 @@ const BASELINE = join(__dirname, 'import-graph.baseline.json');
  * A folder missing here is reported, so a new folder must be given a place.
  */
 const CORE_LAYERS = [
-  ['types', 'uri-template', 'logging'],
+  ['types', 'uri-template', 'logging', 'startup'],
   ['protocol'],
   ['errors'],
   ['wire', 'results'],

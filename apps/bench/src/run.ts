@@ -43,6 +43,8 @@ const CALLS: Record<Transport, number> = smoke
   ? { stdio: 40, http: 40, 'http-stateless': 40, 'stdio-2026': 40, 'http-2026': 40 }
   : { stdio: 40_000, http: 6_000, 'http-stateless': 6_000, 'stdio-2026': 40_000, 'http-2026': 6_000 };
 const ROUNDS = smoke ? 1 : 2;
+// Cold starts per server and Node: a start is ~0.1 s, and on this noisy machine 7 left medians ±20% apart between runs.
+const COLD_START_SAMPLES = 15;
 
 interface Started {
   pid: number;
@@ -260,7 +262,7 @@ async function startupFigures(results: Record<string, unknown>): Promise<void> {
   const samples = new Map<string, number[]>();
   // One untimed start each first: a server's first start on a machine fills the compile cache.
   for (const { node } of nodes) for (const server of FIGURE_SERVERS) await coldStart(server, node);
-  for (let i = 0; i < (smoke ? 1 : 7); i++) {
+  for (let i = 0; i < (smoke ? 1 : COLD_START_SAMPLES); i++) {
     for (const { node } of nodes) {
       for (const server of FIGURE_SERVERS) {
         const key = `${node}|${server}`;

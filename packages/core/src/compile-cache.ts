@@ -1,6 +1,9 @@
 // Its own entry (`@mcpkit/core/compile-cache`) with no imports of the framework, so that a server's
 // main module can turn the cache on before anything heavy (class-validator, pino, fastify) loads.
+// It also makes class-validator and pino, whenever they load, leave their heavy leaf modules for
+// their first use (even when a DTO module imports class-validator before mcpkit).
 import * as nodeModule from 'node:module';
+import './startup/defer-leaf-modules';
 
 type EnableCompileCache = () => { directory?: string };
 

@@ -10,9 +10,11 @@
  * if (text !== undefined) process.stdout.write(`${text}\n`);
  * @packageDocumentation
  */
+import './startup/defer-leaf-modules';
 import 'reflect-metadata';
 
 export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
+export { writesToStdout } from './logging/writes-to-stdout';
 export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';

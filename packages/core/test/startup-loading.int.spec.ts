@@ -1,4 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 // What a server loads before its first request, checked in a fresh process on the built package
@@ -36,13 +38,13 @@ const APP = `
 `;
 
 describe('start-up module loading', () => {
-  it('an app loads neither class-transformer (no DTO uses its decorators), ajv, fastify nor the phone metadata before its first call', () => {
+  it('an app loads neither class-transformer (no DTO uses its decorators), ajv, fastify, validator.js nor the phone metadata before its first call', () => {
     const loaded = run(`${APP}
       process.stdout.write(JSON.stringify({
         classTransformer: Object.keys(require.cache).some((file) => /class-transformer\\/cjs\\/index\\.js$/.test(file)),
-        ajv: loaded('/ajv/'), fastify: loaded('/fastify/'), phone: loaded('/libphonenumber-js/'),
+        ajv: loaded('/ajv/'), fastify: loaded('/fastify/'), phone: loaded('/libphonenumber-js/'), validator: loaded('/validator/'),
       }));`);
-    expect(loaded).toEqual({ classTransformer: false, ajv: false, fastify: false, phone: false });
+    expect(loaded).toEqual({ classTransformer: false, ajv: false, fastify: false, phone: false, validator: false });
   });
 
   it('@IsPhoneNumber still validates: the metadata loads on first use, and a direct require gets the real module', () => {
@@ -59,5 +61,176 @@ describe('start-up module loading', () => {
         parse: phone.parsePhoneNumber('+442079460958').country,
       }));`);
     expect(result).toEqual({ before: false, valid: true, invalid: false, region: true, decorator: [0, 1], realModule: 'US', parse: 'GB' });
+  });
+});
+
+describe('start-up module loading: validator.js and pino', () => {
+  it('validator.js loads when a check first runs, and the checks give the same answers', () => {
+    const result = run(`${APP}
+      const { isEmail, isUUID, isStrongPassword, validateSync, IsEmail } = require('class-validator');
+      const before = loaded('/validator/lib/');
+      class Mail {}
+      IsEmail()(Mail.prototype, 'to');
+      const checks = [isEmail('a@b.co'), isEmail('nope'), isUUID('9b2f1c1e-3c7a-4b59-9a5e-1f0c2d3e4f5a'), isStrongPassword('Ab1!abcdef'), isStrongPassword('weak')];
+      const errors = [validateSync(Object.assign(new Mail(), { to: 'a@b.co' })).length, validateSync(Object.assign(new Mail(), { to: 'x' })).length];
+      process.stdout.write(JSON.stringify({ before, after: loaded('/validator/lib/'), checks, errors }));`);
+    expect(result).toEqual({ before: false, after: true, checks: [true, false, true, true, false], errors: [0, 1] });
+  });
+
+  it('pino loads without its destinations and transports, and redact, multistream and destination still work', () => {
+    const result = run(`
+      require(${JSON.stringify(join(__dirname, '..', 'dist', 'compile-cache.js'))});
+      const pino = require('pino');
+      const loaded = (part) => Object.keys(require.cache).some((file) => file.includes(part));
+      const before = { sonicBoom: loaded('/sonic-boom/'), threadStream: loaded('/thread-stream/'), redact: loaded('/@pinojs/redact/') };
+      const lines = [];
+      const strip = (line) => JSON.parse(line);
+      pino({ redact: ['secret.token'] }, { write: (line) => lines.push(strip(line)) }).info({ secret: { token: 't', user: 'u' } }, 'redacted');
+      pino({}, pino.multistream([{ stream: { write: (line) => lines.push(strip(line)) } }])).info('through multistream');
+      const destination = pino.destination({ dest: ${JSON.stringify(join(tmpdir(), `mcpkit-pino-${process.pid}.log`))}, sync: true });
+      pino(destination).info('to a file');
+      const SonicBoom = require(require.resolve('sonic-boom', { paths: [require('path').dirname(require.resolve('pino'))] }));
+      process.stdout.write(JSON.stringify({
+        before, msgs: lines.map((line) => line.msg), secret: lines[0].secret,
+        file: require('fs').readFileSync(destination.file, 'utf8').includes('to a file'),
+        sonicBoom: destination instanceof SonicBoom, transport: typeof pino.transport,
+      }));
+      require('fs').rmSync(destination.file);`);
+    expect(result).toEqual({
+      before: { sonicBoom: false, threadStream: false, redact: false },
+      msgs: ['redacted', 'through multistream'],
+      secret: { token: '[Redacted]', user: 'u' },
+      file: true,
+      sonicBoom: true,
+      transport: 'function',
+    });
+  });
+});
+
+describe('start-up module loading: the default logger', () => {
+  it('writes request lines at info without loading pino, and loads it for the first other line', () => {
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `${APP}
+        const connection = app.connect({ kind: 'stdio' });
+        const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+        (async () => {
+          await connection.receive(init);
+          await connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          const list = await connection.receive({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+          const before = loaded('/pino/');
+          app.logger.warn({ detail: { n: 1 } }, 'a warning');
+          process.stdout.write(JSON.stringify({ tools: list.result.tools.length, before, after: loaded('/pino/') }));
+        })();`,
+      ],
+      { cwd: join(__dirname, '..'), encoding: 'utf8', timeout: 20_000, env: { ...process.env, LOG_LEVEL: 'info' } },
+    );
+    expect(JSON.parse(child.stdout)).toEqual({ tools: 2, before: false, after: true });
+    const lines = child.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, name: 't', transport: 'stdio', rpcId: 2, method: 'tools/list', outcome: 'ok', msg: 'request' }),
+      expect.objectContaining({ level: 40, name: 't', detail: { n: 1 }, msg: 'a warning' }),
+    ]);
+  });
+});
+
+// The names of the modules class-validator's decorators.js re-exports are kept beside Node's
+// compile cache (Node ≥ 22.8 tells where it is): a first start records them, later ones use them.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const hasCompileCacheDir = typeof (require('node:module') as { getCompileCacheDir?: unknown }).getCompileCacheDir === 'function';
+
+describe('start-up module loading: decorators on first use (with the compile cache)', () => {
+  let cacheDir: string;
+  beforeEach(() => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'mcpkit-startup-'));
+  });
+  afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  const START = `
+    require(${JSON.stringify(join(__dirname, '..', 'dist', 'compile-cache.js'))});
+    const cv = require('class-validator');
+    const count = () => Object.keys(require.cache).filter((file) => /[\\\\/]class-validator[\\\\/]/.test(file)).length;
+    const atStart = count();
+    class Order {}
+    cv.IsEmail()(Order.prototype, 'email');
+    cv.IsInt()(Order.prototype, 'quantity');
+    cv.Min(1)(Order.prototype, 'quantity');
+    cv.IsOptional()(Order.prototype, 'note');
+    cv.MaxLength(5)(Order.prototype, 'note');
+    const verdict = (order) => cv.validateSync(Object.assign(new Order(), order)).map((error) => Object.keys(error.constraints).sort().join('+'));
+    const verdicts = [verdict({ email: 'a@b.co', quantity: 2 }), verdict({ email: 'x', quantity: 0, note: 'too long' }), verdict({ email: 'a@b.co', quantity: 1.5 })];
+    const names = Object.keys(cv).sort();
+  `;
+
+  function start(): { atStart: number; verdicts: string[][]; names: string[] } {
+    const out = execFileSync(process.execPath, ['-e', `${START}; process.stdout.write(JSON.stringify({ atStart, verdicts, names }))`], {
+      cwd: join(__dirname, '..'),
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, NODE_COMPILE_CACHE: cacheDir },
+    });
+    return JSON.parse(out) as { atStart: number; verdicts: string[][]; names: string[] };
+  }
+
+  const namesFiles = () => (readdirSync(cacheDir, { recursive: true }) as string[]).filter((file) => /mcpkit-exports-class-validator-/.test(file));
+
+  (hasCompileCacheDir ? it : it.skip)('a later start loads only the decorators the app uses, with the same exports and the same verdicts', () => {
+    const first = start();
+    expect(namesFiles()).toHaveLength(1);
+    const second = start();
+    expect(first.atStart).toBeGreaterThan(100);
+    expect(second.atStart).toBeLessThan(50);
+    expect(second.names).toEqual(first.names);
+    expect(second.verdicts).toEqual(first.verdicts);
+    expect(first.verdicts).toEqual([[], ['isEmail', 'min', 'maxLength'], ['isInt']]);
+  });
+
+  type Kept = Record<string, Record<string, { file: string; stamp: string; names: string[] }>>;
+  const keptFile = () => join(cacheDir, namesFiles()[0]);
+  const alter = (change: (emailModule: { file: string; stamp: string; names: string[] }) => void) => {
+    const kept = JSON.parse(readFileSync(keptFile(), 'utf8')) as Kept;
+    change(Object.values(kept)[0]['./string/IsEmail']);
+    writeFileSync(keptFile(), JSON.stringify(kept));
+  };
+  const VERDICTS = [[], ['isEmail', 'min', 'maxLength'], ['isInt']];
+
+  (hasCompileCacheDir ? it : it.skip)('names that do not match the module as loaded are dropped, and the start still works', () => {
+    start();
+    alter((module) => module.names.push('notAnExport'));
+    expect(start().verdicts).toEqual(VERDICTS);
+    expect(namesFiles()).toEqual([]);
+  });
+
+  (hasCompileCacheDir ? it : it.skip)('a names file with a name twice is ignored (and written anew)', () => {
+    start();
+    alter((module) => module.names.push(module.names[0]));
+    const again = start();
+    expect(again.verdicts).toEqual(VERDICTS);
+    expect(again.atStart).toBeGreaterThan(100);
+    expect(start().atStart).toBeLessThan(50);
+  });
+
+  (hasCompileCacheDir ? it : it.skip)('a module file changed since the names were recorded (patched in place) has them recorded again', () => {
+    const first = start();
+    const kept = JSON.parse(readFileSync(keptFile(), 'utf8')) as Kept;
+    const emailModule = Object.values(kept)[0]['./string/IsEmail'];
+    // As if patched: the recorded state of the file no longer matches it.
+    alter((module) => (module.stamp = `${module.stamp}0`));
+    expect(emailModule.file).toMatch(/IsEmail\.js$/);
+    const again = start();
+    expect(again.atStart).toBeGreaterThan(100);
+    expect(again.names).toEqual(first.names);
+  });
+
+  (hasCompileCacheDir ? it : it.skip)('a names file that is not JSON of names is ignored', () => {
+    start();
+    const [file] = namesFiles();
+    writeFileSync(join(cacheDir, file), '{"not":"names"');
+    expect(start().verdicts).toEqual(VERDICTS);
   });
 });

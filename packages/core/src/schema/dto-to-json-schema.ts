@@ -1,12 +1,10 @@
-// First: class-validator loads without its phone-number metadata until that is used.
-import './defer-phone-metadata';
-import {
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import type {
   ARRAY_MAX_SIZE,
   ARRAY_MIN_SIZE,
   ARRAY_NOT_EMPTY,
   ARRAY_UNIQUE,
   EQUALS,
-  getMetadataStorage,
   IS_ARRAY,
   IS_BOOLEAN,
   IS_EMAIL,
@@ -26,7 +24,6 @@ import {
   MAX_LENGTH,
   MIN,
   MIN_LENGTH,
-  ValidationTypes,
 } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
@@ -61,13 +58,43 @@ type Keywords = Record<string, unknown>;
 // missing here is "custom": it keeps class-validator in the loop for that DTO.
 type Mapper = (constraints: unknown[], type: string | undefined) => Keywords | undefined;
 
+// class-validator's decorator names, spelled here (and checked against its types) rather than
+// read from it: each name lives in its decorator's module, which with mcpkit's start-up loading
+// loads only once an app uses that decorator (startup/defer-leaf-modules.ts).
+const DECORATOR = {
+  ARRAY_MAX_SIZE: 'arrayMaxSize' satisfies typeof ARRAY_MAX_SIZE,
+  ARRAY_MIN_SIZE: 'arrayMinSize' satisfies typeof ARRAY_MIN_SIZE,
+  ARRAY_NOT_EMPTY: 'arrayNotEmpty' satisfies typeof ARRAY_NOT_EMPTY,
+  ARRAY_UNIQUE: 'arrayUnique' satisfies typeof ARRAY_UNIQUE,
+  EQUALS: 'equals' satisfies typeof EQUALS,
+  IS_ARRAY: 'isArray' satisfies typeof IS_ARRAY,
+  IS_BOOLEAN: 'isBoolean' satisfies typeof IS_BOOLEAN,
+  IS_EMAIL: 'isEmail' satisfies typeof IS_EMAIL,
+  IS_ENUM: 'isEnum' satisfies typeof IS_ENUM,
+  IS_IN: 'isIn' satisfies typeof IS_IN,
+  IS_INT: 'isInt' satisfies typeof IS_INT,
+  IS_LENGTH: 'isLength' satisfies typeof IS_LENGTH,
+  IS_NEGATIVE: 'isNegative' satisfies typeof IS_NEGATIVE,
+  IS_NOT_EMPTY: 'isNotEmpty' satisfies typeof IS_NOT_EMPTY,
+  IS_NUMBER: 'isNumber' satisfies typeof IS_NUMBER,
+  IS_OBJECT: 'isObject' satisfies typeof IS_OBJECT,
+  IS_POSITIVE: 'isPositive' satisfies typeof IS_POSITIVE,
+  IS_STRING: 'isString' satisfies typeof IS_STRING,
+  IS_UUID: 'isUuid' satisfies typeof IS_UUID,
+  MATCHES: 'matches' satisfies typeof MATCHES,
+  MAX: 'max' satisfies typeof MAX,
+  MAX_LENGTH: 'maxLength' satisfies typeof MAX_LENGTH,
+  MIN: 'min' satisfies typeof MIN,
+  MIN_LENGTH: 'minLength' satisfies typeof MIN_LENGTH,
+} as const;
+
 const TYPE_DECORATORS: Record<string, string> = {
-  [IS_STRING]: 'string',
-  [IS_NUMBER]: 'number',
-  [IS_INT]: 'integer',
-  [IS_BOOLEAN]: 'boolean',
-  [IS_ARRAY]: 'array',
-  [IS_OBJECT]: 'object',
+  [DECORATOR.IS_STRING]: 'string',
+  [DECORATOR.IS_NUMBER]: 'number',
+  [DECORATOR.IS_INT]: 'integer',
+  [DECORATOR.IS_BOOLEAN]: 'boolean',
+  [DECORATOR.IS_ARRAY]: 'array',
+  [DECORATOR.IS_OBJECT]: 'object',
 };
 
 // validator.js's isUUID without a version: exactly this, no `urn:uuid:` prefix (which ajv's format allows).
@@ -88,30 +115,30 @@ function enumKeywords(values: unknown[]): Keywords {
 }
 
 const KEYWORD_MAPPERS: Record<string, Mapper> = {
-  [IS_ENUM]: ([entity]) => enumKeywords(enumValues(entity)),
-  [IS_IN]: ([values]) => enumKeywords(values as unknown[]),
-  [EQUALS]: ([value]) => ({ const: value }),
-  [MIN_LENGTH]: ([min]) => ({ minLength: min }),
-  [MAX_LENGTH]: ([max]) => ({ maxLength: max }),
-  [IS_LENGTH]: ([min, max]) => (max === undefined ? { minLength: min } : { minLength: min, maxLength: max }),
-  [MIN]: ([min]) => ({ minimum: min }),
-  [MAX]: ([max]) => ({ maximum: max }),
-  [IS_POSITIVE]: () => ({ exclusiveMinimum: 0 }),
-  [IS_NEGATIVE]: () => ({ exclusiveMaximum: 0 }),
-  [MATCHES]: ([pattern, modifiers]) => {
+  [DECORATOR.IS_ENUM]: ([entity]) => enumKeywords(enumValues(entity)),
+  [DECORATOR.IS_IN]: ([values]) => enumKeywords(values as unknown[]),
+  [DECORATOR.EQUALS]: ([value]) => ({ const: value }),
+  [DECORATOR.MIN_LENGTH]: ([min]) => ({ minLength: min }),
+  [DECORATOR.MAX_LENGTH]: ([max]) => ({ maxLength: max }),
+  [DECORATOR.IS_LENGTH]: ([min, max]) => (max === undefined ? { minLength: min } : { minLength: min, maxLength: max }),
+  [DECORATOR.MIN]: ([min]) => ({ minimum: min }),
+  [DECORATOR.MAX]: ([max]) => ({ maximum: max }),
+  [DECORATOR.IS_POSITIVE]: () => ({ exclusiveMinimum: 0 }),
+  [DECORATOR.IS_NEGATIVE]: () => ({ exclusiveMaximum: 0 }),
+  [DECORATOR.MATCHES]: ([pattern, modifiers]) => {
     const regex = pattern as RegExp | string;
     const flags = typeof regex === 'string' ? ((modifiers as string | undefined) ?? '') : regex.flags;
     // JSON Schema patterns have no flags: a flagged regex stays with class-validator.
     if (flags.replace(/[gyu]/g, '') !== '') return undefined;
     return { pattern: typeof regex === 'string' ? regex : regex.source };
   },
-  [IS_EMAIL]: ([options]) => (options === undefined ? { format: 'email' } : undefined),
-  [IS_UUID]: ([version]) => (version === undefined || version === 'all' ? { format: 'uuid', pattern: UUID_PATTERN } : undefined),
-  [ARRAY_MIN_SIZE]: ([min]) => ({ minItems: min }),
-  [ARRAY_MAX_SIZE]: ([max]) => ({ maxItems: max }),
-  [ARRAY_NOT_EMPTY]: () => ({ minItems: 1 }),
-  [ARRAY_UNIQUE]: ([selector]) => (selector === undefined ? { uniqueItems: true } : undefined),
-  [IS_NOT_EMPTY]: (_, type) => (type === 'string' ? { minLength: 1 } : type === 'array' ? { minItems: 1 } : undefined),
+  [DECORATOR.IS_EMAIL]: ([options]) => (options === undefined ? { format: 'email' } : undefined),
+  [DECORATOR.IS_UUID]: ([version]) => (version === undefined || version === 'all' ? { format: 'uuid', pattern: UUID_PATTERN } : undefined),
+  [DECORATOR.ARRAY_MIN_SIZE]: ([min]) => ({ minItems: min }),
+  [DECORATOR.ARRAY_MAX_SIZE]: ([max]) => ({ maxItems: max }),
+  [DECORATOR.ARRAY_NOT_EMPTY]: () => ({ minItems: 1 }),
+  [DECORATOR.ARRAY_UNIQUE]: ([selector]) => (selector === undefined ? { uniqueItems: true } : undefined),
+  [DECORATOR.IS_NOT_EMPTY]: (_, type) => (type === 'string' ? { minLength: 1 } : type === 'array' ? { minItems: 1 } : undefined),
 };
 
 interface PropertyPlan {

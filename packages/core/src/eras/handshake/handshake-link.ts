@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ClientCapabilityError } from '../../errors/client-errors';
 import type { LogLevel } from '../../logging/log-levels';
 import { isObject, type JsonRpcMessage } from '../../protocol/json-rpc';
@@ -9,6 +8,7 @@ import type { OutboundRequestOptions } from '../../dispatcher/outbound-requests'
 import type { Asker, ClientLink, Question, SessionInfo } from '../client-link';
 import type { RunPlan } from '../era';
 import { hasFeature } from './features';
+import { nodeCrypto } from '../lazy-crypto';
 
 /** What the handshake link needs of the connection it serves. */
 export interface HandshakeChannel {
@@ -90,7 +90,7 @@ export class HandshakeLink implements ClientLink, RunPlan {
     if (!isObject(elicitation) || !isObject(elicitation.url)) {
       throw new ClientCapabilityError('The client did not declare URL elicitation (capabilities.elicitation.url)');
     }
-    const elicitationId = randomUUID();
+    const elicitationId = nodeCrypto().randomUUID();
     const result = await this.channel.requestClient(METHOD.ELICITATION_CREATE, { mode: 'url', message, elicitationId, url }, asker.send, {
       signal: asker.signal,
       ...options,

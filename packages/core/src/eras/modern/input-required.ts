@@ -1,8 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DefinitionError, DefinitionErrorCode } from '../../errors/definition-error';
 import { InvalidParamsError } from '../../errors/mcp-error';
 import { isObject } from '../../protocol/json-rpc';
 import { exceedsJsonBounds } from '../../validation/json-bounds';
+import { nodeCrypto } from '../lazy-crypto';
 
 const INPUT_REQUIRED: unique symbol = Symbol.for('mcpkit.input-required') as never;
 
@@ -66,7 +66,7 @@ function digest(value: unknown): string {
     // Nested past the stack (RangeError): no honest digest exists, and it is the client's doing.
     throw new InvalidParamsError('The arguments nest too deeply to carry a requestState; send flatter arguments');
   }
-  return createHash('sha256').update(text).digest('base64url');
+  return nodeCrypto().createHash('sha256').update(text).digest('base64url');
 }
 
 function readLimit(limits: InputLimits, name: keyof InputLimits): number {
@@ -85,13 +85,14 @@ function readLimit(limits: InputLimits, name: keyof InputLimits): number {
  * per app; several instances share requests only when given the same `requestStateSecret`.
  */
 export class RequestStateCodec {
-  private readonly secret: Buffer;
+  private readonly givenSecret: Buffer | undefined;
+  private generatedSecret: Buffer | undefined = undefined;
   private readonly maxStateChars: number;
   private readonly responsesBounds: { maxDepth: number; maxChars: number };
 
   /** @throws DefinitionError when a limit is not a positive integer. */
   constructor(secret?: string, limits: InputLimits = {}) {
-    this.secret = secret ? Buffer.from(secret) : randomBytes(32);
+    this.givenSecret = secret ? Buffer.from(secret) : undefined;
     this.maxStateChars = readLimit(limits, 'maxRequestStateBytes');
     // One more level for the object of answers by key: the bound is per answer.
     this.responsesBounds = { maxDepth: readLimit(limits, 'maxInputDepth') + 1, maxChars: readLimit(limits, 'maxInputResponsesBytes') };
@@ -123,10 +124,15 @@ export class RequestStateCodec {
     return inputResponses === undefined ? answers : { ...answers, ...(inputResponses as Record<string, unknown>) };
   }
 
+  /** The app's own random key unless one was given, made on first use (no crypto at start-up). */
+  private get secret(): Buffer {
+    return this.givenSecret ?? (this.generatedSecret ??= nodeCrypto().randomBytes(32));
+  }
+
   sign(method: string, target: string, args: unknown, answers: Record<string, unknown>): string {
     const payload: StatePayload = { m: method, t: target, h: digest(args), a: answers, e: Date.now() + STATE_TTL_MS };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${createHmac('sha256', this.secret).update(body).digest('base64url')}`;
+    return `${body}.${nodeCrypto().createHmac('sha256', this.secret).update(body).digest('base64url')}`;
   }
 
   /** The answers a state carries; `-32602` for a state that is forged, altered, expired or for another request. */
@@ -135,9 +141,9 @@ export class RequestStateCodec {
     const dot = state.lastIndexOf('.');
     if (dot <= 0) throw invalid();
     const body = state.slice(0, dot);
-    const expected = createHmac('sha256', this.secret).update(body).digest();
+    const expected = nodeCrypto().createHmac('sha256', this.secret).update(body).digest();
     const given = Buffer.from(state.slice(dot + 1), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+    if (given.length !== expected.length || !nodeCrypto().timingSafeEqual(given, expected)) throw invalid();
     let payload: StatePayload;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as StatePayload;

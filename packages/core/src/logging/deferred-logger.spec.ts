@@ -1,0 +1,94 @@
+import pino from 'pino';
+import { DeferredLogger } from './deferred-logger';
+import { markFastLines } from './fast-destination';
+import { requestLine } from './fast-line';
+import { LogDestination } from './log-destination';
+import type { Logger } from './logger';
+
+/** A LogDestination that keeps what it is given. */
+class Captured extends LogDestination {
+  readonly written: string[] = [];
+  override write(line: string): boolean {
+    this.written.push(line);
+    return true;
+  }
+}
+
+const untimed = (lines: string[]) => lines.map((line) => line.replace(/"time":\d+/, '"time":0'));
+
+function pair(level = 'info') {
+  const deferred = new Captured();
+  const eager = new Captured();
+  const logger = DeferredLogger.create({ name: 'srv', level, destination: deferred });
+  const reference = pino({ name: 'srv', level }, eager);
+  markFastLines(reference, eager);
+  return { deferred, eager, logger, reference };
+}
+
+/** The same calls on both loggers. */
+function both(logger: Logger, reference: Logger, act: (logger: Logger) => void): void {
+  act(logger);
+  act(reference);
+}
+
+describe('DeferredLogger (createLogger)', () => {
+  it('writes request lines byte for byte as pino does, through children, without loading pino', () => {
+    const { deferred, eager, logger, reference } = pair();
+    both(logger, reference, (target) =>
+      requestLine(target.child({ transport: 'stdio' }).child({ sessionId: 'a"b', n: 2, ok: true }), { rpcId: 7, method: 'tools/list' }, 0.1, 'ok'),
+    );
+    expect(untimed(deferred.written)).toEqual(untimed(eager.written));
+    expect((logger as unknown as { pinoLogger?: unknown }).pinoLogger).toBeUndefined();
+  });
+
+  it('any other line goes through pino, with the same bytes as a pino logger made directly', () => {
+    const { deferred, eager, logger, reference } = pair();
+    both(logger, reference, (target) => {
+      target.child({ transport: 'http' }).warn({ err: new Error('boom'), detail: { a: [1] } }, 'it %s', 'failed');
+      target.info('plain');
+      target.child({ nested: { x: 1 } }).error('object bindings');
+    });
+    const clean = (lines: string[]) => untimed(lines).map((line) => line.replace(/"stack":"[^"]*"/, '"stack":""'));
+    expect(clean(deferred.written)).toEqual(clean(eager.written));
+    expect(deferred.written).toHaveLength(3);
+  });
+
+  it('writes nothing below its level, and answers levels without pino', () => {
+    const { deferred, logger } = pair('warn');
+    logger.info('hidden');
+    logger.child({ a: 1 }).debug('hidden');
+    expect(deferred.written).toEqual([]);
+    expect(logger.level).toBe('warn');
+    expect(logger.isLevelEnabled!('error')).toBe(true);
+    expect(logger.isLevelEnabled!('info')).toBe(false);
+    expect((logger as unknown as { pinoLogger?: unknown }).pinoLogger).toBeUndefined();
+  });
+
+  it('a child starts at its parent level and keeps its own; levels carry over when pino loads', () => {
+    const { deferred, logger } = pair('info');
+    const child = logger.child({ part: 'x' });
+    child.level = 'error';
+    expect(logger.level).toBe('info');
+    logger.level = 'debug';
+    expect(child.level).toBe('error');
+    child.warn('hidden');
+    logger.debug('shown');
+    child.error('shown too');
+    expect(untimed(deferred.written).map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['shown', 'shown too']);
+    expect(logger.level).toBe('debug');
+    expect(child.level).toBe('error');
+  });
+
+  it('an unknown level is refused as pino refuses it', () => {
+    const { logger } = pair();
+    expect(() => (logger.level = 'loud')).toThrow(/unknown level/);
+    expect(() => pair('loud')).toThrow(/unknown level/);
+  });
+
+  it('a child with options is a pino child (serializers apply)', () => {
+    const { deferred, logger } = pair();
+    const child = logger.child({ a: 1 }, { serializers: { secret: () => '[hidden]' } } as never);
+    child.info({ secret: 's' }, 'x');
+    expect(JSON.parse(deferred.written[0])).toMatchObject({ a: 1, secret: '[hidden]', msg: 'x' });
+  });
+});
