@@ -92,7 +92,7 @@ export class StreamableHttpEndpoint {
       if (refused) return errorResult(400, refused);
       const connection = isInitializeRequest(message)
         ? this.options.app.connect(transport, { sessionless: true })
-        : this.options.app.connect(transport, { sessionless: true, initialized: sessionlessClient(version) });
+        : this.options.app.connect(transport, { sessionless: true, restore: { client: sessionlessClient(version) } });
       return this.dispatch(request, connection, undefined, message, false, era);
     }
 

@@ -50,11 +50,6 @@ export interface ConnectionOptions {
    */
   restore?: SessionSnapshot;
   /**
-   * Start past the handshake with this client: a stateless HTTP request.
-   * @deprecated Use `restore: { client }`.
-   */
-  initialized?: ClientInfo;
-  /**
    * Declare `listChanged: true` for every list the app serves (in `initialize`, `server/discover`
    * and the filters listens honour), so `announceListChanges()` may tell the client its lists
    * changed: for a server that is replaced under its client (`mcpkit dev`). Default false; a
@@ -111,7 +106,7 @@ export class Connection {
     this.logRequests = isLevelEnabled(this.baseLogger, 'info');
     this.sessionless = options.sessionless === true;
     const { restore } = options;
-    this.restored = restore ?? (options.initialized === undefined ? undefined : { client: options.initialized });
+    this.restored = restore;
     this.announcing = options.announceListChanges === true || restore?.announceListChanges === true;
     this.capabilities = this.announcing ? announcingCapabilities(app.capabilities) : app.capabilities;
     if (restore?.listens !== undefined && restore.listens.length > 0) this.unopenedListens = [...restore.listens];

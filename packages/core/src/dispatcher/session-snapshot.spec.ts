@@ -185,10 +185,4 @@ describe('session snapshots', () => {
       ]);
     });
   });
-
-  it('the deprecated initialized option still starts past the handshake', async () => {
-    const { connection } = track(open(makeApp(), { initialized: { protocolVersion: '2025-03-26', capabilities: {} } }));
-    expect(connection.protocolVersion).toBe('2025-03-26');
-    expect(await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toMatchObject({ result: { tools: [{ name: 'alpha' }] } });
-  });
 });
