@@ -9,7 +9,8 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
-const CORE = join(__dirname, '..', '..', 'core', 'dist');
+// The package folder: its `main` (the bundled entry), what an app's require('@mcpkit/core') gets.
+const CORE = join(__dirname, '..', '..', 'core');
 
 /** A plain-JS app (no compiler step): `tools` become tools that answer their own name. */
 function writeApp(file: string, tools: string[], dynamic = false): void {

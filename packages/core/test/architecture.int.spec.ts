@@ -49,7 +49,8 @@ describe('package boundaries', () => {
   });
 
   it.each(readdirSync(PACKAGES))('@mcpkit/%s loads from its built entry in a fresh process', (pkg) => {
-    const entry = join(PACKAGES, pkg, 'dist', 'index.js');
+    // The package folder: its `main`, as an app's require of the package finds it.
+    const entry = join(PACKAGES, pkg);
     const out = execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(entry)}); process.stdout.write(String(Object.keys(m).length))`], {
       encoding: 'utf8',
     });

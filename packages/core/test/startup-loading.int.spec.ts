@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 
 // What a server loads before its first request, checked in a fresh process on the built package
 // (jest has its own module registry). Each module named here costs milliseconds and megabytes.
-const CORE = join(__dirname, '..', 'dist', 'index.js');
+// The package folder: its `main` (the bundled entry), what an app's require('@mcpkit/core') gets.
+const CORE = join(__dirname, '..');
 const PHONE = require.resolve('libphonenumber-js/max', { paths: [dirname(require.resolve('class-validator'))] });
 
 function run(script: string): unknown {
