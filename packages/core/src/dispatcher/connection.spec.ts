@@ -299,6 +299,18 @@ describe('Connection', () => {
       expect(JSON.stringify(lines)).not.toContain('secret');
     });
 
+    it('follows a level change while the server runs, on the connection a first request made', async () => {
+      const { logger, lines } = capture();
+      const connection = makeApp(logger).connect({ kind: 'memory' });
+      await rpc(connection, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
+      await rpc(connection, 1, 'tools/call', { name: 'echo', arguments: { name: 'a' } });
+      logger.level = 'warn';
+      await rpc(connection, 2, 'tools/call', { name: 'echo', arguments: { name: 'b' } });
+      logger.level = 'info';
+      await rpc(connection, 3, 'tools/call', { name: 'echo', arguments: { name: 'c' } });
+      expect(lines.filter((line) => line.msg === 'request').map((line) => line.rpcId)).toEqual([1, 3]);
+    });
+
     it("carries the caller's W3C trace id, from _meta or the HTTP headers, and hands the context to the handler", async () => {
       class Traced {
         @Tool({ input: null })

@@ -76,7 +76,6 @@ export class Connection {
   private readonly inflight = new Map<string | number, RequestContext>();
   private connectionLogger: Logger | undefined = undefined;
   private readonly baseLogger: Logger;
-  private readonly logRequests: boolean;
   private closed = false;
   private link: HandshakeLink | undefined = undefined;
   /** @internal Where messages that belong to no request go. */
@@ -102,8 +101,6 @@ export class Connection {
     const { sessionId } = options;
     this.session = sessionId === undefined ? {} : { id: sessionId };
     this.baseLogger = options.logger ?? app.logger;
-    // Decided once: the per-request line costs nothing when info is off.
-    this.logRequests = isLevelEnabled(this.baseLogger, 'info');
     this.sessionless = options.sessionless === true;
     const { restore } = options;
     this.restored = restore;
@@ -401,7 +398,9 @@ export class Connection {
     });
     const key = idKey(id);
     this.inflight.set(key, ctx);
-    const started = this.logRequests ? performance.now() : 0;
+    // Asked per request (a number comparison): the level may change while the server runs.
+    const logRequests = isLevelEnabled(logger, 'info');
+    const started = logRequests ? performance.now() : 0;
     let response: JsonRpcResponse;
     try {
       let result = handler(frame.params as Record<string, unknown>, ctx, this);
@@ -415,7 +414,7 @@ export class Connection {
       if (this.inflight.get(key) === ctx) this.inflight.delete(key);
     }
     if (ctx.isCancelled) {
-      if (this.logRequests) this.logLine(logger, bindings, started, 'cancelled');
+      if (logRequests) this.logLine(logger, bindings, started, 'cancelled');
       // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
       // server (shutting down, the session ended): whoever still listens learns why.
       return this.closed
@@ -426,7 +425,7 @@ export class Connection {
           )
         : undefined;
     }
-    if (this.logRequests) {
+    if (logRequests) {
       const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
       this.logLine(
         logger,

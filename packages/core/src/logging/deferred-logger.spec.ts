@@ -91,4 +91,60 @@ describe('DeferredLogger (createLogger)', () => {
     child.info({ secret: 's' }, 'x');
     expect(JSON.parse(deferred.written[0])).toMatchObject({ a: 1, secret: '[hidden]', msg: 'x' });
   });
+
+  it('a child without a level of its own follows its parent, before and after pino loads, as a pino child does', () => {
+    const { deferred, eager, logger, reference } = pair('info');
+    const children = [logger.child({ conn: 1 }), reference.child({ conn: 1 })];
+    logger.level = reference.level = 'debug';
+    for (const child of children) child.debug('debug while the parent is at debug');
+    expect(children.map((child) => [child.level, child.isLevelEnabled!('debug')])).toEqual([
+      ['debug', true],
+      ['debug', true],
+    ]);
+    logger.level = reference.level = 'trace';
+    for (const child of children) child.trace('trace after pino loaded');
+    children[0].level = children[1].level = 'error';
+    logger.level = reference.level = 'debug';
+    for (const child of children) child.warn('hidden: the child has its own level now');
+    expect(untimed(deferred.written)).toEqual(untimed(eager.written));
+    expect(deferred.written).toHaveLength(2);
+  });
+
+  it('the request lines of a child with options go through pino, so its redaction and serializers apply', () => {
+    const { deferred, logger } = pair();
+    const child = logger.child({ svc: 'x' }, { redact: ['target'], serializers: { method: (method: string) => method.toUpperCase() } } as never);
+    requestLine(child, { rpcId: 1, method: 'tools/call', target: 'secret' }, 0.1, 'ok');
+    expect(JSON.parse(deferred.written[0])).toMatchObject({ svc: 'x', method: 'TOOLS/CALL', target: '[Redacted]', msg: 'request' });
+  });
+
+  it("answers the rest of pino's logger API: flush, silent, bindings, setBindings, levelVal, levels, version, events", () => {
+    const { deferred, logger } = pair();
+    const child = logger.child({ a: 1 }) as DeferredLogger;
+    child.silent();
+    expect(child.levelVal).toBe(30);
+    child.info('waits');
+    let flushed = false;
+    child.flush(() => (flushed = true));
+    expect(flushed).toBe(true);
+    const changes: unknown[] = [];
+    logger.on('level-change', (label) => changes.push(label));
+    logger.level = 'warn';
+    expect(changes).toEqual(['warn']);
+    expect(child.bindings()).toEqual({ name: 'srv', a: 1 });
+    child.setBindings({ b: 2 });
+    child.level = 'info';
+    requestLine(child, { rpcId: 9 }, 0.1, 'ok');
+    expect(JSON.parse(deferred.written.at(-1)!)).toMatchObject({ a: 1, b: 2, rpcId: 9, msg: 'request' });
+    expect(logger.levels.values.info).toBe(30);
+    expect(typeof logger.version).toBe('string');
+  });
+
+  it('leaves to pino what is not a plain default level or plain bindings, and so answers as pino does', () => {
+    const { logger, reference } = pair();
+    expect(() => logger.child(null as never)).toThrow(/missing bindings/);
+    // Not one of the default levels, though every object has a `constructor`.
+    logger.level = reference.level = 'constructor';
+    expect(logger.level).toBe(reference.level);
+    expect(logger.isLevelEnabled!('info')).toBe(reference.isLevelEnabled('info'));
+  });
 });

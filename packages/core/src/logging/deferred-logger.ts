@@ -40,23 +40,22 @@ function scalarChindings(bindings: Record<string, unknown>): string | undefined 
  */
 export class DeferredLogger {
   private pinoLogger: pino.Logger | undefined = undefined;
-  private levelName: string;
-  private levelValue: number;
+  /** A level set on this logger itself; a child without one follows its parent, as in pino. */
+  private ownLevel: string | undefined;
   /** pino's bindings text of this logger (`,"pid":…,"hostname":…,"name":…` for the root). */
-  readonly [FAST_CHINDINGS]: string;
+  [FAST_CHINDINGS]: string;
   readonly [FAST_DESTINATION]: LogDestination;
 
   private constructor(
     private readonly root: RootOptions,
     private readonly parent: DeferredLogger | undefined,
-    private readonly bindings: Record<string, unknown> | undefined,
+    private readonly ownBindings: Record<string, unknown> | undefined,
     chindings: string,
-    level: string,
+    level: string | undefined,
   ) {
     this[FAST_CHINDINGS] = chindings;
     this[FAST_DESTINATION] = root.destination;
-    this.levelName = level;
-    this.levelValue = LEVEL_VALUES[level];
+    this.ownLevel = level;
   }
 
   /** @internal The root logger of `createLogger`; an unknown level loads pino, which rejects it. */
@@ -72,46 +71,65 @@ export class DeferredLogger {
     if (this.pinoLogger === undefined) {
       const made =
         this.parent === undefined
-          ? loadPino()({ name: this.root.name, level: this.levelName }, this.root.destination)
-          : this.parent.pino().child(this.bindings ?? {});
+          ? loadPino()({ name: this.root.name, level: this.ownLevel }, this.root.destination)
+          : this.parent.pino().child(this.ownBindings ?? {});
       if (this.parent === undefined) markFastLines(made, this.root.destination);
-      if (made.level !== this.levelName) made.level = this.levelName;
+      // A child of pino follows its parent's level until it is given its own, as this one did.
+      else if (this.ownLevel !== undefined) made.level = this.ownLevel;
       this.pinoLogger = made;
     }
     return this.pinoLogger;
   }
 
+  /** The threshold in force: this logger's own, else its parent's (pino's default levels). */
+  private threshold(): number {
+    if (this.pinoLogger !== undefined) return this.pinoLogger.levelVal;
+    return this.ownLevel !== undefined ? LEVEL_VALUES[this.ownLevel] : this.parent!.threshold();
+  }
+
   get level(): string {
-    return this.pinoLogger?.level ?? this.levelName;
+    if (this.pinoLogger !== undefined) return this.pinoLogger.level;
+    return this.ownLevel ?? this.parent!.level;
   }
 
   set level(level: string) {
-    if (this.pinoLogger !== undefined || !(level in LEVEL_VALUES)) {
+    if (this.pinoLogger !== undefined || !Object.hasOwn(LEVEL_VALUES, level)) {
       // pino knows custom levels and rejects unknown ones with its own message.
       this.pino().level = level;
-      this.levelName = this.pinoLogger!.level;
-      this.levelValue = this.pinoLogger!.levelVal;
+      this.ownLevel = this.pinoLogger!.level;
       return;
     }
-    this.levelName = level;
-    this.levelValue = LEVEL_VALUES[level];
+    this.ownLevel = level;
+  }
+
+  /** pino's number of the level in force. */
+  get levelVal(): number {
+    return this.threshold();
   }
 
   isLevelEnabled(level: string): boolean {
-    if (this.pinoLogger !== undefined || !(level in LEVEL_VALUES)) return this.pino().isLevelEnabled(level);
-    return LEVEL_VALUES[level] >= this.levelValue;
+    if (this.pinoLogger !== undefined || !Object.hasOwn(LEVEL_VALUES, level)) return this.pino().isLevelEnabled(level);
+    return LEVEL_VALUES[level] >= this.threshold();
   }
 
-  /** A child with `bindings` on its lines; with options (serializers, a level …) a pino child. */
+  /**
+   * A child with `bindings` on its lines. With options (serializers, redaction, a level …) it is
+   * a pino child, whose request lines then go through pino too, so its options apply to them.
+   */
   child(bindings: Record<string, unknown>, options?: pino.ChildLoggerOptions): DeferredLogger | pino.Logger {
     const plain = options === undefined || Object.keys(options).length === 0;
-    const chindings = this.pinoLogger === undefined && plain ? scalarChindings(bindings) : undefined;
-    if (chindings === undefined) return this.pino().child(bindings, options);
-    return new DeferredLogger(this.root, this, { ...bindings }, this[FAST_CHINDINGS] + chindings, this.levelName);
+    if (!plain || typeof bindings !== 'object' || bindings === null) {
+      const child = this.pino().child(bindings, options);
+      if (!plain) Object.defineProperty(child, FAST_DESTINATION, { value: undefined });
+      return child;
+    }
+    const chindings = this.pinoLogger === undefined ? scalarChindings(bindings) : undefined;
+    if (chindings === undefined) return this.pino().child(bindings);
+    return new DeferredLogger(this.root, this, { ...bindings }, this[FAST_CHINDINGS] + chindings, undefined);
   }
 
   private line(level: LevelName, args: unknown[]): void {
-    if (this.pinoLogger === undefined && LEVEL_VALUES[level] < this.levelValue) return;
+    if (this.pinoLogger === undefined && LEVEL_VALUES[level] < this.threshold()) return;
     (this.pino()[level] as (...args: unknown[]) => void)(...args);
   }
 
@@ -137,5 +155,57 @@ export class DeferredLogger {
 
   trace(...args: unknown[]): void {
     this.line('trace', args);
+  }
+
+  /** Writes nothing, at any level (pino's `silent`). */
+  silent(): void {}
+
+  /** Writes what waits now, then calls `done` (pino's `flush`). */
+  flush(done?: (error?: Error) => void): void {
+    this.root.destination.flush(done);
+  }
+
+  // The rest of pino's logger API: rare, so it loads pino.
+
+  bindings(): pino.Bindings {
+    return this.pino().bindings();
+  }
+
+  setBindings(bindings: pino.Bindings): void {
+    this.pino().setBindings(bindings);
+    // The fast path's copy of the bindings text must follow: pino keeps it under its own symbol.
+    this[FAST_CHINDINGS] = (this.pinoLogger as unknown as Record<symbol, string>)[loadPino().symbols.chindingsSym];
+  }
+
+  get levels(): pino.LevelMapping {
+    return this.pino().levels;
+  }
+
+  get version(): string {
+    return this.pino().version;
+  }
+
+  on(event: string, listener: (...args: unknown[]) => void): this {
+    this.pino().on(event as 'level-change', listener as never);
+    return this;
+  }
+
+  once(event: string, listener: (...args: unknown[]) => void): this {
+    this.pino().once(event as 'level-change', listener as never);
+    return this;
+  }
+
+  off(event: string, listener: (...args: unknown[]) => void): this {
+    this.pino().off(event as 'level-change', listener as never);
+    return this;
+  }
+
+  removeListener(event: string, listener: (...args: unknown[]) => void): this {
+    this.pino().removeListener(event as 'level-change', listener as never);
+    return this;
+  }
+
+  emit(event: string, ...args: unknown[]): boolean {
+    return this.pino().emit(event as 'level-change', ...(args as never[]));
   }
 }
