@@ -6,10 +6,12 @@
 //   dist/bundle/core.js       both entry points' modules, once (so `instanceof` holds across them)
 //   dist/bundle/index.js      `@mcpkit/core`            → require('./core.js').index
 //   dist/bundle/transport.js  `@mcpkit/core/transport`  → require('./core.js').transport
+//   dist/bundle/compile-cache.js  `@mcpkit/core/compile-cache`, alone: it runs before anything
+//                             heavy loads, so it must not pull the rest of core in
 //
-// Packages stay external (class-validator, pino …: an app shares them), and so does the
-// `compile-cache` entry, which must stay small: it runs before anything heavy loads. Types are
-// tsc's, per file, as before. esbuild is a build-time tool only (devDependency).
+// Packages stay external (class-validator, pino …: an app shares them). The start-up hook that
+// both bundles carry installs once (a global symbol guards it). Types are tsc's, per file, as
+// before. esbuild is a build-time tool only (devDependency).
 'use strict';
 
 const { mkdirSync, writeFileSync } = require('node:fs');
@@ -42,6 +44,19 @@ buildSync({
 // The names, spelled out in the form Node's cjs-module-lexer reads, so that `import { createApp }
 // from '@mcpkit/core'` works in an ES module app as it did with tsc's per-file output.
 const bundle = require(join(out, 'core.js'));
+buildSync({
+  entryPoints: [join(dist, 'compile-cache.js')],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  outfile: join(out, 'compile-cache.js'),
+  logLevel: 'warning',
+});
+
 for (const entry of ['index', 'transport']) {
   const names = Object.keys(bundle[entry]).filter((name) => name !== '__esModule');
   writeFileSync(

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // Runs the built entry in a child: turning the cache on inside a jest worker would change the worker.
-const ENTRY = join(__dirname, '..', 'dist', 'compile-cache.js');
+// The file `@mcpkit/core/compile-cache` resolves to, as shipped.
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
+const ENTRY = join(__dirname, '..', manifest.exports['./compile-cache'].default);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const hasCompileCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 

@@ -7,6 +7,9 @@ import { dirname, join } from 'node:path';
 // (jest has its own module registry). Each module named here costs milliseconds and megabytes.
 // The package folder: its `main` (the bundled entry), what an app's require('@mcpkit/core') gets.
 const CORE = join(__dirname, '..');
+// The file `@mcpkit/core/compile-cache` resolves to, as shipped.
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
+const COMPILE_CACHE = join(__dirname, '..', manifest.exports['./compile-cache'].default);
 const PHONE = require.resolve('libphonenumber-js/max', { paths: [dirname(require.resolve('class-validator'))] });
 
 function run(script: string): unknown {
@@ -80,7 +83,7 @@ describe('start-up module loading: validator.js and pino', () => {
 
   it('pino loads without its destinations and transports, and redact, multistream and destination still work', () => {
     const result = run(`
-      require(${JSON.stringify(join(__dirname, '..', 'dist', 'compile-cache.js'))});
+      require(${JSON.stringify(COMPILE_CACHE)});
       const pino = require('pino');
       const loaded = (part) => Object.keys(require.cache).some((file) => file.includes(part));
       const before = { sonicBoom: loaded('/sonic-boom/'), threadStream: loaded('/thread-stream/'), redact: loaded('/@pinojs/redact/') };
@@ -153,7 +156,7 @@ describe('start-up module loading: decorators on first use (with the compile cac
   afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
 
   const START = `
-    require(${JSON.stringify(join(__dirname, '..', 'dist', 'compile-cache.js'))});
+    require(${JSON.stringify(COMPILE_CACHE)});
     const cv = require('class-validator');
     const count = () => Object.keys(require.cache).filter((file) => /[\\\\/]class-validator[\\\\/]/.test(file)).length;
     const atStart = count();
