@@ -18,7 +18,8 @@ interface Package {
 }
 
 /**
- * Together about two thirds of an mcpkit server's cold start on Node 24 and 15 MB of its idle memory:
+ * Together about half of the time a stdio server took to start on Node 24, and ~8 MB of its idle
+ * memory:
  * - class-validator: validator.js (114 modules, one per check) and `libphonenumber-js/max` (150 KB
  *   of metadata in ~70 modules, for `@IsPhoneNumber` alone), needed when a check first runs; and
  *   its 113 decorator modules, of which an app uses a handful (with the compile cache on);
@@ -94,9 +95,9 @@ class PackageLoad {
 }
 
 /**
- * Makes the first load of class-validator, class-transformer and pino leave their heavy leaf modules for their
- * first use: while the package's entry loads, its requires of them get stand-ins that load the
- * real module when it is first used. Nothing else changes: any other `require` of those modules
+ * Makes the first load of class-validator, class-transformer and pino leave their heavy leaf
+ * modules for their first use: while the package's entry loads, its requires of them get
+ * stand-ins that load the real module when it is first used. Nothing else changes: any other `require` of those modules
  * gets the real one. The hook stays in Node's loader (a pass-through once the packages have
  * loaded) so that a module loaded late, and hooks other tools install after it, see one chain.
  * Does nothing for a package loaded before this ran, or without Node's CommonJS loader (jest's
