@@ -22,41 +22,35 @@ const dist = join(__dirname, '..', 'dist');
 const out = join(dist, 'bundle');
 mkdirSync(out, { recursive: true });
 
+// Packages stay external; tsc's source maps of dist/*.js are read, so stack traces map to
+// src/*.ts (--enable-source-maps).
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
 buildSync({
+  ...common,
   stdin: {
     contents: "exports.index = require('./index.js');\nexports.transport = require('./transport.js');\n",
     resolveDir: dist,
     sourcefile: 'entries.js',
     loader: 'js',
   },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  // tsc's source maps of dist/*.js are read, so stack traces map to src/*.ts (--enable-source-maps).
-  sourcemap: 'linked',
-  legalComments: 'none',
   outfile: join(out, 'core.js'),
-  logLevel: 'warning',
 });
+
+buildSync({ ...common, entryPoints: [join(dist, 'compile-cache.js')], outfile: join(out, 'compile-cache.js') });
 
 // The names, spelled out in the form Node's cjs-module-lexer reads, so that `import { createApp }
 // from '@mcpkit/core'` works in an ES module app as it did with tsc's per-file output.
 const bundle = require(join(out, 'core.js'));
-buildSync({
-  entryPoints: [join(dist, 'compile-cache.js')],
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  sourcemap: 'linked',
-  legalComments: 'none',
-  outfile: join(out, 'compile-cache.js'),
-  logLevel: 'warning',
-});
-
 for (const entry of ['index', 'transport']) {
   const names = Object.keys(bundle[entry]).filter((name) => name !== '__esModule');
   writeFileSync(
