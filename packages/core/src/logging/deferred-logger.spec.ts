@@ -117,6 +117,17 @@ describe('DeferredLogger (createLogger)', () => {
     expect(JSON.parse(deferred.written[0])).toMatchObject({ svc: 'x', method: 'TOOLS/CALL', target: '[Redacted]', msg: 'request' });
   });
 
+  it("keeps request lines off pino under a pino child whose options touch none of the line's fields (Fastify's)", () => {
+    const { deferred, eager, logger, reference } = pair();
+    const options = { serializers: { req: (req: unknown) => req, res: (res: unknown) => res } } as never;
+    const children = [logger.child({}, options).child({ reqId: 'req-1' }, {} as never), reference.child({}, options).child({ reqId: 'req-1' }, {})];
+    const info = jest.spyOn(children[0], 'info');
+    requestLine(children[0], { rpcId: 1, method: 'tools/call', target: 'echo' }, 0.1, 'ok');
+    children[1].info({ rpcId: 1, method: 'tools/call', target: 'echo', ms: 0.1, outcome: 'ok' }, 'request');
+    expect(info).not.toHaveBeenCalled();
+    expect(untimed(deferred.written)).toEqual(untimed(eager.written));
+  });
+
   it("answers the rest of pino's logger API: flush, silent, bindings, setBindings, levelVal, levels, version, events", () => {
     const { deferred, logger } = pair();
     const child = logger.child({ a: 1 }) as DeferredLogger;

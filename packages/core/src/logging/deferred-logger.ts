@@ -114,15 +114,13 @@ export class DeferredLogger {
 
   /**
    * A child with `bindings` on its lines. With options (serializers, redaction, a level …) it is
-   * a pino child, whose request lines then go through pino too, so its options apply to them.
+   * a pino child; its request lines go through pino wherever those options touch them.
    */
   child(bindings: Record<string, unknown>, options?: pino.ChildLoggerOptions): DeferredLogger | pino.Logger {
     const plain = options === undefined || Object.keys(options).length === 0;
-    if (!plain || typeof bindings !== 'object' || bindings === null) {
-      const child = this.pino().child(bindings, options);
-      if (!plain) Object.defineProperty(child, FAST_DESTINATION, { value: undefined });
-      return child;
-    }
+    // `requestLine` reads a pino child's serializers and redaction, and leaves the lines they
+    // touch to pino.
+    if (!plain || typeof bindings !== 'object' || bindings === null) return this.pino().child(bindings, options);
     const chindings = this.pinoLogger === undefined ? scalarChindings(bindings) : undefined;
     if (chindings === undefined) return this.pino().child(bindings);
     return new DeferredLogger(this.root, this, { ...bindings }, this[FAST_CHINDINGS] + chindings, undefined);

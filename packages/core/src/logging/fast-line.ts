@@ -6,7 +6,7 @@ import type { Logger } from './logger';
 type Marked = Logger & { [FAST_DESTINATION]?: LogDestination; [FAST_CHINDINGS]?: string; [key: symbol]: unknown };
 
 // `msgPrefixSym` is not in pino's type declarations; it is there at run time (a child's prefix).
-type PinoSymbols = { chindingsSym: symbol; mixinSym: symbol; msgPrefixSym: symbol };
+type PinoSymbols = { chindingsSym: symbol; mixinSym: symbol; msgPrefixSym: symbol; serializersSym: symbol; stringifiersSym: symbol };
 let symbols: PinoSymbols | undefined;
 
 /** pino's own symbols; asked for only of a pino logger, so pino is loaded by then. */
@@ -16,12 +16,23 @@ function pinoSymbols(): PinoSymbols {
   return symbols;
 }
 
-/** The logger's bindings text, when its lines can be built here: no mixin, no message prefix. */
-function chindingsOf(logger: Marked): string | undefined {
+/**
+ * The logger's bindings text, when this line can be built here: not when a mixin, a message
+ * prefix or redaction applies, or a serializer for one of the line's fields (a pino child made
+ * with options, e.g. Fastify's, which adds serializers for `req`, `res` and `err`).
+ */
+function chindingsOf(logger: Marked, bindings: Record<string, unknown>): string | undefined {
   const own = logger[FAST_CHINDINGS];
   if (own !== undefined) return own;
-  const { chindingsSym, mixinSym, msgPrefixSym } = pinoSymbols();
+  const { chindingsSym, mixinSym, msgPrefixSym, serializersSym, stringifiersSym } = pinoSymbols();
   if (logger[mixinSym] || logger[msgPrefixSym]) return undefined;
+  // Redaction paths live in the stringifiers; an empty object when there are none.
+  for (const _ in logger[stringifiersSym] as object) return undefined;
+  const serializers = logger[serializersSym] as Record<string, unknown> | undefined;
+  if (serializers !== undefined) {
+    for (const key in bindings) if (serializers[key] !== undefined) return undefined;
+    if (serializers.ms !== undefined || serializers.outcome !== undefined) return undefined;
+  }
   return (logger[chindingsSym] as string | undefined) ?? '';
 }
 
@@ -36,7 +47,7 @@ function chindingsOf(logger: Marked): string | undefined {
 export function requestLine(logger: Logger, bindings: Record<string, unknown>, ms: number, outcome: string): void {
   const marked = logger as Marked;
   const destination = marked[FAST_DESTINATION];
-  const chindings = destination === undefined ? undefined : chindingsOf(marked);
+  const chindings = destination === undefined ? undefined : chindingsOf(marked, bindings);
   if (destination !== undefined && chindings !== undefined) {
     let line = `{"level":30,"time":${Date.now()}${chindings}`;
     for (const key in bindings) {
