@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type pino from 'pino';
 import { FAST_CHINDINGS, FAST_DESTINATION, markFastLines } from './fast-destination';
+import { plainJson } from './plain-json';
 import type { LogDestination } from './log-destination';
 
 // pino's default levels: what a line at each needs, known without loading pino.
@@ -18,7 +19,7 @@ function loadPino(): typeof pino {
   return require('pino') as typeof pino;
 }
 
-/** pino's serialisation of child bindings, for the values it writes as plain JSON; undefined for others. */
+/** pino's text of child bindings, when every value is one it writes as plain JSON; undefined otherwise. */
 function scalarChindings(bindings: Record<string, unknown>): string | undefined {
   let text = '';
   for (const key of Object.keys(bindings)) {
@@ -26,8 +27,9 @@ function scalarChindings(bindings: Record<string, unknown>): string | undefined 
     // pino gives these keys meaning (`err` has a serializer) or skips them.
     if (key === 'level' || key === 'serializers' || key === 'formatters' || key === 'customLevels' || key === 'err') return undefined;
     if (value === undefined) continue;
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
-    text += `,"${key}":${JSON.stringify(value)}`;
+    const json = plainJson(value);
+    if (json === undefined) return undefined;
+    text += `,"${key}":${json}`;
   }
   return text;
 }

@@ -1,5 +1,6 @@
 import type pino from 'pino';
 import { FAST_CHINDINGS, FAST_DESTINATION } from './fast-destination';
+import { plainJson } from './plain-json';
 import type { LogDestination } from './log-destination';
 import type { Logger } from './logger';
 
@@ -52,13 +53,13 @@ export function requestLine(logger: Logger, bindings: Record<string, unknown>, m
     let line = `{"level":30,"time":${Date.now()}${chindings}`;
     for (const key in bindings) {
       const value = bindings[key];
-      if (typeof value === 'number') line += `,"${key}":${Number.isFinite(value) ? value : 'null'}`;
-      else if (typeof value === 'string' || (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function'))
-        line += `,"${key}":${JSON.stringify(value)}`;
-      else if (value !== undefined) {
+      if (value === undefined) continue;
+      const json = plainJson(value);
+      if (json === undefined) {
         line = '';
         break;
       }
+      line += `,"${key}":${json}`;
     }
     // Keys are mcpkit's own field names: nothing to escape.
     if (line !== '') {
