@@ -14,6 +14,7 @@ import './startup/defer-leaf-modules';
 import 'reflect-metadata';
 
 export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
+export { Dispatcher, type Caller } from './dispatcher/dispatcher';
 export { writesToStdout } from './logging/writes-to-stdout';
 export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';

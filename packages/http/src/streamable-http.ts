@@ -156,12 +156,25 @@ export class StreamableHttpEndpoint {
     return errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: this.registry ? 'GET, POST, DELETE' : 'POST' });
   }
 
-  /** Hands the body to core: a frame as it was read (in the era that claimed it), a batch to be classified there. */
-  private receive(connection: Connection, body: MessageBody, era: HttpEra, options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    if (Array.isArray(body)) return connection.receive(body, { ...options, ...era.receive });
+  /**
+   * Hands the body to core: a frame as it was read (in the era that claimed it), a batch to be
+   * classified there. Without a connection (an era without sessions) the one frame goes to the
+   * stateless dispatcher, and its client leaving cancels it.
+   */
+  private receive(
+    connection: Connection | undefined,
+    body: MessageBody,
+    era: HttpEra,
+    options: ReceiveOptions,
+    request: HttpRequest,
+  ): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    if (Array.isArray(body)) return connection!.receive(body, { ...options, ...era.receive });
     const frame = body as Frame;
     const known = era.receive.era;
-    return connection.serveFrame(known === undefined || frame.era === known ? frame : { ...frame, era: known }, options);
+    const classified = known === undefined || frame.era === known ? frame : { ...frame, era: known };
+    if (connection === undefined)
+      return this.options.app.dispatcher.handle(classified, { ...options, transport: options.transport!, onClose: request.onClose });
+    return connection.serveFrame(classified, options);
   }
 
   private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
@@ -173,8 +186,7 @@ export class StreamableHttpEndpoint {
   private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
     const refused = era.admit(request.headers, message, this.headerParamsOf);
     if (refused) return errorResult(400, refused, idOf(message));
-    const connection = this.options.app.connect({ kind: 'http', headers: request.headers }, { sessionless: true });
-    return this.dispatch(request, connection, undefined, message, false, era);
+    return this.dispatch(request, undefined, undefined, message, false, era);
   }
 
   /** The session a GET or DELETE names, held for the caller (who leaves it); else the error to answer. */
@@ -240,7 +252,7 @@ export class StreamableHttpEndpoint {
    */
   private dispatch(
     request: HttpRequest,
-    connection: Connection,
+    connection: Connection | undefined,
     session: LiveSession | undefined,
     message: MessageBody,
     fresh: boolean,
@@ -263,7 +275,7 @@ export class StreamableHttpEndpoint {
 
   private async run(
     request: HttpRequest,
-    connection: Connection,
+    connection: Connection | undefined,
     session: LiveSession | undefined,
     message: MessageBody,
     fresh: boolean,
@@ -278,7 +290,7 @@ export class StreamableHttpEndpoint {
     const logBindings = session ? session.logBindings : undefined;
     const limits = this.options.limits;
     if (!containsRequest(message)) {
-      const answer = await this.receive(connection, message, era, { logger, transport, logBindings });
+      const answer = await this.receive(connection, message, era, { logger, transport, logBindings }, request);
       if (answer === undefined) return emptyResult(202);
       return jsonResult(400, answer, limits, logger);
     }
@@ -293,8 +305,9 @@ export class StreamableHttpEndpoint {
       return stream;
     };
     request.onClose?.(() => {
-      // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work.
-      if (!session) connection.close();
+      // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work
+      // (the stateless dispatcher's requests are cancelled by the dispatcher).
+      if (!session) connection?.close();
       // A session's work runs on (its answer can be resumed), but no longer holds the session:
       // with its client gone, idle expiry or eviction may end it, and whatever it still runs.
       else letGo?.();
@@ -313,7 +326,7 @@ export class StreamableHttpEndpoint {
       : undefined;
     let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
     try {
-      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings });
+      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings }, request);
     } catch (error) {
       // Core answers every request itself; this is a bug, but the client must not hang on it.
       logger.error({ err: error }, 'unexpected dispatcher failure');

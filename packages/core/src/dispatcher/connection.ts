@@ -1,9 +1,8 @@
 import type { AppModel } from './app-model';
-import { InternalError, InvalidRequestError, McpError } from '../errors/mcp-error';
-import { clip, clipJson } from '../errors/clip';
+import { InvalidRequestError } from '../errors/mcp-error';
+import { clipJson } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
-import { isLevelEnabled, type Logger } from '../logging/logger';
-import { requestLine } from '../logging/fast-line';
+import type { Logger } from '../logging/logger';
 import type { LogLevel } from '../logging/log-levels';
 import { isRequestId, type JsonRpcFailure, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
@@ -12,7 +11,7 @@ import { parseMessage } from '../wire/parse-message';
 import type { EraName, Frame, RequestFrame } from '../wire/frame';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import { classify } from '../eras/classify';
-import type { Era, ReceiveOptions, RunPlan } from '../eras/era';
+import type { Era, ReceiveOptions } from '../eras/era';
 import { ERAS } from '../eras/eras';
 import type { HandshakeHost } from '../eras/handshake/codec';
 import { HandshakeLink } from '../eras/handshake/handshake-link';
@@ -22,10 +21,9 @@ import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { ClientInfo } from './client-info';
 import { announcedLists, announcingCapabilities, LIST_CHANGED } from './list-changes';
 import type { ListenSnapshot, OpenListen, SessionSnapshot } from './session-snapshot';
-import type { MethodHandler } from './method-table';
+import type { SessionControls } from './method-handler';
 import type { OutboundRequestOptions } from './outbound-requests';
-import { RequestContext, type SessionInfo, type TransportInfo } from './request-context';
-import { traceIdOf } from './trace-context';
+import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
 
 export type { ReceiveOptions };
 
@@ -359,7 +357,17 @@ export class Connection {
     return undefined;
   }
 
-  /** @internal Tracks a long-lived request so cancellation and close reach it; returns its release. */
+  /** @internal True once the connection closed: requests cut short by it are answered with why. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** @internal What handshake-era methods change: this connection's session. */
+  get controls(): SessionControls {
+    return this;
+  }
+
+  /** @internal Tracks a request in flight so cancellation and close reach it; returns its release. */
   track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void {
     const key = idKey(id);
     this.inflight.set(key, ctx);
@@ -369,90 +377,6 @@ export class Connection {
       if (this.inflight.get(key) === ctx) this.inflight.delete(key);
       if (open !== undefined && this.listens?.get(key) === open) this.listens.delete(key);
     };
-  }
-
-  /** @internal Runs a request's handler: exactly one answer, whatever throws where. */
-  async run(frame: RequestFrame, handler: MethodHandler, options: ReceiveOptions, plan: RunPlan): Promise<JsonRpcResponse | undefined> {
-    const { id, method, target, meta } = frame;
-    const era = ERAS[frame.era];
-    const bindings: Record<string, unknown> = target === undefined ? { rpcId: id, method } : { rpcId: id, method, target: clip(target) };
-    if (options.logBindings !== undefined) Object.assign(bindings, options.logBindings);
-    const transport = options.transport ?? this.transport;
-    // Log lines carry the caller's trace id, so they can be found from its trace.
-    const traceparent = meta?.traceparent ?? transport.headers?.traceparent;
-    if (traceparent !== undefined) {
-      const traceId = traceIdOf(traceparent);
-      if (traceId !== undefined) bindings.traceId = traceId;
-    }
-    const logger = options.logger ?? this.logger;
-    const ctx = new RequestContext({
-      requestId: id,
-      method,
-      link: plan.link,
-      transport,
-      meta,
-      logger,
-      logBindings: bindings,
-      send: options.send,
-      detach: options.detach,
-    });
-    const key = idKey(id);
-    this.inflight.set(key, ctx);
-    // Asked per request (a number comparison): the level may change while the server runs.
-    const logRequests = isLevelEnabled(logger, 'info');
-    const started = logRequests ? performance.now() : 0;
-    let response: JsonRpcResponse;
-    try {
-      let result = handler(frame.params as Record<string, unknown>, ctx, this);
-      if (result instanceof Promise) result = await result;
-      response = { jsonrpc: '2.0', id, result: plan.complete(result as Record<string, unknown>, frame, ctx) };
-    } catch (error) {
-      response = this.failure(frame, ctx, error, plan, era);
-    } finally {
-      // Whatever threw where, the id is free again: the request ends here, exactly once.
-      ctx.finish();
-      if (this.inflight.get(key) === ctx) this.inflight.delete(key);
-    }
-    if (ctx.isCancelled) {
-      if (logRequests) this.logLine(logger, bindings, started, 'cancelled');
-      // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
-      // server (shutting down, the session ended): whoever still listens learns why.
-      return this.closed
-        ? errorAnswer(
-            id,
-            new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'),
-            era.errorObject,
-          )
-        : undefined;
-    }
-    if (logRequests) {
-      const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
-      this.logLine(
-        logger,
-        this.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: frame.params.arguments } : bindings,
-        started,
-        outcome,
-      );
-    }
-    return response;
-  }
-
-  /** The answer to a request whose handler threw; building it may throw too, and still gives an answer. */
-  private failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan: RunPlan, era: Era): JsonRpcResponse {
-    try {
-      const own = plan.fail(error, frame, ctx);
-      if (own !== undefined) return { jsonrpc: '2.0', id: frame.id, result: own };
-      if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
-      return errorAnswer(frame.id, error, era.errorObject);
-    } catch (secondary) {
-      ctx.logger.error({ err: secondary, cause: error }, 'building the error answer failed');
-      // A deliberate wire error (arguments too deep to digest for requestState) keeps its code.
-      return errorAnswer(frame.id, McpError.isMcpError(secondary) ? secondary : new InternalError(), era.errorObject);
-    }
-  }
-
-  private logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string): void {
-    requestLine(logger, bindings, Math.round((performance.now() - started) * 1000) / 1000, outcome);
   }
 }
 

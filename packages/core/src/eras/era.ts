@@ -1,7 +1,7 @@
 import type { AppModel } from '../dispatcher/app-model';
 import type { Logger } from '../logging/logger';
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc';
-import type { MethodHandler } from '../dispatcher/method-table';
+import type { SessionControls } from '../dispatcher/method-handler';
 import type { RequestContext, TransportInfo } from '../dispatcher/request-context';
 import type { OpenListen } from '../dispatcher/session-snapshot';
 import type { ServerCapabilities } from '../protocol/mcp-types';
@@ -42,7 +42,10 @@ export interface RunPlan {
   fail(error: unknown, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> | undefined;
 }
 
-/** What an era codec needs from the connection that received the request. */
+/**
+ * Where a request runs, what an era codec needs of it: a client's connection (its in-flight
+ * table, channel and session), or the scope of one stateless request that has none of those.
+ */
 export interface EraHost {
   readonly app: AppModel;
   readonly transport: TransportInfo;
@@ -54,9 +57,11 @@ export interface EraHost {
   readonly outboundChannel: ((message: JsonRpcMessage) => void) | undefined;
   /** Why a request with this id cannot start now (its id is in flight, the connection closed). */
   refusal(id: RequestId, era: Era): Promise<JsonRpcResponse | undefined> | undefined;
-  /** Runs a request's handler: in-flight table, context, log line, exactly one answer. */
-  run(frame: RequestFrame, handler: MethodHandler, options: ReceiveOptions, plan: RunPlan): Promise<JsonRpcResponse | undefined>;
-  /** Tracks a long-lived request (a listen stream) so cancellation and close reach it; a listen is kept for snapshots. */
+  /** True once the client is gone (connection closed): a request cut short by it is answered with why. */
+  readonly isClosed: boolean;
+  /** What a handshake-era method may change on its session (the stateless era has none of those methods). */
+  readonly controls: SessionControls;
+  /** Tracks a request in flight so cancellation and close reach it (a listen is kept for snapshots); returns its release. */
   track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void;
   /** Sends a notification on the connection's own channel (dropped when there is none). */
   notify(method: string, params?: Record<string, unknown>): void;
@@ -68,6 +73,8 @@ export interface EraHost {
  */
 export interface Era {
   readonly name: 'handshake' | 'modern';
+  /** Whether its requests belong to a session the era keeps (so a stateless dispatch cannot serve them). */
+  readonly sessions: boolean;
   /** The JSON-RPC error object of anything thrown, by this era's rules. */
   errorObject(error: unknown): JsonRpcErrorObject;
   /** Serves one request frame of this era. */

@@ -1,5 +1,6 @@
 import type { AppSettings, RevisionView } from '../dispatcher/app-model';
 import { Connection, type ConnectionOptions } from '../dispatcher/connection';
+import { Dispatcher } from '../dispatcher/dispatcher';
 import { serverInfoMeta } from '../eras/modern/results';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
 import type { TransportInfo } from '../dispatcher/request-context';
@@ -42,6 +43,11 @@ export class McpApp {
   readonly settings: Readonly<AppSettings>;
   /** @internal */
   readonly methods: MethodTable;
+  /**
+   * Serves the messages that need no session (each request of the stateless revision carries
+   * everything it needs): `app.dispatcher.handle(frame, caller)`. Transports call it; apps rarely need it.
+   */
+  readonly dispatcher: Dispatcher;
   // The one mutable slot of a frozen app: swapped whole by runtime changes.
   private readonly current: { state: AppState };
 
@@ -66,6 +72,7 @@ export class McpApp {
     this.capabilities = Object.freeze(capabilities);
     this.current = { state: this.buildState(registry) };
     this.methods = buildMethodTable(this);
+    this.dispatcher = new Dispatcher(this);
     Object.freeze(this);
   }
 

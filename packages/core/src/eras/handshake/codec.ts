@@ -5,6 +5,7 @@ import { toJsonRpcError } from '../../errors/to-json-rpc-error';
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import type { Frame, RequestFrame } from '../../wire/frame';
+import { runRequest } from '../../dispatcher/run-request';
 import type { Era, EraHost, ReceiveOptions } from '../era';
 import type { HandshakeLink } from './handshake-link';
 import type { HandshakeSession } from './session';
@@ -26,6 +27,8 @@ export interface HandshakeHost extends EraHost {
 export const handshakeEra: Era = {
   name: 'handshake',
 
+  sessions: true,
+
   errorObject(error: unknown): JsonRpcErrorObject {
     return toJsonRpcError(error);
   },
@@ -44,6 +47,6 @@ export const handshakeEra: Era = {
     }
     const handler = host.app.methods.get(method);
     if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return Promise.resolve(errorAnswer(id, new MethodNotFoundError(method)));
-    return host.refusal(id, handshakeEra) ?? host.run(frame, handler, options, handshakeLink);
+    return host.refusal(id, handshakeEra) ?? runRequest(handshakeEra, host, frame, handler, options, handshakeLink);
   },
 };

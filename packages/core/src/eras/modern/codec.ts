@@ -2,6 +2,7 @@ import { errorAnswer } from '../../errors/error-answer';
 import { MethodNotFoundError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import type { RequestFrame } from '../../wire/frame';
+import { runRequest } from '../../dispatcher/run-request';
 import type { Era, EraHost, ReceiveOptions } from '../era';
 import { modernErrorObject } from './error-object';
 import { listen } from './listen';
@@ -21,6 +22,8 @@ function answer(id: RequestFrame['id'], error: unknown): Promise<JsonRpcResponse
  */
 export const modernEra: Era = {
   name: 'modern',
+
+  sessions: false,
 
   errorObject: modernErrorObject,
 
@@ -56,6 +59,6 @@ export const modernEra: Era = {
     if (refused) return refused;
     const link = new ModernLink(request, app, host);
     if (method === SUBSCRIPTIONS_LISTEN) return listen(frame, host, options, link);
-    return host.run(frame, handler!, options, link);
+    return runRequest(modernEra, host, frame, handler!, options, link);
   },
 };

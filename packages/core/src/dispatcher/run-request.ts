@@ -1,0 +1,105 @@
+import { InternalError, McpError } from '../errors/mcp-error';
+import { clip } from '../errors/clip';
+import { errorAnswer } from '../errors/error-answer';
+import { isLevelEnabled, type Logger } from '../logging/logger';
+import { requestLine } from '../logging/fast-line';
+import type { JsonRpcResponse } from '../protocol/json-rpc';
+import { METHOD } from '../protocol/methods';
+import type { RequestFrame } from '../wire/frame';
+import type { Era, EraHost, ReceiveOptions, RunPlan } from '../eras/era';
+import type { MethodHandler } from './method-handler';
+import { RequestContext } from './request-context';
+import { traceIdOf } from './trace-context';
+
+/**
+ * Runs one request's handler, by the rules of its `era`, where `host` keeps it (a connection's in-flight table, or a
+ * stateless request's own scope): builds its context, answers exactly once whatever throws
+ * where, and writes its request line.
+ */
+export async function runRequest(
+  era: Era,
+  host: EraHost,
+  frame: RequestFrame,
+  handler: MethodHandler,
+  options: ReceiveOptions,
+  plan: RunPlan,
+): Promise<JsonRpcResponse | undefined> {
+  const { id, method, target, meta } = frame;
+  const bindings: Record<string, unknown> = target === undefined ? { rpcId: id, method } : { rpcId: id, method, target: clip(target) };
+  if (options.logBindings !== undefined) Object.assign(bindings, options.logBindings);
+  const transport = options.transport ?? host.transport;
+  // Log lines carry the caller's trace id, so they can be found from its trace.
+  const traceparent = meta?.traceparent ?? transport.headers?.traceparent;
+  if (traceparent !== undefined) {
+    const traceId = traceIdOf(traceparent);
+    if (traceId !== undefined) bindings.traceId = traceId;
+  }
+  const logger = options.logger ?? host.logger;
+  const ctx = new RequestContext({
+    requestId: id,
+    method,
+    link: plan.link,
+    transport,
+    meta,
+    logger,
+    logBindings: bindings,
+    send: options.send,
+    detach: options.detach,
+  });
+  const release = host.track(id, ctx);
+  // Asked per request (a number comparison): the level may change while the server runs.
+  const logRequests = isLevelEnabled(logger, 'info');
+  const started = logRequests ? performance.now() : 0;
+  let response: JsonRpcResponse;
+  try {
+    let result = handler(frame.params as Record<string, unknown>, ctx, host.controls);
+    if (result instanceof Promise) result = await result;
+    response = { jsonrpc: '2.0', id, result: plan.complete(result as Record<string, unknown>, frame, ctx) };
+  } catch (error) {
+    response = failure(frame, ctx, error, plan, era);
+  } finally {
+    // Whatever threw where, the id is free again: the request ends here, exactly once.
+    ctx.finish();
+    release();
+  }
+  if (ctx.isCancelled) {
+    if (logRequests) logLine(logger, bindings, started, 'cancelled');
+    // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
+    // server (shutting down, the session ended): whoever still listens learns why.
+    return host.isClosed
+      ? errorAnswer(
+          id,
+          new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'),
+          era.errorObject,
+        )
+      : undefined;
+  }
+  if (logRequests) {
+    const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
+    logLine(
+      logger,
+      host.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: frame.params.arguments } : bindings,
+      started,
+      outcome,
+    );
+  }
+  return response;
+}
+
+/** The answer to a request whose handler threw; building it may throw too, and still gives an answer. */
+function failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan: RunPlan, era: Era): JsonRpcResponse {
+  try {
+    const own = plan.fail(error, frame, ctx);
+    if (own !== undefined) return { jsonrpc: '2.0', id: frame.id, result: own };
+    if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
+    return errorAnswer(frame.id, error, era.errorObject);
+  } catch (secondary) {
+    ctx.logger.error({ err: secondary, cause: error }, 'building the error answer failed');
+    // A deliberate wire error (arguments too deep to digest for requestState) keeps its code.
+    return errorAnswer(frame.id, McpError.isMcpError(secondary) ? secondary : new InternalError(), era.errorObject);
+  }
+}
+
+function logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string): void {
+  requestLine(logger, bindings, Math.round((performance.now() - started) * 1000) / 1000, outcome);
+}

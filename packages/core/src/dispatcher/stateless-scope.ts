@@ -1,0 +1,77 @@
+import { InvalidRequestError } from '../errors/mcp-error';
+import type { Logger } from '../logging/logger';
+import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc';
+import type { ServerCapabilities } from '../protocol/mcp-types';
+import type { Era, EraHost } from '../eras/era';
+import type { AppModel } from './app-model';
+import type { SessionControls } from './method-handler';
+import type { RequestContext, TransportInfo } from './request-context';
+
+function noSession(): never {
+  throw new InvalidRequestError('This request belongs to no session, so it has no session state to change');
+}
+
+// Only handshake-era methods change a session, and a stateless dispatch serves none of them.
+const NO_SESSION: SessionControls = Object.freeze({
+  get logLevel() {
+    return undefined;
+  },
+  set logLevel(_level) {
+    noSession();
+  },
+  subscribe: noSession,
+});
+
+/**
+ * Where one stateless request runs: nothing kept before it or after it, no channel of its own
+ * beyond the request's stream, and its client leaving cancels it. The only per-request object
+ * a stateless request needs besides its context.
+ */
+export class StatelessScope implements EraHost {
+  private running: RequestContext | undefined = undefined;
+  private closed = false;
+  private ownLogger: Logger | undefined = undefined;
+  readonly outboundChannel = undefined;
+  readonly controls = NO_SESSION;
+
+  constructor(
+    readonly app: AppModel,
+    readonly transport: TransportInfo,
+  ) {}
+
+  get capabilities(): Readonly<ServerCapabilities> {
+    return this.app.capabilities;
+  }
+
+  /** Made only when a line is written without the caller's logger. */
+  get logger(): Logger {
+    this.ownLogger ??= this.app.logger.child({ transport: this.transport.kind });
+    return this.ownLogger;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  refusal(_id: RequestId, _era: Era): Promise<JsonRpcResponse | undefined> | undefined {
+    // Its one request has no neighbours to collide with; a client already gone gets nothing.
+    return this.closed ? Promise.resolve(undefined) : undefined;
+  }
+
+  track(_id: RequestId, ctx: RequestContext): () => void {
+    this.running = ctx;
+    return () => {
+      if (this.running === ctx) this.running = undefined;
+    };
+  }
+
+  notify(): void {
+    // No channel outside the request's own stream: whatever is not related to it has nowhere to go.
+  }
+
+  /** The client is gone: the request stops, and nobody is answered. */
+  close(): void {
+    this.closed = true;
+    this.running?.cancel(new Error('connection closed'));
+  }
+}
