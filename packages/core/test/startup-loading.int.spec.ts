@@ -29,6 +29,8 @@ const APP = `
   IsString()(Input.prototype, 'text');
   class Contact {}
   IsPhoneNumber()(Contact.prototype, 'phone');
+  // What TypeScript emits for \`phone: string\`: a field whose schema would say nothing is refused.
+  Reflect.defineMetadata('design:type', String, Contact.prototype, 'phone');
   class Tools {
     echo(input) { return input.text; }
     call(input) { return 'calling ' + input.phone; }

@@ -14,6 +14,8 @@ export const DefinitionErrorCode = {
   INVALID_PROVIDER: 'MCPKIT_ERR_INVALID_PROVIDER',
   INVALID_OPTIONS: 'MCPKIT_ERR_INVALID_OPTIONS',
   NOT_A_METHOD: 'MCPKIT_ERR_NOT_A_METHOD',
+  UNDECLARED_FIELD: 'MCPKIT_ERR_UNDECLARED_FIELD',
+  EMPTY_FIELD_SCHEMA: 'MCPKIT_ERR_EMPTY_FIELD_SCHEMA',
 } as const;
 
 export type DefinitionErrorCodeValue = (typeof DefinitionErrorCode)[keyof typeof DefinitionErrorCode];

@@ -25,7 +25,6 @@ import {
   ValidatorConstraint,
 } from 'class-validator';
 import { Field } from '../decorators/field.decorator';
-import { DefinitionError } from '../errors/definition-error';
 import { dtoToJsonSchema } from './dto-to-json-schema';
 
 enum Color {
@@ -188,13 +187,30 @@ describe('dtoToJsonSchema', () => {
     expect(dtoToJsonSchema(Child).schema).toEqual({ type: 'object', properties: { n: { type: 'integer' }, id: { type: 'string' } }, required: ['n', 'id'] });
   });
 
-  it('refuses a DTO that contains itself', () => {
+  it('publishes a DTO that contains itself once under $defs, referenced with $ref', () => {
     class Tree {
+      @IsInt()
+      value: number;
+
+      @IsOptional()
       @ValidateNested({ each: true })
       @Type(() => Tree)
-      children: Tree[];
+      children?: Tree[];
     }
-    expect(() => dtoToJsonSchema(Tree)).toThrow(DefinitionError);
+    class Holder {
+      @ValidateNested()
+      @Type(() => Tree)
+      tree: Tree;
+    }
+    const node = {
+      type: 'object',
+      properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/$defs/Tree' } } },
+      required: ['value'],
+    };
+    expect(dtoToJsonSchema(Holder).schema).toEqual({ type: 'object', properties: { tree: node }, required: ['tree'], $defs: { Tree: node } });
+    const built = dtoToJsonSchema(Holder).instantiate!({ tree: { value: 1, children: [{ value: 2, children: [{ value: 3, extra: true }] }] } }) as Holder;
+    expect(built.tree.children![0].children![0]).toBeInstanceOf(Tree);
+    expect(built.tree.children![0].children![0]).toEqual({ value: 3 });
   });
 
   it('asks for @Type when a nested array has no element class', () => {

@@ -1,37 +1,14 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import type {
-  ARRAY_MAX_SIZE,
-  ARRAY_MIN_SIZE,
-  ARRAY_NOT_EMPTY,
-  ARRAY_UNIQUE,
-  EQUALS,
-  IS_ARRAY,
-  IS_BOOLEAN,
-  IS_EMAIL,
-  IS_ENUM,
-  IS_IN,
-  IS_INT,
-  IS_LENGTH,
-  IS_NEGATIVE,
-  IS_NOT_EMPTY,
-  IS_NUMBER,
-  IS_OBJECT,
-  IS_POSITIVE,
-  IS_STRING,
-  IS_UUID,
-  MATCHES,
-  MAX,
-  MAX_LENGTH,
-  MIN,
-  MIN_LENGTH,
-} from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { isDeepStrictEqual } from 'node:util';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { FIELD_LIST_METADATA, FIELD_METADATA } from '../metadata/metadata-keys';
-import type { FieldOptions } from '../decorators/field.decorator';
+import type { FieldOptions, FieldType } from '../decorators/field.decorator';
 import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
+import { DATE_TIME, DECORATOR, KEYWORD_MAPPERS, TYPE_DECORATORS, type Keywords } from './class-validator-keywords';
+import { buildInstantiator, type Conversion, type ConvertedProperty, type InstancePlan } from './dto-instantiator';
 
 /** The published schema of a DTO, and whether class-validator must still run after ajv. */
 export interface DtoSchema {
@@ -42,8 +19,8 @@ export interface DtoSchema {
    * Builds the DTO instance from validated plain data: a fast path equal to class-transformer's
    * `plainToInstance` for DTOs that use only `@Type` for nested DTOs, taking only the properties
    * the DTOs declare (so unknown ones never reach the handler, in one pass, and the plain data is
-   * never changed); undefined when the DTO uses other class-transformer features (`@Transform`,
-   * `@Expose`, `@Exclude` …).
+   * never changed), with dates, unions and defaults applied; undefined when the DTO uses other
+   * class-transformer features (`@Transform`, `@Expose`, `@Exclude` …).
    */
   instantiate: ((plain: Record<string, unknown>) => object) | undefined;
 }
@@ -53,106 +30,35 @@ export interface DtoSchemaOptions {
   strict?: boolean;
 }
 
-type Keywords = Record<string, unknown>;
-// Each class-validator decorator name that JSON Schema can say, and what it says. A decorator
-// missing here is "custom": it keeps class-validator in the loop for that DTO.
-type Mapper = (constraints: unknown[], type: string | undefined) => Keywords | undefined;
-
-// class-validator's decorator names, spelled here (and checked against its types) rather than
-// read from it: each name lives in its decorator's module, which with mcpkit's start-up loading
-// loads only once an app uses that decorator (startup/defer-leaf-modules.ts).
-const DECORATOR = {
-  ARRAY_MAX_SIZE: 'arrayMaxSize' satisfies typeof ARRAY_MAX_SIZE,
-  ARRAY_MIN_SIZE: 'arrayMinSize' satisfies typeof ARRAY_MIN_SIZE,
-  ARRAY_NOT_EMPTY: 'arrayNotEmpty' satisfies typeof ARRAY_NOT_EMPTY,
-  ARRAY_UNIQUE: 'arrayUnique' satisfies typeof ARRAY_UNIQUE,
-  EQUALS: 'equals' satisfies typeof EQUALS,
-  IS_ARRAY: 'isArray' satisfies typeof IS_ARRAY,
-  IS_BOOLEAN: 'isBoolean' satisfies typeof IS_BOOLEAN,
-  IS_EMAIL: 'isEmail' satisfies typeof IS_EMAIL,
-  IS_ENUM: 'isEnum' satisfies typeof IS_ENUM,
-  IS_IN: 'isIn' satisfies typeof IS_IN,
-  IS_INT: 'isInt' satisfies typeof IS_INT,
-  IS_LENGTH: 'isLength' satisfies typeof IS_LENGTH,
-  IS_NEGATIVE: 'isNegative' satisfies typeof IS_NEGATIVE,
-  IS_NOT_EMPTY: 'isNotEmpty' satisfies typeof IS_NOT_EMPTY,
-  IS_NUMBER: 'isNumber' satisfies typeof IS_NUMBER,
-  IS_OBJECT: 'isObject' satisfies typeof IS_OBJECT,
-  IS_POSITIVE: 'isPositive' satisfies typeof IS_POSITIVE,
-  IS_STRING: 'isString' satisfies typeof IS_STRING,
-  IS_UUID: 'isUuid' satisfies typeof IS_UUID,
-  MATCHES: 'matches' satisfies typeof MATCHES,
-  MAX: 'max' satisfies typeof MAX,
-  MAX_LENGTH: 'maxLength' satisfies typeof MAX_LENGTH,
-  MIN: 'min' satisfies typeof MIN,
-  MIN_LENGTH: 'minLength' satisfies typeof MIN_LENGTH,
-} as const;
-
-const TYPE_DECORATORS: Record<string, string> = {
-  [DECORATOR.IS_STRING]: 'string',
-  [DECORATOR.IS_NUMBER]: 'number',
-  [DECORATOR.IS_INT]: 'integer',
-  [DECORATOR.IS_BOOLEAN]: 'boolean',
-  [DECORATOR.IS_ARRAY]: 'array',
-  [DECORATOR.IS_OBJECT]: 'object',
-};
-
-// validator.js's isUUID without a version: exactly this, no `urn:uuid:` prefix (which ajv's format allows).
-const UUID_PATTERN = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
-
-function enumValues(entity: unknown): unknown[] {
-  if (Array.isArray(entity)) return entity;
-  // A TypeScript numeric enum also maps values back to names; keep only the real members.
-  return Object.entries(entity as Record<string, unknown>)
-    .filter(([key]) => !/^\d+$/.test(key))
-    .map(([, value]) => value);
-}
-
-function enumKeywords(values: unknown[]): Keywords {
-  const types = [...new Set(values.map((value) => (typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value)))];
-  const normalised = types.length === 2 && types.includes('integer') && types.includes('number') ? ['number'] : types;
-  return normalised.length === 1 ? { type: normalised[0], enum: values } : { enum: values };
-}
-
-const KEYWORD_MAPPERS: Record<string, Mapper> = {
-  [DECORATOR.IS_ENUM]: ([entity]) => enumKeywords(enumValues(entity)),
-  [DECORATOR.IS_IN]: ([values]) => enumKeywords(values as unknown[]),
-  [DECORATOR.EQUALS]: ([value]) => ({ const: value }),
-  [DECORATOR.MIN_LENGTH]: ([min]) => ({ minLength: min }),
-  [DECORATOR.MAX_LENGTH]: ([max]) => ({ maxLength: max }),
-  [DECORATOR.IS_LENGTH]: ([min, max]) => (max === undefined ? { minLength: min } : { minLength: min, maxLength: max }),
-  [DECORATOR.MIN]: ([min]) => ({ minimum: min }),
-  [DECORATOR.MAX]: ([max]) => ({ maximum: max }),
-  [DECORATOR.IS_POSITIVE]: () => ({ exclusiveMinimum: 0 }),
-  [DECORATOR.IS_NEGATIVE]: () => ({ exclusiveMaximum: 0 }),
-  [DECORATOR.MATCHES]: ([pattern, modifiers]) => {
-    const regex = pattern as RegExp | string;
-    const flags = typeof regex === 'string' ? ((modifiers as string | undefined) ?? '') : regex.flags;
-    // JSON Schema patterns have no flags: a flagged regex stays with class-validator.
-    if (flags.replace(/[gyu]/g, '') !== '') return undefined;
-    return { pattern: typeof regex === 'string' ? regex : regex.source };
-  },
-  [DECORATOR.IS_EMAIL]: ([options]) => (options === undefined ? { format: 'email' } : undefined),
-  [DECORATOR.IS_UUID]: ([version]) => (version === undefined || version === 'all' ? { format: 'uuid', pattern: UUID_PATTERN } : undefined),
-  [DECORATOR.ARRAY_MIN_SIZE]: ([min]) => ({ minItems: min }),
-  [DECORATOR.ARRAY_MAX_SIZE]: ([max]) => ({ maxItems: max }),
-  [DECORATOR.ARRAY_NOT_EMPTY]: () => ({ minItems: 1 }),
-  [DECORATOR.ARRAY_UNIQUE]: ([selector]) => (selector === undefined ? { uniqueItems: true } : undefined),
-  [DECORATOR.IS_NOT_EMPTY]: (_, type) => (type === 'string' ? { minLength: 1 } : type === 'array' ? { minItems: 1 } : undefined),
-};
-
 interface PropertyPlan {
   typeKeywords: Keywords;
   keywords: Keywords;
   itemType: Keywords;
   itemKeywords: Keywords;
   optional: boolean;
-  nested?: Constructor;
+  /** `@ValidateNested` (with `each`: on every item). */
+  nested: boolean;
   nestedEach: boolean;
+  /** `@IsDate` (with `each`: on every item). */
+  date: boolean;
+  dateEach: boolean;
 }
+
+const PRIMITIVE_TYPES = new Map<unknown, string>([
+  [String, 'string'],
+  [Number, 'number'],
+  [Boolean, 'boolean'],
+]);
+
+// Keywords that describe a value without constraining it: a schema of only these accepts anything.
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'x-mcp-header']);
 
 function isDtoClass(value: unknown): value is Constructor {
   return typeof value === 'function' && ![String, Number, Boolean, Array, Object, Date].includes(value as never);
+}
+
+function designTypeOf(dto: Constructor, property: string): unknown {
+  return Reflect.getMetadata('design:type', dto.prototype, property);
 }
 
 /** The class-validator metadata of a DTO, grouped by property in declaration order. */
@@ -182,100 +88,106 @@ export function hasDtoMetadata(dto: Constructor): boolean {
   return readValidationMetadata(dto).size > 0 || readFieldNames(dto).length > 0;
 }
 
-/** Nested DTO properties per DTO class, as the schema builder found them. */
-type NestedMap = Map<Constructor, Map<string, { dto: Constructor; each: boolean }>>;
-
-// class-transformer keeps these per class; any of them means plainToInstance must do the work.
-function usesTransformerFeatures(dto: Constructor): boolean {
-  const storage = defaultMetadataStorage as unknown as Record<string, Map<unknown, unknown> | undefined>;
-  for (let type: unknown = dto; typeof type === 'function' && type !== Function.prototype; type = Object.getPrototypeOf(type)) {
-    for (const key of ['_transformMetadatas', '_exposeMetadatas', '_excludeMetadatas']) if (storage[key]?.has(type)) return true;
+/** A fresh instance, to read what the class initialises; undefined when its constructor needs arguments it did not get. */
+function sampleOf(dto: Constructor): Record<string, unknown> | undefined {
+  try {
+    return new dto() as Record<string, unknown>;
+  } catch {
+    return undefined;
   }
-  return false;
 }
 
-/**
- * Copies the declared properties present in `plain` onto the instance. Compiled once per DTO to
- * one statement per property: with the names as constants, each access stays monomorphic, where
- * a loop over a list of names is a slow keyed lookup. Names are embedded as JSON strings; a name
- * that every object inherits (`toString` …) is taken only when the data has it as its own.
- */
-function declaredCopier(keys: readonly string[]): (instance: Record<string, unknown>, plain: Record<string, unknown>) => void {
-  const statements = keys.map((key) => {
-    const name = JSON.stringify(key);
-    const guard = key in Object.prototype ? `Object.prototype.hasOwnProperty.call(p, ${name}) && ` : '';
-    return `if (${guard}(v = p[${name}]) !== undefined) o[${name}] = v;`;
-  });
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('o', 'p', `let v;\n${statements.join('\n')}`) as (instance: Record<string, unknown>, plain: Record<string, unknown>) => void;
+function isEmptySchema(schema: JsonSchema): boolean {
+  for (const key of Object.keys(schema)) if (!ANNOTATIONS.has(key)) return false;
+  return true;
 }
 
-function buildInstantiator(
-  dto: Constructor,
-  nested: NestedMap,
-  declared: ReadonlyMap<Constructor, readonly string[]>,
-  built = new Map<Constructor, (plain: Record<string, unknown>) => object>(),
-): ((plain: Record<string, unknown>) => object) | undefined {
-  const existing = built.get(dto);
-  if (existing) return existing;
-  if (usesTransformerFeatures(dto)) return undefined;
-  const children = [...(nested.get(dto) ?? new Map()).entries()];
-  const copyDeclared = declaredCopier(declared.get(dto) ?? []);
-  const make = (plain: Record<string, unknown>): object => {
-    // Like plainToInstance with exposeDefaultValues: the constructor sets defaults, the data wins;
-    // only declared properties are taken.
-    const instance = new dto() as Record<string, unknown>;
-    copyDeclared(instance, plain);
-    for (const [key, child] of resolved) {
-      const value = instance[key];
-      if (value === null || value === undefined) continue;
-      if (child.each && Array.isArray(value))
-        instance[key] = value.map((item) => (typeof item === 'object' && item !== null ? child.make(item as Record<string, unknown>) : item));
-      else if (typeof value === 'object') instance[key] = child.make(value as Record<string, unknown>);
-    }
-    return instance;
-  };
-  built.set(dto, make);
-  const resolved: Array<[string, { each: boolean; make: (plain: Record<string, unknown>) => object }]> = [];
-  for (const [key, child] of children) {
-    const childMake = buildInstantiator(child.dto, nested, declared, built);
-    if (!childMake) {
-      built.delete(dto);
-      return undefined;
-    }
-    resolved.push([key, { each: child.each, make: childMake }]);
-  }
-  return make;
+function emptySchemaError(dto: Constructor, property: string): DefinitionError {
+  const design = designTypeOf(dto, property);
+  const why =
+    design === Object || design === undefined
+      ? 'TypeScript records its type as Object (a union, an interface, `object`, `unknown` or `any`)'
+      : `nothing says what its ${(design as { name?: string }).name ?? 'type'} travels as`;
+  return new DefinitionError(DefinitionErrorCode.EMPTY_FIELD_SCHEMA, `${dto.name}.${property} would publish the schema {} and accept any value: ${why}.`, [
+    'Say its type with a decorator: @IsString(), @IsNumber(), @IsObject(), @IsArray() …',
+    'A Date: @Type(() => Date) (class-transformer) with @IsDate().',
+    "One of several DTOs: @Field({ oneOf: [Circle, Square], discriminator: 'kind' }).",
+    'A map: @Field({ record: String }) (or a DTO class for the values).',
+    'Any JSON value on purpose: @Field({ schema: {} }).',
+  ]);
 }
 
 class SchemaBuilder {
   needsClassValidator = false;
-  readonly nested: NestedMap = new Map();
-  /** The properties each DTO declares (its schema's `properties`), in order. */
-  readonly declared = new Map<Constructor, string[]>();
+  /** What each DTO's instances need: declared properties, conversions, defaults. */
+  readonly plans = new Map<Constructor, InstancePlan>();
   private readonly stack: Constructor[] = [];
+  // Classes met inside themselves: published once under $defs and referenced.
+  private readonly recursive = new Set<Constructor>();
+  private readonly defNames = new Map<Constructor, string>();
 
   constructor(private readonly options: DtoSchemaOptions) {}
 
+  /** The root schema: the DTO's object schema, with `$defs` for the classes that contain themselves. */
+  root(dto: Constructor): JsonSchema {
+    const schema = this.objectSchema(dto);
+    const defs: Record<string, JsonSchema> = {};
+    for (const done = new Set<Constructor>(); done.size < this.recursive.size;) {
+      for (const type of [...this.recursive]) {
+        if (done.has(type)) continue;
+        done.add(type);
+        // Built with an empty stack: its own self-references become $refs to this very entry.
+        defs[this.defName(type)] = this.objectSchema(type);
+      }
+    }
+    if (this.recursive.size > 0) schema.$defs = defs;
+    return schema;
+  }
+
+  private defName(type: Constructor): string {
+    let name = this.defNames.get(type);
+    if (name === undefined) {
+      const taken = new Set(this.defNames.values());
+      name = type.name || 'Dto';
+      for (let n = 2; taken.has(name); n++) name = `${type.name || 'Dto'}_${n}`;
+      this.defNames.set(type, name);
+    }
+    return name;
+  }
+
   objectSchema(dto: Constructor): JsonSchema {
     if (this.stack.includes(dto)) {
-      throw new DefinitionError(
-        DefinitionErrorCode.INVALID_SCHEMA,
-        `DTO ${dto.name} contains itself (${[...this.stack, dto].map((c) => c.name).join(' → ')}); nested DTOs are inlined.`,
-        ['Break the cycle, e.g. refer to the child by id.', 'Or give the tool a raw JSON Schema with `inputSchema` (it may use $defs and $ref).'],
-      );
+      this.recursive.add(dto);
+      return { $ref: `#/$defs/${this.defName(dto)}` };
     }
     this.stack.push(dto);
     const byProperty = readValidationMetadata(dto);
     for (const name of readFieldNames(dto)) if (!byProperty.has(name)) byProperty.set(name, []);
+    const sample = sampleOf(dto);
+    if (sample) this.checkDeclared(dto, sample, byProperty);
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
-    this.declared.set(dto, [...byProperty.keys()]);
+    const converted: ConvertedProperty[] = [];
+    const defaults: Array<readonly [string, unknown]> = [];
     for (const [name, metadatas] of byProperty) {
+      const field = Reflect.getMetadata(FIELD_METADATA, dto.prototype, name) as FieldOptions | undefined;
       const plan = this.plan(dto, name, metadatas);
-      properties[name] = this.propertySchema(dto, name, plan);
+      const { schema, conversion, each } = this.propertySchema(dto, name, plan, field);
+      properties[name] = schema;
+      if (conversion) converted.push({ key: name, each, conversion });
+      if (field?.default !== undefined) {
+        if (sample && sample[name] !== undefined && !isDeepStrictEqual(sample[name], field.default)) {
+          throw new DefinitionError(
+            DefinitionErrorCode.INVALID_OPTIONS,
+            `${dto.name}.${name} has @Field({ default: ${JSON.stringify(field.default)} }) and the initialiser ${JSON.stringify(sample[name])}.`,
+            ['Keep one: @Field({ default }) is published and applied; the initialiser is not needed.'],
+          );
+        }
+        defaults.push([name, field.default]);
+      }
       if (!plan.optional) required.push(name);
     }
+    this.plans.set(dto, { declared: [...byProperty.keys()], converted, defaults });
     this.stack.pop();
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length > 0) schema.required = required;
@@ -283,8 +195,38 @@ class SchemaBuilder {
     return schema;
   }
 
+  /**
+   * A property the class initialises but no decorator names: TypeScript records nothing about
+   * it, so it would be neither published nor handed to the handler. (A property with neither a
+   * decorator nor an initialiser leaves no trace at all: the docs say so.)
+   */
+  private checkDeclared(dto: Constructor, sample: Record<string, unknown>, declared: ReadonlyMap<string, unknown>): void {
+    for (const key of Object.keys(sample)) {
+      if (declared.has(key)) continue;
+      throw new DefinitionError(
+        DefinitionErrorCode.UNDECLARED_FIELD,
+        `${dto.name}.${key} has no decorator, so it is not part of the input: it is not published and the handler never receives it.`,
+        [
+          `Give ${dto.name}.${key} the decorator of its type (@IsString(), @IsInt() …), with @IsOptional() if it may be absent.`,
+          'Or describe it with @Field({ … }).',
+          'If it is not input, make it a getter or a method, or move it out of the DTO.',
+        ],
+      );
+    }
+  }
+
   private plan(dto: Constructor, property: string, metadatas: ValidationMetadata[]): PropertyPlan {
-    const plan: PropertyPlan = { typeKeywords: {}, keywords: {}, itemType: {}, itemKeywords: {}, optional: false, nestedEach: false };
+    const plan: PropertyPlan = {
+      typeKeywords: {},
+      keywords: {},
+      itemType: {},
+      itemKeywords: {},
+      optional: false,
+      nested: false,
+      nestedEach: false,
+      date: false,
+      dateEach: false,
+    };
     let defined = false;
     for (const metadata of metadatas) {
       switch (metadata.type) {
@@ -297,13 +239,8 @@ class SchemaBuilder {
           defined = true;
           continue;
         case ValidationTypes.NESTED_VALIDATION:
+          plan.nested = true;
           plan.nestedEach = metadata.each === true;
-          plan.nested = this.nestedClass(dto, property);
-          if (plan.nested) {
-            const children = this.nested.get(dto) ?? new Map();
-            children.set(property, { dto: plan.nested, each: plan.nestedEach });
-            this.nested.set(dto, children);
-          }
           continue;
         case ValidationTypes.WHITELIST:
           continue;
@@ -315,6 +252,12 @@ class SchemaBuilder {
       }
       const name = metadata.name ?? '';
       const each = metadata.each === true;
+      if (name === DECORATOR.IS_DATE) {
+        // A Date travels as a date-time string and is built back into a Date for the handler.
+        if (each) plan.dateEach = true;
+        else plan.date = true;
+        continue;
+      }
       const typeName = TYPE_DECORATORS[name];
       if (typeName) {
         if (each) plan.itemType = { type: typeName };
@@ -341,19 +284,45 @@ class SchemaBuilder {
   }
 
   private designType(dto: Constructor, property: string): string | undefined {
-    const type: unknown = Reflect.getMetadata('design:type', dto.prototype, property);
-    if (type === String) return 'string';
-    if (type === Number) return 'number';
-    if (type === Boolean) return 'boolean';
+    const type = designTypeOf(dto, property);
     if (type === Array) return 'array';
-    return undefined;
+    return PRIMITIVE_TYPES.get(type);
+  }
+
+  /** What `@Type(() => X)` names for a property, if anything. */
+  private typeMetadata(dto: Constructor, property: string) {
+    return defaultMetadataStorage.findTypeMetadata(dto, property);
+  }
+
+  private isDateProperty(dto: Constructor, property: string, plan: PropertyPlan): { date: boolean; each: boolean } {
+    const named = this.typeMetadata(dto, property)?.typeFunction?.() as unknown;
+    const design = designTypeOf(dto, property);
+    if (plan.dateEach) {
+      if (named !== Date) throw this.dateTypeError(dto, property, true);
+      return { date: true, each: true };
+    }
+    if (plan.date) {
+      if (named !== Date && design !== Date) throw this.dateTypeError(dto, property, false);
+      return { date: true, each: false };
+    }
+    // A property TypeScript types as Date (or that @Type names Date) is one even without @IsDate.
+    if (named === Date) return { date: true, each: design === Array };
+    return { date: design === Date, each: false };
+  }
+
+  private dateTypeError(dto: Constructor, property: string, each: boolean): DefinitionError {
+    return new DefinitionError(
+      DefinitionErrorCode.INVALID_SCHEMA,
+      `${dto.name}.${property} has @IsDate(${each ? '{ each: true }' : ''}) but nothing says it holds ${each ? 'Dates' : 'a Date'}.`,
+      [`Add @Type(() => Date) from class-transformer to ${dto.name}.${property}: it travels as a date-time string and the handler receives a Date.`],
+    );
   }
 
   private nestedClass(dto: Constructor, property: string): Constructor | undefined {
-    const typeMetadata = defaultMetadataStorage.findTypeMetadata(dto, property);
+    const typeMetadata = this.typeMetadata(dto, property);
     const fromTransformer = typeMetadata?.typeFunction?.() as unknown;
     if (isDtoClass(fromTransformer)) return fromTransformer;
-    const design: unknown = Reflect.getMetadata('design:type', dto.prototype, property);
+    const design = designTypeOf(dto, property);
     if (isDtoClass(design)) return design;
     throw new DefinitionError(DefinitionErrorCode.INVALID_SCHEMA, `${dto.name}.${property} has @ValidateNested but its class is unknown.`, [
       `Add @Type(() => ChildDto) from class-transformer to ${dto.name}.${property}.`,
@@ -361,24 +330,140 @@ class SchemaBuilder {
     ]);
   }
 
-  private propertySchema(dto: Constructor, property: string, plan: PropertyPlan): JsonSchema {
-    const field = Reflect.getMetadata(FIELD_METADATA, dto.prototype, property) as FieldOptions | undefined;
+  /** The union a property declares: with @Field({ oneOf }) or class-transformer's @Type discriminator. */
+  private unionOf(dto: Constructor, property: string, field: FieldOptions | undefined): { schema: JsonSchema; conversion?: Conversion } | undefined {
+    const discriminator = this.typeMetadata(dto, property)?.options?.discriminator;
+    if (field?.oneOf !== undefined) return this.fieldUnion(dto, property, field.oneOf, field.discriminator);
+    if (discriminator === undefined) return undefined;
+    const keep = this.typeMetadata(dto, property)?.options?.keepDiscriminatorProperty === true;
+    const choices = new Map<unknown, Constructor>();
+    const variants: JsonSchema[] = [];
+    for (const { name, value } of discriminator.subTypes) {
+      choices.set(name, value as Constructor);
+      variants.push(this.tagged(value as Constructor, discriminator.property, name));
+    }
+    return { schema: { oneOf: variants }, conversion: { kind: 'union', property: discriminator.property, choices, keep } };
+  }
+
+  private fieldUnion(
+    dto: Constructor,
+    property: string,
+    types: readonly FieldType[],
+    discriminator: string | undefined,
+  ): { schema: JsonSchema; conversion?: Conversion } {
+    const where = `${dto.name}.${property}`;
+    if (types.length === 0)
+      throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${where} has @Field({ oneOf: [] }).`, ['List the types it may hold.']);
+    if (types.every((type) => PRIMITIVE_TYPES.has(type))) return { schema: { type: types.map((type) => PRIMITIVE_TYPES.get(type)!) } };
+    if (!types.every(isDtoClass) || discriminator === undefined) {
+      throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${where} has @Field({ oneOf }) of DTO classes without a discriminator.`, [
+        `Name the property that tells them apart: @Field({ oneOf: [${types.map((type) => (type as { name?: string }).name).join(', ')}], discriminator: 'kind' }), each class declaring it with @Equals('…').`,
+        'oneOf lists either only DTO classes or only String, Number and Boolean.',
+      ]);
+    }
+    const choices = new Map<unknown, Constructor>();
+    const variants: JsonSchema[] = [];
+    for (const type of types as Constructor[]) {
+      const schema = this.objectSchema(type);
+      const tag = (schema.properties as Record<string, JsonSchema> | undefined)?.[discriminator];
+      const value = tag?.const ?? (Array.isArray(tag?.enum) && tag.enum.length === 1 ? tag.enum[0] : undefined);
+      if (value === undefined || !(schema.required as string[] | undefined)?.includes(discriminator)) {
+        throw new DefinitionError(
+          DefinitionErrorCode.INVALID_OPTIONS,
+          `${type.name}.${discriminator} must hold one required value to tell ${where}'s classes apart.`,
+          [`Declare it in ${type.name}: @Equals('${type.name.toLowerCase()}') ${discriminator}: '${type.name.toLowerCase()}';`],
+        );
+      }
+      if (choices.has(value)) {
+        throw new DefinitionError(
+          DefinitionErrorCode.INVALID_OPTIONS,
+          `${where}: ${choices.get(value)!.name} and ${type.name} both have ${discriminator} ${JSON.stringify(value)}.`,
+          ['Give each class its own value.'],
+        );
+      }
+      choices.set(value, type);
+      variants.push(schema);
+    }
+    return { schema: { oneOf: variants }, conversion: { kind: 'union', property: discriminator, choices, keep: false } };
+  }
+
+  /** A variant of a class-transformer union: its schema with the discriminator fixed to its name. */
+  private tagged(type: Constructor, property: string, value: string): JsonSchema {
+    const schema = this.objectSchema(type);
+    const tag = { const: value };
+    if (schema.$ref !== undefined) return { allOf: [schema], properties: { [property]: tag }, required: [property] };
+    const properties = { ...(schema.properties as Record<string, JsonSchema>), [property]: tag };
+    const required = [...new Set([...((schema.required as string[] | undefined) ?? []), property])];
+    return { ...schema, properties, required };
+  }
+
+  /** `@Field({ record })`: an object whose every value has one schema. */
+  private recordOf(type: FieldType): { schema: JsonSchema; conversion?: Conversion } {
+    const primitive = PRIMITIVE_TYPES.get(type);
+    if (primitive) return { schema: { type: 'object', additionalProperties: { type: primitive } } };
+    if (type === Date) return { schema: { type: 'object', additionalProperties: { ...DATE_TIME } }, conversion: { kind: 'record', values: { kind: 'date' } } };
+    const dto = type as Constructor;
+    return { schema: { type: 'object', additionalProperties: this.objectSchema(dto) }, conversion: { kind: 'record', values: { kind: 'dto', dto } } };
+  }
+
+  private propertySchema(
+    dto: Constructor,
+    property: string,
+    plan: PropertyPlan,
+    field: FieldOptions | undefined,
+  ): { schema: JsonSchema; conversion?: Conversion; each: boolean } {
     let schema: JsonSchema;
-    if (plan.nested && !plan.nestedEach) {
-      schema = { ...this.objectSchema(plan.nested), ...plan.keywords };
+    let conversion: Conversion | undefined;
+    let each = false;
+    const union = field?.schema === undefined ? this.unionOf(dto, property, field) : undefined;
+    const date = field?.schema === undefined && !union ? this.isDateProperty(dto, property, plan) : { date: false, each: false };
+    if (field?.schema !== undefined) {
+      // A raw schema for this field alone: taken as written, over whatever the decorators say.
+      schema = { ...plan.typeKeywords, ...plan.keywords, ...field.schema };
+    } else if (union) {
+      each = plan.nestedEach || plan.typeKeywords.type === 'array' || designTypeOf(dto, property) === Array;
+      schema = each ? { type: 'array', items: union.schema, ...plan.keywords } : { ...union.schema, ...plan.keywords };
+      conversion = union.conversion;
+    } else if (field?.record !== undefined) {
+      const record = this.recordOf(field.record);
+      schema = { ...record.schema, ...plan.keywords };
+      conversion = record.conversion;
+    } else if (date.date && !date.each) {
+      schema = { ...DATE_TIME, ...plan.keywords };
+      conversion = { kind: 'date' };
+    } else if (plan.nested && !plan.nestedEach) {
+      const child = this.nestedClass(dto, property)!;
+      schema = { ...this.objectSchema(child), ...plan.keywords };
+      conversion = { kind: 'dto', dto: child };
     } else {
       schema = { ...plan.typeKeywords, ...plan.keywords };
       if (schema.type === undefined && schema.enum === undefined && schema.const === undefined) {
         const design = this.designType(dto, property);
         if (design) schema.type = design;
       }
-      const items: JsonSchema = plan.nested ? this.objectSchema(plan.nested) : { ...plan.itemType, ...plan.itemKeywords };
+      let items: JsonSchema;
+      if (plan.nested) {
+        const child = this.nestedClass(dto, property)!;
+        items = this.objectSchema(child);
+        conversion = { kind: 'dto', dto: child };
+        each = true;
+      } else if (date.each) {
+        items = { ...DATE_TIME, ...plan.itemKeywords };
+        conversion = { kind: 'date' };
+        each = true;
+      } else {
+        items = { ...plan.itemType, ...plan.itemKeywords };
+      }
       if (Object.keys(items).length > 0) {
         schema.type ??= 'array';
         schema.items = items;
       }
     }
     if (field) {
+      if (field.format !== undefined) {
+        schema.format = field.format;
+        schema.type ??= 'string';
+      }
       if (field.title !== undefined) schema.title = field.title;
       if (field.description !== undefined) schema.description = field.description;
       if (field.default !== undefined) schema.default = field.default;
@@ -387,10 +472,13 @@ class SchemaBuilder {
       if (field.header !== undefined) schema['x-mcp-header'] = field.header;
       if (field.nullable) {
         if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+        else if (Array.isArray(schema.type) && !schema.type.includes('null')) schema.type = [...(schema.type as string[]), 'null'];
+        else if (Array.isArray(schema.oneOf)) schema.oneOf = [...(schema.oneOf as JsonSchema[]), { type: 'null' }];
         if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
       }
     }
-    return orderKeywords(schema);
+    if (field?.schema === undefined && isEmptySchema(schema)) throw emptySchemaError(dto, property);
+    return { schema: orderKeywords(schema), conversion, each };
   }
 }
 
@@ -416,6 +504,9 @@ const KEY_ORDER = [
   'properties',
   'required',
   'additionalProperties',
+  'oneOf',
+  '$ref',
+  '$defs',
 ];
 
 function orderKeywords(schema: JsonSchema): JsonSchema {
@@ -427,13 +518,15 @@ function orderKeywords(schema: JsonSchema): JsonSchema {
 
 /**
  * Builds the JSON Schema (2020-12) of a DTO from its class-validator decorators and `@Field`
- * descriptions: root `type: "object"`, nested DTOs inlined. Runs once per DTO at start-up.
+ * options: root `type: "object"`, nested DTOs inlined, a DTO that contains itself published once
+ * under `$defs` and referenced with `$ref`. Runs once per DTO at start-up; a property whose schema
+ * would say nothing (`{}`) or that no decorator names is a `DefinitionError`.
  *
  * @example
  * const { schema } = dtoToJsonSchema(CreateNoteInput);
  */
 export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}): DtoSchema {
   const builder = new SchemaBuilder(options);
-  const schema = builder.objectSchema(dto);
-  return { schema, needsClassValidator: builder.needsClassValidator, instantiate: buildInstantiator(dto, builder.nested, builder.declared) };
+  const schema = builder.root(dto);
+  return { schema, needsClassValidator: builder.needsClassValidator, instantiate: buildInstantiator(dto, builder.plans) };
 }

@@ -118,7 +118,8 @@ export class ValidatorFactory {
     return async (args) => {
       if (!check(args)) return { ok: false, problems: formatAjvErrors(check.errors ?? []) };
       const instance = instantiate!(known(args));
-      const errors = await validate(instance, { forbidUnknownValues: false });
+      // ajv has already held the arguments to the published schema, so a null here is one the schema allows (@Field({ nullable })).
+      const errors = await validate(instance, { forbidUnknownValues: false, skipNullProperties: true });
       return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: formatClassValidatorErrors(errors) };
     };
   }

@@ -1,0 +1,320 @@
+import { Type } from 'class-transformer';
+import { Equals, IsArray, IsDate, IsDateString, IsEmail, IsInt, IsISO8601, IsOptional, IsPositive, IsString, IsUrl, ValidateNested } from 'class-validator';
+import { Field } from '../decorators/field.decorator';
+import { DefinitionError } from '../errors/definition-error';
+import { ValidatorFactory } from '../validation/validator-factory';
+import { dtoToJsonSchema } from './dto-to-json-schema';
+
+class Circle {
+  @Equals('circle')
+  kind: 'circle';
+
+  @IsPositive()
+  radius: number;
+}
+
+class Square {
+  @Equals('square')
+  kind: 'square';
+
+  @IsPositive()
+  side: number;
+}
+
+class Label {
+  @IsString()
+  text: string;
+}
+
+/** What a tool gets: the published schema enforced, then the instance built. */
+function parserOf(dto: new () => object) {
+  const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(dto);
+  return new ValidatorFactory().inputParser({ schema, dto, needsClassValidator, instantiate, stripUnknown: true, generated: true });
+}
+
+async function accepts(dto: new () => object, args: Record<string, unknown>): Promise<unknown> {
+  const outcome = await parserOf(dto)(args);
+  if (!outcome.ok) throw new Error(`rejected: ${outcome.problems.join('; ')}`);
+  return outcome.value;
+}
+
+async function rejects(dto: new () => object, args: Record<string, unknown>): Promise<string> {
+  const outcome = await parserOf(dto)(args);
+  if (outcome.ok) throw new Error(`accepted ${JSON.stringify(args)}`);
+  return outcome.problems.join('; ');
+}
+
+describe('formats', () => {
+  class Formats {
+    @IsUrl()
+    site: string;
+
+    @IsOptional()
+    @IsEmail()
+    mail?: string;
+
+    @IsOptional()
+    @IsDateString()
+    stamp?: string;
+
+    @IsOptional()
+    @IsISO8601()
+    iso?: string;
+
+    @IsOptional()
+    @Field({ format: 'date' })
+    @IsString()
+    day?: string;
+
+    @IsOptional()
+    @Field({ format: 'uuid' })
+    id?: string;
+  }
+
+  it('publishes format for @IsUrl, @IsEmail, @IsDateString, @IsISO8601 and @Field({ format })', () => {
+    const { properties } = dtoToJsonSchema(Formats).schema as { properties: Record<string, unknown> };
+    expect(properties).toEqual({
+      site: { type: 'string', format: 'uri' },
+      mail: { type: 'string', format: 'email' },
+      stamp: { type: 'string', format: 'date-time' },
+      iso: { type: 'string', format: 'date-time' },
+      day: { type: 'string', format: 'date' },
+      id: { type: 'string', format: 'uuid' },
+    });
+  });
+
+  it('enforces what it publishes: any absolute URI, a real date', async () => {
+    await accepts(Formats, { site: 'https://example.com/a?b=c' });
+    await accepts(Formats, { site: 'data:text/plain,hi', day: '2026-02-28' });
+    expect(await rejects(Formats, { site: 'not a uri' })).toMatch(/site/);
+    expect(await rejects(Formats, { site: 'https://x.y', day: '2026-02-30' })).toMatch(/day/);
+    expect(await rejects(Formats, { site: 'https://x.y', stamp: 'yesterday' })).toMatch(/stamp/);
+  });
+});
+
+describe('Date fields', () => {
+  class When {
+    @Type(() => Date)
+    @IsDate()
+    at: Date;
+
+    @IsOptional()
+    @Type(() => Date)
+    @IsDate({ each: true })
+    history?: Date[];
+  }
+
+  it('travel as date-time strings and reach the handler as Dates', async () => {
+    expect(dtoToJsonSchema(When).schema.properties).toEqual({
+      at: { type: 'string', format: 'date-time' },
+      history: { type: 'array', items: { type: 'string', format: 'date-time' } },
+    });
+    const value = (await accepts(When, { at: '2026-07-28T10:00:00Z', history: ['2020-01-01T00:00:00.000Z'] })) as When;
+    expect(value.at).toBeInstanceOf(Date);
+    expect(value.at.toISOString()).toBe('2026-07-28T10:00:00.000Z');
+    expect(value.history![0]).toBeInstanceOf(Date);
+    expect(await rejects(When, { at: 12 })).toMatch(/at/);
+  });
+
+  it('@IsDate on a property nothing types as Date is a start-up error that asks for @Type', () => {
+    class Vague {
+      @IsDate()
+      at: Date | null;
+    }
+    expect(() => dtoToJsonSchema(Vague)).toThrow(/@Type\(\(\) => Date\)/);
+  });
+});
+
+describe('maps', () => {
+  class Maps {
+    @IsOptional()
+    @Field({ record: String })
+    labels?: Record<string, string>;
+
+    @IsOptional()
+    @Field({ record: Label })
+    named?: Record<string, Label>;
+  }
+
+  it('publish typed additionalProperties, enforced, with DTO values built', async () => {
+    expect(dtoToJsonSchema(Maps).schema.properties).toEqual({
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      named: { type: 'object', additionalProperties: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+    });
+    await accepts(Maps, { labels: { a: 'x' } });
+    expect(await rejects(Maps, { labels: { a: 2 } })).toMatch(/labels/);
+    const value = (await accepts(Maps, { named: { first: { text: 'hi', extra: 1 }, ['__proto__']: { text: 'p' } } })) as Maps;
+    expect(value.named!.first).toBeInstanceOf(Label);
+    expect(value.named!.first).toEqual({ text: 'hi' });
+    // A "__proto__" key stays data, never the prototype.
+    expect(Object.getPrototypeOf(value.named)).toBe(Object.prototype);
+    expect(Object.keys(value.named!)).toEqual(['first', '__proto__']);
+  });
+});
+
+describe('nullable', () => {
+  class Nick {
+    @Field({ nullable: true })
+    @IsString()
+    nickname: string | null;
+  }
+
+  it('accepts null, still requires the property', async () => {
+    expect(dtoToJsonSchema(Nick).schema).toEqual({ type: 'object', properties: { nickname: { type: ['string', 'null'] } }, required: ['nickname'] });
+    expect(((await accepts(Nick, { nickname: null })) as Nick).nickname).toBeNull();
+    await rejects(Nick, {});
+    await rejects(Nick, { nickname: 3 });
+  });
+});
+
+describe('unions', () => {
+  class Drawing {
+    @IsOptional()
+    @Field({ oneOf: [Circle, Square], discriminator: 'kind' })
+    shape?: Circle | Square;
+
+    @IsOptional()
+    @IsArray()
+    @Field({ oneOf: [Circle, Square], discriminator: 'kind' })
+    shapes?: Array<Circle | Square>;
+
+    @IsOptional()
+    @Field({ oneOf: [String, Number] })
+    size?: string | number;
+  }
+
+  it('publish oneOf and hand the handler an instance of the class the discriminator names', async () => {
+    const { properties } = dtoToJsonSchema(Drawing).schema as { properties: Record<string, any> };
+    expect(properties.shape.oneOf).toHaveLength(2);
+    expect(properties.shapes).toMatchObject({ type: 'array', items: { oneOf: [{}, {}] } });
+    expect(properties.size).toEqual({ type: ['string', 'number'] });
+    const value = (await accepts(Drawing, { shape: { kind: 'square', side: 2 }, shapes: [{ kind: 'circle', radius: 1 }] })) as Drawing;
+    expect(value.shape).toBeInstanceOf(Square);
+    expect(value.shapes![0]).toBeInstanceOf(Circle);
+    expect(value.shape).toEqual({ kind: 'square', side: 2 });
+    expect(await rejects(Drawing, { shape: { kind: 'circle', side: 1 } })).toMatch(/shape/);
+    expect(await rejects(Drawing, { shape: { kind: 'triangle' } })).toMatch(/shape/);
+  });
+
+  it("follow class-transformer's @Type discriminator", async () => {
+    class Base {}
+    class Painting {
+      @ValidateNested()
+      @Type(() => Base, {
+        discriminator: {
+          property: 'kind',
+          subTypes: [
+            { value: Circle, name: 'circle' },
+            { value: Square, name: 'square' },
+          ],
+        },
+        keepDiscriminatorProperty: true,
+      })
+      shape: Circle | Square;
+    }
+    const value = (await accepts(Painting, { shape: { kind: 'circle', radius: 3 } })) as Painting;
+    expect(value.shape).toBeInstanceOf(Circle);
+    await rejects(Painting, { shape: { kind: 'square', radius: 3 } });
+  });
+
+  it('are start-up errors without a discriminator, or with a class that does not fix its value', () => {
+    class NoTag {
+      @Field({ oneOf: [Circle, Square] })
+      shape: Circle | Square;
+    }
+    expect(() => dtoToJsonSchema(NoTag)).toThrow(/discriminator/);
+    class Loose {
+      @IsString()
+      kind: string;
+    }
+    class Untagged {
+      @Field({ oneOf: [Circle, Loose], discriminator: 'kind' })
+      shape: Circle | Loose;
+    }
+    expect(() => dtoToJsonSchema(Untagged)).toThrow(/Loose\.kind must hold one required value/);
+  });
+});
+
+describe('raw field schemas, defaults and mistakes', () => {
+  it('@Field({ schema }) publishes and enforces one raw field; the rest stays declarative', async () => {
+    class Mixed {
+      @IsString()
+      name: string;
+
+      @Field({ schema: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } })
+      point: [number, number];
+
+      @IsOptional()
+      @Field({ schema: {} })
+      anything?: unknown;
+    }
+    expect(dtoToJsonSchema(Mixed).schema.properties).toMatchObject({ point: { type: 'array', items: false }, anything: {} });
+    expect(((await accepts(Mixed, { name: 'a', point: [1, 2], anything: { deep: [1] } })) as Mixed).point).toEqual([1, 2]);
+    expect(await rejects(Mixed, { name: 'a', point: [1, 2, 3] })).toMatch(/point/);
+  });
+
+  it('applies @Field({ default }) when the property is absent, a fresh copy each time', async () => {
+    class Defaults {
+      @IsOptional()
+      @Field({ default: 'green' })
+      @IsString()
+      color?: string;
+
+      @IsOptional()
+      @Field({ default: ['a'] })
+      @IsString({ each: true })
+      tags?: string[];
+    }
+    expect(dtoToJsonSchema(Defaults).schema.properties).toEqual({
+      color: { type: 'string', default: 'green' },
+      tags: { type: 'array', items: { type: 'string' }, default: ['a'] },
+    });
+    const first = (await accepts(Defaults, {})) as Defaults;
+    expect(first).toEqual({ color: 'green', tags: ['a'] });
+    first.tags!.push('b');
+    expect(((await accepts(Defaults, {})) as Defaults).tags).toEqual(['a']);
+    expect(((await accepts(Defaults, { color: 'red' })) as Defaults).color).toBe('red');
+  });
+
+  it('refuses a default that disagrees with the initialiser', () => {
+    class Twice {
+      @IsOptional()
+      @Field({ default: 1 })
+      @IsInt()
+      n?: number = 2;
+    }
+    expect(() => dtoToJsonSchema(Twice)).toThrow(/default: 1.*initialiser 2/);
+  });
+
+  it('refuses a property the class initialises but no decorator names', () => {
+    class Forgot {
+      @IsString()
+      name: string;
+
+      limit = 10;
+    }
+    const error = (() => {
+      try {
+        dtoToJsonSchema(Forgot);
+      } catch (caught) {
+        return caught as DefinitionError;
+      }
+    })();
+    expect(error).toBeInstanceOf(DefinitionError);
+    expect(error!.code).toBe('MCPKIT_ERR_UNDECLARED_FIELD');
+    expect(error!.message).toMatch(/Forgot\.limit has no decorator/);
+  });
+
+  it('refuses a property whose schema would be {}', () => {
+    class Vague {
+      @IsOptional()
+      value?: string | number;
+    }
+    expect(() => dtoToJsonSchema(Vague)).toThrow(/Vague\.value would publish the schema \{\}/);
+    class Described {
+      @Field({ description: 'anything' })
+      value: unknown;
+    }
+    expect(() => dtoToJsonSchema(Described)).toThrow(/MCPKIT_ERR_EMPTY_FIELD_SCHEMA/);
+  });
+});
