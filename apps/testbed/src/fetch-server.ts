@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { onClientGone } from '@mcpkit/http';
 
 /** A web-standard handler: what `createFetchHandler` returns, or any other. */
 export type Fetch = (request: Request) => Promise<Response>;
@@ -20,9 +21,7 @@ function toRequest(req: IncomingMessage, res: ServerResponse): Request {
     else if (value !== undefined) headers.set(name, value);
   }
   const aborted = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) aborted.abort();
-  });
+  onClientGone(req, res, () => aborted.abort());
   // Like Node itself: no length and no chunks means no body.
   const hasBody =
     req.method !== 'GET' && req.method !== 'HEAD' && (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0');

@@ -313,6 +313,29 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
       expect(parse(agreed)).toMatchObject({ id: 3, result: { content: [{ text: 'x' }] } });
     });
 
+    it('cancels every request of a client that hangs up, pipelined ones included', async () => {
+      // Node 20 gives a response queued behind another on a keep-alive connection no socket yet:
+      // its 'close' never comes when the client goes, so the binding must watch the socket.
+      const { hostname, port } = new URL(url);
+      const post = (id: string) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { ms: 20_000 }, _meta: MODERN_META() } });
+        const headers = { ...JSON_BODY, host: `${hostname}:${port}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'slow' };
+        const head = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) }).map(([name, value]) => `${name}: ${value}\r\n`);
+        return `POST ${new URL(url).pathname} HTTP/1.1\r\n${head.join('')}\r\n${body}`;
+      };
+      const ids = ['pipe-1', 'pipe-2', 'pipe-3'];
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => socket.write(ids.map(post).join(''), resolve));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      socket.destroy();
+      const cancelled = () => ids.filter((id) => new RegExp(`"rpcId":"${id}"[^\n]*"outcome":"cancelled"`).test(server.output));
+      for (const deadline = Date.now() + 5_000; cancelled().length < ids.length && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(cancelled()).toEqual(ids);
+      await expectServes(url);
+    });
+
     it('refuses a forged Last-Event-ID, another session’s included, and still resumes the right one', async () => {
       const a = await openSession(url);
       const b = await openSession(url);

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpRequest, HttpResult } from '@mcpkit/http';
+import { onClientGone, type HttpRequest, type HttpResult } from '@mcpkit/http';
 
 /** A Fastify request as the core reads it; `path` is the route's own, whatever prefix it is mounted under. */
 export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path: string): HttpRequest {
@@ -12,11 +12,7 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
     // Bodies stay strings (the plugin's parser), parsed once by core.
     body: typeof request.body === 'string' ? request.body : undefined,
     logger: request.log,
-    onClose: (listener) =>
-      raw.once('close', () => {
-        // Closed before the answer was out: the client went away.
-        if (!raw.writableFinished) listener();
-      }),
+    onClose: (listener) => onClientGone(request.raw, raw, listener),
   };
 }
 

@@ -112,7 +112,8 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
               query,
               headers,
               body,
-              onClose: (listener) => listeners.push(listener),
+              // A client gone before the core asked still counts: its request must not run on.
+              onClose: (listener) => (request.signal?.aborted ? queueMicrotask(listener) : settled ? undefined : void listeners.push(listener)),
             });
     }
     if (!('stream' in result)) {

@@ -2,6 +2,7 @@ export { createHttpHandler, clientErrorResult, type McpHttpHandler, type HttpHan
 export type { HttpRequest, HttpResult, HttpBodyResult, HttpStreamResult, HttpHeaders } from './http-result';
 export { EventStream, type EventSink } from './event-stream';
 export { createFetchHandler, type FetchHandler } from './fetch-handler';
+export { onClientGone } from './client-gone';
 export type { McpHttpOptions, ResponseMode } from './options';
 export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';

@@ -3,7 +3,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createHttpHandler, type HttpResult } from '../src';
+import { createHttpHandler, onClientGone, type HttpResult } from '../src';
 import { fixtureApp, ACCEPT_BOTH } from '../../fastify/test/fixture-app';
 
 // The binding CONTRIBUTING.md ("A new transport or HTTP framework") asks for, over node:http, as a
@@ -34,7 +34,7 @@ function serveNode(): Server {
       body = Buffer.concat(chunks).toString('utf8');
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const onClose = (listener: () => void) => res.once('close', () => res.writableFinished || listener());
+    const onClose = (listener: () => void) => onClientGone(req, res, listener);
     send(await core.handle({ method: req.method!, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, onClose }));
   };
   return createServer((req, res) => void serve(req, res));
