@@ -504,6 +504,10 @@ describe('2026-07-28 on the same endpoint', () => {
       error: { code: -32020, message: "Header mismatch: Mcp-Name header value 'steps' does not match body value 'echo'" },
     });
     expect((await post(server.url, body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' })).status).toBe(400);
+    // A name that is no string is the body's mistake (-32602), not a header mismatch.
+    const numbered = await post(server.url, { ...body, params: { ...body.params, name: 5 } }, headers('tools/call', '5'));
+    expect(numbered.status).toBe(400);
+    expect(await numbered.json()).toMatchObject({ id: 4, error: { code: -32602 } });
     expect((await post(server.url, body, { ...headers('tools/list', 'echo') })).status).toBe(400);
     const encoded = await post(server.url, body, { ...headers('tools/call'), 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=` });
     expect(encoded.status).toBe(200);

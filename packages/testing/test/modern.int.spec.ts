@@ -153,16 +153,24 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
       requestState: expect.any(String),
       _meta: expect.any(Object),
     });
-    // Missing or unusable answers: asked again, not an error.
+    // A missing answer is asked again (unknown keys ignored), not an error …
     const again = (
       await modern(
         connection,
         'tools/call',
-        { name: 'twoQuestions', arguments: { text: 'a' }, requestState: first.requestState, inputResponses: { who: 'garbage', other: 1 } },
+        { name: 'twoQuestions', arguments: { text: 'a' }, requestState: first.requestState, inputResponses: { other: 1 } },
         meta,
       )
     ).result;
     expect(again.resultType).toBe('input_required');
+    // … a malformed one is an error (protocol: malformed inputResponses → JSON-RPC error).
+    const garbage = await modern(
+      connection,
+      'tools/call',
+      { name: 'twoQuestions', arguments: { text: 'a' }, requestState: first.requestState, inputResponses: { who: 'garbage' } },
+      meta,
+    );
+    expect(garbage.error).toMatchObject({ code: -32602, message: expect.stringContaining('inputResponses["who"]') });
     const second = (
       await modern(
         connection,
@@ -177,6 +185,18 @@ describe('2026-07-28 requests beside the handshake era (core)', () => {
       )
     ).result;
     expect(Object.keys(second.inputRequests)).toEqual(['sampling-2']);
+    const badSample = await modern(
+      connection,
+      'tools/call',
+      {
+        name: 'twoQuestions',
+        arguments: { text: 'a' },
+        requestState: second.requestState,
+        inputResponses: { 'sampling-2': { role: 'assistant', model: 'm', content: 5 } },
+      },
+      meta,
+    );
+    expect(badSample.error).toMatchObject({ code: -32602 });
     const done = (
       await modern(
         connection,

@@ -57,6 +57,17 @@ export type AskOptions = OutboundRequestOptions & { key?: string };
 
 const ELICIT_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
 
+const isBlock = (value: unknown): boolean => isObject(value) && typeof value.type === 'string';
+
+/**
+ * A `sampling/createMessage` answer of the right shape: a role and content blocks (one or a list).
+ * `model` is not required: clients that leave it out are common, and a handler can do without it.
+ */
+function isSamplingResult(answer: Record<string, unknown>): boolean {
+  const { role, content } = answer;
+  return (role === 'user' || role === 'assistant') && (Array.isArray(content) ? content.every(isBlock) : isBlock(content));
+}
+
 /** @internal What a transport and the dispatcher give the context of one request. */
 export interface RequestContextInit {
   requestId: RequestId;
@@ -268,7 +279,7 @@ export class RequestContext {
       typeof request === 'string'
         ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options.maxTokens ?? 1000 }
         : { ...request };
-    return (await this.ask(METHOD.SAMPLING_CREATE_MESSAGE, params, options, 'sampling', (answer) => answer.content !== undefined)) as SamplingResult;
+    return (await this.ask(METHOD.SAMPLING_CREATE_MESSAGE, params, options, 'sampling', isSamplingResult)) as SamplingResult;
   }
 
   /**

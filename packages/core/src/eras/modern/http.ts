@@ -79,7 +79,8 @@ export function checkModernHeaders(headers: HeaderValues, frame: Frame, headerPa
   if (method !== frame.method) throw HeaderMismatchError.mismatch('Mcp-Method', method, frame.method);
   // The target the frame read once: a tool or prompt name, a resource URI.
   const named = frame.target;
-  if (named !== undefined) {
+  // A name that is not a string is the body's own mistake: the method answers it (-32602), no header can match it.
+  if (typeof named === 'string') {
     const name = decodeHeader('Mcp-Name', headers['mcp-name']);
     if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
     if (name !== named) throw HeaderMismatchError.mismatch('Mcp-Name', name, named);

@@ -1,5 +1,6 @@
 import { ClientCapabilityError } from '../../errors/client-errors';
-import { MissingRequiredClientCapabilityError } from '../../errors/mcp-error';
+import { InvalidParamsError, MissingRequiredClientCapabilityError } from '../../errors/mcp-error';
+import { clipJson } from '../../errors/clip';
 import type { LogLevel } from '../../logging/log-levels';
 import { isObject } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
@@ -126,8 +127,11 @@ export class ModernLink implements ClientLink, RunPlan {
     usable: (answer: Record<string, unknown>) => boolean,
   ): Record<string, unknown> {
     const answer = this.request.answers[key];
-    // An answer of the wrong shape counts as none: the client is asked again.
-    if (isObject(answer) && usable(answer)) return answer;
+    if (answer !== undefined) {
+      if (isObject(answer) && usable(answer)) return answer;
+      // Present but of the wrong shape: the spec answers malformed inputResponses with an error.
+      throw new InvalidParamsError(`inputResponses[${clipJson(key)}] is not a valid answer to ${method}`);
+    }
     this.missing[key] = { method, params };
     throw new InputRequiredSignal();
   }
