@@ -19,6 +19,11 @@ const commands = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+/** `--export <name>`: which export of the entry is the app, when the module does not say it alone. */
+function exportOption(): Option {
+  return new Option('--export <name>', 'the export that is the app, or a function returning it (default: the one app the module exports)');
+}
+
 // Commands that print results keep the app's own log quiet unless asked.
 function quietLogs(): void {
   process.env.LOG_LEVEL ??= 'warn';
@@ -59,6 +64,7 @@ program
   .option('--port <port>', 'HTTP port (default $PORT or 3000; 0 picks a free one)')
   .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
   .option('--stateless', 'HTTP without sessions')
+  .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit start --stdio\n  mcpkit start dist/app.js --http --port 8080')
   .action((entry: string | undefined, options) => run(() => commands.start().start(entry, options)));
 
@@ -68,6 +74,7 @@ program
   .option('--http', 'serve Streamable HTTP (restarts behind the same port)')
   .option('--port <port>', 'HTTP port (default $PORT or 3000)')
   .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
+  .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit dev            # as the command of your MCP client\n  mcpkit dev --http --port 3000')
   .action((entry: string | undefined, options) => run(() => commands.dev().dev(entry, options)));
 
@@ -75,7 +82,8 @@ program
   .command('inspect [entry]')
   .description('print the capability map: tools with their schemas, resources, templates, prompts')
   .option('--json', 'print JSON')
-  .addHelpText('after', '\nExamples:\n  mcpkit inspect\n  mcpkit inspect dist/app.js --json')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit inspect\n  mcpkit inspect dist/app.js --json\n  mcpkit inspect dist/tools.js --export weatherApp')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.inspect().inspect(entry, options))));
 
 program
@@ -90,6 +98,7 @@ program
       .choices(['legacy', 'modern'])
       .default('legacy'),
   )
+  .addOption(exportOption())
   .addHelpText(
     'after',
     '\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args \'{"text":"hi"}\' dist/app.js\n  mcpkit call --resource notes://index --era modern --json\n\nExit code 1 when the tool returns isError.',

@@ -7,6 +7,7 @@ import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 const TESTBED = join(__dirname, '..', '..', '..', 'apps', 'testbed', 'dist', 'app.js');
 const BROKEN = join(__dirname, 'fixtures', 'broken-app.js');
+const TWO_APPS = join(__dirname, 'fixtures', 'two-apps.js');
 
 function mcpkit(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -111,6 +112,37 @@ describe('mcpkit inspect', () => {
     const missing = await mcpkit(['inspect'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('dist/app.js');
+  });
+});
+
+describe('choosing the app of a module', () => {
+  it('refuses a module with several apps, naming them and suggesting --export, exit 2', async () => {
+    const result = await mcpkit(['inspect', TWO_APPS]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error ${TWO_APPS} exports 2 mcpkit apps: weatherApp and clockApp\nhint  Choose one with --export <name>, e.g. --export weatherApp.\n`,
+    });
+    expect((await mcpkit(['call', 'now', TWO_APPS])).code).toBe(2);
+  });
+
+  it('takes the one named by --export, in inspect, call and start', async () => {
+    const inspected = JSON.parse((await mcpkit(['inspect', TWO_APPS, '--export', 'clockApp', '--json'])).stdout) as { server: { name: string } };
+    expect(inspected.server.name).toBe('clock');
+    expect(await mcpkit(['call', 'forecast', '--export', 'weatherApp', TWO_APPS])).toMatchObject({ code: 0, stdout: 'sunny\n' });
+    const server = RawStdioClient.spawn(process.execPath, [CLI, 'start', TWO_APPS, '--export', 'clockApp'], { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      expect(await server.initialize()).toMatchObject({ result: { serverInfo: { name: 'clock' } } });
+      expect(await server.end()).toEqual({ code: 0, signal: null });
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('refuses an --export the module does not have, listing what it exports, exit 2', async () => {
+    const result = await mcpkit(['inspect', TWO_APPS, '--export', 'nope']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error ${TWO_APPS} has no export named nope\nhint  It exports weatherApp and clockApp.\n`);
   });
 });
 

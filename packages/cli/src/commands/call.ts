@@ -11,6 +11,8 @@ export interface CallOptions {
   json?: boolean;
   /** `modern` calls as a 2026-07-28 client: `_meta` per request, results with resultType and cache hints. */
   era?: 'legacy' | 'modern';
+  /** The export that is the app (or returns it). */
+  export?: string;
 }
 
 /** `key=value` pairs as an object: a value that parses as JSON is that value, else a string. */
@@ -54,7 +56,10 @@ export async function call(target: string | undefined, rest: readonly string[], 
   const positionals = options.resource || options.prompt ? [target, ...rest].filter((item): item is string => item !== undefined) : [...rest];
   const entry = positionals.length > 0 && !positionals[positionals.length - 1].includes('=') ? positionals.pop() : undefined;
   const args = { ...parseArgsJson(options.args), ...parsePairs(positionals) };
-  const client = await TestClient.connect(loadApp(resolveEntry(entry)), { era: options.era, clientInfo: { name: 'mcpkit-cli', version: CLI_VERSION } });
+  const client = await TestClient.connect(loadApp(resolveEntry(entry), { export: options.export }), {
+    era: options.era,
+    clientInfo: { name: 'mcpkit-cli', version: CLI_VERSION },
+  });
   try {
     if (options.resource) {
       const result = await client.readResource(options.resource);
