@@ -110,9 +110,10 @@ program
   .description(`print the config that connects a client: ${CLIENTS.join(', ')}`)
   .requiredOption('--client <client>', CLIENTS.join(' | '))
   .option('--http <url>', 'connect to a running HTTP server instead of launching over stdio')
-  .option('--name <name>', 'server name in the client (default: the package name)')
+  .option('--name <name>', "server name in the client (default: the app's name)")
+  .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit config --client claude-code\n  mcpkit config --client vscode --http http://127.0.0.1:3000/mcp')
-  .action((entry: string | undefined, options) => run(() => config(entry, options)));
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), config(entry, options))));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {

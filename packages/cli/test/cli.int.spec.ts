@@ -207,6 +207,36 @@ describe('mcpkit config', () => {
     if (client === 'claude-desktop') expect(result.stderr).toContain('Settings > Connectors');
   });
 
+  it("names the server after the app, over stdio and HTTP (not the package, nor a fixed 'mcp-server')", async () => {
+    const stdio = await mcpkit(['config', '--client', 'cursor', TESTBED]);
+    expect(Object.keys(JSON.parse(stdio.stdout).mcpServers)).toEqual(['mcpkit-testbed']);
+    const http = await mcpkit(['config', '--client', 'claude-code', '--http', 'http://127.0.0.1:3000/mcp', TESTBED]);
+    expect(http).toMatchObject({ code: 0, stdout: 'claude mcp add --transport http mcpkit-testbed http://127.0.0.1:3000/mcp\n' });
+  });
+
+  it('finds the app for its name through package.json, and says how to do without one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-cli-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: '@acme/x', mcpkit: { app: TESTBED } }));
+    expect((await mcpkit(['config', '--client', 'vscode', '--http', 'http://127.0.0.1:3000/mcp'], dir)).stdout).toContain('"mcpkit-testbed"');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x' }));
+    const missing = await mcpkit(['config', '--client', 'vscode', '--http', 'http://127.0.0.1:3000/mcp'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^error No app module at .*dist\/app\.js\nhint {2}The server is named after the app: .*, or name the server yourself: --name <name>\.\n$/,
+    );
+    expect((await mcpkit(['config', '--client', 'vscode', '--http', 'http://127.0.0.1:3000/mcp', '--name', 'remote'], dir)).code).toBe(0);
+  });
+
+  it('takes --export: the name of that app, and the same choice for mcpkit start', async () => {
+    const result = await mcpkit(['config', '--client', 'claude-desktop', '--export', 'clockApp', TWO_APPS]);
+    expect(JSON.parse(result.stdout).mcpServers).toEqual({
+      clock: { command: process.execPath, args: [CLI, 'start', TWO_APPS, '--stdio', '--export', 'clockApp'] },
+    });
+    const ambiguous = await mcpkit(['config', '--client', 'claude-desktop', TWO_APPS]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('--export weatherApp');
+  });
+
   it('rejects an unknown client', async () => {
     const result = await mcpkit(['config', '--client', 'emacs', TESTBED]);
     expect(result.code).toBe(2);
