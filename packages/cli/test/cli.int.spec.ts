@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
@@ -241,5 +241,66 @@ describe('mcpkit config', () => {
     const result = await mcpkit(['config', '--client', 'emacs', TESTBED]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--client must be one of');
+  });
+});
+
+describe('mcpkit new, the files of each transport', () => {
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'mcpkit-new-files-'))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  /** The project's package.json and every file it wrote, as text (no install, no packing). */
+  async function scaffolded(transport: string) {
+    const dir = join(root, transport);
+    const result = await mcpkit(['new', 'demo', '--dir', dir, '--transport', transport, '--registry', '^0.1.0', '--no-install', '--yes'], root);
+    expect(result.code).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
+    const text = (readdirSync(dir, { recursive: true }) as string[])
+      .filter((file) => file.includes('.'))
+      .map((file) => readFileSync(join(dir, file), 'utf8'))
+      .join('\n');
+    return { pkg, text, readme: readFileSync(join(dir, 'README.md'), 'utf8'), printed: result.stdout };
+  }
+
+  it('stdio: no Fastify and no HTTP anywhere (package.json, README, code)', async () => {
+    const { pkg, text, readme, printed } = await scaffolded('stdio');
+    expect(Object.keys(pkg.dependencies)).toEqual(['@mcpkit/cli', '@mcpkit/core', '@mcpkit/stdio', 'class-transformer', 'class-validator', 'reflect-metadata']);
+    expect(pkg.scripts).toMatchObject({ start: 'mcpkit start', dev: 'mcpkit dev' });
+    expect(text).not.toMatch(/fastify|--http|\bHTTP\b|:3000\/mcp/i);
+    expect(readme).toContain('npm start            # serve on stdin/stdout');
+    expect(readme).toContain('claude mcp add demo -- ');
+    expect(printed).toMatch(/ {2}npm start\n$/);
+  });
+
+  it('http: no @mcpkit/stdio, and start serves HTTP', async () => {
+    const { pkg, text, readme, printed } = await scaffolded('http');
+    expect(Object.keys(pkg.dependencies)).toEqual([
+      '@mcpkit/cli',
+      '@mcpkit/core',
+      '@mcpkit/fastify',
+      'class-transformer',
+      'class-validator',
+      'fastify',
+      'reflect-metadata',
+    ]);
+    expect(pkg.scripts).toMatchObject({ start: 'mcpkit start --http', dev: 'mcpkit dev --http' });
+    expect(text).not.toMatch(/@mcpkit\/stdio|--stdio|stdin/);
+    expect(readme).toContain('claude mcp add --transport http demo http://127.0.0.1:3000/mcp');
+    expect(printed).toMatch(/ {2}npm start\n$/);
+  });
+
+  it('both: both transports, stdio by default', async () => {
+    const { pkg, readme } = await scaffolded('both');
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['@mcpkit/stdio', '@mcpkit/fastify', 'fastify']));
+    expect(pkg.scripts.start).toBe('mcpkit start');
+    expect(readme).toContain('npm start -- --stdio');
+    expect(readme).toContain('npm start -- --http');
+  });
+
+  it('refuses an unknown transport, writing nothing, exit 2', async () => {
+    const result = await mcpkit(['new', 'demo', '--dir', join(root, 'x'), '--transport', 'tcp', '--registry', '^0.1.0', '--no-install', '--yes'], root);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error --transport must be stdio, http or both, not tcp\n');
+    expect(existsSync(join(root, 'x'))).toBe(false);
   });
 });

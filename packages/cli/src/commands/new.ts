@@ -50,5 +50,6 @@ export async function newProject(name: string, options: NewOptions): Promise<voi
     progress: (line) => err(pcErr.dim(`  ${line}`)),
   });
   out(`${pc.green('created')} ${name} in ${dir}`);
-  out(`  cd ${dir}\n  ${pm} run build && ${pm} test\n  ${pm} start -- --stdio`);
+  // The start script serves HTTP in an HTTP-only project and stdio otherwise.
+  out(`  cd ${dir}\n  ${pm} run build && ${pm} test\n  ${pm} start${transport === 'both' ? ' -- --stdio' : ''}`);
 }
