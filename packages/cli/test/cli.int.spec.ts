@@ -8,6 +8,7 @@ const CLI = join(__dirname, '..', 'dist', 'cli.js');
 const TESTBED = join(__dirname, '..', '..', '..', 'apps', 'testbed', 'dist', 'app.js');
 const BROKEN = join(__dirname, 'fixtures', 'broken-app.js');
 const TWO_APPS = join(__dirname, 'fixtures', 'two-apps.js');
+const CONTENT = join(__dirname, 'fixtures', 'content-app.js');
 
 function mcpkit(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -61,6 +62,30 @@ describe('mcpkit call', () => {
     expect(await mcpkit(['call', '--prompt', 'greet', 'name=Ada', TESTBED])).toMatchObject({ code: 0, stdout: 'user: Please greet Ada warmly.\n' });
     const json = await mcpkit(['call', 'add', 'a=1', 'b=1', '--json', TESTBED]);
     expect(JSON.parse(json.stdout)).toEqual({ content: [{ type: 'text', text: '2' }] });
+  });
+
+  it('prints every kind of content block for what it is: links with name and URI, resources, sizes of binaries', async () => {
+    expect(await mcpkit(['call', 'everything', CONTENT])).toMatchObject({
+      code: 0,
+      stdout: [
+        'Found 2 notes:',
+        '[resource link] Today (today) <notes://today> text/markdown: What happened today',
+        '[resource link] plain <notes://plain>',
+        '[resource] <notes://inline> text/plain',
+        'inline text',
+        '[resource] <notes://logo> [image/png, 3 bytes]',
+        '[image, image/png, 4 bytes]',
+        '[audio, audio/wav, 2.0 KiB]',
+        '',
+      ].join('\n'),
+    });
+    expect(await mcpkit(['call', '--prompt', 'linked', CONTENT])).toMatchObject({ code: 0, stdout: 'user: [resource link] today <notes://today>\n' });
+    expect(await mcpkit(['call', '--resource', 'content://logo', CONTENT])).toMatchObject({ code: 0, stdout: '[image/png, 3 bytes]\n' });
+  });
+
+  it('prints structured content when there is no content, and a kind it does not know as JSON', async () => {
+    expect(JSON.parse((await mcpkit(['call', 'structured', CONTENT])).stdout)).toEqual({ city: 'Oslo' });
+    expect(await mcpkit(['call', 'newer', CONTENT])).toMatchObject({ code: 0, stdout: '{"type":"hologram","uri":"x://h"}\n' });
   });
 
   it('calls as a 2026-07-28 client with --era modern', async () => {

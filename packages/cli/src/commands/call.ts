@@ -1,5 +1,6 @@
-import { firstText, TestClient } from '@mcpkit/testing';
+import { TestClient } from '@mcpkit/testing';
 import { CliError, EXIT } from '../cli-error';
+import { formatContent, formatResourceContents } from '../format-content';
 import { loadApp, resolveEntry } from '../load-app';
 import { out } from '../output';
 import { CLI_VERSION } from '../version';
@@ -63,11 +64,7 @@ export async function call(target: string | undefined, rest: readonly string[], 
   try {
     if (options.resource) {
       const result = await client.readResource(options.resource);
-      out(
-        options.json
-          ? JSON.stringify(result, null, 2)
-          : result.contents.map((item) => ('text' in item ? item.text : `[${item.mimeType ?? 'binary'}, ${item.blob.length} base64 chars]`)).join('\n'),
-      );
+      out(options.json ? JSON.stringify(result, null, 2) : result.contents.map(formatResourceContents).join('\n'));
       return EXIT.OK;
     }
     if (options.prompt) {
@@ -75,19 +72,14 @@ export async function call(target: string | undefined, rest: readonly string[], 
         options.prompt,
         Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)])),
       );
-      out(
-        options.json
-          ? JSON.stringify(result, null, 2)
-          : result.messages
-              .map((message) => `${message.role}: ${message.content.type === 'text' ? message.content.text : `[${message.content.type}]`}`)
-              .join('\n'),
-      );
+      out(options.json ? JSON.stringify(result, null, 2) : result.messages.map((message) => `${message.role}: ${formatContent(message.content)}`).join('\n'));
       return EXIT.OK;
     }
     if (!target) throw new CliError('Name the tool to call', 'mcpkit call <tool> [key=value …], or --resource <uri>, or --prompt <name>');
     const result = await client.callTool(target, args);
-    const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
-    out(options.json ? JSON.stringify(result, null, 2) : text || firstText(result));
+    // No content but structured content: that is the answer.
+    const text = result.content.map(formatContent).join('\n') || (result.structuredContent ? JSON.stringify(result.structuredContent, null, 2) : '');
+    out(options.json ? JSON.stringify(result, null, 2) : text);
     return result.isError ? EXIT.FAILURE : EXIT.OK;
   } catch (error) {
     const rpc = error as { code?: number; message?: string };
