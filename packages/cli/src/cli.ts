@@ -2,7 +2,7 @@
 // First: the modules loaded after it reuse their compiled code from the previous run (Node ≥ 22.1).
 import '@mcpkit/core/compile-cache';
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT } from './cli-error';
+import { CliError, EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
 import { report } from './output';
 import { CLI_VERSION } from './version';
@@ -38,10 +38,27 @@ async function run(action: () => unknown): Promise<void> {
   }
 }
 
+/**
+ * A command line commander rejects, as our own error: one line plus a hint, exit 2 (commander's
+ * own message is silenced, so both kinds of usage error read alike). `command` is the subcommand
+ * it was rejected in, if any.
+ */
+function usageError(error: CommanderError, command?: string): CliError {
+  const [problem, ...more] = error.message.replace(/^error: /, '').split('\n');
+  // Commander's suggestion ("(Did you mean --json?)") comes on the next line.
+  const suggestion = more
+    .join(' ')
+    .trim()
+    .replace(/^\((.*)\)$/, '$1');
+  const help = command ? `mcpkit ${command} --help lists its options and arguments.` : 'mcpkit --help lists the commands.';
+  return new CliError(problem, suggestion ? `${suggestion} ${help}` : help, EXIT.USAGE);
+}
+
 const program = new Command('mcpkit')
   .description('Run, inspect, call and connect MCP servers built with mcpkit')
   .version(CLI_VERSION)
-  .showHelpAfterError('(mcpkit --help lists the commands)')
+  // Inherited by every command defined below: errors are reported by report(), once.
+  .configureOutput({ outputError: () => undefined })
   .exitOverride();
 
 program
@@ -115,11 +132,20 @@ program
   .addHelpText('after', '\nExamples:\n  mcpkit config --client claude-code\n  mcpkit config --client vscode --http http://127.0.0.1:3000/mcp')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), config(entry, options))));
 
+// Which command rejected the line, for the hint.
+for (const command of program.commands)
+  command.exitOverride((error) => {
+    throw Object.assign(error, { command: command.name() });
+  });
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {
-    // Help and version are successes; everything else commander rejects is a usage error.
-    process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-    return;
+    // Help and version are successes; help shown for a missing command is a usage error already printed.
+    if (error.exitCode === 0 || error.code === 'commander.help' || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    error = usageError(error, (error as CommanderError & { command?: string }).command);
   }
   process.exitCode = report(error);
 });

@@ -112,6 +112,44 @@ describe('mcpkit call', () => {
   });
 });
 
+describe('usage errors', () => {
+  // Commander's and ours alike: `error <problem>` then `hint  <what to do>`, nothing else, exit 2.
+  const ONE_FORMAT = /^error (?!.*error:)[^\n]+\nhint {2}[^\n]+\n$/;
+
+  it.each([
+    [['inspect', '--jsn', TESTBED], "error unknown option '--jsn'\nhint  Did you mean --json? mcpkit inspect --help lists its options and arguments.\n"],
+    [['inspec'], "error unknown command 'inspec'\nhint  Did you mean inspect? mcpkit --help lists the commands.\n"],
+    [
+      ['call', 'add', '--era', 'future', TESTBED],
+      "error option '--era <era>' argument 'future' is invalid. Allowed choices are legacy, modern.\nhint  mcpkit call --help lists its options and arguments.\n",
+    ],
+    [['config'], "error required option '--client <client>' not specified\nhint  mcpkit config --help lists its options and arguments.\n"],
+    [['new'], "error missing required argument 'name'\nhint  mcpkit new --help lists its options and arguments.\n"],
+    [['start', '--port'], "error option '--port <port>' argument missing\nhint  mcpkit start --help lists its options and arguments.\n"],
+    [
+      ['inspect', 'a.js', 'b.js'],
+      "error too many arguments for 'inspect'. Expected 1 argument but got 2.\nhint  mcpkit inspect --help lists its options and arguments.\n",
+    ],
+    [['--frob'], "error unknown option '--frob'\nhint  mcpkit --help lists the commands.\n"],
+  ])("commander's: mcpkit %j", async (args, stderr) => {
+    expect(await mcpkit(args)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it.each([
+    [['call', 'add', '--args', '{nope', TESTBED]],
+    [['config', '--client', 'emacs', TESTBED]],
+    [['start', TESTBED, '--port', 'abc', '--http']],
+    [['new', 'demo', '--transport', 'tcp', '--no-install', '--yes', '--dir', '/nonexistent/x']],
+    [['inspect', '/no/such/app.js']],
+    [['start', TESTBED, '--stdio', '--http']],
+    [['new', 'demo', '--pm', 'yarn', '--no-install', '--yes', '--dir', '/nonexistent/x']],
+  ])('ours, in the same format: mcpkit %j', async (args) => {
+    const result = await mcpkit(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(ONE_FORMAT);
+  });
+});
+
 describe('mcpkit inspect', () => {
   it('prints the capability map, as text and as JSON', async () => {
     const text = await mcpkit(['inspect', TESTBED]);
@@ -325,7 +363,7 @@ describe('mcpkit new, the files of each transport', () => {
   it('refuses an unknown transport, writing nothing, exit 2', async () => {
     const result = await mcpkit(['new', 'demo', '--dir', join(root, 'x'), '--transport', 'tcp', '--registry', '^0.1.0', '--no-install', '--yes'], root);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error --transport must be stdio, http or both, not tcp\n');
+    expect(result.stderr).toBe('error --transport must be stdio, http or both, not tcp\nhint  For example: mcpkit new weather --transport stdio\n');
     expect(existsSync(join(root, 'x'))).toBe(false);
   });
 });

@@ -37,8 +37,9 @@ export async function newProject(name: string, options: NewOptions): Promise<voi
   }
   transport ??= 'both';
   pm ??= 'npm';
-  if (!['stdio', 'http', 'both'].includes(transport)) throw new CliError(`--transport must be stdio, http or both, not ${transport}`);
-  if (pm !== 'npm' && pm !== 'pnpm') throw new CliError(`--pm must be npm or pnpm, not ${pm}`);
+  if (!['stdio', 'http', 'both'].includes(transport))
+    throw new CliError(`--transport must be stdio, http or both, not ${transport}`, 'For example: mcpkit new weather --transport stdio');
+  if (pm !== 'npm' && pm !== 'pnpm') throw new CliError(`--pm must be npm or pnpm, not ${pm}`, 'For example: mcpkit new weather --pm pnpm');
   const dir = resolve(options.dir ?? name);
   await scaffold({
     name,
