@@ -110,6 +110,7 @@ program
   .option('--resource <uri>', 'read a resource instead')
   .option('--prompt <name>', 'get a prompt instead (arguments as key=value)')
   .option('--json', 'print the whole result as JSON')
+  .option('--timeout <ms>', 'fail (exit 1) when no answer comes within this many ms; 0: no limit (default 60000)')
   .addOption(
     new Option('--era <era>', 'the protocol era to call with: legacy (initialize, then a session) or modern (stateless: _meta on every request)')
       .choices(['legacy', 'modern'])

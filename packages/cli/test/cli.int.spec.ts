@@ -88,6 +88,31 @@ describe('mcpkit call', () => {
     expect(await mcpkit(['call', 'newer', CONTENT])).toMatchObject({ code: 0, stdout: '{"type":"hologram","uri":"x://h"}\n' });
   });
 
+  it('fails with "no answer within" when a handler never settles, exit 1, even one that holds the event loop', async () => {
+    for (const tool of ['stuck', 'hang']) {
+      const started = Date.now();
+      expect(await mcpkit(['call', tool, '--timeout', '300', CONTENT])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error no answer within 300 ms from tool ${tool}\nhint  The handler has not settled, so it was cancelled; --timeout <ms> waits longer (0: for ever).\n`,
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  });
+
+  it('waits as long as --timeout says (0: no limit), and refuses one that is not a number of ms', async () => {
+    expect(await mcpkit(['call', 'late', '--timeout', '5000', CONTENT])).toMatchObject({ code: 0, stdout: 'late but there\n' });
+    expect(await mcpkit(['call', 'late', '--timeout', '0', CONTENT])).toMatchObject({ code: 0, stdout: 'late but there\n' });
+    // No limit, but a promise nothing can settle any more still fails rather than printing nothing.
+    expect(await mcpkit(['call', 'stuck', '--timeout', '0', CONTENT])).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^error no answer from tool stuck: nothing it waits for is pending, so it can never answer\n/),
+    });
+    const bad = await mcpkit(['call', 'late', '--timeout', '1.5s', CONTENT]);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error --timeout must be a whole number of milliseconds, not 1\.5s\nhint/) });
+  });
+
   it('calls as a 2026-07-28 client with --era modern', async () => {
     const call = await mcpkit(['call', 'add', 'a=1', 'b=1', '--era', 'modern', '--json', TESTBED]);
     expect(JSON.parse(call.stdout)).toEqual({
