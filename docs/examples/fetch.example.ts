@@ -11,7 +11,7 @@ class Search {
   }
 }
 
-const app = createApp({ name: 'catalogue', version: '1.0.0', providers: [Search] });
+export const app = createApp({ name: 'catalogue', version: '1.0.0', providers: [Search] });
 
 // Same options, defaults and answers as the Fastify plugin (sessions, SSE, resumption, Host/Origin).
 const mcp = createFetchHandler(app, { path: '/mcp' });

@@ -8,7 +8,7 @@ class Clock {
   }
 }
 
-const app = createApp({ name: 'clock', version: '1.0.0', providers: [Clock] });
+export const app = createApp({ name: 'clock', version: '1.0.0', providers: [Clock] });
 
 // A web-standard (request: Request) => Promise<Response>: Hono, Bun, Deno, Workers, Next.js.
 export const handler = createFetchHandler(app, { path: '/mcp' });

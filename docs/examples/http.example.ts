@@ -13,7 +13,7 @@ class Reports {
   }
 }
 
-const app = createApp({ name: 'reports', version: '1.0.0', providers: [Reports] });
+export const app = createApp({ name: 'reports', version: '1.0.0', providers: [Reports] });
 
 // 1. Mounted on a service you already run: its other routes, hooks and parsers are untouched.
 export async function mounted() {

@@ -1,5 +1,4 @@
 import { createApp, Tool, Field } from '@mcpkit/core';
-import { serveStdio } from '@mcpkit/stdio';
 import { IsString, MinLength } from 'class-validator';
 
 class GreetInput {
@@ -16,4 +15,5 @@ class Greeter {
   }
 }
 
-serveStdio(createApp({ name: 'greeter', version: '1.0.0', providers: [Greeter] }));
+// Side-effect free: `mcpkit start` serves it, `mcpkit inspect` and `mcpkit call` load it, tests import it.
+export const app = createApp({ name: 'greeter', version: '1.0.0', providers: [Greeter] });

@@ -10,6 +10,7 @@ import { clockApp } from '../examples/app.example';
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
 const EXAMPLES = join(DOCS, 'examples');
+const CLI = require.resolve('@mcpkit/cli/package.json').replace(/package\.json$/, 'dist/cli.js');
 
 /** Every `<!-- example: file -->` marker must be followed by a code block equal to that file. */
 function embeddedExamples(markdownPath: string): Array<{ file: string; code: string }> {
@@ -38,8 +39,8 @@ describe('documentation examples', () => {
     for (const { file, code } of examples) expect(code).toBe(readFileSync(join(EXAMPLES, file), 'utf8'));
   });
 
-  it('README: the greeter answers over stdio', async () => {
-    const server = RawStdioClient.spawn(process.execPath, [join(DOCS, 'dist', 'readme.example.js')], { ...process.env, LOG_LEVEL: 'warn' });
+  it('README: mcpkit start serves the greeter over stdio', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [CLI, 'start', join(DOCS, 'dist', 'readme.example.js')], { ...process.env, LOG_LEVEL: 'warn' });
     try {
       await server.initialize();
       expect(await server.request('tools/call', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({
@@ -228,10 +229,44 @@ describe('documentation example of run-time changes', () => {
 describe('documentation example of the CLI', () => {
   it('inspects and calls the example app', async () => {
     const { execFileSync } = await import('node:child_process');
-    const cli = require.resolve('@mcpkit/cli/package.json').replace(/package\.json$/, 'dist/cli.js');
     const entry = join(DOCS, 'dist', 'cli.example.js');
     const env = { ...process.env, LOG_LEVEL: 'warn' };
-    expect(JSON.parse(execFileSync(process.execPath, [cli, 'inspect', entry, '--json'], { env, encoding: 'utf8' })).tools[0].name).toBe('add');
-    expect(execFileSync(process.execPath, [cli, 'call', 'add', 'a=2', 'b=40', entry], { env, encoding: 'utf8' })).toBe('42\n');
+    expect(JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', entry, '--json'], { env, encoding: 'utf8' })).tools[0].name).toBe('add');
+    expect(execFileSync(process.execPath, [CLI, 'call', 'add', 'a=2', 'b=40', entry], { env, encoding: 'utf8' })).toBe('42\n');
+  });
+});
+
+/** The examples that are not an app module, and why: loading one with the CLI would run it. */
+const NOT_AN_APP: Record<string, string> = {
+  'stdio.example.ts': 'an entry that serves stdio when run (it shows serveStdio and its options; mcpkit start does this for an exported app)',
+  'session-restore.example.ts': 'an entry that serves stdio when run (it shows serveStdio continuing a handed-over session)',
+  'fastify-package.example.ts': 'an entry that listens on port 3000 when run (it shows serveHttp in a script of your own)',
+  'eras.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
+  'protocol.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
+  'testing.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
+  'testing-package.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
+};
+
+describe('every documentation example is an app the CLI loads', () => {
+  const files = readdirSync(EXAMPLES).filter((name) => name.endsWith('.ts'));
+
+  it('skips only examples that exist, each with its reason', () => {
+    for (const [file, reason] of Object.entries(NOT_AN_APP)) {
+      expect(files).toContain(file);
+      expect(reason.length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(files.filter((name) => !(name in NOT_AN_APP)))('mcpkit inspect loads %s', async (file) => {
+    const { execFile } = await import('node:child_process');
+    const entry = join(DOCS, 'dist', file.replace(/\.ts$/, '.js'));
+    // A child of its own: the CLI's loader as a user meets it, and a module that kept the process alive would time out here.
+    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [CLI, 'inspect', entry, '--json'], { env: { ...process.env, LOG_LEVEL: 'warn' }, timeout: 20_000 }, (error, out, err) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: out, stderr: err }),
+      ),
+    );
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect((JSON.parse(stdout) as { server: { name: string } }).server.name).toEqual(expect.any(String));
   });
 });

@@ -2,7 +2,7 @@
 // First: the modules loaded after it reuse their compiled code from the previous run (Node ≥ 22.1).
 import '@mcpkit/core/compile-cache';
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT } from './cli-error';
+import { CliError, EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
 import { report } from './output';
 import { CLI_VERSION } from './version';
@@ -19,6 +19,11 @@ const commands = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+/** `--export <name>`: which export of the entry is the app, when the module does not say it alone. */
+function exportOption(): Option {
+  return new Option('--export <name>', 'the export that is the app, or a function returning it (default: the one app the module exports)');
+}
+
 // Commands that print results keep the app's own log quiet unless asked.
 function quietLogs(): void {
   process.env.LOG_LEVEL ??= 'warn';
@@ -33,10 +38,27 @@ async function run(action: () => unknown): Promise<void> {
   }
 }
 
+/**
+ * A command line commander rejects, as our own error: one line plus a hint, exit 2 (commander's
+ * own message is silenced, so both kinds of usage error read alike). `command` is the subcommand
+ * it was rejected in, if any.
+ */
+function usageError(error: CommanderError, command?: string): CliError {
+  const [problem, ...more] = error.message.replace(/^error: /, '').split('\n');
+  // Commander's suggestion ("(Did you mean --json?)") comes on the next line.
+  const suggestion = more
+    .join(' ')
+    .trim()
+    .replace(/^\((.*)\)$/, '$1');
+  const help = command ? `mcpkit ${command} --help lists its options and arguments.` : 'mcpkit --help lists the commands.';
+  return new CliError(problem, suggestion ? `${suggestion} ${help}` : help, EXIT.USAGE);
+}
+
 const program = new Command('mcpkit')
   .description('Run, inspect, call and connect MCP servers built with mcpkit')
   .version(CLI_VERSION)
-  .showHelpAfterError('(mcpkit --help lists the commands)')
+  // Inherited by every command defined below: errors are reported by report(), once.
+  .configureOutput({ outputError: () => undefined })
   .exitOverride();
 
 program
@@ -59,6 +81,7 @@ program
   .option('--port <port>', 'HTTP port (default $PORT or 3000; 0 picks a free one)')
   .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
   .option('--stateless', 'HTTP without sessions')
+  .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit start --stdio\n  mcpkit start dist/app.js --http --port 8080')
   .action((entry: string | undefined, options) => run(() => commands.start().start(entry, options)));
 
@@ -68,6 +91,7 @@ program
   .option('--http', 'serve Streamable HTTP (restarts behind the same port)')
   .option('--port <port>', 'HTTP port (default $PORT or 3000)')
   .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
+  .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit dev            # as the command of your MCP client\n  mcpkit dev --http --port 3000')
   .action((entry: string | undefined, options) => run(() => commands.dev().dev(entry, options)));
 
@@ -75,7 +99,8 @@ program
   .command('inspect [entry]')
   .description('print the capability map: tools with their schemas, resources, templates, prompts')
   .option('--json', 'print JSON')
-  .addHelpText('after', '\nExamples:\n  mcpkit inspect\n  mcpkit inspect dist/app.js --json')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit inspect\n  mcpkit inspect dist/app.js --json\n  mcpkit inspect dist/tools.js --export weatherApp')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.inspect().inspect(entry, options))));
 
 program
@@ -85,11 +110,13 @@ program
   .option('--resource <uri>', 'read a resource instead')
   .option('--prompt <name>', 'get a prompt instead (arguments as key=value)')
   .option('--json', 'print the whole result as JSON')
+  .option('--timeout <ms>', 'fail (exit 1) when no answer comes within this many ms; 0: no limit (default 60000)')
   .addOption(
     new Option('--era <era>', 'the protocol era to call with: legacy (initialize, then a session) or modern (stateless: _meta on every request)')
       .choices(['legacy', 'modern'])
       .default('legacy'),
   )
+  .addOption(exportOption())
   .addHelpText(
     'after',
     '\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args \'{"text":"hi"}\' dist/app.js\n  mcpkit call --resource notes://index --era modern --json\n\nExit code 1 when the tool returns isError.',
@@ -101,15 +128,25 @@ program
   .description(`print the config that connects a client: ${CLIENTS.join(', ')}`)
   .requiredOption('--client <client>', CLIENTS.join(' | '))
   .option('--http <url>', 'connect to a running HTTP server instead of launching over stdio')
-  .option('--name <name>', 'server name in the client (default: the package name)')
+  .option('--name <name>', "server name in the client (default: the app's name)")
+  .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit config --client claude-code\n  mcpkit config --client vscode --http http://127.0.0.1:3000/mcp')
-  .action((entry: string | undefined, options) => run(() => config(entry, options)));
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), config(entry, options))));
+
+// Which command rejected the line, for the hint.
+for (const command of program.commands)
+  command.exitOverride((error) => {
+    throw Object.assign(error, { command: command.name() });
+  });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {
-    // Help and version are successes; everything else commander rejects is a usage error.
-    process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-    return;
+    // Help and version are successes; help shown for a missing command is a usage error already printed.
+    if (error.exitCode === 0 || error.code === 'commander.help' || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    error = usageError(error, (error as CommanderError & { command?: string }).command);
   }
   process.exitCode = report(error);
 });

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { DefinitionError, type McpApp } from '@mcpkit/core';
+import type { McpApp } from '@mcpkit/core';
 import { CliError, EXIT } from './cli-error';
+import { isDefinitionError } from './output';
 
 function isApp(value: unknown): value is McpApp {
   return typeof value === 'object' && value !== null && typeof (value as McpApp).connect === 'function' && typeof (value as McpApp).capabilities === 'object';
@@ -34,17 +35,33 @@ export function resolveEntry(entry: string | undefined, cwd = process.cwd()): st
   }
 }
 
-/**
- * Loads the app from a side-effect-free module: an exported McpApp (`app` or the default), or a
- * factory (`createApp`-like: an exported function named `create…App`) called with no arguments.
- */
-export function loadApp(entry: string): McpApp {
-  let exports: Record<string, unknown>;
+/** How to pick the app out of the entry module. */
+export interface LoadAppOptions {
+  /** The export to use (`--export`): an app, or a function that returns one (called with no arguments). */
+  export?: string;
+}
+
+/** A factory by its name: `createApp`-like (`create…App`), or the module's default export. */
+const FACTORY_NAME = /^create\w*App$/;
+
+/** A function that may be called to make the app: not a class (which needs `new`). */
+function isFactory(value: unknown): value is () => unknown {
+  return typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value));
+}
+
+/** Where an error was thrown: the first frame of its stack. */
+function thrownAt(error: unknown): string {
+  const at = /^\s+at .*$/m.exec((error as Error)?.stack ?? '')?.[0].trim();
+  return at ? ` (${at})` : '';
+}
+
+function requireEntry(entry: string): Record<string, unknown> {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    exports = require(entry) as Record<string, unknown>;
+    return require(entry) as Record<string, unknown>;
   } catch (error) {
-    if (error instanceof DefinitionError) throw error;
+    // A declaration mistake prints with its code and fixes (any installed copy of core).
+    if (isDefinitionError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (error instanceof SyntaxError || code === 'MODULE_NOT_FOUND' || code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') {
       throw new CliError(
@@ -54,20 +71,85 @@ export function loadApp(entry: string): McpApp {
       );
     }
     // The module ran and threw: "run the build" would mislead; where it threw is what helps.
-    const at = /^\s+at .*$/m.exec((error as Error).stack ?? '')?.[0].trim();
     throw new CliError(
-      `Could not load ${entry}: it threw ${(error as Error).message}${at ? ` (${at})` : ''}`,
+      `Could not load ${entry}: it threw ${(error as Error).message}${thrownAt(error)}`,
       'Loading the entry runs it: fix the error above, and keep the entry side-effect free.',
       EXIT.FAILURE,
     );
   }
-  const candidates: unknown[] = [exports.app, exports.default, exports];
-  for (const candidate of candidates) if (isApp(candidate)) return candidate;
-  const factories = Object.entries(exports).filter(([name, value]) => typeof value === 'function' && /^create\w*App$/.test(name));
-  if (typeof exports.default === 'function') factories.unshift(['default', exports.default]);
-  for (const [, factory] of factories) {
-    const made = (factory as () => unknown)();
-    if (isApp(made)) return made;
+}
+
+/** Calls a factory export; what it returns must be an app, now (the commands need it synchronously). */
+function callFactory(entry: string, name: string, factory: () => unknown): McpApp {
+  let made: unknown;
+  try {
+    made = factory();
+  } catch (error) {
+    if (isDefinitionError(error)) throw error;
+    throw new CliError(`${name}() in ${entry} threw ${(error as Error)?.message ?? String(error)}${thrownAt(error)}`, 'Fix the error above.', EXIT.FAILURE);
   }
-  throw new CliError(`${entry} exports no mcpkit app`, 'Export the app (export const app = createApp(…)) or a factory named like createMyApp().');
+  if (isApp(made)) return made;
+  if (typeof (made as PromiseLike<unknown> | null)?.then === 'function')
+    throw new CliError(
+      `${name}() in ${entry} returns a promise, not an mcpkit app`,
+      'Create the app synchronously (createApp is synchronous) and export it or a factory that returns it; do the async set-up in the handlers.',
+    );
+  throw new CliError(`${name}() in ${entry} does not return an mcpkit app`, 'Export the app itself, or a function that returns createApp(…).');
+}
+
+/** `a, b and c` */
+function names(list: readonly string[]): string {
+  return list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
+/**
+ * Loads the app from a side-effect-free module. Without `export`: the one app it exports, under
+ * any name (the same app under two names, `app` and `default`, counts once); else its one
+ * factory (a function named like `createMyApp`, or the default export), called with no arguments.
+ * None or several is an error that names what the module exports and suggests `--export`.
+ *
+ * @throws CliError when the module cannot be loaded or does not lead to exactly one app;
+ * DefinitionError from `createApp` when the app is declared wrongly.
+ */
+export function loadApp(entry: string, options: LoadAppOptions = {}): McpApp {
+  const exports = requireEntry(entry);
+  // module.exports = app
+  if (isApp(exports)) return exports;
+  const exported = Object.keys(exports).filter((name) => name !== '__esModule');
+  const pick = options.export;
+  if (pick !== undefined) {
+    if (!exported.includes(pick))
+      throw new CliError(
+        `${entry} has no export named ${pick}`,
+        exported.length > 0 ? `It exports ${names(exported)}.` : 'It exports nothing: export the app, e.g. export const app = createApp(…).',
+      );
+    const value = exports[pick];
+    if (isApp(value)) return value;
+    if (isFactory(value)) return callFactory(entry, pick, value);
+    throw new CliError(`${pick} in ${entry} is not an mcpkit app`, 'Name an export that is an app (createApp(…)) or a function that returns one.');
+  }
+  // Each app once, with every name it goes by.
+  const apps = new Map<McpApp, string[]>();
+  for (const name of exported) {
+    const value = exports[name];
+    if (isApp(value)) apps.set(value, [...(apps.get(value) ?? []), name]);
+  }
+  if (apps.size === 1) return [...apps.keys()][0];
+  if (apps.size > 1) {
+    const first = [...apps.values()].map((aliases) => aliases[0]);
+    throw new CliError(`${entry} exports ${apps.size} mcpkit apps: ${names(first)}`, `Choose one with --export <name>, e.g. --export ${first[0]}.`);
+  }
+  const factories = exported.filter((name) => isFactory(exports[name]) && (name === 'default' || FACTORY_NAME.test(name)));
+  if (factories.length === 1) return callFactory(entry, factories[0], exports[factories[0]] as () => unknown);
+  if (factories.length > 1)
+    throw new CliError(
+      `${entry} exports ${factories.length} app factories: ${names(factories)}`,
+      `Choose one with --export <name>, e.g. --export ${factories[0]}.`,
+    );
+  throw new CliError(
+    exported.length > 0 ? `${entry} exports no mcpkit app (it exports ${names(exported)})` : `${entry} exports nothing, so no mcpkit app`,
+    exported.length > 0
+      ? 'Export the app under any name (export const app = createApp(…)) or a factory named like createMyApp(); --export <name> picks a function of another name.'
+      : 'Export the app (export const app = createApp(…)) from a module that does not serve it itself: mcpkit start serves it.',
+  );
 }

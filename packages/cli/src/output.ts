@@ -24,7 +24,7 @@ export function err(text: string): void {
 }
 
 /** A definition error from any installed copy of @mcpkit/core (recognised by shape, not class). */
-function isDefinitionError(error: unknown): error is Error & { code: string; problem: string; fixes: string[] } {
+export function isDefinitionError(error: unknown): error is Error & { code: string; problem: string; fixes: string[] } {
   return error instanceof Error && error.name === 'DefinitionError' && typeof (error as { code?: unknown }).code === 'string';
 }
 

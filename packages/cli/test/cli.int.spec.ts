@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
@@ -7,6 +7,8 @@ import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 const TESTBED = join(__dirname, '..', '..', '..', 'apps', 'testbed', 'dist', 'app.js');
 const BROKEN = join(__dirname, 'fixtures', 'broken-app.js');
+const TWO_APPS = join(__dirname, 'fixtures', 'two-apps.js');
+const CONTENT = join(__dirname, 'fixtures', 'content-app.js');
 
 function mcpkit(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -62,6 +64,55 @@ describe('mcpkit call', () => {
     expect(JSON.parse(json.stdout)).toEqual({ content: [{ type: 'text', text: '2' }] });
   });
 
+  it('prints every kind of content block for what it is: links with name and URI, resources, sizes of binaries', async () => {
+    expect(await mcpkit(['call', 'everything', CONTENT])).toMatchObject({
+      code: 0,
+      stdout: [
+        'Found 2 notes:',
+        '[resource link] Today (today) <notes://today> text/markdown: What happened today',
+        '[resource link] plain <notes://plain>',
+        '[resource] <notes://inline> text/plain',
+        'inline text',
+        '[resource] <notes://logo> [image/png, 3 bytes]',
+        '[image, image/png, 4 bytes]',
+        '[audio, audio/wav, 2.0 KiB]',
+        '',
+      ].join('\n'),
+    });
+    expect(await mcpkit(['call', '--prompt', 'linked', CONTENT])).toMatchObject({ code: 0, stdout: 'user: [resource link] today <notes://today>\n' });
+    expect(await mcpkit(['call', '--resource', 'content://logo', CONTENT])).toMatchObject({ code: 0, stdout: '[image/png, 3 bytes]\n' });
+  });
+
+  it('prints structured content when there is no content, and a kind it does not know as JSON', async () => {
+    expect(JSON.parse((await mcpkit(['call', 'structured', CONTENT])).stdout)).toEqual({ city: 'Oslo' });
+    expect(await mcpkit(['call', 'newer', CONTENT])).toMatchObject({ code: 0, stdout: '{"type":"hologram","uri":"x://h"}\n' });
+  });
+
+  it('fails with "no answer within" when a handler never settles, exit 1, even one that holds the event loop', async () => {
+    for (const tool of ['stuck', 'hang']) {
+      const started = Date.now();
+      expect(await mcpkit(['call', tool, '--timeout', '300', CONTENT])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error no answer within 300 ms from tool ${tool}\nhint  The handler has not settled, so it was cancelled; --timeout <ms> waits longer (0: for ever).\n`,
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  });
+
+  it('waits as long as --timeout says (0: no limit), and refuses one that is not a number of ms', async () => {
+    expect(await mcpkit(['call', 'late', '--timeout', '5000', CONTENT])).toMatchObject({ code: 0, stdout: 'late but there\n' });
+    expect(await mcpkit(['call', 'late', '--timeout', '0', CONTENT])).toMatchObject({ code: 0, stdout: 'late but there\n' });
+    // No limit, but a promise nothing can settle any more still fails rather than printing nothing.
+    expect(await mcpkit(['call', 'stuck', '--timeout', '0', CONTENT])).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^error no answer from tool stuck: nothing it waits for is pending, so it can never answer\n/),
+    });
+    const bad = await mcpkit(['call', 'late', '--timeout', '1.5s', CONTENT]);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error --timeout must be a whole number of milliseconds, not 1\.5s\nhint/) });
+  });
+
   it('calls as a 2026-07-28 client with --era modern', async () => {
     const call = await mcpkit(['call', 'add', 'a=1', 'b=1', '--era', 'modern', '--json', TESTBED]);
     expect(JSON.parse(call.stdout)).toEqual({
@@ -83,6 +134,44 @@ describe('mcpkit call', () => {
     expect((await mcpkit(['call', 'add', 'a=1', '/no/such/app.js'])).code).toBe(2);
     expect((await mcpkit(['frobnicate'])).code).toBe(2);
     expect((await mcpkit(['--help'])).code).toBe(0);
+  });
+});
+
+describe('usage errors', () => {
+  // Commander's and ours alike: `error <problem>` then `hint  <what to do>`, nothing else, exit 2.
+  const ONE_FORMAT = /^error (?!.*error:)[^\n]+\nhint {2}[^\n]+\n$/;
+
+  it.each([
+    [['inspect', '--jsn', TESTBED], "error unknown option '--jsn'\nhint  Did you mean --json? mcpkit inspect --help lists its options and arguments.\n"],
+    [['inspec'], "error unknown command 'inspec'\nhint  Did you mean inspect? mcpkit --help lists the commands.\n"],
+    [
+      ['call', 'add', '--era', 'future', TESTBED],
+      "error option '--era <era>' argument 'future' is invalid. Allowed choices are legacy, modern.\nhint  mcpkit call --help lists its options and arguments.\n",
+    ],
+    [['config'], "error required option '--client <client>' not specified\nhint  mcpkit config --help lists its options and arguments.\n"],
+    [['new'], "error missing required argument 'name'\nhint  mcpkit new --help lists its options and arguments.\n"],
+    [['start', '--port'], "error option '--port <port>' argument missing\nhint  mcpkit start --help lists its options and arguments.\n"],
+    [
+      ['inspect', 'a.js', 'b.js'],
+      "error too many arguments for 'inspect'. Expected 1 argument but got 2.\nhint  mcpkit inspect --help lists its options and arguments.\n",
+    ],
+    [['--frob'], "error unknown option '--frob'\nhint  mcpkit --help lists the commands.\n"],
+  ])("commander's: mcpkit %j", async (args, stderr) => {
+    expect(await mcpkit(args)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it.each([
+    [['call', 'add', '--args', '{nope', TESTBED]],
+    [['config', '--client', 'emacs', TESTBED]],
+    [['start', TESTBED, '--port', 'abc', '--http']],
+    [['new', 'demo', '--transport', 'tcp', '--no-install', '--yes', '--dir', '/nonexistent/x']],
+    [['inspect', '/no/such/app.js']],
+    [['start', TESTBED, '--stdio', '--http']],
+    [['new', 'demo', '--pm', 'yarn', '--no-install', '--yes', '--dir', '/nonexistent/x']],
+  ])('ours, in the same format: mcpkit %j', async (args) => {
+    const result = await mcpkit(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(ONE_FORMAT);
   });
 });
 
@@ -111,6 +200,37 @@ describe('mcpkit inspect', () => {
     const missing = await mcpkit(['inspect'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('dist/app.js');
+  });
+});
+
+describe('choosing the app of a module', () => {
+  it('refuses a module with several apps, naming them and suggesting --export, exit 2', async () => {
+    const result = await mcpkit(['inspect', TWO_APPS]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error ${TWO_APPS} exports 2 mcpkit apps: weatherApp and clockApp\nhint  Choose one with --export <name>, e.g. --export weatherApp.\n`,
+    });
+    expect((await mcpkit(['call', 'now', TWO_APPS])).code).toBe(2);
+  });
+
+  it('takes the one named by --export, in inspect, call and start', async () => {
+    const inspected = JSON.parse((await mcpkit(['inspect', TWO_APPS, '--export', 'clockApp', '--json'])).stdout) as { server: { name: string } };
+    expect(inspected.server.name).toBe('clock');
+    expect(await mcpkit(['call', 'forecast', '--export', 'weatherApp', TWO_APPS])).toMatchObject({ code: 0, stdout: 'sunny\n' });
+    const server = RawStdioClient.spawn(process.execPath, [CLI, 'start', TWO_APPS, '--export', 'clockApp'], { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      expect(await server.initialize()).toMatchObject({ result: { serverInfo: { name: 'clock' } } });
+      expect(await server.end()).toEqual({ code: 0, signal: null });
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('refuses an --export the module does not have, listing what it exports, exit 2', async () => {
+    const result = await mcpkit(['inspect', TWO_APPS, '--export', 'nope']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error ${TWO_APPS} has no export named nope\nhint  It exports weatherApp and clockApp.\n`);
   });
 });
 
@@ -175,9 +295,100 @@ describe('mcpkit config', () => {
     if (client === 'claude-desktop') expect(result.stderr).toContain('Settings > Connectors');
   });
 
+  it("names the server after the app, over stdio and HTTP (not the package, nor a fixed 'mcp-server')", async () => {
+    const stdio = await mcpkit(['config', '--client', 'cursor', TESTBED]);
+    expect(Object.keys(JSON.parse(stdio.stdout).mcpServers)).toEqual(['mcpkit-testbed']);
+    const http = await mcpkit(['config', '--client', 'claude-code', '--http', 'http://127.0.0.1:3000/mcp', TESTBED]);
+    expect(http).toMatchObject({ code: 0, stdout: 'claude mcp add --transport http mcpkit-testbed http://127.0.0.1:3000/mcp\n' });
+  });
+
+  it('finds the app for its name through package.json, and says how to do without one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-cli-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: '@acme/x', mcpkit: { app: TESTBED } }));
+    expect((await mcpkit(['config', '--client', 'vscode', '--http', 'http://127.0.0.1:3000/mcp'], dir)).stdout).toContain('"mcpkit-testbed"');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x' }));
+    const missing = await mcpkit(['config', '--client', 'vscode', '--http', 'http://127.0.0.1:3000/mcp'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^error No app module at .*dist\/app\.js\nhint {2}The server is named after the app: .*, or name the server yourself: --name <name>\.\n$/,
+    );
+    expect((await mcpkit(['config', '--client', 'vscode', '--http', 'http://127.0.0.1:3000/mcp', '--name', 'remote'], dir)).code).toBe(0);
+  });
+
+  it('takes --export: the name of that app, and the same choice for mcpkit start', async () => {
+    const result = await mcpkit(['config', '--client', 'claude-desktop', '--export', 'clockApp', TWO_APPS]);
+    expect(JSON.parse(result.stdout).mcpServers).toEqual({
+      clock: { command: process.execPath, args: [CLI, 'start', TWO_APPS, '--stdio', '--export', 'clockApp'] },
+    });
+    const ambiguous = await mcpkit(['config', '--client', 'claude-desktop', TWO_APPS]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('--export weatherApp');
+  });
+
   it('rejects an unknown client', async () => {
     const result = await mcpkit(['config', '--client', 'emacs', TESTBED]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--client must be one of');
+  });
+});
+
+describe('mcpkit new, the files of each transport', () => {
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'mcpkit-new-files-'))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  /** The project's package.json and every file it wrote, as text (no install, no packing). */
+  async function scaffolded(transport: string) {
+    const dir = join(root, transport);
+    const result = await mcpkit(['new', 'demo', '--dir', dir, '--transport', transport, '--registry', '^0.1.0', '--no-install', '--yes'], root);
+    expect(result.code).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
+    const text = (readdirSync(dir, { recursive: true }) as string[])
+      .filter((file) => file.includes('.'))
+      .map((file) => readFileSync(join(dir, file), 'utf8'))
+      .join('\n');
+    return { pkg, text, readme: readFileSync(join(dir, 'README.md'), 'utf8'), printed: result.stdout };
+  }
+
+  it('stdio: no Fastify and no HTTP anywhere (package.json, README, code)', async () => {
+    const { pkg, text, readme, printed } = await scaffolded('stdio');
+    expect(Object.keys(pkg.dependencies)).toEqual(['@mcpkit/cli', '@mcpkit/core', '@mcpkit/stdio', 'class-transformer', 'class-validator', 'reflect-metadata']);
+    expect(pkg.scripts).toMatchObject({ start: 'mcpkit start', dev: 'mcpkit dev' });
+    expect(text).not.toMatch(/fastify|--http|\bHTTP\b|:3000\/mcp/i);
+    expect(readme).toContain('npm start            # serve on stdin/stdout');
+    expect(readme).toContain('claude mcp add demo -- ');
+    expect(printed).toMatch(/ {2}npm start\n$/);
+  });
+
+  it('http: no @mcpkit/stdio, and start serves HTTP', async () => {
+    const { pkg, text, readme, printed } = await scaffolded('http');
+    expect(Object.keys(pkg.dependencies)).toEqual([
+      '@mcpkit/cli',
+      '@mcpkit/core',
+      '@mcpkit/fastify',
+      'class-transformer',
+      'class-validator',
+      'fastify',
+      'reflect-metadata',
+    ]);
+    expect(pkg.scripts).toMatchObject({ start: 'mcpkit start --http', dev: 'mcpkit dev --http' });
+    expect(text).not.toMatch(/@mcpkit\/stdio|--stdio|stdin/);
+    expect(readme).toContain('claude mcp add --transport http demo http://127.0.0.1:3000/mcp');
+    expect(printed).toMatch(/ {2}npm start\n$/);
+  });
+
+  it('both: both transports, stdio by default', async () => {
+    const { pkg, readme } = await scaffolded('both');
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['@mcpkit/stdio', '@mcpkit/fastify', 'fastify']));
+    expect(pkg.scripts.start).toBe('mcpkit start');
+    expect(readme).toContain('npm start -- --stdio');
+    expect(readme).toContain('npm start -- --http');
+  });
+
+  it('refuses an unknown transport, writing nothing, exit 2', async () => {
+    const result = await mcpkit(['new', 'demo', '--dir', join(root, 'x'), '--transport', 'tcp', '--registry', '^0.1.0', '--no-install', '--yes'], root);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error --transport must be stdio, http or both, not tcp\nhint  For example: mcpkit new weather --transport stdio\n');
+    expect(existsSync(join(root, 'x'))).toBe(false);
   });
 });

@@ -109,6 +109,19 @@ describe('mcpkit dev', () => {
     }
   }, 60_000);
 
+  it('passes --export on to the server it starts', async () => {
+    // In a folder of its own: dev beside packages/cli would run tsc --watch on the CLI itself.
+    const app = join(dir, 'app.js');
+    writeFileSync(app, `module.exports = require(${JSON.stringify(join(__dirname, 'fixtures', 'two-apps.js'))});\n`);
+    const client = RawStdioClient.spawn(process.execPath, [CLI, 'dev', app, '--export', 'clockApp'], { ...process.env, LOG_LEVEL: 'warn' }, dir);
+    try {
+      expect(await client.initialize()).toMatchObject({ result: { serverInfo: { name: 'clock' } } });
+      expect(client.stray).toEqual([]);
+    } finally {
+      client.kill();
+    }
+  }, 60_000);
+
   it('over stdio on 2026-07-28: keeps an open subscriptions/listen across the restart and reports the change on it', async () => {
     const app = join(dir, 'app.js');
     writeApp(app, ['alpha', 'slow'], true);

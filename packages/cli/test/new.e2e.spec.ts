@@ -27,9 +27,12 @@ describe('mcpkit new, as a new user would use it', () => {
 
     expect((await sh('npm', ['install', '--no-audit', '--no-fund'], dir)).code).toBe(0);
     expect((await sh('npm', ['run', 'build'], dir)).code).toBe(0);
-    const tests = await sh('npm', ['test'], dir);
+    // As a user runs it, with no LOG_LEVEL: the test client keeps the app's request lines out.
+    const { LOG_LEVEL: _level, ...userEnv } = process.env;
+    const tests = await sh('npm', ['test'], dir, undefined, userEnv);
     expect(tests.code).toBe(0);
     expect(tests.stderr).toContain('3 passed');
+    expect(tests.stderr).not.toMatch(/"level":30/);
 
     const inspected = await sh('npx', ['mcpkit', 'inspect', '--json'], dir);
     expect(inspected.code).toBe(0);

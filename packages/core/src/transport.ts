@@ -16,6 +16,7 @@ import 'reflect-metadata';
 export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
 export { Dispatcher, type Caller } from './dispatcher/dispatcher';
 export { writesToStdout } from './logging/writes-to-stdout';
+export { hasDefaultLogger } from './server/default-logger';
 export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';

@@ -6,6 +6,7 @@ import type {
   Implementation,
   JsonRpcMessage,
   JsonRpcResponse,
+  Logger,
   McpApp,
   RequestId,
   McpPrompt as Prompt,
@@ -14,7 +15,7 @@ import type {
   McpResourceTemplate as ResourceTemplate,
   McpTool as Tool,
 } from '@mcpkit/core';
-import { SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, type Connection } from '@mcpkit/core/transport';
+import { hasDefaultLogger, SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, type Connection } from '@mcpkit/core/transport';
 import type { ClientEra, ClientWire, InitializeInfo } from './eras/client-era';
 import { clientEra } from './eras/client-eras';
 import { RpcError } from './rpc-error';
@@ -44,6 +45,24 @@ export interface TestClientOptions {
   handlers?: Record<string, ClientRequestHandler>;
   /** Modern era: give up after this many input-required rounds of one call (default 10). */
   maxRounds?: number;
+  /**
+   * The server's logger for this connection's requests. Default: the app's own, except that an
+   * app on the default logger logs at `warn` here unless `LOG_LEVEL` is set, so a test run is
+   * not flooded with a line per request.
+   */
+  logger?: Logger;
+}
+
+/**
+ * The logger a test connection uses: the one given; else, when the app was given none and
+ * `LOG_LEVEL` does not say otherwise, the app's logger at `warn`; else the app's (undefined).
+ */
+function connectionLogger(app: McpApp, given: Logger | undefined): Logger | undefined {
+  if (given) return given;
+  if (process.env.LOG_LEVEL || !hasDefaultLogger(app)) return undefined;
+  const quiet = app.logger.child({});
+  quiet.level = 'warn';
+  return quiet;
 }
 
 /** A message the server sent that was not a response to one of ours. */
@@ -111,7 +130,9 @@ export class TestClient {
     const capabilities: Record<string, unknown> = options.capabilities ? { ...options.capabilities } : {};
     if (!options.capabilities) for (const method of Object.keys(handlers)) if (CAPABILITY_OF[method]) capabilities[CAPABILITY_OF[method]] = {};
     const clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
-    const client = new TestClient(app.connect({ kind: 'memory' }), handlers, clientEra(options.era, options.maxRounds ?? 10));
+    const logger = connectionLogger(app, options.logger);
+    const connection = app.connect({ kind: 'memory' }, logger ? { logger } : undefined);
+    const client = new TestClient(connection, handlers, clientEra(options.era, options.maxRounds ?? 10));
     client.server = await client.speaks.open(client.wire, { protocolVersion: options.protocolVersion, capabilities, clientInfo });
     return client;
   }

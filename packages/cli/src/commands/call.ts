@@ -1,5 +1,6 @@
-import { firstText, TestClient } from '@mcpkit/testing';
+import { TestClient } from '@mcpkit/testing';
 import { CliError, EXIT } from '../cli-error';
+import { formatContent, formatResourceContents } from '../format-content';
 import { loadApp, resolveEntry } from '../load-app';
 import { out } from '../output';
 import { CLI_VERSION } from '../version';
@@ -11,6 +12,76 @@ export interface CallOptions {
   json?: boolean;
   /** `modern` calls as a 2026-07-28 client: `_meta` per request, results with resultType and cache hints. */
   era?: 'legacy' | 'modern';
+  /** The export that is the app (or returns it). */
+  export?: string;
+  /** How long to wait for the answer, in ms (default 60 000; 0: no limit). */
+  timeout?: string;
+}
+
+/** The default of `--timeout`: a minute. */
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+function parseTimeout(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_CALL_TIMEOUT_MS;
+  const ms = Number(text);
+  if (text.trim() === '' || !Number.isInteger(ms) || ms < 0)
+    throw new CliError(
+      `--timeout must be a whole number of milliseconds, not ${text}`,
+      'For example: --timeout 120000 (two minutes); --timeout 0 waits for ever.',
+    );
+  return ms;
+}
+
+/**
+ * `--timeout 0`: `work`, however long it takes; but when nothing is left that could settle it
+ * (the process is about to end on its own), a failure rather than silence and exit 0.
+ */
+async function withoutLimit<T>(work: Promise<T>, what: string): Promise<T> {
+  let ending: (() => void) | undefined;
+  const never = new Promise<never>((_, reject) => {
+    ending = () =>
+      reject(
+        new CliError(
+          `no answer from ${what}: nothing it waits for is pending, so it can never answer`,
+          'The handler returned a promise that nothing settles.',
+          EXIT.FAILURE,
+        ),
+      );
+    process.once('beforeExit', ending);
+  });
+  try {
+    return await Promise.race([work, never]);
+  } finally {
+    process.off('beforeExit', ending!);
+  }
+}
+
+/**
+ * `work`, or a failure once `ms` pass without its answer (a handler that never settles would
+ * otherwise leave the command printing nothing and exiting 0 once nothing else is pending).
+ */
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  if (ms === 0) return withoutLimit(work, what);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // The request is cancelled (client.close()); a handler that ignores that and holds a timer
+      // or a socket must not keep the command from ending.
+      setTimeout(() => process.exit(), 1_000).unref();
+      reject(
+        new CliError(
+          `no answer within ${ms} ms from ${what}`,
+          'The handler has not settled, so it was cancelled; --timeout <ms> waits longer (0: for ever).',
+          EXIT.FAILURE,
+        ),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `key=value` pairs as an object: a value that parses as JSON is that value, else a string. */
@@ -54,35 +125,34 @@ export async function call(target: string | undefined, rest: readonly string[], 
   const positionals = options.resource || options.prompt ? [target, ...rest].filter((item): item is string => item !== undefined) : [...rest];
   const entry = positionals.length > 0 && !positionals[positionals.length - 1].includes('=') ? positionals.pop() : undefined;
   const args = { ...parseArgsJson(options.args), ...parsePairs(positionals) };
-  const client = await TestClient.connect(loadApp(resolveEntry(entry)), { era: options.era, clientInfo: { name: 'mcpkit-cli', version: CLI_VERSION } });
+  const timeoutMs = parseTimeout(options.timeout);
+  const client = await TestClient.connect(loadApp(resolveEntry(entry), { export: options.export }), {
+    era: options.era,
+    clientInfo: { name: 'mcpkit-cli', version: CLI_VERSION },
+  });
   try {
     if (options.resource) {
-      const result = await client.readResource(options.resource);
-      out(
-        options.json
-          ? JSON.stringify(result, null, 2)
-          : result.contents.map((item) => ('text' in item ? item.text : `[${item.mimeType ?? 'binary'}, ${item.blob.length} base64 chars]`)).join('\n'),
-      );
+      const result = await withTimeout(client.readResource(options.resource), timeoutMs, `resource ${options.resource}`);
+      out(options.json ? JSON.stringify(result, null, 2) : result.contents.map(formatResourceContents).join('\n'));
       return EXIT.OK;
     }
     if (options.prompt) {
-      const result = await client.getPrompt(
-        options.prompt,
-        Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)])),
+      const result = await withTimeout(
+        client.getPrompt(
+          options.prompt,
+          Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)])),
+        ),
+        timeoutMs,
+        `prompt ${options.prompt}`,
       );
-      out(
-        options.json
-          ? JSON.stringify(result, null, 2)
-          : result.messages
-              .map((message) => `${message.role}: ${message.content.type === 'text' ? message.content.text : `[${message.content.type}]`}`)
-              .join('\n'),
-      );
+      out(options.json ? JSON.stringify(result, null, 2) : result.messages.map((message) => `${message.role}: ${formatContent(message.content)}`).join('\n'));
       return EXIT.OK;
     }
     if (!target) throw new CliError('Name the tool to call', 'mcpkit call <tool> [key=value …], or --resource <uri>, or --prompt <name>');
-    const result = await client.callTool(target, args);
-    const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
-    out(options.json ? JSON.stringify(result, null, 2) : text || firstText(result));
+    const result = await withTimeout(client.callTool(target, args), timeoutMs, `tool ${target}`);
+    // No content but structured content: that is the answer.
+    const text = result.content.map(formatContent).join('\n') || (result.structuredContent ? JSON.stringify(result.structuredContent, null, 2) : '');
+    out(options.json ? JSON.stringify(result, null, 2) : text);
     return result.isError ? EXIT.FAILURE : EXIT.OK;
   } catch (error) {
     const rpc = error as { code?: number; message?: string };

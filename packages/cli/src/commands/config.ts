@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { CliError } from '../cli-error';
-import { resolveEntry } from '../load-app';
+import { loadApp, resolveEntry } from '../load-app';
 import { err, out } from '../output';
 
 export const CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
@@ -11,17 +10,13 @@ export interface ConfigOptions {
   client?: string;
   http?: string;
   name?: string;
+  /** The export that is the app (or returns it); passed on to `mcpkit start`. */
+  export?: string;
 }
 
-function projectName(entry: string): string {
-  for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name;
-      if (name) return name.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9_-]/g, '-');
-    }
-  }
-  return 'mcp-server';
+/** The app's name as a client takes it: no npm scope, only letters, digits, `_` and `-`. */
+function serverName(appName: string): string {
+  return appName.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9_-]/g, '-');
 }
 
 function json(value: unknown): string {
@@ -72,7 +67,21 @@ export function configSnippet(
   }
 }
 
-/** `mcpkit config --client <client> [--http <url>] [entry]`. */
+/** The app of `entry`, for its name; with `--http` not loading it is fine if `--name` says the name. */
+function appFor(entry: string | undefined, options: ConfigOptions) {
+  try {
+    return loadApp(resolveEntry(entry), { export: options.export });
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    throw new CliError(
+      error.message,
+      'The server is named after the app: build it (npm run build) or pass its module, or name the server yourself: --name <name>.',
+      error.exitCode,
+    );
+  }
+}
+
+/** `mcpkit config --client <client> [--http <url>] [entry]`: named after the app unless `--name`. */
 export function config(entry: string | undefined, options: ConfigOptions): void {
   const client = options.client as ClientName | undefined;
   if (!client || !CLIENTS.includes(client))
@@ -84,10 +93,13 @@ export function config(entry: string | undefined, options: ConfigOptions): void 
     } catch {
       throw new CliError(`Not a URL: ${options.http}`, 'For example: --http http://127.0.0.1:3000/mcp');
     }
-    server = { name: options.name ?? 'mcp-server', url: options.http };
+    server = { name: options.name ?? serverName(appFor(entry, options).info.name), url: options.http };
   } else {
-    const app = resolveEntry(entry);
-    server = { name: options.name ?? projectName(app), command: process.execPath, args: [join(__dirname, '..', 'cli.js'), 'start', app, '--stdio'] };
+    const path = resolveEntry(entry);
+    // Loaded now, so a module that is not an app fails here rather than in the client.
+    const app = loadApp(path, { export: options.export });
+    const args = [join(__dirname, '..', 'cli.js'), 'start', path, '--stdio', ...(options.export === undefined ? [] : ['--export', options.export])];
+    server = { name: options.name ?? serverName(app.info.name), command: process.execPath, args };
   }
   const { text, note } = configSnippet(client, server);
   out(text);

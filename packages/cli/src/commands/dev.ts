@@ -14,6 +14,8 @@ export interface DevOptions {
   http?: boolean;
   port?: string;
   host?: string;
+  /** The export that is the app (or returns it): passed on to `mcpkit start`. */
+  export?: string;
 }
 
 const CLI = join(__dirname, '..', 'cli.js');
@@ -136,6 +138,9 @@ function framesOf(text: string): Frame[] {
 
 const keyOf = (id: RequestId): string => JSON.stringify(id);
 
+/** `--export <name>` for the `mcpkit start` of a server child, when dev was given one. */
+const exportArgs = (options: DevOptions): string[] => (options.export === undefined ? [] : ['--export', options.export]);
+
 /**
  * Over stdio the dev process is the one the client launched: it relays lines between the client
  * and the serving child and keeps the session snapshot that child reports. A new build starts
@@ -143,7 +148,7 @@ const keyOf = (id: RequestId): string => JSON.stringify(id);
  * listens go on, the lists announced changed); requests in flight in the old child are answered
  * with a retryable error. The client never reconnects.
  */
-function devStdio(entry: string): { restart: () => void; stop: () => void } {
+function devStdio(entry: string, options: DevOptions): { restart: () => void; stop: () => void } {
   let snapshot: SessionSnapshot | undefined;
   // Requests relayed to the serving child and not answered yet: the old child takes them along.
   const inflight = new Map<string, { id: RequestId; era: EraName }>();
@@ -174,7 +179,7 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
     child.stdin?.write(`${line}\n`);
   }
 
-  const children = new ServerChildren([CLI, 'start', entry, '--stdio'], ['pipe', 'pipe', 'inherit', 'ipc'], {
+  const children = new ServerChildren([CLI, 'start', entry, '--stdio', ...exportArgs(options)], ['pipe', 'pipe', 'inherit', 'ipc'], {
     spawned: (child) => {
       child.stdin?.on('error', () => undefined);
       const reader = new LineReader(MAX_LINE);
@@ -227,7 +232,17 @@ function devStdio(entry: string): { restart: () => void; stop: () => void } {
  * its client comes back (core's `restore`, as with a shared session store).
  */
 function devHttp(entry: string, options: DevOptions): { restart: () => void; stop: () => void } {
-  const args = [CLI, 'start', entry, '--http', '--port', options.port ?? process.env.PORT ?? '3000', '--host', options.host ?? '127.0.0.1'];
+  const args = [
+    CLI,
+    'start',
+    entry,
+    '--http',
+    '--port',
+    options.port ?? process.env.PORT ?? '3000',
+    '--host',
+    options.host ?? '127.0.0.1',
+    ...exportArgs(options),
+  ];
   const sessions = new Map<string, SessionRecord>();
   const children = new ServerChildren(args, ['ignore', 'inherit', 'inherit', 'ipc'], {
     spawned: () => undefined,
@@ -253,7 +268,7 @@ export function dev(entryArg: string | undefined, options: DevOptions): void {
   const root = projectRoot(entry);
   if (!existsSync(dirname(entry))) throw new CliError(`No build output at ${dirname(entry)}`, 'Run npm run build once first.');
   let server: { restart: () => void; stop: () => void } | undefined;
-  const serve = () => (options.http ? devHttp(entry, options) : devStdio(entry));
+  const serve = () => (options.http ? devHttp(entry, options) : devStdio(entry, options));
   // With tsc, the server starts from its first pass and restarts after each clean one: a pass
   // with type errors leaves the last good build serving.
   const compiler = startCompiler(root, (errors) => {

@@ -3,8 +3,8 @@ import { loadApp, resolveEntry } from '../load-app';
 import { out, pc } from '../output';
 
 /** `mcpkit inspect [entry]`: the capability map, as text or JSON. */
-export function inspect(entry: string | undefined, options: { json?: boolean }): void {
-  const described = describeApp(loadApp(resolveEntry(entry)));
+export function inspect(entry: string | undefined, options: { json?: boolean; export?: string }): void {
+  const described = describeApp(loadApp(resolveEntry(entry), { export: options.export }));
   if (options.json) {
     out(JSON.stringify(described, null, 2));
     return;

@@ -37,8 +37,9 @@ export async function newProject(name: string, options: NewOptions): Promise<voi
   }
   transport ??= 'both';
   pm ??= 'npm';
-  if (!['stdio', 'http', 'both'].includes(transport)) throw new CliError(`--transport must be stdio, http or both, not ${transport}`);
-  if (pm !== 'npm' && pm !== 'pnpm') throw new CliError(`--pm must be npm or pnpm, not ${pm}`);
+  if (!['stdio', 'http', 'both'].includes(transport))
+    throw new CliError(`--transport must be stdio, http or both, not ${transport}`, 'For example: mcpkit new weather --transport stdio');
+  if (pm !== 'npm' && pm !== 'pnpm') throw new CliError(`--pm must be npm or pnpm, not ${pm}`, 'For example: mcpkit new weather --pm pnpm');
   const dir = resolve(options.dir ?? name);
   await scaffold({
     name,
@@ -50,5 +51,6 @@ export async function newProject(name: string, options: NewOptions): Promise<voi
     progress: (line) => err(pcErr.dim(`  ${line}`)),
   });
   out(`${pc.green('created')} ${name} in ${dir}`);
-  out(`  cd ${dir}\n  ${pm} run build && ${pm} test\n  ${pm} start -- --stdio`);
+  // The start script serves HTTP in an HTTP-only project and stdio otherwise.
+  out(`  cd ${dir}\n  ${pm} run build && ${pm} test\n  ${pm} start${transport === 'both' ? ' -- --stdio' : ''}`);
 }

@@ -12,12 +12,15 @@ export interface StartOptions {
   port?: string;
   host?: string;
   stateless?: boolean;
+  /** The export that is the app (or returns it). */
+  export?: string;
 }
 
 /** `mcpkit start [entry]`: serves a built app over stdio (default) or Streamable HTTP. */
 export async function start(entry: string | undefined, options: StartOptions): Promise<void> {
-  if (options.stdio && options.http) throw new CliError('Choose one transport: --stdio or --http');
-  const app = loadApp(resolveEntry(entry));
+  if (options.stdio && options.http)
+    throw new CliError('Choose one transport: --stdio or --http', 'mcpkit start --stdio (the default) or mcpkit start --http --port 3000.');
+  const app = loadApp(resolveEntry(entry), { export: options.export });
   // Under `mcpkit dev`: serve once the dev process hands over, continuing the client's session.
   const dev = isDevChild();
   if (!options.http) {

@@ -34,17 +34,19 @@ function packageJson(options: ScaffoldOptions, specs: Record<string, string>): s
     scripts: {
       build: 'tsc -p tsconfig.build.json',
       test: 'jest',
-      start: 'mcpkit start',
-      dev: 'mcpkit dev',
+      // An HTTP-only project serves HTTP by default; with stdio (alone or both), stdio is the default.
+      start: options.transport === 'http' ? 'mcpkit start --http' : 'mcpkit start',
+      dev: options.transport === 'http' ? 'mcpkit dev --http' : 'mcpkit dev',
     },
     dependencies: {
       '@mcpkit/cli': spec('@mcpkit/cli'),
       '@mcpkit/core': spec('@mcpkit/core'),
-      '@mcpkit/fastify': spec('@mcpkit/fastify'),
-      '@mcpkit/stdio': spec('@mcpkit/stdio'),
+      // Only the transports the project serves (to write an entry of its own); the CLI brings what `mcpkit start` needs.
+      ...(options.transport === 'stdio' ? {} : { '@mcpkit/fastify': spec('@mcpkit/fastify') }),
+      ...(options.transport === 'http' ? {} : { '@mcpkit/stdio': spec('@mcpkit/stdio') }),
       'class-transformer': '^0.5.1',
       'class-validator': '^0.15.1',
-      fastify: '^5.12.8',
+      ...(options.transport === 'stdio' ? {} : { fastify: '^5.12.8' }),
       'reflect-metadata': '^0.2.2',
     },
     devDependencies: {

@@ -118,6 +118,28 @@ export const GITIGNORE = `node_modules/
 dist/
 `;
 
+/** The commands a project's README lists: only those of the transports it serves. */
+function commands(transport: TemplateOptions['transport']): string {
+  const lines: Array<[string, string]> = [
+    ['npm run build', 'compile (tsc keeps the decorator metadata mcpkit reads)'],
+    ['npm test', 'in-process tests with @mcpkit/testing'],
+  ];
+  if (transport === 'stdio') {
+    lines.push(['npm start', 'serve on stdin/stdout'], ['npm run dev', 'rebuild and restart on change (the client stays connected)']);
+  } else if (transport === 'http') {
+    lines.push(['npm start', 'serve on http://127.0.0.1:3000/mcp'], ['npm run dev', 'rebuild and restart on change, behind the same port']);
+  } else {
+    lines.push(
+      ['npm start -- --stdio', 'serve on stdin/stdout'],
+      ['npm start -- --http', 'serve on http://127.0.0.1:3000/mcp'],
+      ['npm run dev', 'rebuild and restart on change (stdio; the client stays connected)'],
+    );
+  }
+  lines.push(['npx mcpkit inspect', 'what the server offers'], ['npx mcpkit call greet name=Ada', '']);
+  const width = Math.max(...lines.filter(([, note]) => note).map(([command]) => command.length)) + 3;
+  return lines.map(([command, note]) => (note ? `${command.padEnd(width)}# ${note}` : command)).join('\n');
+}
+
 export function readme(options: TemplateOptions, startCommand: string): string {
   return `# {{name}}
 
@@ -125,13 +147,7 @@ An MCP server built with [mcpkit](https://github.com/mcpkit/mcpkit): decorated c
 \`src/app.ts\`, tests in \`test/\`.
 
 \`\`\`bash
-npm run build          # compile (tsc keeps the decorator metadata mcpkit reads)
-npm test               # in-process tests with @mcpkit/testing
-npm start -- --stdio   # serve on stdin/stdout
-npm start -- --http    # serve on http://127.0.0.1:3000/mcp
-npm run dev            # rebuild and restart on change (stdio; the client stays connected)
-npx mcpkit inspect     # what the server offers
-npx mcpkit call greet name=Ada
+${commands(options.transport)}
 \`\`\`
 
 ## Use it from a client
@@ -148,7 +164,7 @@ ${
 }${
     options.transport === 'stdio'
       ? ''
-      : `Over HTTP, start the server (\`npm start -- --http\`) and point the client at it:
+      : `Over HTTP, start the server (\`${options.transport === 'http' ? 'npm start' : 'npm start -- --http'}\`) and point the client at it:
 
 - Claude Code: \`claude mcp add --transport http {{name}} http://127.0.0.1:3000/mcp\`
 - VS Code, Cursor: \`npx mcpkit config --client vscode --http http://127.0.0.1:3000/mcp\`

@@ -17,6 +17,8 @@ export interface AppSettings {
   instructions: string | undefined;
   registry: Registry;
   logger: Logger;
+  /** `logger` is the one `createApp` made (none was given): a test client may choose its level. */
+  defaultLogger: boolean;
   logArguments: boolean;
   validators: ValidatorFactory;
   resolve: ((type: Constructor) => unknown) | undefined;

@@ -51,6 +51,7 @@ export function createApp(options: AppOptions): McpApp {
     instructions: options.instructions,
     registry,
     logger,
+    defaultLogger: options.logger === undefined,
     logArguments: options.logArguments === true,
     validators,
     resolve: options.resolve,
