@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
 import { accountsApp } from '../examples/validation.example';
+import { plannerApp } from '../examples/shapes.example';
 import { filesApp } from '../examples/resources.example';
 import { reviewApp } from '../examples/prompts.example';
 import { clockApp } from '../examples/app.example';
@@ -85,6 +86,30 @@ describe('documentation examples', () => {
     expect(firstText(await client.callTool('signup', { ...input, address: { street: 'Main', zip: 'x' } }))).toContain('address.zip');
     expect(firstText(await client.callTool('lookup', { id: 7 }))).toBe('#7');
     expect((await client.callTool('lookup', { id: 0 })).isError).toBe(true);
+  });
+
+  it('validation: every shape from decorators', async () => {
+    const client = await TestClient.connect(plannerApp);
+    const base = { site: 'data:text/plain,hi', owner: null };
+    expect(firstText(await client.callTool('plan', base))).toBe('nobody: no shape, -, retries 3');
+    const full = { ...base, owner: 'ada', start: '2027-01-02T03:04:05Z', shape: { kind: 'circle', radius: 2 }, labels: { a: 'x' }, day: '2026-07-28' };
+    expect(
+      firstText(await client.callTool('plan', { ...full, category: { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] }, point: [1, 2] })),
+    ).toBe('ada: circle r=2, 2027, retries 3');
+    expect(firstText(await client.callTool('plan', { ...base, shape: { kind: 'square', side: 1 }, retries: 0 }))).toBe('nobody: square s=1, -, retries 0');
+    for (const [bad, field] of [
+      [{ ...base, site: 'nope' }, 'site'],
+      [{ site: base.site }, 'owner'],
+      [{ ...base, labels: { a: 1 } }, 'labels'],
+      [{ ...base, shape: { kind: 'circle', side: 1 } }, 'shape'],
+      [{ ...base, day: '2026-02-30' }, 'day'],
+      [{ ...base, point: [1, 2, 3] }, 'point'],
+      [{ ...base, category: { name: 'a', children: [{ name: 'b', children: [{ name: 3 }] }] } }, 'category'],
+    ] as const) {
+      const result = await client.callTool('plan', bad as Record<string, unknown>);
+      expect(result.isError).toBe(true);
+      expect(firstText(result)).toContain(field);
+    }
   });
 
   it('resources: fixed, templated, missing and binary', async () => {

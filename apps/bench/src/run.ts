@@ -292,7 +292,7 @@ async function startupFigures(results: Record<string, unknown>): Promise<void> {
   }
 }
 
-/** tools/list with 505 tools. */
+/** tools/list with 505 tools (mcpkit's testbed has one more: `shapes`, whose schema only mcpkit has to publish). */
 async function longList(results: Record<string, unknown>): Promise<void> {
   const list: Record<string, number> = {};
   for (const server of FIGURE_SERVERS) {
@@ -302,7 +302,8 @@ async function longList(results: Record<string, unknown>): Promise<void> {
       const t0 = performance.now();
       const answer = await target.client.call('tools/list');
       times.push(performance.now() - t0);
-      if ((answer.result as { tools: unknown[] }).tools.length !== 505) throw new Error(`${server}: tools/list did not list 505 tools`);
+      const expected = server === 'mcpkit' ? 506 : 505;
+      if ((answer.result as { tools: unknown[] }).tools.length !== expected) throw new Error(`${server}: tools/list did not list ${expected} tools`);
     }
     list[server] = round(median(times));
     await target.stop();

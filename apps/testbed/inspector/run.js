@@ -14,7 +14,7 @@ const { startHttpServer } = require('../../../scripts/http-server');
 
 const INSPECTOR = { name: '@modelcontextprotocol/inspector', version: '2.12.0' };
 const TESTBED = join(__dirname, '..', 'dist', 'main.js');
-const TOOLS = ['echo', 'add', 'validate', 'fail', 'slow'];
+const TOOLS = ['echo', 'add', 'validate', 'fail', 'slow', 'shapes'];
 
 const results = { passed: 0, failed: 0, checks: [] };
 
