@@ -28,6 +28,21 @@ export interface ToolOptions extends CommonOptions {
   output?: Constructor;
   /** Reject unknown arguments and publish `additionalProperties: false` (default: drop them). */
   strict?: boolean;
+  /**
+   * With `output`: publish `additionalProperties: false` on the output schema's objects and drop
+   * what the output DTO does not declare from `structuredContent` (and its default text), so
+   * nothing the handler returns beyond the declared shape reaches the client. Default false:
+   * extras are sent.
+   */
+  strictOutput?: boolean;
+  /**
+   * With `output`: the text block sent beside `structuredContent`, from the handler's result
+   * (default: the result's JSON).
+   *
+   * @example
+   * @Tool({ output: Forecast, text: (f: Forecast) => `${f.city}: ${f.celsius} °C` })
+   */
+  text?: (result: never) => string;
   /** Cancel the handler (its `ctx.signal` aborts) and answer with an error after this long; overrides `createApp({ toolTimeoutMs })`. */
   timeoutMs?: number;
   annotations?: ToolAnnotations;

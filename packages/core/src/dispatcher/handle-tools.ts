@@ -29,21 +29,26 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
   const check = tool.checkOutput!;
   if (isCallToolResult(value)) {
     if (value.isError) return value;
-    const problems = check(value.structuredContent);
-    if (!problems) return value;
+    if (tool.pickOutput && value.structuredContent !== undefined)
+      value = { ...value, structuredContent: tool.pickOutput(value.structuredContent) as Record<string, unknown> };
+    const problems = check((value as CallToolResult).structuredContent);
+    if (!problems) return value as CallToolResult;
     ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
     return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
   }
   // Serialised once: the text block is this JSON, and the structured content its parse (what a
   // client receives: toJSON applied, undefined dropped), checked against the output schema.
-  const text = isObject(value) ? JSON.stringify(value) : undefined;
-  const plain = text === undefined ? value : (JSON.parse(text) as Record<string, unknown>);
+  const json = isObject(value) ? JSON.stringify(value) : undefined;
+  const parsed = json === undefined ? value : (JSON.parse(json) as Record<string, unknown>);
+  // strictOutput: what the output DTO does not declare never leaves (copy-on-write: usually the same object).
+  const plain = tool.pickOutput ? tool.pickOutput(parsed) : parsed;
   const problems = check(plain);
   if (problems) {
     ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
     return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
   }
-  return structuredResult(plain as Record<string, unknown>, text ?? JSON.stringify(plain));
+  const text = tool.outputText ? tool.outputText(value) : plain === parsed && json !== undefined ? json : JSON.stringify(plain);
+  return structuredResult(plain as Record<string, unknown>, text);
 }
 
 /**

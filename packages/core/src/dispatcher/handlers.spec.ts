@@ -97,6 +97,16 @@ class Handlers {
     return { greeting: `hi ${input.name}`, length: input.name.length };
   }
 
+  @Tool({ output: Out, strictOutput: true })
+  leaky(input: Input) {
+    return { greeting: `hi ${input.name}`, length: 3, secret: 'internal' };
+  }
+
+  @Tool({ output: Out, text: (out: Out) => `${out.greeting} (${out.length})` })
+  spoken(input: Input): Out {
+    return { greeting: `hi ${input.name}`, length: input.name.length };
+  }
+
   @Tool({ output: Out })
   broken(): Out {
     return { greeting: 42 } as unknown as Out;
@@ -263,6 +273,34 @@ describe('tools/call', () => {
       properties: { greeting: { type: 'string' }, length: { type: 'integer' } },
       required: ['greeting', 'length'],
     });
+  });
+
+  it('strictOutput: publishes additionalProperties: false and drops undeclared output properties, text included', async () => {
+    expect(await call('leaky', { name: 'Ann' })).toEqual({
+      content: [{ type: 'text', text: '{"greeting":"hi Ann","length":3}' }],
+      structuredContent: { greeting: 'hi Ann', length: 3 },
+    });
+    expect(await call('greet', { name: 'Ann' })).toMatchObject({ structuredContent: { greeting: 'hi Ann', length: 3 } });
+    const tools = (await rpc(await open(), 'tools/list', {})).result.tools as Array<{ name: string; outputSchema?: Record<string, unknown> }>;
+    expect(tools.find((tool) => tool.name === 'leaky')!.outputSchema!.additionalProperties).toBe(false);
+    expect(tools.find((tool) => tool.name === 'greet')!.outputSchema).not.toHaveProperty('additionalProperties');
+  });
+
+  it('text: the text block beside structuredContent comes from the option', async () => {
+    expect(await call('spoken', { name: 'Ann' })).toEqual({
+      content: [{ type: 'text', text: 'hi Ann (3)' }],
+      structuredContent: { greeting: 'hi Ann', length: 3 },
+    });
+  });
+
+  it('refuses strictOutput or text without an output DTO', () => {
+    class NoOutput {
+      @Tool({ text: () => 'x' })
+      t() {
+        return 'x';
+      }
+    }
+    expect(() => createApp({ name: 'x', version: '1', providers: [NoOutput], logger: pino({ level: 'silent' }) })).toThrow(/text but no output DTO/);
   });
 
   it('leaves structuredContent out for clients older than 2025-06-18', async () => {

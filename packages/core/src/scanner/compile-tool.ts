@@ -5,6 +5,7 @@ import type { Constructor } from '../metadata/constructor';
 import { isObject } from '../protocol/json-rpc';
 import type { JsonSchema, Tool } from '../protocol/mcp-types';
 import { dtoToJsonSchema } from '../schema/dto-to-json-schema';
+import { knownPropertiesPicker } from '../validation/known-properties';
 import type { InputParser, ValidatorFactory } from '../validation/validator-factory';
 import type { ToolDefinition } from './definitions';
 import { resolveInputDto } from './resolve-input';
@@ -74,11 +75,24 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   }
   const entry: Tool = { name, ...copyCommonFields(options), inputSchema };
   let checkOutput: ToolDefinition['checkOutput'];
+  let pickOutput: ToolDefinition['pickOutput'];
   if (options.output !== undefined) {
     const output = options.output as Constructor;
-    const { schema } = dtoToJsonSchema(output);
+    const { schema } = dtoToJsonSchema(output, { strict: options.strictOutput === true });
     entry.outputSchema = schema;
     checkOutput = validators.valueChecker(schema, true);
+    if (options.strictOutput === true) pickOutput = knownPropertiesPicker(schema);
+  } else if (options.strictOutput !== undefined || options.text !== undefined) {
+    throw new DefinitionError(
+      DefinitionErrorCode.INVALID_OPTIONS,
+      `@Tool on ${method.owner} has ${options.text !== undefined ? 'text' : 'strictOutput'} but no output DTO.`,
+      ['Both shape structured output: name its class with @Tool({ output: ResultDto, … }).'],
+    );
+  }
+  if (options.text !== undefined && typeof options.text !== 'function') {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has a text option that is not a function.`, [
+      'Give a function of the result: @Tool({ output, text: (result) => `…` }).',
+    ]);
   }
   if (options.annotations) entry.annotations = { ...options.annotations };
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
@@ -95,6 +109,8 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     entry: deepFreeze(entry),
     parseInput,
     checkOutput,
+    pickOutput,
+    outputText: options.text as ((result: unknown) => string) | undefined,
     invoke: bindHandler(method),
     timeoutMs: options.timeoutMs,
     headerParams,

@@ -18,6 +18,10 @@ export interface ToolDefinition {
   readonly parseInput: InputParser;
   /** @internal */
   readonly checkOutput: ValueChecker | undefined;
+  /** @internal `strictOutput`: drops what the output schema does not name. */
+  readonly pickOutput: ((value: unknown) => unknown) | undefined;
+  /** @internal `text`: the text block beside structured content. */
+  readonly outputText: ((result: unknown) => string) | undefined;
   /** @internal The bound handler. */
   readonly invoke: Invoker;
   /** Per-tool timeout in ms, when the decorator sets one. */
