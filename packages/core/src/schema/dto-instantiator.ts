@@ -1,5 +1,6 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor } from '../metadata/constructor';
+import { isObject } from '../protocol/json-rpc';
 
 /** How a property's validated plain value becomes what the handler gets. */
 export type Conversion =
@@ -52,10 +53,6 @@ function declaredCopier(keys: readonly string[]): (instance: Record<string, unkn
   });
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return new Function('o', 'p', `let v;\n${statements.join('\n')}`) as (instance: Record<string, unknown>, plain: Record<string, unknown>) => void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // A default is copied for each instance: one handler changing its array must not change the next one's.
