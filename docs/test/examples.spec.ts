@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
@@ -7,6 +8,7 @@ import { plannerApp } from '../examples/shapes.example';
 import { filesApp } from '../examples/resources.example';
 import { reviewApp } from '../examples/prompts.example';
 import { clockApp } from '../examples/app.example';
+import { createConverterApp } from '../examples/programmatic.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -139,6 +141,51 @@ describe('documentation examples', () => {
     expect(client.server.instructions).toBe('Ask for the time.');
     expect(firstText(await client.callTool('time'))).toBe('2026-01-01T00:00:00.000Z');
     expect(firstText(await client.callTool('wait', { ms: 1 }))).toBe('waited 1 ms for docs');
+  });
+});
+
+describe('documentation example of programmatic definitions', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'mcpkit-notes-'));
+    writeFileSync(join(folder, 'a b.md'), '# A');
+    writeFileSync(join(folder, 'todo.md'), '- convert');
+    writeFileSync(join(folder, 'skip.txt'), 'not markdown');
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('defines a tool per configured entry and a resource per file, beside a decorated class', async () => {
+    const client = await TestClient.connect(createConverterApp(folder));
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['km_to_miles', 'kg_to_pounds', 'litres_to_gallons', 'units']);
+    expect(firstText(await client.callTool('km_to_miles', { value: 10 }))).toBe('6.214');
+    expect(firstText(await client.callTool('kg_to_pounds', { value: 'ten' }))).toContain('value: must be number');
+    expect(firstText(await client.callTool('units'))).toBe('km_to_miles, kg_to_pounds, litres_to_gallons');
+    expect((await client.listResources()).map((resource) => resource.uri)).toEqual(['notes:///a%20b.md', 'notes:///todo.md']);
+    expect(firstText(await client.readResource('notes:///a%20b.md'))).toBe('# A');
+  });
+
+  it('mcpkit start serves them to the official SDK client over stdio', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const client = new Client({ name: 'docs', version: '1' });
+    const env = { ...process.env, LOG_LEVEL: 'warn', NOTES_DIR: folder } as Record<string, string>;
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'start', join(DOCS, 'dist', 'programmatic.example.js')], env }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'litres_to_gallons')).toEqual({
+        name: 'litres_to_gallons',
+        description: 'Litres to US gallons',
+        inputSchema: { type: 'object', properties: { value: { type: 'number' } }, required: ['value'] },
+        annotations: { readOnlyHint: true },
+      });
+      expect(await client.callTool({ name: 'litres_to_gallons', arguments: { value: 100 } })).toEqual({ content: [{ type: 'text', text: '26.417' }] });
+      expect(await client.callTool({ name: 'litres_to_gallons', arguments: {} })).toMatchObject({ isError: true });
+      expect((await client.readResource({ uri: 'notes:///todo.md' })).contents).toEqual([
+        { uri: 'notes:///todo.md', mimeType: 'text/markdown', text: '- convert' },
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
 

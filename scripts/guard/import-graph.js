@@ -38,6 +38,8 @@ const CORE_LAYERS = [
   ['scanner'],
   ['app'],
   ['eras', 'dispatcher'],
+  // The define* functions apply decorators and type their handlers' RequestContext.
+  ['define'],
   ['server'],
   ['transport', 'transports', 'http'],
   ['(entry)'],

@@ -15,6 +15,12 @@ export { Prompt } from './decorators/prompt.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
 export { Complete, type CompleteOptions } from './decorators/complete.decorator';
 export type { CommonOptions, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
+export { defineTool, type DefineToolOptions, type ToolHandler } from './define/define-tool';
+export { defineResource, type DefineResourceOptions, type ResourceHandler } from './define/define-resource';
+export { defineResourceTemplate, type DefineResourceTemplateOptions, type ResourceTemplateHandler } from './define/define-resource-template';
+export { definePrompt, type DefinePromptOptions, type PromptHandler } from './define/define-prompt';
+export { defineCompletion, type CompletionHandler } from './define/define-completion';
+export type { Definition, DefinitionKind } from './define/definition';
 
 export {
   RequestContext,

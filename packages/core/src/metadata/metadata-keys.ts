@@ -7,3 +7,4 @@ export const PROMPT_METADATA = 'mcpkit:prompt';
 export const FIELD_METADATA = 'mcpkit:field';
 export const FIELD_LIST_METADATA = 'mcpkit:field-list';
 export const COMPLETE_METADATA = 'mcpkit:complete';
+export const DEFINITION_METADATA = 'mcpkit:definition';

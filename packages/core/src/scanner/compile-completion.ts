@@ -22,7 +22,7 @@ export function compileCompletion(
     if (!known) {
       throw new DefinitionError(
         DefinitionErrorCode.INVALID_OPTIONS,
-        `@Complete on ${method.owner} names ${prompt ? `argument "${options.argument}" of` : ''} prompt "${options.prompt}", which does not exist.`,
+        `${method.site} names ${prompt ? `argument "${options.argument}" of` : ''} prompt "${options.prompt}", which does not exist.`,
         ['Name a prompt declared with @Prompt and one of its arguments (a field of its DTO).'],
       );
     }
@@ -31,7 +31,7 @@ export function compileCompletion(
     if (!template || !template.template.variableNames.includes(options.variable)) {
       throw new DefinitionError(
         DefinitionErrorCode.INVALID_OPTIONS,
-        `@Complete on ${method.owner} names variable "${options.variable}" of template "${options.resourceTemplate}", which does not exist.`,
+        `${method.site} names variable "${options.variable}" of template "${options.resourceTemplate}", which does not exist.`,
         ["Name the template exactly as declared (its uriTemplate, e.g. 'notes://{id}') and one of its variables."],
       );
     }

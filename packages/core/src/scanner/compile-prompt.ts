@@ -13,7 +13,7 @@ import type { DecoratedMethod } from './scan-providers';
 export function compilePrompt(method: DecoratedMethod, validators: ValidatorFactory): PromptDefinition {
   const options = method.options as PromptOptions;
   const name = options.name ?? method.methodName;
-  const dto = resolveInputDto(method, '@Prompt');
+  const dto = resolveInputDto(method);
   const entry: Prompt = { name, ...copyCommonFields(options) };
   if (!dto) {
     const schema = { type: 'object', properties: {} };

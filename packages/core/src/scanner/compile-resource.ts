@@ -14,17 +14,17 @@ const URI_WITH_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/;
 export function compileResource(method: DecoratedMethod): ResourceDefinition {
   const options = method.options as unknown as ResourceOptions;
   if (typeof options.uri !== 'string' || !URI_WITH_SCHEME.test(options.uri)) {
-    throw new DefinitionError(
-      DefinitionErrorCode.INVALID_URI,
-      `@Resource on ${method.owner} has the URI ${JSON.stringify(options.uri)}, which is not an absolute URI.`,
-      ["Give a scheme and no spaces: @Resource({ uri: 'docs://readme' }).", 'For URIs with variables use @ResourceTemplate({ uriTemplate: … }).'],
-    );
+    throw new DefinitionError(DefinitionErrorCode.INVALID_URI, `${method.site} has the URI ${JSON.stringify(options.uri)}, which is not an absolute URI.`, [
+      `Give a scheme and no spaces: ${method.label}({ uri: 'docs://readme' }).`,
+      // `@Resource` → `@ResourceTemplate`, `defineResource` → `defineResourceTemplate`.
+      `For URIs with variables use ${method.label}Template({ uriTemplate: … }).`,
+    ]);
   }
   const entry: Resource = { uri: options.uri, name: options.name ?? method.methodName, ...copyCommonFields(options) };
   if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
   if (options.size !== undefined) entry.size = options.size;
   if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
-  checkCacheHint(options.cache, `@Resource on ${method.owner}`);
+  checkCacheHint(options.cache, method.site);
   return Object.freeze({
     uri: options.uri,
     owner: method.owner,
@@ -45,7 +45,7 @@ export function compileResourceTemplate(method: DecoratedMethod): ResourceTempla
     template = UriTemplate.parse(options.uriTemplate);
   } catch (error) {
     if (!(error instanceof UriTemplateSyntaxError)) throw error;
-    throw new DefinitionError(DefinitionErrorCode.MALFORMED_URI_TEMPLATE, `@ResourceTemplate on ${method.owner}: ${error.message}.`, [
+    throw new DefinitionError(DefinitionErrorCode.MALFORMED_URI_TEMPLATE, `${method.site}: ${error.message}.`, [
       "Write an RFC 6570 template with a scheme: 'notes://{id}', 'files:///{+path}', 'search://q{?text,limit}'.",
       'Variable names use letters, digits and "_"; every "{" needs its "}".',
     ]);
@@ -53,7 +53,7 @@ export function compileResourceTemplate(method: DecoratedMethod): ResourceTempla
   const entry: ResourceTemplate = { uriTemplate: options.uriTemplate, name: options.name ?? method.methodName, ...copyCommonFields(options) };
   if (options.mimeType !== undefined) entry.mimeType = options.mimeType;
   if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
-  checkCacheHint(options.cache, `@ResourceTemplate on ${method.owner}`);
+  checkCacheHint(options.cache, method.site);
   return Object.freeze({
     template,
     owner: method.owner,

@@ -41,11 +41,11 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   if (!TOOL_NAME.test(name)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_TOOL_NAME, `Tool name "${name}" of ${method.owner} is not allowed.`, [
       'Use 1 to 128 characters from A-Z, a-z, 0-9, "_", "-" and ".": no spaces or commas.',
-      "Set the wire name explicitly: @Tool({ name: 'notes.search' }).",
+      `Set the wire name explicitly: ${method.label}({ name: 'notes.search' }).`,
     ]);
   }
   if (options.inputSchema !== undefined && options.input !== undefined) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has both input and inputSchema.`, [
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has both input and inputSchema.`, [
       'Keep one: a DTO class or a raw JSON Schema.',
     ]);
   }
@@ -55,7 +55,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     parseInput = compileRawSchema(validators, options.inputSchema, method);
     inputSchema = options.inputSchema;
   } else {
-    const dto = resolveInputDto(method, '@Tool');
+    const dto = resolveInputDto(method);
     const strict = options.strict === true;
     if (dto) {
       const built = dtoToJsonSchema(dto, { strict });
@@ -85,21 +85,21 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   } else if (options.strictOutput !== undefined || options.text !== undefined) {
     throw new DefinitionError(
       DefinitionErrorCode.INVALID_OPTIONS,
-      `@Tool on ${method.owner} has ${options.text !== undefined ? 'text' : 'strictOutput'} but no output DTO.`,
-      ['Both shape structured output: name its class with @Tool({ output: ResultDto, … }).'],
+      `${method.site} has ${options.text !== undefined ? 'text' : 'strictOutput'} but no output DTO.`,
+      [`Both shape structured output: name its class with ${method.label}({ output: ResultDto, … }).`],
     );
   }
   if (options.text !== undefined && typeof options.text !== 'function') {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `@Tool on ${method.owner} has a text option that is not a function.`, [
-      'Give a function of the result: @Tool({ output, text: (result) => `…` }).',
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has a text option that is not a function.`, [
+      `Give a function of the result: ${method.label}({ output, text: (result) => \`…\` }).`,
     ]);
   }
   if (options.annotations) entry.annotations = { ...options.annotations };
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
     throw new DefinitionError(
       DefinitionErrorCode.INVALID_OPTIONS,
-      `@Tool on ${method.owner} has timeoutMs ${String(options.timeoutMs)}; it must be a positive number of milliseconds.`,
-      ['Give a positive number, e.g. @Tool({ timeoutMs: 30_000 }), or leave it out.'],
+      `${method.site} has timeoutMs ${String(options.timeoutMs)}; it must be a positive number of milliseconds.`,
+      [`Give a positive number, e.g. ${method.label}({ timeoutMs: 30_000 }), or leave it out.`],
     );
   }
   const headerParams = headerParamsOf(inputSchema, method.owner);

@@ -9,7 +9,7 @@ function isDtoCandidate(value: unknown): value is Constructor {
   return typeof value === 'function' && !BUILT_INS.has(value);
 }
 
-function assertDto(dto: Constructor, method: DecoratedMethod, decorator: string): void {
+function assertDto(dto: Constructor, method: DecoratedMethod): void {
   if (hasDtoMetadata(dto)) return;
   throw new DefinitionError(
     DefinitionErrorCode.DTO_WITHOUT_METADATA,
@@ -17,7 +17,8 @@ function assertDto(dto: Constructor, method: DecoratedMethod, decorator: string)
     [
       `Decorate ${dto.name}'s properties (@IsString(), @IsInt(), @IsOptional() …) or describe them with @Field().`,
       'Make sure class-validator is installed once: two copies keep two metadata stores.',
-      `For a ${decorator} without input, declare it as ${method.methodName}() or pass { input: null }.`,
+      // A define* call has no method to declare without parameters.
+      `For a ${method.label} without input, ${method.label.startsWith('@') ? `declare it as ${method.methodName}() or pass { input: null }` : 'leave input out'}.`,
     ],
   );
 }
@@ -26,14 +27,15 @@ function assertDto(dto: Constructor, method: DecoratedMethod, decorator: string)
  * Finds the input DTO of a decorated method: the explicit `input` option wins, else the first
  * parameter's design type. Returns `undefined` for a method without input.
  */
-export function resolveInputDto(method: DecoratedMethod, decorator: string): Constructor | undefined {
+export function resolveInputDto(method: DecoratedMethod): Constructor | undefined {
+  const decorator = method.label;
   const explicit = method.options.input as Constructor | null | undefined;
   const handler = (method.prototype as Record<string, (...args: unknown[]) => unknown>)[method.methodName];
   const paramTypes = Reflect.getMetadata('design:paramtypes', method.prototype, method.methodName) as unknown[] | undefined;
   if (explicit === null) return undefined;
   if (explicit !== undefined) {
     if (!isDtoCandidate(explicit)) {
-      throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${decorator} on ${method.owner} names an input that is not a class.`, [
+      throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} names an input that is not a class.`, [
         'Pass the DTO class itself: { input: CreateNoteInput }.',
       ]);
     }
@@ -45,7 +47,7 @@ export function resolveInputDto(method: DecoratedMethod, decorator: string): Con
         [`Make the parameter type and the input option the same class.`, `Or drop { input } and let the parameter type decide.`],
       );
     }
-    assertDto(explicit, method, decorator);
+    assertDto(explicit, method);
     return explicit;
   }
   if (handler.length === 0) return undefined;
@@ -64,6 +66,6 @@ export function resolveInputDto(method: DecoratedMethod, decorator: string): Con
       `Or name it: ${decorator}({ input: MyInput }), or ${decorator}({ input: null }) for no input.`,
     ]);
   }
-  assertDto(declared, method, decorator);
+  assertDto(declared, method);
   return declared;
 }

@@ -1,15 +1,23 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { isConstructor, type Constructor } from '../metadata/constructor';
-import { COMPLETE_METADATA, PROMPT_METADATA, RESOURCE_METADATA, RESOURCE_TEMPLATE_METADATA, TOOL_METADATA } from '../metadata/metadata-keys';
+import type { DefinitionSite } from '../metadata/definition-site';
+import {
+  COMPLETE_METADATA,
+  DEFINITION_METADATA,
+  PROMPT_METADATA,
+  RESOURCE_METADATA,
+  RESOURCE_TEMPLATE_METADATA,
+  TOOL_METADATA,
+} from '../metadata/metadata-keys';
 
 export type CapabilityKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'complete';
 
-const KINDS: ReadonlyArray<[CapabilityKind, string]> = [
-  ['tool', TOOL_METADATA],
-  ['resource', RESOURCE_METADATA],
-  ['resourceTemplate', RESOURCE_TEMPLATE_METADATA],
-  ['prompt', PROMPT_METADATA],
-  ['complete', COMPLETE_METADATA],
+const KINDS: ReadonlyArray<[CapabilityKind, string, string]> = [
+  ['tool', TOOL_METADATA, '@Tool'],
+  ['resource', RESOURCE_METADATA, '@Resource'],
+  ['resourceTemplate', RESOURCE_TEMPLATE_METADATA, '@ResourceTemplate'],
+  ['prompt', PROMPT_METADATA, '@Prompt'],
+  ['complete', COMPLETE_METADATA, '@Complete'],
 ];
 
 /** One decorated method found on a provider. */
@@ -19,8 +27,12 @@ export interface DecoratedMethod {
   instance: object;
   prototype: object;
   methodName: string;
-  /** `Class.method`. */
+  /** `Class.method`, or the `define*` call: `defineTool("search")`. */
   owner: string;
+  /** What declared it, as fixes spell it: `@Tool`, or `defineTool`. */
+  label: string;
+  /** Where messages say it was declared: `@Tool on Class.method`, or `defineTool("search")`. */
+  site: string;
 }
 
 /** A provider: a class (instantiated through `resolve`, else `new`) or a ready instance. */
@@ -62,10 +74,14 @@ export function scanProviders(providers: readonly Provider[], resolve?: (type: C
     const instance = instantiate(provider, resolve);
     const prototype = Object.getPrototypeOf(instance) as object;
     const className = (instance.constructor as { name?: string }).name || 'anonymous';
+    const defined = Reflect.getMetadata(DEFINITION_METADATA, prototype) as DefinitionSite | undefined;
     for (const methodName of methodNames(prototype)) {
-      for (const [kind, key] of KINDS) {
+      for (const [kind, key, decorator] of KINDS) {
         const options = Reflect.getMetadata(key, prototype, methodName) as Record<string, unknown> | undefined;
-        if (options) found.push({ kind, options, instance, prototype, methodName, owner: `${className}.${methodName}` });
+        if (!options) continue;
+        const owner = defined?.owner ?? `${className}.${methodName}`;
+        const label = defined?.label ?? decorator;
+        found.push({ kind, options, instance, prototype, methodName, owner, label, site: defined ? owner : `${decorator} on ${owner}` });
       }
     }
   }
