@@ -5,6 +5,7 @@ import { createApp } from '../server/create-app';
 import { Prompt } from '../decorators/prompt.decorator';
 import { Resource } from '../decorators/resource.decorator';
 import { ResourceTemplate } from '../decorators/resource-template.decorator';
+import { Tool } from '../decorators/tool.decorator';
 import { ErrorCode } from '../errors/error-codes';
 import { McpError } from '../errors/mcp-error';
 import { PromptError } from '../errors/prompt-error';
@@ -13,14 +14,50 @@ import { ToolError } from '../errors/tool-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
 import type { Connection } from './connection';
 
-// What a client sees when a prompt or a resource fails, and what the server log says about it.
+// What a client sees when a handler fails (a prompt or a resource throws, a tool returns what
+// cannot be sent), and what the server log says about it.
 
 class WhichArgs {
   @IsString()
   which: string;
 }
 
+class Reply {
+  @IsString()
+  text: string;
+}
+
 class Failing {
+  @Tool({ input: null })
+  blockWithoutText() {
+    return [{ type: 'text' }];
+  }
+
+  @Tool({ input: null })
+  unknownType() {
+    return {
+      content: [
+        { type: 'text', text: 'fine' },
+        { type: 'video', url: 'https://example.com/v.mp4' },
+      ],
+    };
+  }
+
+  @Tool({ input: null })
+  map() {
+    return new Map([['a', 1]]);
+  }
+
+  @Tool({ input: null })
+  bytes() {
+    return Buffer.from('png?');
+  }
+
+  @Tool({ input: null, output: Reply })
+  structuredBadBlock() {
+    return { content: [{ type: 'image', data: 'AAAA' }], structuredContent: { text: 'x' } };
+  }
+
   @Prompt()
   failing(args: WhichArgs): string {
     switch (args.which) {
@@ -114,6 +151,25 @@ describe.each([
       ['resources/read', 'secret detail at /srv/resources.js:9'],
     ]);
     expect(logged.every((line) => typeof (line.err as { stack?: unknown }).stack === 'string')).toBe(true);
+  });
+});
+
+describe('tool results that cannot be sent', () => {
+  it.each([
+    ['blockWithoutText', 'content[0]: a text block needs a string text, got undefined'],
+    ['unknownType', 'content[1]: has the unknown type "video" (a content block is text, image, audio, resource or resource_link)'],
+    ['map', 'returned a Map, which JSON would send as {}; return Object.fromEntries(map) or [...map] instead'],
+    ['bytes', expect.stringMatching(/^returned a Buffer; say what they are: image\(bytes, mimeType\)/)],
+    ['structuredBadBlock', 'content[0]: an image block needs a string mimeType'],
+  ] as const)('%s: an isError result without internals, one error line naming the tool and the problem', async (name, problem) => {
+    const { connection, lines } = setup();
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    const answer = (await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } })) as { result: unknown };
+    expect(answer.result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: `Tool ${name} produced a result that cannot be sent; details are in the server log.` }],
+    });
+    expect(lines.filter((line) => line.level === 50)).toEqual([expect.objectContaining({ msg: 'tool result cannot be sent', tool: name, problem, rpcId: 1 })]);
   });
 });
 
