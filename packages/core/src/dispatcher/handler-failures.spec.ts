@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { IsString } from 'class-validator';
 import pino from 'pino';
 import { createApp } from '../server/create-app';
@@ -92,13 +91,8 @@ const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.mo
 
 function setup(): { connection: Connection; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  const app = createApp({ name: 'failing', version: '1', providers: [Failing], logger: pino({ level: 'warn' }, stream) });
+  const destination = { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) };
+  const app = createApp({ name: 'failing', version: '1', providers: [Failing], logger: pino({ level: 'warn' }, destination) });
   return { connection: app.connect({ kind: 'memory' }), lines };
 }
 
