@@ -7,6 +7,8 @@ import { accountsApp } from '../examples/validation.example';
 import { plannerApp } from '../examples/shapes.example';
 import { filesApp } from '../examples/resources.example';
 import { reviewApp } from '../examples/prompts.example';
+import { summaryApp } from '../examples/prompt-errors.example';
+import { reportsApp } from '../examples/resource-errors.example';
 import { clockApp } from '../examples/app.example';
 import { createConverterApp } from '../examples/programmatic.example';
 
@@ -134,6 +136,29 @@ describe('documentation examples', () => {
     });
     await expect(client.getPrompt('review_code', { tone: 'rude' })).rejects.toMatchObject({ code: -32602 });
     expect((await client.getPrompt('opening')).messages).toHaveLength(2);
+  });
+
+  it('prompts: a PromptError is sent as written, any other error masked', async () => {
+    const client = await TestClient.connect(summaryApp);
+    expect((await client.getPrompt('summarize', { id: '7' })).messages[0].content).toMatchObject({ text: expect.stringContaining('up 3%') });
+    await expect(client.getPrompt('summarize', { id: '9' })).rejects.toMatchObject({ code: -32602, message: 'No document 9', data: { id: '9' } });
+    await expect(client.getPrompt('summarize', { id: '8' })).rejects.toMatchObject({
+      code: -32603,
+      message: 'Document 8 is being edited; try again in a minute',
+    });
+    await expect(client.getPrompt('broken')).rejects.toMatchObject({ code: -32603, message: 'Internal error' });
+  });
+
+  it('resources: a ResourceError is sent as written, not found stays -32002, any other error masked', async () => {
+    const client = await TestClient.connect(reportsApp);
+    expect(firstText(await client.readResource('reports://2026-q1'))).toBe('Revenue up 3%.');
+    await expect(client.readResource('reports://2026-q2')).rejects.toMatchObject({
+      code: -32603,
+      message: 'Report 2026-q2 is still being generated; try again in a minute',
+      data: { id: '2026-q2', retryAfterMs: 60_000 },
+    });
+    await expect(client.readResource('reports://1999-q1')).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource('archive://2020-q1')).rejects.toMatchObject({ code: -32603, message: 'Internal error' });
   });
 
   it('app: resolve, instructions and the context', async () => {

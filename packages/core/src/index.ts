@@ -52,8 +52,11 @@ export {
   HeaderMismatchError,
   MissingRequiredClientCapabilityError,
   UnsupportedProtocolVersionError,
+  type McpErrorOptions,
 } from './errors/mcp-error';
 export { ToolError } from './errors/tool-error';
+export { PromptError } from './errors/prompt-error';
+export { ResourceError } from './errors/resource-error';
 export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } from './errors/definition-error';
 
 export { createLogger, isLevelEnabled, type Logger, type LoggerOptions } from './logging/logger';

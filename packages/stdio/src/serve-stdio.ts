@@ -3,6 +3,7 @@ import { createLogger, InvalidRequestError, type JsonRpcMessage, type JsonRpcRes
 import { DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, writesToStdout, type EncodeLimits } from '@mcpkit/core/transport';
 import type { SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from './line-reader';
+import { logAbandoned } from './log-abandoned';
 import { guardStdout } from './stdout-guard';
 
 /** Options of `serveStdio`. */
@@ -29,9 +30,10 @@ export interface StdioOptions {
    */
   exitProcess?: boolean;
   /**
-   * When exiting (`exitProcess`), the longest wait in ms for cancelled requests to return and for
-   * the client to take our output (default 2 000); the process exits 0 at the latest then, so a
-   * client that stopped reading cannot keep it alive.
+   * When exiting (`exitProcess`) after stdin ended or a signal, the longest wait in ms for the
+   * requests in flight to return (cancelled first, on a signal) and for the client to take our
+   * output (default 2 000). The process exits 0 at the latest then, so neither a stuck handler
+   * nor a client that stopped reading can keep it alive; each request still running is logged.
    */
   shutdownGraceMs?: number;
   /**
@@ -55,7 +57,10 @@ export interface StdioOptions {
 
 /** A running stdio server. */
 export interface StdioServer {
-  /** Resolves when input has ended and every in-flight request has been answered. */
+  /**
+   * Resolves when input has ended and every in-flight request has been answered (open
+   * `subscriptions/listen` requests end with the input).
+   */
   readonly closed: Promise<void>;
   /** Stops reading, cancels in-flight requests and releases the streams. */
   close(): Promise<void>;
@@ -175,7 +180,11 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   const onEnd = (): void => {
     reader.end(onEvent);
     inputEnded = true;
+    // No cancellation can come for a listen any more, so it would hold the shutdown forever.
+    connection.endListens();
     if (pending === 0) finish();
+    // The requests in flight get the grace period to answer; it also bounds a handler that never returns.
+    else if (exitProcess) exitAfterGrace();
   };
   // SIGTERM / SIGINT: stop reading and cancel what is in flight; exit once the cancelled
   // handlers have returned and the client has our output, or when the grace period ends.
@@ -216,7 +225,10 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   function exitAfterGrace(): void {
     if (exitTimer !== undefined) return;
     // Not unref'd: a client that stopped reading must not keep the process alive past it.
-    exitTimer = setTimeout(() => process.exit(0), options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+    exitTimer = setTimeout(() => {
+      logAbandoned(logger, connection.running());
+      process.exit(0);
+    }, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
     // The empty write's callback fires once everything queued before it reached the client.
     const flushThenExit = (): void => void writeRaw('', () => process.exit(0));
     if (pending === 0) flushThenExit();

@@ -16,6 +16,13 @@ function records(stderr: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** The requests a log says were abandoned at shutdown. */
+function abandoned(stderr: string): Array<{ rpcId: unknown; method: unknown; cancelled: unknown }> {
+  return records(stderr)
+    .filter((record) => record.msg === 'request abandoned at shutdown: its handler had not returned')
+    .map(({ rpcId, method, cancelled }) => ({ rpcId, method, cancelled }));
+}
+
 /** The ids of the request lines in a log. */
 function loggedIds(stderr: string): Set<unknown> {
   return new Set(
@@ -33,6 +40,14 @@ describe('stdio shutdown', () => {
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const server of servers.splice(0)) server.kill();
   });
+
+  /** The grace server with these settings, past its handshake. */
+  async function graceServer(env: NodeJS.ProcessEnv): Promise<RawStdioClient> {
+    const server = RawStdioClient.spawn(process.execPath, [GRACE_SERVER], { ...DEFAULT_ENV, ...env });
+    servers.push(server);
+    await server.initialize();
+    return server;
+  }
 
   it('answers a request cut short by SIGTERM with -32603 for its id, then exits 0', async () => {
     const server = RawStdioClient.spawn(process.execPath, [TESTBED, 'stdio'], { ...process.env, LOG_LEVEL: 'warn' });
@@ -116,8 +131,58 @@ describe('stdio shutdown', () => {
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(450);
     expect(took).toBeLessThan(1_500);
-    // Cancelled requests get no answer.
+    // Cancelled requests get no answer; the log says which one was abandoned.
     expect(server.messages.some((message) => message.id === 'stuck')).toBe(false);
+    expect(abandoned(server.stderr)).toEqual([{ rpcId: 'stuck', method: 'tools/call', cancelled: true }]);
+  });
+
+  it('on stdin EOF, lets requests in flight finish within shutdownGraceMs, then exits 0 and logs each one it abandons', async () => {
+    const server = await graceServer({ GRACE_MS: '600', STUBBORN_MS: '20000' });
+    server.send({ jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'stubborn', arguments: {} } });
+    server.send({ jsonrpc: '2.0', id: 'fast', method: 'ping' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    expect(await server.end()).toEqual({ code: 0, signal: null });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(550);
+    expect(took).toBeLessThan(2_000);
+    expect(server.messages.find((message) => message.id === 'fast')).toMatchObject({ result: {} });
+    expect(server.messages.some((message) => message.id === 'stuck')).toBe(false);
+    expect(abandoned(server.stderr)).toEqual([{ rpcId: 'stuck', method: 'tools/call', cancelled: false }]);
+  });
+
+  it('on stdin EOF, answers a request that finishes within the grace period and abandons nothing', async () => {
+    const server = await graceServer({ GRACE_MS: '5000', STUBBORN_MS: '300' });
+    server.send({ jsonrpc: '2.0', id: 'late', method: 'tools/call', params: { name: 'stubborn', arguments: {} } });
+    const started = Date.now();
+    expect(await server.end()).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.messages.find((message) => message.id === 'late')).toMatchObject({ result: { content: [{ text: 'done after 300' }] } });
+    expect(abandoned(server.stderr)).toEqual([]);
+  });
+
+  it('logs at most 20 abandoned requests, then how many more', async () => {
+    const server = await graceServer({ LOG_LEVEL: 'warn', GRACE_MS: '300', STUBBORN_MS: '20000' });
+    for (let id = 1; id <= 250; id++) server.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'stubborn', arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(abandoned(server.stderr)).toEqual(Array.from({ length: 20 }, (_, index) => ({ rpcId: index + 1, method: 'tools/call', cancelled: true })));
+    expect(records(server.stderr).filter((record) => record.more !== undefined)).toEqual([
+      expect.objectContaining({ level: 40, more: 230, abandoned: 250, msg: '230 more requests abandoned at shutdown' }),
+    ]);
+  });
+
+  it('ends an open subscriptions/listen with stdin and exits at once, abandoning nothing', async () => {
+    const server = RawStdioClient.spawn(process.execPath, [GRACE_SERVER], { ...DEFAULT_ENV, GRACE_MS: '10000' });
+    servers.push(server);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    server.send({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: {}, _meta: meta } });
+    await server.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged');
+    const started = Date.now();
+    expect(await server.end()).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(abandoned(server.stderr)).toEqual([]);
   });
 
   it('ends at once on a second signal during the grace period', async () => {

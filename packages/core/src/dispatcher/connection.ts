@@ -72,6 +72,9 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 export class Connection {
   // Keyed by idKey: ids beyond 2^53 by their digits, so neighbours stay apart.
   private readonly inflight = new Map<string | number, RequestContext>();
+  // Out of the table (cancelled by the client, or cut short by close) but still running: what a
+  // transport that exits now abandons. Made on the first such request.
+  private stopping: Set<RequestContext> | undefined = undefined;
   private connectionLogger: Logger | undefined = undefined;
   private readonly baseLogger: Logger;
   private closed = false;
@@ -282,11 +285,37 @@ export class Connection {
     return this.serve(classify(message, options.era), options);
   }
 
+  /**
+   * The requests whose handlers have not returned yet: in flight, or cancelled (by the client,
+   * or cut short by `close()`) and still running. What a transport that exits now abandons.
+   *
+   * @example
+   * for (const { id, method } of connection.running()) logger.warn({ rpcId: id, method }, 'request abandoned');
+   */
+  running(): Array<{ id: RequestId; method: string; cancelled: boolean }> {
+    const running = [...this.inflight.values(), ...(this.stopping ?? [])];
+    return running.map((ctx) => ({ id: ctx.requestId, method: ctx.method, cancelled: ctx.isCancelled }));
+  }
+
+  /**
+   * Ends every open `subscriptions/listen` as a cancellation would (no answer follows): for a
+   * transport whose client can send nothing more (stdio after its input ended), so no
+   * cancellation can come for them.
+   */
+  endListens(): void {
+    for (const [key] of this.listens ?? []) {
+      const ctx = this.inflight.get(key);
+      this.inflight.delete(key);
+      ctx?.cancel(new Error('the client sends nothing more'));
+    }
+  }
+
   /** Aborts everything in flight both ways: the client is gone. */
   close(): void {
     this.closed = true;
-    for (const ctx of this.inflight.values()) ctx.cancel(new Error('connection closed'));
+    const cutShort = [...this.inflight.values()];
     this.inflight.clear();
+    for (const ctx of cutShort) this.stop(ctx, new Error('connection closed'));
     this.handshakeState?.close();
     this.outboundChannel = undefined;
   }
@@ -341,12 +370,18 @@ export class Connection {
       const ctx = this.inflight.get(key);
       if (ctx) {
         this.inflight.delete(key);
-        ctx.cancel(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
+        this.stop(ctx, new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
       }
     } else if (method === METHOD.PROGRESS) {
       this.handshakeState?.outbound.progress(params.progressToken);
     }
     // notifications/initialized and unknown notifications need nothing.
+  }
+
+  // Cancels a request already out of the table; it counts as running until its handler returns.
+  private stop(ctx: RequestContext, reason: Error): void {
+    (this.stopping ??= new Set()).add(ctx);
+    ctx.cancel(reason);
   }
 
   /** @internal Why a request cannot start now: its id belongs to one still in flight, or the connection closed. */
@@ -375,6 +410,7 @@ export class Connection {
     if (open !== undefined) (this.listens ??= new Map()).set(key, open);
     return () => {
       if (this.inflight.get(key) === ctx) this.inflight.delete(key);
+      else this.stopping?.delete(ctx);
       if (open !== undefined && this.listens?.get(key) === open) this.listens.delete(key);
     };
   }

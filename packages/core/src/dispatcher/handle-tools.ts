@@ -8,7 +8,8 @@ import { InputRequiredSignal } from '../eras/modern/input-required';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
 import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../eras/handshake/revision-shape';
-import { isCallToolResult, toCallToolResult, toolErrorResult, structuredResult } from '../results/tool-result';
+import { isCallToolResult, toCallToolResult, toolErrorResult, structuredResult, Unsendable } from '../results/tool-result';
+import { contentListProblem } from '../results/content-problem';
 import type { ToolDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
 
@@ -25,9 +26,22 @@ function failed(tool: ToolDefinition, ctx: RequestContext, error: unknown): Call
   return toolErrorResult(`Tool ${tool.name} failed with an internal error; details are in the server log.`);
 }
 
+// A bug of the tool's author, not something the model can fix: the details go to the log only.
+function unsendable(tool: ToolDefinition, ctx: RequestContext, problem: string): CallToolResult {
+  ctx.logger.error({ tool: tool.name, problem }, 'tool result cannot be sent');
+  return toolErrorResult(`Tool ${tool.name} produced a result that cannot be sent; details are in the server log.`);
+}
+
+function unstructured(tool: ToolDefinition, ctx: RequestContext, value: unknown): CallToolResult {
+  const result = toCallToolResult(value);
+  return result instanceof Unsendable ? unsendable(tool, ctx, result.problem) : result;
+}
+
 function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): CallToolResult {
   const check = tool.checkOutput!;
   if (isCallToolResult(value)) {
+    const problem = contentListProblem(value.content);
+    if (problem !== undefined) return unsendable(tool, ctx, problem);
     if (value.isError) return value;
     if (tool.pickOutput && value.structuredContent !== undefined)
       value = { ...value, structuredContent: tool.pickOutput(value.structuredContent) as Record<string, unknown> };
@@ -74,7 +88,7 @@ export async function callTool(
   try {
     let value = tool.invoke(outcome.value, ctx);
     if (value instanceof Promise) value = await (deadline ? Promise.race([value, deadline.expired]) : value);
-    result = tool.checkOutput ? structured(tool, ctx, value) : toCallToolResult(value);
+    result = tool.checkOutput ? structured(tool, ctx, value) : unstructured(tool, ctx, value);
   } catch (error) {
     result = failed(tool, ctx, error);
   } finally {

@@ -169,9 +169,15 @@ class Handlers {
     throw new McpError(-32099, 'custom failure');
   }
 
+  @Resource({ uri: 'test://nothing' })
+  nothing(): string | null {
+    return null;
+  }
+
   @ResourceTemplate({ uriTemplate: 'items://{id}{?view}', mimeType: 'application/json' })
   item(vars: { id: string; view?: string }) {
     if (vars.id === 'missing') return undefined;
+    if (vars.id === 'gone') return null;
     return { id: vars.id, view: vars.view ?? 'default' };
   }
 
@@ -358,6 +364,7 @@ describe('resources', () => {
       'test://bytes',
       'test://boom',
       'test://custom',
+      'test://nothing',
     ]);
     expect((await rpc(connection, 'resources/templates/list', {})).result).toEqual({
       resourceTemplates: [{ uriTemplate: 'items://{id}{?view}', name: 'item', mimeType: 'application/json' }],
@@ -389,6 +396,19 @@ describe('resources', () => {
       message: 'Resource not found',
       data: { uri: 'items://missing' },
     });
+  });
+
+  it('answers a handler that returns null as not found, like undefined (-32002; -32602 on 2026-07-28)', async () => {
+    const connection = await open();
+    for (const uri of ['test://nothing', 'items://gone'])
+      expect((await rpc(connection, 'resources/read', { uri })).error).toEqual({ code: -32002, message: 'Resource not found', data: { uri } });
+    const modern = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    for (const uri of ['test://nothing', 'items://gone', 'items://missing'])
+      expect((await rpc(app.connect({ kind: 'memory' }), 'resources/read', { uri, _meta: modern })).error).toEqual({
+        code: -32602,
+        message: 'Resource not found',
+        data: { uri },
+      });
   });
 
   it('masks a failing reader as -32603 and keeps a deliberate McpError', async () => {

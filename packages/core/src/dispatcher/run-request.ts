@@ -1,6 +1,7 @@
 import { InternalError, McpError } from '../errors/mcp-error';
 import { clip } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
+import { isDeliberateError } from '../errors/to-json-rpc-error';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { requestLine } from '../logging/fast-line';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
@@ -91,7 +92,7 @@ function failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan:
   try {
     const own = plan.fail(error, frame, ctx);
     if (own !== undefined) return { jsonrpc: '2.0', id: frame.id, result: own };
-    if (!McpError.isMcpError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
+    if (!isDeliberateError(error) && !ctx.isCancelled) ctx.logger.error({ err: error }, 'request handler threw');
     return errorAnswer(frame.id, error, era.errorObject);
   } catch (secondary) {
     ctx.logger.error({ err: secondary, cause: error }, 'building the error answer failed');

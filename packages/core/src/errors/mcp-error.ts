@@ -33,6 +33,16 @@ export class McpError extends Error {
   }
 }
 
+/** What a deliberate handler error (`PromptError`, `ResourceError`) may set besides its message. */
+export interface McpErrorOptions {
+  /** The JSON-RPC error code (default `-32603`, `ErrorCode.InternalError`). */
+  code?: number;
+  /** Sent as the error's `data`: JSON-shaped, and meant for the client. */
+  data?: unknown;
+  /** The underlying error (`error.cause`), for your own logging: it never reaches the client. */
+  cause?: unknown;
+}
+
 /** `-32700`: the bytes were not JSON. */
 export class ParseError extends McpError {
   constructor(message = 'Parse error: the message is not valid JSON', data?: unknown) {

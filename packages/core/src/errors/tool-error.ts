@@ -3,6 +3,8 @@ const TOOL_ERROR_BRAND: unique symbol = Symbol.for('mcpkit.tool-error') as never
 /**
  * A tool failure whose message is meant for the model and the user. Thrown from a tool, it
  * becomes a result with `isError: true` carrying exactly this message; any other error is masked.
+ * Thrown from a prompt or a resource (where no tool result can carry it), it is a `-32603` error
+ * with this message, like a `PromptError` or `ResourceError`.
  *
  * @example
  * @Tool()
