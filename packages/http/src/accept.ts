@@ -10,10 +10,19 @@ function covers(ranges: readonly string[], type: string): boolean {
   return ranges.some((range) => range === type || range === '*/*' || range === `${major}/*`);
 }
 
+// A client sends the same Accept header with every POST: the last one's verdict is kept, so
+// the header is split and scanned once per client rather than once per request.
+let lastAccept: string | undefined;
+let lastVerdict = false;
+
 /** POST must accept both answers a server may give: JSON and an SSE stream. */
 export function acceptsJsonAndSse(accept: string | undefined): boolean {
+  if (accept === lastAccept && accept !== undefined) return lastVerdict;
   const ranges = mediaRanges(accept);
-  return covers(ranges, 'application/json') && covers(ranges, 'text/event-stream');
+  const verdict = covers(ranges, 'application/json') && covers(ranges, 'text/event-stream');
+  lastAccept = accept;
+  lastVerdict = verdict;
+  return verdict;
 }
 
 /** GET opens a stream, so it must accept SSE. */
