@@ -18,6 +18,8 @@ const VALID: Array<[string, Record<string, unknown>, string]> = [
   ['a null nickname', { ...BASE, nickname: null }, 'shapes:-:green:-:0:null'],
   ['formats', { ...BASE, contact: 'a@b.co', id: '9b2f1c1e-3c7a-4b59-9a5e-1f0c2d3e4f5a', day: '2026-07-28' }, 'shapes:-:green:-:0:ada'],
   ['a date-time, handed over as a Date', { ...BASE, when: '2026-07-28T10:00:00+02:00' }, 'shapes:2026-07-28T08:00:00.000Z:green:-:0:ada'],
+  ['a leap second, handed over as the next instant', { ...BASE, when: '2016-12-31T23:59:60Z' }, 'shapes:2017-01-01T00:00:00.000Z:green:-:0:ada'],
+  ['an offset of hours only', { ...BASE, when: '2026-07-28T10:00:00+02' }, 'shapes:2026-07-28T08:00:00.000Z:green:-:0:ada'],
   ['a string map', { ...BASE, labels: { a: 'x', b: '' } }, 'shapes:-:green:-:0:ada'],
   ['a circle', { ...BASE, shape: { kind: 'circle', radius: 2 } }, 'shapes:-:green:Circle/circle:0:ada'],
   ['a square and a colour', { ...BASE, shape: { kind: 'square', side: 1 }, color: 'blue' }, 'shapes:-:blue:Square/square:0:ada'],

@@ -116,6 +116,23 @@ describe('Date fields', () => {
     expect(await rejects(When, { at: 12 })).toMatch(/at/);
   });
 
+  // ajv-formats' date-time accepts RFC 3339 forms that `new Date` reads as Invalid Date (a leap
+  // second, an offset without minutes): each must reach the handler as the instant it names.
+  it.each([
+    ['a leap second', '2016-12-31T23:59:60Z', '2017-01-01T00:00:00.000Z'],
+    ['a leap second at an offset', '2017-01-01T00:59:60+01:00', '2017-01-01T00:00:00.000Z'],
+    ['an offset of hours only', '2024-01-01T10:00:00+01', '2024-01-01T09:00:00.000Z'],
+    ['an offset without its colon', '2024-01-01T10:00:00-0130', '2024-01-01T11:30:00.000Z'],
+    ['lower-case t and z', '2024-01-01t10:00:00z', '2024-01-01T10:00:00.000Z'],
+    ['a space for the T', '2024-01-01 10:00:00.5Z', '2024-01-01T10:00:00.500Z'],
+    ['nine fraction digits', '2024-01-01T10:00:00.123456789Z', '2024-01-01T10:00:00.123Z'],
+    ['a year below 100', '0050-03-01T00:00:00Z', '0050-03-01T00:00:00.000Z'],
+  ])('reads %s (%s) as the instant the published schema accepts', async (_name, text, iso) => {
+    const value = (await accepts(When, { at: text, history: [text] })) as When;
+    expect(value.at.toISOString()).toBe(iso);
+    expect(value.history![0].toISOString()).toBe(iso);
+  });
+
   it('@IsDate on a property nothing types as Date is a start-up error that asks for @Type', () => {
     class Vague {
       @IsDate()
