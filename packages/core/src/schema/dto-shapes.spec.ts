@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { Equals, IsArray, IsDate, IsDateString, IsEmail, IsInt, IsISO8601, IsOptional, IsPositive, IsString, IsUrl, ValidateNested } from 'class-validator';
+import { Equals, IsArray, IsDate, IsDateString, IsEmail, IsInt, IsISO8601, IsOptional, IsPositive, IsString, IsUrl, Matches, ValidateNested } from 'class-validator';
 import { Field } from '../decorators/field.decorator';
 import { DefinitionError } from '../errors/definition-error';
 import { ValidatorFactory } from '../validation/validator-factory';
@@ -28,8 +28,8 @@ class Label {
 
 /** What a tool gets: the published schema enforced, then the instance built. */
 function parserOf(dto: new () => object) {
-  const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(dto);
-  return new ValidatorFactory().inputParser({ schema, dto, needsClassValidator, instantiate, stripUnknown: true, generated: true });
+  const { schema, needsClassValidator, instantiate, schemaChecked } = dtoToJsonSchema(dto);
+  return new ValidatorFactory().inputParser({ schema, dto, needsClassValidator, instantiate, schemaChecked, stripUnknown: true, generated: true });
 }
 
 async function accepts(dto: new () => object, args: Record<string, unknown>): Promise<unknown> {
@@ -89,6 +89,32 @@ describe('formats', () => {
     expect(await rejects(Formats, { site: 'not a uri' })).toMatch(/site/);
     expect(await rejects(Formats, { site: 'https://x.y', day: '2026-02-30' })).toMatch(/day/);
     expect(await rejects(Formats, { site: 'https://x.y', stamp: 'yesterday' })).toMatch(/stamp/);
+  });
+  // A constraint JSON Schema cannot say keeps class-validator in the loop for the whole DTO; its
+  // own, stricter reading of the decorators the schema already enforces must not overrule it.
+  it('still enforces only what it publishes when class-validator must run for another field', async () => {
+    class Mixed {
+      @IsUrl()
+      site: string;
+
+      @IsOptional()
+      @IsEmail()
+      mail?: string;
+
+      @IsOptional()
+      @ValidateNested()
+      @Type(() => Mixed)
+      next?: Mixed;
+
+      // A flagged regex has no JSON Schema form: class-validator runs.
+      @IsOptional()
+      @Matches(/^a/i)
+      code?: string;
+    }
+    expect(dtoToJsonSchema(Mixed).needsClassValidator).toBe(true);
+    await accepts(Mixed, { site: 'data:text/plain,hi', mail: 'a@b.c', next: { site: 'mailto:a@b.co', code: 'A1' } });
+    expect(await rejects(Mixed, { site: 'https://x.y', code: 'b' })).toMatch(/^code: /);
+    expect(await rejects(Mixed, { site: 'https://x.y', next: { site: 'data:,', code: 'b' } })).toMatch(/^next\.code: /);
   });
 });
 

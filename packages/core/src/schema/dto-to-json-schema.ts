@@ -8,6 +8,7 @@ import type { FieldOptions, FieldType } from '../decorators/field.decorator';
 import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
 import { DATE_TIME, DECORATOR, KEYWORD_MAPPERS, TYPE_DECORATORS, type Keywords } from './class-validator-keywords';
+import type { SchemaChecked } from '../validation/drop-schema-checked';
 import { buildInstantiator, type Conversion, type ConvertedProperty, type InstancePlan } from './dto-instantiator';
 
 /** The published schema of a DTO, and whether class-validator must still run after ajv. */
@@ -23,6 +24,8 @@ export interface DtoSchema {
    * class-transformer features (`@Transform`, `@Expose`, `@Exclude` …).
    */
   instantiate: ((plain: Record<string, unknown>) => object) | undefined;
+  /** The class-validator constraints the schema carries, to drop from class-validator's verdict when it runs. */
+  schemaChecked: SchemaChecked;
 }
 
 export interface DtoSchemaOptions {
@@ -125,6 +128,10 @@ class SchemaBuilder {
   // Classes met inside themselves: published once under $defs and referenced.
   private readonly recursive = new Set<Constructor>();
   private readonly defNames = new Map<Constructor, string>();
+  // By class and property: the constraint names the schema says, and those it could not say (a
+  // name in both, say two @IsUrl with different options, stays with class-validator).
+  private readonly mapped = new Map<Constructor, Map<string, Set<string>>>();
+  private readonly unmapped = new Map<Constructor, Map<string, Set<string>>>();
 
   constructor(private readonly options: DtoSchemaOptions) {}
 
@@ -142,6 +149,29 @@ class SchemaBuilder {
     }
     if (this.recursive.size > 0) schema.$defs = defs;
     return schema;
+  }
+
+  /** What the schema enforces of class-validator's constraints, per class and property. */
+  schemaChecked(): SchemaChecked {
+    const checked = new Map<Constructor, Map<string, Set<string>>>();
+    for (const [dto, properties] of this.mapped) {
+      for (const [property, names] of properties) {
+        const unmapped = this.unmapped.get(dto)?.get(property);
+        const enforced = new Set([...names].filter((name) => !unmapped?.has(name)));
+        if (enforced.size === 0) continue;
+        if (!checked.has(dto)) checked.set(dto, new Map());
+        checked.get(dto)!.set(property, enforced);
+      }
+    }
+    return checked;
+  }
+
+  private note(into: Map<Constructor, Map<string, Set<string>>>, dto: Constructor, property: string, name: string): void {
+    let properties = into.get(dto);
+    if (!properties) into.set(dto, (properties = new Map()));
+    let names = properties.get(property);
+    if (!names) properties.set(property, (names = new Set()));
+    names.add(name);
   }
 
   private defName(type: Constructor): string {
@@ -252,6 +282,7 @@ class SchemaBuilder {
       }
       const name = metadata.name ?? '';
       const each = metadata.each === true;
+      if (name === DECORATOR.IS_DATE || TYPE_DECORATORS[name] || KEYWORD_MAPPERS[name]) this.note(this.mapped, dto, property, name);
       if (name === DECORATOR.IS_DATE) {
         // A Date travels as a date-time string and is built back into a Date for the handler.
         if (each) plan.dateEach = true;
@@ -270,6 +301,7 @@ class SchemaBuilder {
       const keywords = mapper?.((metadata.constraints ?? []) as unknown[], currentType ?? this.designType(dto, property));
       if (keywords === undefined) {
         this.needsClassValidator = true;
+        if (name !== '') this.note(this.unmapped, dto, property, name);
         continue;
       }
       if (keywords.type !== undefined && (each ? plan.itemType.type : plan.typeKeywords.type) === undefined) {
@@ -528,5 +560,10 @@ function orderKeywords(schema: JsonSchema): JsonSchema {
 export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}): DtoSchema {
   const builder = new SchemaBuilder(options);
   const schema = builder.root(dto);
-  return { schema, needsClassValidator: builder.needsClassValidator, instantiate: buildInstantiator(dto, builder.plans) };
+  return {
+    schema,
+    needsClassValidator: builder.needsClassValidator,
+    instantiate: buildInstantiator(dto, builder.plans),
+    schemaChecked: builder.schemaChecked(),
+  };
 }

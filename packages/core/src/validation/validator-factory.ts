@@ -6,6 +6,7 @@ import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
 import { formatAjvErrors, formatClassValidatorErrors } from './format-problems';
 import { knownPropertiesPicker, type KnownPropertiesPicker } from './known-properties';
+import { dropSchemaChecked, type SchemaChecked } from './drop-schema-checked';
 
 /** The outcome of checking one input: the value to hand the handler, or what was wrong. */
 export type InputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -30,6 +31,8 @@ export interface InputParserOptions {
   generated?: boolean;
   /** A faster equivalent of `plainToInstance` for this DTO (see `dtoToJsonSchema`). */
   instantiate?: (plain: Record<string, unknown>) => object;
+  /** The constraints the schema enforces (see `dtoToJsonSchema`): class-validator's verdict on them is not asked again. */
+  schemaChecked?: SchemaChecked;
 }
 
 function newAjv(): Ajv2020 {
@@ -97,7 +100,7 @@ export class ValidatorFactory {
    */
   inputParser(options: InputParserOptions): InputParser {
     const check = this.compileLazily(options.schema, options.generated);
-    const { dto, needsClassValidator, schema } = options;
+    const { dto, needsClassValidator, schema, schemaChecked } = options;
     const instantiate = options.instantiate ?? (dto ? plainToInstanceOf(dto) : undefined);
     // Built on first use, like the validator: a tool nobody calls costs nothing. A compiled
     // instantiator already takes only declared properties, so it needs no second pass.
@@ -119,7 +122,8 @@ export class ValidatorFactory {
       if (!check(args)) return { ok: false, problems: formatAjvErrors(check.errors ?? []) };
       const instance = instantiate!(known(args));
       // ajv has already held the arguments to the published schema, so a null here is one the schema allows (@Field({ nullable })).
-      const errors = await validate(instance, { forbidUnknownValues: false, skipNullProperties: true });
+      const all = await validate(instance, { forbidUnknownValues: false, skipNullProperties: true });
+      const errors = schemaChecked ? dropSchemaChecked(all, schemaChecked) : all;
       return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: formatClassValidatorErrors(errors) };
     };
   }
