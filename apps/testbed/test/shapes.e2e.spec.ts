@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { RawStdioClient } from '@mcpkit/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -91,5 +92,36 @@ describe('the shapes tool, against its published schema', () => {
     const result = await client.callTool({ name: 'shapes', arguments: args });
     expect(result.isError).toBe(true);
     expect((result.content as Array<{ text: string }>)[0].text).toContain(field);
+  });
+});
+
+// A recursive input is the one shape whose valid data nests without end; validating and building
+// it recurse with the data, so a deep enough tree used to overflow the stack (-32603 and an error
+// in the log). The bound answers first, as invalid arguments, before anything recursive runs.
+describe('the shapes tool, against a tree deeper than any real input', () => {
+  let server: RawStdioClient;
+
+  beforeAll(async () => {
+    server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], ENV);
+    server.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'deep', version: '1' } } });
+    await server.waitFor((message) => message.id === 0);
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  });
+
+  afterAll(async () => {
+    server.kill();
+    await server.exited;
+  });
+
+  it.each([300, 20_000])('answers a tree %i levels deep with isError naming the bound, and keeps serving', async (levels) => {
+    // Written by hand: JSON.stringify itself overflows on 20 000 levels.
+    let tree = '{"value":0}';
+    for (let level = 1; level < levels; level++) tree = `{"value":${level},"children":[${tree}]}`;
+    server.writeLine(`{"jsonrpc":"2.0","id":${levels},"method":"tools/call","params":{"name":"shapes","arguments":{"homepage":"https://a.b","nickname":"n","tree":${tree}}}}`);
+    const answer = (await server.waitFor((message) => message.id === levels)) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
+    expect(answer.result?.isError).toBe(true);
+    expect(answer.result?.content[0].text).toMatch(/nests deeper than 256 levels/);
+    server.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
+    await server.waitFor((message) => message.id === 'after');
   });
 });

@@ -278,6 +278,36 @@ describe('unions', () => {
   });
 });
 
+describe('recursive DTOs', () => {
+  class Node {
+    @IsInt()
+    value: number;
+
+    @IsOptional()
+    @ValidateNested({ each: true })
+    @Type(() => Node)
+    children?: Node[];
+  }
+
+  function chain(levels: number): Record<string, unknown> {
+    let node: Record<string, unknown> = { value: 0 };
+    for (let level = 1; level < levels; level++) node = { value: level, children: [node] };
+    return node;
+  }
+
+  it('build trees of any reasonable depth', async () => {
+    const value = (await accepts(Node, chain(100))) as Node;
+    expect(value.children![0]).toBeInstanceOf(Node);
+  });
+
+  // Validation and instantiation recurse with the data: 5 000 levels overflowed the stack and the
+  // client got -32603 with an error in the log, for a message of 150 KB.
+  it('refuse, as invalid arguments, a tree deeper than the depth bound, however deep', async () => {
+    expect(await rejects(Node, chain(200))).toMatch(/^\(root\): nests deeper than 256 levels/);
+    expect(await rejects(Node, chain(50_000))).toMatch(/nests deeper/);
+  });
+});
+
 describe('raw field schemas, defaults and mistakes', () => {
   it('@Field({ schema }) publishes and enforces one raw field; the rest stays declarative', async () => {
     class Mixed {

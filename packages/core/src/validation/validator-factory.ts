@@ -7,6 +7,7 @@ import type { JsonSchema } from '../protocol/mcp-types';
 import { formatAjvErrors, formatClassValidatorErrors } from './format-problems';
 import { knownPropertiesPicker, type KnownPropertiesPicker } from './known-properties';
 import { dropSchemaChecked, type SchemaChecked } from './drop-schema-checked';
+import { argumentDepthCheck } from './argument-depth';
 
 /** The outcome of checking one input: the value to hand the handler, or what was wrong. */
 export type InputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -109,17 +110,31 @@ export class ValidatorFactory {
       options.stripUnknown && !options.instantiate
         ? (args: Record<string, unknown>) => (picker ??= knownPropertiesPicker(schema))(args) as Record<string, unknown>
         : (args: Record<string, unknown>) => args;
+    const schemaProblems = (args: Record<string, unknown>) => (check(args) ? undefined : formatAjvErrors(check.errors ?? []));
+    // Only a schema that refers to itself pays for the depth walk: its data is the only data that
+    // ajv and the DTO builder recurse into without a bound the schema sets.
+    const tooDeep = argumentDepthCheck(schema);
+    const problemsOf = tooDeep
+      ? (args: Record<string, unknown>) => {
+          const problem = tooDeep(args);
+          return problem === undefined ? schemaProblems(args) : [problem];
+        }
+      : schemaProblems;
     if (!dto) {
-      return (args) => (check(args) ? { ok: true, value: known(args) } : { ok: false, problems: formatAjvErrors(check.errors ?? []) });
+      return (args) => {
+        const problems = problemsOf(args);
+        return problems ? { ok: false, problems } : { ok: true, value: known(args) };
+      };
     }
     if (!needsClassValidator) {
       return (args) => {
-        if (!check(args)) return { ok: false, problems: formatAjvErrors(check.errors ?? []) };
-        return { ok: true, value: instantiate!(known(args)) };
+        const problems = problemsOf(args);
+        return problems ? { ok: false, problems } : { ok: true, value: instantiate!(known(args)) };
       };
     }
     return async (args) => {
-      if (!check(args)) return { ok: false, problems: formatAjvErrors(check.errors ?? []) };
+      const problems = problemsOf(args);
+      if (problems) return { ok: false, problems };
       const instance = instantiate!(known(args));
       // ajv has already held the arguments to the published schema, so a null here is one the schema allows (@Field({ nullable })).
       const all = await validate(instance, { forbidUnknownValues: false, skipNullProperties: true });
