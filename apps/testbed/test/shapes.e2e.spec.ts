@@ -103,7 +103,12 @@ describe('the shapes tool, against a tree deeper than any real input', () => {
 
   beforeAll(async () => {
     server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], ENV);
-    server.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'deep', version: '1' } } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'deep', version: '1' } },
+    });
     await server.waitFor((message) => message.id === 0);
     server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   });
@@ -117,7 +122,9 @@ describe('the shapes tool, against a tree deeper than any real input', () => {
     // Written by hand: JSON.stringify itself overflows on 20 000 levels.
     let tree = '{"value":0}';
     for (let level = 1; level < levels; level++) tree = `{"value":${level},"children":[${tree}]}`;
-    server.writeLine(`{"jsonrpc":"2.0","id":${levels},"method":"tools/call","params":{"name":"shapes","arguments":{"homepage":"https://a.b","nickname":"n","tree":${tree}}}}`);
+    server.writeLine(
+      `{"jsonrpc":"2.0","id":${levels},"method":"tools/call","params":{"name":"shapes","arguments":{"homepage":"https://a.b","nickname":"n","tree":${tree}}}}`,
+    );
     const answer = (await server.waitFor((message) => message.id === levels)) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
     expect(answer.result?.isError).toBe(true);
     expect(answer.result?.content[0].text).toMatch(/nests deeper than 256 levels/);

@@ -1,5 +1,19 @@
 import { Type } from 'class-transformer';
-import { Equals, IsArray, IsDate, IsDateString, IsEmail, IsInt, IsISO8601, IsOptional, IsPositive, IsString, IsUrl, Matches, ValidateNested } from 'class-validator';
+import {
+  Equals,
+  IsArray,
+  IsDate,
+  IsDateString,
+  IsEmail,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUrl,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { Field } from '../decorators/field.decorator';
 import { DefinitionError } from '../errors/definition-error';
 import { ValidatorFactory } from '../validation/validator-factory';
@@ -347,6 +361,98 @@ describe('raw field schemas, defaults and mistakes', () => {
     first.tags!.push('b');
     expect(((await accepts(Defaults, {})) as Defaults).tags).toEqual(['a']);
     expect(((await accepts(Defaults, { color: 'red' })) as Defaults).color).toBe('red');
+  });
+
+  // Each of these used to publish a schema silently different from what was written (an option
+  // dropped, a value schema of `{}`), or to fail on every call instead of at start-up.
+  it.each<[string, () => unknown, RegExp]>([
+    [
+      'a record of a class without decorators',
+      () => {
+        class Bare {
+          n: number;
+        }
+        class I {
+          @Field({ record: Bare }) m: Record<string, Bare>;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record: Bare \}\)/,
+    ],
+    [
+      'a record of a list of classes',
+      () => {
+        class I {
+          @Field({ record: [Circle, Square] as never }) m: Record<string, Circle>;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record \}\) of something that is not/,
+    ],
+    [
+      'record and oneOf together',
+      () => {
+        class I {
+          @Field({ record: String, oneOf: [Circle, Square], discriminator: 'kind' }) m: unknown;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record, oneOf \}\)/,
+    ],
+    [
+      'record and schema together',
+      () => {
+        class I {
+          @Field({ record: String, schema: { type: 'object' } }) m: unknown;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record, schema \}\)/,
+    ],
+    [
+      'a discriminator without oneOf',
+      () => {
+        class I {
+          @Field({ discriminator: 'kind' }) @IsString() m: string;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ discriminator \}\) without oneOf/,
+    ],
+    [
+      'a format on a number',
+      () => {
+        class I {
+          @Field({ format: 'email' }) @IsInt() m: number;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ format: "email" \}\) but is not a string/,
+    ],
+    [
+      'an unknown format',
+      () => {
+        class I {
+          @Field({ format: 'emial' }) @IsString() m: string;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ format: "emial" \}\), which no validator knows/,
+    ],
+  ])('refuses %s at start-up', (_name, make, message) => {
+    expect(() => dtoToJsonSchema(make() as new () => object)).toThrow(message);
+  });
+
+  // ajv compiles patterns with the u flag, where some escapes plain regexes allow are errors: such
+  // a pattern stays with class-validator, instead of failing the first call with -32603.
+  it('keeps with class-validator a @Matches regex that is not valid as a unicode pattern', async () => {
+    class Dashed {
+      @Matches(/^a\-b$/)
+      code: string;
+    }
+    expect(dtoToJsonSchema(Dashed).schema.properties).toEqual({ code: { type: 'string' } });
+    await accepts(Dashed, { code: 'a-b' });
+    expect(await rejects(Dashed, { code: 'ab' })).toMatch(/^code: /);
   });
 
   it('refuses a default that disagrees with the initialiser', () => {

@@ -9,6 +9,7 @@ import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
 import { DATE_TIME, DECORATOR, KEYWORD_MAPPERS, TYPE_DECORATORS, type Keywords } from './class-validator-keywords';
 import type { SchemaChecked } from '../validation/drop-schema-checked';
+import { checkFieldCombination, checkFieldFormat } from './check-field-options';
 import { buildInstantiator, type Conversion, type ConvertedProperty, type InstancePlan } from './dto-instantiator';
 
 /** The published schema of a DTO, and whether class-validator must still run after ajv. */
@@ -430,11 +431,30 @@ class SchemaBuilder {
   }
 
   /** `@Field({ record })`: an object whose every value has one schema. */
-  private recordOf(type: FieldType): { schema: JsonSchema; conversion?: Conversion } {
+  private recordOf(owner: Constructor, property: string, type: FieldType): { schema: JsonSchema; conversion?: Conversion } {
     const primitive = PRIMITIVE_TYPES.get(type);
     if (primitive) return { schema: { type: 'object', additionalProperties: { type: primitive } } };
     if (type === Date) return { schema: { type: 'object', additionalProperties: { ...DATE_TIME } }, conversion: { kind: 'record', values: { kind: 'date' } } };
-    const dto = type as Constructor;
+    // Anything else must be a DTO: a class without metadata would give every value the schema of an empty object.
+    const where = `${owner.name}.${property}`;
+    if (!isDtoClass(type)) {
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `${where} has @Field({ record }) of something that is not String, Number, Boolean, Date or a DTO class.`,
+        [
+          'Name the type of every value: @Field({ record: String }) or @Field({ record: ValueDto }).',
+          'Values of several kinds: @Field({ schema: { type: "object", additionalProperties: { oneOf: [ … ] } } }).',
+        ],
+      );
+    }
+    if (!hasDtoMetadata(type)) {
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `${where} has @Field({ record: ${type.name} }) but ${type.name} has no decorators: its values would be any object.`,
+        [`Decorate ${type.name}'s properties (@IsString(), @IsInt() …) or describe them with @Field().`],
+      );
+    }
+    const dto = type;
     return { schema: { type: 'object', additionalProperties: this.objectSchema(dto) }, conversion: { kind: 'record', values: { kind: 'dto', dto } } };
   }
 
@@ -447,6 +467,7 @@ class SchemaBuilder {
     let schema: JsonSchema;
     let conversion: Conversion | undefined;
     let each = false;
+    if (field) checkFieldCombination(`${dto.name}.${property}`, field);
     const union = field?.schema === undefined ? this.unionOf(dto, property, field) : undefined;
     const date = field?.schema === undefined && !union ? this.isDateProperty(dto, property, plan) : { date: false, each: false };
     if (field?.schema !== undefined) {
@@ -457,7 +478,7 @@ class SchemaBuilder {
       schema = each ? { type: 'array', items: union.schema, ...plan.keywords } : { ...union.schema, ...plan.keywords };
       conversion = union.conversion;
     } else if (field?.record !== undefined) {
-      const record = this.recordOf(field.record);
+      const record = this.recordOf(dto, property, field.record);
       schema = { ...record.schema, ...plan.keywords };
       conversion = record.conversion;
     } else if (date.date && !date.each) {
@@ -495,6 +516,7 @@ class SchemaBuilder {
       if (field.format !== undefined) {
         schema.format = field.format;
         schema.type ??= 'string';
+        checkFieldFormat(`${dto.name}.${property}`, field.format, schema);
       }
       if (field.title !== undefined) schema.title = field.title;
       if (field.description !== undefined) schema.description = field.description;

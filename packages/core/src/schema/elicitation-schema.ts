@@ -35,7 +35,15 @@ export function elicitationSchema(validators: ValidatorFactory, source: Construc
     }
     return {
       schema,
-      parse: validators.inputParser({ schema, dto: source as Constructor, needsClassValidator, stripUnknown: true, generated: true, instantiate, schemaChecked }),
+      parse: validators.inputParser({
+        schema,
+        dto: source as Constructor,
+        needsClassValidator,
+        stripUnknown: true,
+        generated: true,
+        instantiate,
+        schemaChecked,
+      }),
     };
   });
 }
