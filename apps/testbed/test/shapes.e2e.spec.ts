@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { RawStdioClient } from '@mcpkit/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -18,6 +19,8 @@ const VALID: Array<[string, Record<string, unknown>, string]> = [
   ['a null nickname', { ...BASE, nickname: null }, 'shapes:-:green:-:0:null'],
   ['formats', { ...BASE, contact: 'a@b.co', id: '9b2f1c1e-3c7a-4b59-9a5e-1f0c2d3e4f5a', day: '2026-07-28' }, 'shapes:-:green:-:0:ada'],
   ['a date-time, handed over as a Date', { ...BASE, when: '2026-07-28T10:00:00+02:00' }, 'shapes:2026-07-28T08:00:00.000Z:green:-:0:ada'],
+  ['a leap second, handed over as the next instant', { ...BASE, when: '2016-12-31T23:59:60Z' }, 'shapes:2017-01-01T00:00:00.000Z:green:-:0:ada'],
+  ['an offset of hours only', { ...BASE, when: '2026-07-28T10:00:00+02' }, 'shapes:2026-07-28T08:00:00.000Z:green:-:0:ada'],
   ['a string map', { ...BASE, labels: { a: 'x', b: '' } }, 'shapes:-:green:-:0:ada'],
   ['a circle', { ...BASE, shape: { kind: 'circle', radius: 2 } }, 'shapes:-:green:Circle/circle:0:ada'],
   ['a square and a colour', { ...BASE, shape: { kind: 'square', side: 1 }, color: 'blue' }, 'shapes:-:blue:Square/square:0:ada'],
@@ -89,5 +92,43 @@ describe('the shapes tool, against its published schema', () => {
     const result = await client.callTool({ name: 'shapes', arguments: args });
     expect(result.isError).toBe(true);
     expect((result.content as Array<{ text: string }>)[0].text).toContain(field);
+  });
+});
+
+// A recursive input is the one shape whose valid data nests without end; validating and building
+// it recurse with the data, so a deep enough tree used to overflow the stack (-32603 and an error
+// in the log). The bound answers first, as invalid arguments, before anything recursive runs.
+describe('the shapes tool, against a tree deeper than any real input', () => {
+  let server: RawStdioClient;
+
+  beforeAll(async () => {
+    server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], ENV);
+    server.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'deep', version: '1' } },
+    });
+    await server.waitFor((message) => message.id === 0);
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  });
+
+  afterAll(async () => {
+    server.kill();
+    await server.exited;
+  });
+
+  it.each([300, 20_000])('answers a tree %i levels deep with isError naming the bound, and keeps serving', async (levels) => {
+    // Written by hand: JSON.stringify itself overflows on 20 000 levels.
+    let tree = '{"value":0}';
+    for (let level = 1; level < levels; level++) tree = `{"value":${level},"children":[${tree}]}`;
+    server.writeLine(
+      `{"jsonrpc":"2.0","id":${levels},"method":"tools/call","params":{"name":"shapes","arguments":{"homepage":"https://a.b","nickname":"n","tree":${tree}}}}`,
+    );
+    const answer = (await server.waitFor((message) => message.id === levels)) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
+    expect(answer.result?.isError).toBe(true);
+    expect(answer.result?.content[0].text).toMatch(/nests deeper than 256 levels/);
+    server.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
+    await server.waitFor((message) => message.id === 'after');
   });
 });

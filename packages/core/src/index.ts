@@ -109,6 +109,7 @@ export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, MODERN_PROTOC
 export { text, image, audio, embeddedResource, resourceLink } from './results/content';
 
 export { dtoToJsonSchema, type DtoSchema, type DtoSchemaOptions } from './schema/dto-to-json-schema';
+export type { SchemaChecked } from './validation/drop-schema-checked';
 export { UriTemplate, UriTemplateSyntaxError } from './uri-template/uri-template';
 export type { TemplateVariables } from './uri-template/template-variables';
 export type { Provider } from './scanner/scan-providers';

@@ -181,6 +181,14 @@ describe('defineTool', () => {
       expect(thrown(() => defineTool({} as never, () => 'x')).code).toBe(DefinitionErrorCode.INVALID_OPTIONS);
       expect(thrown(() => defineTool({ name: '' }, () => 'x')).code).toBe(DefinitionErrorCode.INVALID_OPTIONS);
       expect(thrown(() => defineTool(undefined as never, () => 'x')).code).toBe(DefinitionErrorCode.INVALID_OPTIONS);
+      // A DTO class where the options go: named, not printed (String(class) is its whole source).
+      class Amount {
+        value = 1;
+      }
+      const classGiven = thrown(() => defineTool(Amount as never, () => 'x'));
+      expect(classGiven.code).toBe(DefinitionErrorCode.INVALID_OPTIONS);
+      expect(classGiven.problem).toBe('defineTool was called with the class Amount instead of its options.');
+      expect(classGiven.fixes.join('\n')).toContain('input: Amount');
     });
   });
 

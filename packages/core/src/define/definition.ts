@@ -36,6 +36,14 @@ export function defineProvider<K extends DefinitionKind, O extends object>(
   nameOf: (options: O) => unknown,
   decorator: (options: O) => Decorate,
 ): Definition<K> {
+  if (typeof options === 'function') {
+    // The input DTO or the handler, given where the options go: named, as String() would print its source.
+    const name = (options as { name?: string }).name || 'anonymous';
+    const what = /^class\b/.test(Function.prototype.toString.call(options)) ? 'the class' : 'the function';
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${label} was called with ${what} ${name} instead of its options.`, [
+      `Pass the options first and the handler second: ${label}({ name: 'search', input: ${name}, … }, (input, ctx) => …).`,
+    ]);
+  }
   if (typeof options !== 'object' || options === null) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${label} was called with ${String(options)} instead of its options.`, [
       `Pass the options first and the handler second: ${label}({ name: 'search', … }, (input, ctx) => …).`,

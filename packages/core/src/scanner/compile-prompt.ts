@@ -25,7 +25,7 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
       invoke: bindHandler(method),
     });
   }
-  const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(dto);
+  const { schema, needsClassValidator, instantiate, schemaChecked } = dtoToJsonSchema(dto);
   const properties = schema.properties as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const args: PromptArgument[] = [];
@@ -45,6 +45,6 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
     args.push(argument);
   }
   entry.arguments = args;
-  const parseArguments = validators.inputParser({ schema, dto, needsClassValidator, stripUnknown: true, generated: true, instantiate });
+  const parseArguments = validators.inputParser({ schema, dto, needsClassValidator, stripUnknown: true, generated: true, instantiate, schemaChecked });
   return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments, invoke: bindHandler(method) });
 }

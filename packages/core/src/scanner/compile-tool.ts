@@ -67,6 +67,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
         stripUnknown: !strict,
         generated: true,
         instantiate: built.instantiate,
+        schemaChecked: built.schemaChecked,
       });
     } else {
       inputSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };

@@ -121,7 +121,15 @@ export const KEYWORD_MAPPERS: Record<string, Mapper> = {
     const flags = typeof regex === 'string' ? ((modifiers as string | undefined) ?? '') : regex.flags;
     // JSON Schema patterns have no flags: a flagged regex stays with class-validator.
     if (flags.replace(/[gyu]/g, '') !== '') return undefined;
-    return { pattern: typeof regex === 'string' ? regex : regex.source };
+    const source = typeof regex === 'string' ? regex : regex.source;
+    // ajv compiles patterns with the u flag, which makes some escapes plain regexes allow (`\-`)
+    // errors: published, such a pattern would fail every call. It stays with class-validator.
+    try {
+      new RegExp(source, 'u');
+    } catch {
+      return undefined;
+    }
+    return { pattern: source };
   },
   [DECORATOR.IS_EMAIL]: ([options]) => (options === undefined ? { type: 'string', format: 'email' } : undefined),
   [DECORATOR.IS_URL]: ([options]) => (options === undefined ? { type: 'string', format: 'uri' } : undefined),

@@ -1,6 +1,7 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor } from '../metadata/constructor';
 import { isObject } from '../protocol/json-rpc';
+import { parseDateTime } from './parse-date-time';
 
 /** How a property's validated plain value becomes what the handler gets. */
 export type Conversion =
@@ -108,7 +109,7 @@ export function buildInstantiator(dto: Constructor, plans: ReadonlyMap<Construct
   const converterOf = (conversion: Conversion): Convert => {
     switch (conversion.kind) {
       case 'date':
-        return (value) => (typeof value === 'string' ? new Date(value) : value);
+        return (value) => (typeof value === 'string' ? parseDateTime(value) : value);
       case 'dto': {
         const make = makerOf(conversion.dto);
         return (value) => (isObject(value) ? make(value) : value);

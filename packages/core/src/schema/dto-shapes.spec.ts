@@ -1,5 +1,19 @@
 import { Type } from 'class-transformer';
-import { Equals, IsArray, IsDate, IsDateString, IsEmail, IsInt, IsISO8601, IsOptional, IsPositive, IsString, IsUrl, ValidateNested } from 'class-validator';
+import {
+  Equals,
+  IsArray,
+  IsDate,
+  IsDateString,
+  IsEmail,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUrl,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { Field } from '../decorators/field.decorator';
 import { DefinitionError } from '../errors/definition-error';
 import { ValidatorFactory } from '../validation/validator-factory';
@@ -28,8 +42,8 @@ class Label {
 
 /** What a tool gets: the published schema enforced, then the instance built. */
 function parserOf(dto: new () => object) {
-  const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(dto);
-  return new ValidatorFactory().inputParser({ schema, dto, needsClassValidator, instantiate, stripUnknown: true, generated: true });
+  const { schema, needsClassValidator, instantiate, schemaChecked } = dtoToJsonSchema(dto);
+  return new ValidatorFactory().inputParser({ schema, dto, needsClassValidator, instantiate, schemaChecked, stripUnknown: true, generated: true });
 }
 
 async function accepts(dto: new () => object, args: Record<string, unknown>): Promise<unknown> {
@@ -90,6 +104,32 @@ describe('formats', () => {
     expect(await rejects(Formats, { site: 'https://x.y', day: '2026-02-30' })).toMatch(/day/);
     expect(await rejects(Formats, { site: 'https://x.y', stamp: 'yesterday' })).toMatch(/stamp/);
   });
+  // A constraint JSON Schema cannot say keeps class-validator in the loop for the whole DTO; its
+  // own, stricter reading of the decorators the schema already enforces must not overrule it.
+  it('still enforces only what it publishes when class-validator must run for another field', async () => {
+    class Mixed {
+      @IsUrl()
+      site: string;
+
+      @IsOptional()
+      @IsEmail()
+      mail?: string;
+
+      @IsOptional()
+      @ValidateNested()
+      @Type(() => Mixed)
+      next?: Mixed;
+
+      // A flagged regex has no JSON Schema form: class-validator runs.
+      @IsOptional()
+      @Matches(/^a/i)
+      code?: string;
+    }
+    expect(dtoToJsonSchema(Mixed).needsClassValidator).toBe(true);
+    await accepts(Mixed, { site: 'data:text/plain,hi', mail: 'a@b.c', next: { site: 'mailto:a@b.co', code: 'A1' } });
+    expect(await rejects(Mixed, { site: 'https://x.y', code: 'b' })).toMatch(/^code: /);
+    expect(await rejects(Mixed, { site: 'https://x.y', next: { site: 'data:,', code: 'b' } })).toMatch(/^next\.code: /);
+  });
 });
 
 describe('Date fields', () => {
@@ -114,6 +154,23 @@ describe('Date fields', () => {
     expect(value.at.toISOString()).toBe('2026-07-28T10:00:00.000Z');
     expect(value.history![0]).toBeInstanceOf(Date);
     expect(await rejects(When, { at: 12 })).toMatch(/at/);
+  });
+
+  // ajv-formats' date-time accepts RFC 3339 forms that `new Date` reads as Invalid Date (a leap
+  // second, an offset without minutes): each must reach the handler as the instant it names.
+  it.each([
+    ['a leap second', '2016-12-31T23:59:60Z', '2017-01-01T00:00:00.000Z'],
+    ['a leap second at an offset', '2017-01-01T00:59:60+01:00', '2017-01-01T00:00:00.000Z'],
+    ['an offset of hours only', '2024-01-01T10:00:00+01', '2024-01-01T09:00:00.000Z'],
+    ['an offset without its colon', '2024-01-01T10:00:00-0130', '2024-01-01T11:30:00.000Z'],
+    ['lower-case t and z', '2024-01-01t10:00:00z', '2024-01-01T10:00:00.000Z'],
+    ['a space for the T', '2024-01-01 10:00:00.5Z', '2024-01-01T10:00:00.500Z'],
+    ['nine fraction digits', '2024-01-01T10:00:00.123456789Z', '2024-01-01T10:00:00.123Z'],
+    ['a year below 100', '0050-03-01T00:00:00Z', '0050-03-01T00:00:00.000Z'],
+  ])('reads %s (%s) as the instant the published schema accepts', async (_name, text, iso) => {
+    const value = (await accepts(When, { at: text, history: [text] })) as When;
+    expect(value.at.toISOString()).toBe(iso);
+    expect(value.history![0].toISOString()).toBe(iso);
   });
 
   it('@IsDate on a property nothing types as Date is a start-up error that asks for @Type', () => {
@@ -235,6 +292,36 @@ describe('unions', () => {
   });
 });
 
+describe('recursive DTOs', () => {
+  class Node {
+    @IsInt()
+    value: number;
+
+    @IsOptional()
+    @ValidateNested({ each: true })
+    @Type(() => Node)
+    children?: Node[];
+  }
+
+  function chain(levels: number): Record<string, unknown> {
+    let node: Record<string, unknown> = { value: 0 };
+    for (let level = 1; level < levels; level++) node = { value: level, children: [node] };
+    return node;
+  }
+
+  it('build trees of any reasonable depth', async () => {
+    const value = (await accepts(Node, chain(100))) as Node;
+    expect(value.children![0]).toBeInstanceOf(Node);
+  });
+
+  // Validation and instantiation recurse with the data: 5 000 levels overflowed the stack and the
+  // client got -32603 with an error in the log, for a message of 150 KB.
+  it('refuse, as invalid arguments, a tree deeper than the depth bound, however deep', async () => {
+    expect(await rejects(Node, chain(200))).toMatch(/^\(root\): nests deeper than 256 levels/);
+    expect(await rejects(Node, chain(50_000))).toMatch(/nests deeper/);
+  });
+});
+
 describe('raw field schemas, defaults and mistakes', () => {
   it('@Field({ schema }) publishes and enforces one raw field; the rest stays declarative', async () => {
     class Mixed {
@@ -274,6 +361,100 @@ describe('raw field schemas, defaults and mistakes', () => {
     first.tags!.push('b');
     expect(((await accepts(Defaults, {})) as Defaults).tags).toEqual(['a']);
     expect(((await accepts(Defaults, { color: 'red' })) as Defaults).color).toBe('red');
+  });
+
+  // Each of these used to publish a schema silently different from what was written (an option
+  // dropped, a value schema of `{}`), or to fail on every call instead of at start-up.
+  it.each<[string, () => unknown, RegExp]>([
+    [
+      'a record of a class without decorators',
+      () => {
+        class Bare {
+          n: number;
+        }
+        class I {
+          @Field({ record: Bare }) m: Record<string, Bare>;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record: Bare \}\)/,
+    ],
+    [
+      'a record of a list of classes',
+      () => {
+        class I {
+          @Field({ record: [Circle, Square] as never }) m: Record<string, Circle>;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record \}\) of something that is not/,
+    ],
+    [
+      'record and oneOf together',
+      () => {
+        class I {
+          @Field({ record: String, oneOf: [Circle, Square], discriminator: 'kind' }) m: unknown;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record, oneOf \}\)/,
+    ],
+    [
+      'record and schema together',
+      () => {
+        class I {
+          @Field({ record: String, schema: { type: 'object' } }) m: unknown;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ record, schema \}\)/,
+    ],
+    [
+      'a discriminator without oneOf',
+      () => {
+        class I {
+          @Field({ discriminator: 'kind' }) @IsString() m: string;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ discriminator \}\) without oneOf/,
+    ],
+    [
+      'a format on a number',
+      () => {
+        class I {
+          @Field({ format: 'email' }) @IsInt() m: number;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ format: "email" \}\) but is not a string/,
+    ],
+    [
+      'an unknown format',
+      () => {
+        class I {
+          @Field({ format: 'emial' }) @IsString() m: string;
+        }
+        return I;
+      },
+      /I\.m has @Field\(\{ format: "emial" \}\), which no validator knows/,
+    ],
+  ])('refuses %s at start-up', (_name, make, message) => {
+    expect(() => dtoToJsonSchema(make() as new () => object)).toThrow(message);
+  });
+
+  // ajv compiles patterns with the u flag, where some escapes plain regexes allow are errors: such
+  // a pattern stays with class-validator, instead of failing the first call with -32603.
+  it('keeps with class-validator a @Matches regex that is not valid as a unicode pattern', async () => {
+    class Dashed {
+      // The needless escape is the point: it is what the u flag refuses.
+      // eslint-disable-next-line no-useless-escape
+      @Matches(/^a\-b$/)
+      code: string;
+    }
+    expect(dtoToJsonSchema(Dashed).schema.properties).toEqual({ code: { type: 'string' } });
+    await accepts(Dashed, { code: 'a-b' });
+    expect(await rejects(Dashed, { code: 'ab' })).toMatch(/^code: /);
   });
 
   it('refuses a default that disagrees with the initialiser', () => {

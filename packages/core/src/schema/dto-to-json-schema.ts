@@ -8,6 +8,8 @@ import type { FieldOptions, FieldType } from '../decorators/field.decorator';
 import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
 import { DATE_TIME, DECORATOR, KEYWORD_MAPPERS, TYPE_DECORATORS, type Keywords } from './class-validator-keywords';
+import type { SchemaChecked } from '../validation/drop-schema-checked';
+import { checkFieldCombination, checkFieldFormat } from './check-field-options';
 import { buildInstantiator, type Conversion, type ConvertedProperty, type InstancePlan } from './dto-instantiator';
 
 /** The published schema of a DTO, and whether class-validator must still run after ajv. */
@@ -23,6 +25,8 @@ export interface DtoSchema {
    * class-transformer features (`@Transform`, `@Expose`, `@Exclude` …).
    */
   instantiate: ((plain: Record<string, unknown>) => object) | undefined;
+  /** The class-validator constraints the schema carries, to drop from class-validator's verdict when it runs. */
+  schemaChecked: SchemaChecked;
 }
 
 export interface DtoSchemaOptions {
@@ -125,6 +129,10 @@ class SchemaBuilder {
   // Classes met inside themselves: published once under $defs and referenced.
   private readonly recursive = new Set<Constructor>();
   private readonly defNames = new Map<Constructor, string>();
+  // By class and property: the constraint names the schema says, and those it could not say (a
+  // name in both, say two @IsUrl with different options, stays with class-validator).
+  private readonly mapped = new Map<Constructor, Map<string, Set<string>>>();
+  private readonly unmapped = new Map<Constructor, Map<string, Set<string>>>();
 
   constructor(private readonly options: DtoSchemaOptions) {}
 
@@ -142,6 +150,29 @@ class SchemaBuilder {
     }
     if (this.recursive.size > 0) schema.$defs = defs;
     return schema;
+  }
+
+  /** What the schema enforces of class-validator's constraints, per class and property. */
+  schemaChecked(): SchemaChecked {
+    const checked = new Map<Constructor, Map<string, Set<string>>>();
+    for (const [dto, properties] of this.mapped) {
+      for (const [property, names] of properties) {
+        const unmapped = this.unmapped.get(dto)?.get(property);
+        const enforced = new Set([...names].filter((name) => !unmapped?.has(name)));
+        if (enforced.size === 0) continue;
+        if (!checked.has(dto)) checked.set(dto, new Map());
+        checked.get(dto)!.set(property, enforced);
+      }
+    }
+    return checked;
+  }
+
+  private note(into: Map<Constructor, Map<string, Set<string>>>, dto: Constructor, property: string, name: string): void {
+    let properties = into.get(dto);
+    if (!properties) into.set(dto, (properties = new Map()));
+    let names = properties.get(property);
+    if (!names) properties.set(property, (names = new Set()));
+    names.add(name);
   }
 
   private defName(type: Constructor): string {
@@ -252,6 +283,7 @@ class SchemaBuilder {
       }
       const name = metadata.name ?? '';
       const each = metadata.each === true;
+      if (name === DECORATOR.IS_DATE || TYPE_DECORATORS[name] || KEYWORD_MAPPERS[name]) this.note(this.mapped, dto, property, name);
       if (name === DECORATOR.IS_DATE) {
         // A Date travels as a date-time string and is built back into a Date for the handler.
         if (each) plan.dateEach = true;
@@ -270,6 +302,7 @@ class SchemaBuilder {
       const keywords = mapper?.((metadata.constraints ?? []) as unknown[], currentType ?? this.designType(dto, property));
       if (keywords === undefined) {
         this.needsClassValidator = true;
+        if (name !== '') this.note(this.unmapped, dto, property, name);
         continue;
       }
       if (keywords.type !== undefined && (each ? plan.itemType.type : plan.typeKeywords.type) === undefined) {
@@ -398,11 +431,30 @@ class SchemaBuilder {
   }
 
   /** `@Field({ record })`: an object whose every value has one schema. */
-  private recordOf(type: FieldType): { schema: JsonSchema; conversion?: Conversion } {
+  private recordOf(owner: Constructor, property: string, type: FieldType): { schema: JsonSchema; conversion?: Conversion } {
     const primitive = PRIMITIVE_TYPES.get(type);
     if (primitive) return { schema: { type: 'object', additionalProperties: { type: primitive } } };
     if (type === Date) return { schema: { type: 'object', additionalProperties: { ...DATE_TIME } }, conversion: { kind: 'record', values: { kind: 'date' } } };
-    const dto = type as Constructor;
+    // Anything else must be a DTO: a class without metadata would give every value the schema of an empty object.
+    const where = `${owner.name}.${property}`;
+    if (!isDtoClass(type)) {
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `${where} has @Field({ record }) of something that is not String, Number, Boolean, Date or a DTO class.`,
+        [
+          'Name the type of every value: @Field({ record: String }) or @Field({ record: ValueDto }).',
+          'Values of several kinds: @Field({ schema: { type: "object", additionalProperties: { oneOf: [ … ] } } }).',
+        ],
+      );
+    }
+    if (!hasDtoMetadata(type)) {
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `${where} has @Field({ record: ${type.name} }) but ${type.name} has no decorators: its values would be any object.`,
+        [`Decorate ${type.name}'s properties (@IsString(), @IsInt() …) or describe them with @Field().`],
+      );
+    }
+    const dto = type;
     return { schema: { type: 'object', additionalProperties: this.objectSchema(dto) }, conversion: { kind: 'record', values: { kind: 'dto', dto } } };
   }
 
@@ -415,6 +467,7 @@ class SchemaBuilder {
     let schema: JsonSchema;
     let conversion: Conversion | undefined;
     let each = false;
+    if (field) checkFieldCombination(`${dto.name}.${property}`, field);
     const union = field?.schema === undefined ? this.unionOf(dto, property, field) : undefined;
     const date = field?.schema === undefined && !union ? this.isDateProperty(dto, property, plan) : { date: false, each: false };
     if (field?.schema !== undefined) {
@@ -425,7 +478,7 @@ class SchemaBuilder {
       schema = each ? { type: 'array', items: union.schema, ...plan.keywords } : { ...union.schema, ...plan.keywords };
       conversion = union.conversion;
     } else if (field?.record !== undefined) {
-      const record = this.recordOf(field.record);
+      const record = this.recordOf(dto, property, field.record);
       schema = { ...record.schema, ...plan.keywords };
       conversion = record.conversion;
     } else if (date.date && !date.each) {
@@ -463,6 +516,7 @@ class SchemaBuilder {
       if (field.format !== undefined) {
         schema.format = field.format;
         schema.type ??= 'string';
+        checkFieldFormat(`${dto.name}.${property}`, field.format, schema);
       }
       if (field.title !== undefined) schema.title = field.title;
       if (field.description !== undefined) schema.description = field.description;
@@ -528,5 +582,10 @@ function orderKeywords(schema: JsonSchema): JsonSchema {
 export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}): DtoSchema {
   const builder = new SchemaBuilder(options);
   const schema = builder.root(dto);
-  return { schema, needsClassValidator: builder.needsClassValidator, instantiate: buildInstantiator(dto, builder.plans) };
+  return {
+    schema,
+    needsClassValidator: builder.needsClassValidator,
+    instantiate: buildInstantiator(dto, builder.plans),
+    schemaChecked: builder.schemaChecked(),
+  };
 }

@@ -26,7 +26,7 @@ function isFlat(property: Record<string, unknown>): boolean {
 export function elicitationSchema(validators: ValidatorFactory, source: Constructor | JsonSchema): ElicitationSchema {
   return validators.memo(source, () => {
     if (!isConstructor(source)) return { schema: source, parse: validators.inputParser({ schema: source }) };
-    const { schema, needsClassValidator, instantiate } = dtoToJsonSchema(source as Constructor);
+    const { schema, needsClassValidator, instantiate, schemaChecked } = dtoToJsonSchema(source as Constructor);
     const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
     for (const [name, property] of Object.entries(properties)) {
       if (!isFlat(property)) {
@@ -35,7 +35,15 @@ export function elicitationSchema(validators: ValidatorFactory, source: Construc
     }
     return {
       schema,
-      parse: validators.inputParser({ schema, dto: source as Constructor, needsClassValidator, stripUnknown: true, generated: true, instantiate }),
+      parse: validators.inputParser({
+        schema,
+        dto: source as Constructor,
+        needsClassValidator,
+        stripUnknown: true,
+        generated: true,
+        instantiate,
+        schemaChecked,
+      }),
     };
   });
 }

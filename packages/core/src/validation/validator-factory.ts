@@ -6,6 +6,8 @@ import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
 import { formatAjvErrors, formatClassValidatorErrors } from './format-problems';
 import { knownPropertiesPicker, type KnownPropertiesPicker } from './known-properties';
+import { dropSchemaChecked, type SchemaChecked } from './drop-schema-checked';
+import { argumentDepthCheck } from './argument-depth';
 
 /** The outcome of checking one input: the value to hand the handler, or what was wrong. */
 export type InputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -30,6 +32,8 @@ export interface InputParserOptions {
   generated?: boolean;
   /** A faster equivalent of `plainToInstance` for this DTO (see `dtoToJsonSchema`). */
   instantiate?: (plain: Record<string, unknown>) => object;
+  /** The constraints the schema enforces (see `dtoToJsonSchema`): class-validator's verdict on them is not asked again. */
+  schemaChecked?: SchemaChecked;
 }
 
 function newAjv(): Ajv2020 {
@@ -97,7 +101,7 @@ export class ValidatorFactory {
    */
   inputParser(options: InputParserOptions): InputParser {
     const check = this.compileLazily(options.schema, options.generated);
-    const { dto, needsClassValidator, schema } = options;
+    const { dto, needsClassValidator, schema, schemaChecked } = options;
     const instantiate = options.instantiate ?? (dto ? plainToInstanceOf(dto) : undefined);
     // Built on first use, like the validator: a tool nobody calls costs nothing. A compiled
     // instantiator already takes only declared properties, so it needs no second pass.
@@ -106,20 +110,35 @@ export class ValidatorFactory {
       options.stripUnknown && !options.instantiate
         ? (args: Record<string, unknown>) => (picker ??= knownPropertiesPicker(schema))(args) as Record<string, unknown>
         : (args: Record<string, unknown>) => args;
+    const schemaProblems = (args: Record<string, unknown>) => (check(args) ? undefined : formatAjvErrors(check.errors ?? []));
+    // Only a schema that refers to itself pays for the depth walk: its data is the only data that
+    // ajv and the DTO builder recurse into without a bound the schema sets.
+    const tooDeep = argumentDepthCheck(schema);
+    const problemsOf = tooDeep
+      ? (args: Record<string, unknown>) => {
+          const problem = tooDeep(args);
+          return problem === undefined ? schemaProblems(args) : [problem];
+        }
+      : schemaProblems;
     if (!dto) {
-      return (args) => (check(args) ? { ok: true, value: known(args) } : { ok: false, problems: formatAjvErrors(check.errors ?? []) });
+      return (args) => {
+        const problems = problemsOf(args);
+        return problems ? { ok: false, problems } : { ok: true, value: known(args) };
+      };
     }
     if (!needsClassValidator) {
       return (args) => {
-        if (!check(args)) return { ok: false, problems: formatAjvErrors(check.errors ?? []) };
-        return { ok: true, value: instantiate!(known(args)) };
+        const problems = problemsOf(args);
+        return problems ? { ok: false, problems } : { ok: true, value: instantiate!(known(args)) };
       };
     }
     return async (args) => {
-      if (!check(args)) return { ok: false, problems: formatAjvErrors(check.errors ?? []) };
+      const problems = problemsOf(args);
+      if (problems) return { ok: false, problems };
       const instance = instantiate!(known(args));
       // ajv has already held the arguments to the published schema, so a null here is one the schema allows (@Field({ nullable })).
-      const errors = await validate(instance, { forbidUnknownValues: false, skipNullProperties: true });
+      const all = await validate(instance, { forbidUnknownValues: false, skipNullProperties: true });
+      const errors = schemaChecked ? dropSchemaChecked(all, schemaChecked) : all;
       return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: formatClassValidatorErrors(errors) };
     };
   }
