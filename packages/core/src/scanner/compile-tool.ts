@@ -21,17 +21,29 @@ function compileRawSchema(validators: ValidatorFactory, schema: unknown, method:
       'Tool arguments are always a JSON object on the wire.',
     ]);
   }
+  checkNow(validators, schema, `The inputSchema of ${method.owner}`);
+  return validators.inputParser({ schema });
+}
+
+/**
+ * A schema a user wrote, whole or in part, compiles now: a bad $ref or keyword must fail at
+ * start-up, not on the first call. `what` names it in the error.
+ */
+function checkNow(validators: ValidatorFactory, schema: JsonSchema, what: string): void {
   try {
-    // Raw schemas compile now: a bad $ref or keyword must fail at start-up, not on the first call.
+    validators.compileLazily(schema);
     validators.compile(schema);
-    return validators.inputParser({ schema });
   } catch (error) {
-    throw new DefinitionError(
-      DefinitionErrorCode.INVALID_SCHEMA,
-      `The inputSchema of ${method.owner} is not a valid JSON Schema 2020-12: ${(error as Error).message}`,
-      ['Check the schema against https://json-schema.org/draft/2020-12/schema.', 'Schemas without $schema are read as 2020-12.'],
-    );
+    throw new DefinitionError(DefinitionErrorCode.INVALID_SCHEMA, `${what} is not a valid JSON Schema 2020-12: ${(error as Error).message}`, [
+      'Check the schema against https://json-schema.org/draft/2020-12/schema.',
+      'Schemas without $schema are read as 2020-12.',
+    ]);
   }
+}
+
+/** A DTO's schema with a raw `@Field({ schema })` piece is checked like a raw inputSchema. */
+function checkRawFields(validators: ValidatorFactory, built: { schema: JsonSchema; rawFields: boolean }, dto: Constructor): void {
+  if (built.rawFields) checkNow(validators, built.schema, `The schema of ${dto.name}, with its @Field({ schema }) parts,`);
 }
 
 /** Compiles one `@Tool` method: name checks, schemas, validators and the bound handler. */
@@ -59,6 +71,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     const strict = options.strict === true;
     if (dto) {
       const built = dtoToJsonSchema(dto, { strict });
+      checkRawFields(validators, built, dto);
       inputSchema = built.schema;
       parseInput = validators.inputParser({
         schema: inputSchema,
@@ -79,7 +92,9 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   let pickOutput: ToolDefinition['pickOutput'];
   if (options.output !== undefined) {
     const output = options.output as Constructor;
-    const { schema } = dtoToJsonSchema(output, { strict: options.strictOutput === true });
+    const built = dtoToJsonSchema(output, { strict: options.strictOutput === true });
+    checkRawFields(validators, built, output);
+    const { schema } = built;
     entry.outputSchema = schema;
     checkOutput = validators.valueChecker(schema, true);
     if (options.strictOutput === true) pickOutput = knownPropertiesPicker(schema);

@@ -292,6 +292,51 @@ describe('unions', () => {
   });
 });
 
+describe('constraints class-validator cannot reach', () => {
+  // class-validator does not descend into oneOf members or record values: a rule only it can
+  // check would silently not hold there (found by the #13 review).
+  class Flagged {
+    @Equals('flagged')
+    kind: 'flagged';
+
+    @Matches(/^a/i)
+    name: string;
+  }
+
+  it('inside a union member are a start-up error naming the member and the field', () => {
+    class Holder {
+      @Field({ oneOf: [Circle, Flagged], discriminator: 'kind' })
+      shape: Circle | Flagged;
+    }
+    expect(() => dtoToJsonSchema(Holder)).toThrow(/Flagged, a member of the union of Holder\.shape, has a constraint only class-validator can check/);
+  });
+
+  it('inside class-transformer discriminator members and record values too', () => {
+    class ByType {
+      @ValidateNested()
+      @Type(() => Object, { discriminator: { property: 'kind', subTypes: [{ name: 'flagged', value: Flagged }] } })
+      shape: Flagged;
+    }
+    expect(() => dtoToJsonSchema(ByType)).toThrow(/Flagged, a member of the union of ByType\.shape/);
+    class Map {
+      @Field({ record: Flagged })
+      entries: Record<string, Flagged>;
+    }
+    expect(() => dtoToJsonSchema(Map)).toThrow(/Flagged, the type of the values of Map\.entries/);
+  });
+
+  it('do not stop a union whose members need only the schema', () => {
+    class Fine {
+      @Field({ oneOf: [Circle, Square], discriminator: 'kind' })
+      shape: Circle | Square;
+
+      @Matches(/^x/i)
+      other: string;
+    }
+    expect(dtoToJsonSchema(Fine).needsClassValidator).toBe(true);
+  });
+});
+
 describe('recursive DTOs', () => {
   class Node {
     @IsInt()

@@ -27,6 +27,8 @@ export interface DtoSchema {
   instantiate: ((plain: Record<string, unknown>) => object) | undefined;
   /** The class-validator constraints the schema carries, to drop from class-validator's verdict when it runs. */
   schemaChecked: SchemaChecked;
+  /** Some property carries a raw `@Field({ schema })`: unlike the rest, it is not valid by construction. */
+  rawFields: boolean;
 }
 
 export interface DtoSchemaOptions {
@@ -123,6 +125,7 @@ function emptySchemaError(dto: Constructor, property: string): DefinitionError {
 
 class SchemaBuilder {
   needsClassValidator = false;
+  rawFields = false;
   /** What each DTO's instances need: declared properties, conversions, defaults. */
   readonly plans = new Map<Constructor, InstancePlan>();
   private readonly stack: Constructor[] = [];
@@ -363,6 +366,30 @@ class SchemaBuilder {
     ]);
   }
 
+  /**
+   * The schema of a DTO that only ajv will check: a union member or a record's values, which
+   * class-validator never descends into. A constraint only class-validator can run (a flagged
+   * `@Matches`, `@ValidateIf`, a custom validator) would silently not hold there, so it is a
+   * start-up error instead.
+   */
+  private ajvOnlySchema(type: Constructor, where: string, role: string): JsonSchema {
+    const outer = this.needsClassValidator;
+    this.needsClassValidator = false;
+    const schema = this.objectSchema(type);
+    if (this.needsClassValidator) {
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `${type.name}, ${role} of ${where}, has a constraint only class-validator can check, and class-validator does not look inside unions and records.`,
+        [
+          `Say it in the schema instead: a mapped decorator, or @Field({ schema: { … } }) on that property of ${type.name}.`,
+          'Or hold the value in a nested DTO (@ValidateNested() @Type(() => …)), which class-validator does check.',
+        ],
+      );
+    }
+    this.needsClassValidator = outer;
+    return schema;
+  }
+
   /** The union a property declares: with @Field({ oneOf }) or class-transformer's @Type discriminator. */
   private unionOf(dto: Constructor, property: string, field: FieldOptions | undefined): { schema: JsonSchema; conversion?: Conversion } | undefined {
     const discriminator = this.typeMetadata(dto, property)?.options?.discriminator;
@@ -373,7 +400,7 @@ class SchemaBuilder {
     const variants: JsonSchema[] = [];
     for (const { name, value } of discriminator.subTypes) {
       choices.set(name, value as Constructor);
-      variants.push(this.tagged(value as Constructor, discriminator.property, name));
+      variants.push(this.tagged(value as Constructor, discriminator.property, name, `${dto.name}.${property}`));
     }
     return { schema: { oneOf: variants }, conversion: { kind: 'union', property: discriminator.property, choices, keep } };
   }
@@ -397,7 +424,7 @@ class SchemaBuilder {
     const choices = new Map<unknown, Constructor>();
     const variants: JsonSchema[] = [];
     for (const type of types as Constructor[]) {
-      const schema = this.objectSchema(type);
+      const schema = this.ajvOnlySchema(type, where, 'a member of the union');
       const tag = (schema.properties as Record<string, JsonSchema> | undefined)?.[discriminator];
       const value = tag?.const ?? (Array.isArray(tag?.enum) && tag.enum.length === 1 ? tag.enum[0] : undefined);
       if (value === undefined || !(schema.required as string[] | undefined)?.includes(discriminator)) {
@@ -421,8 +448,8 @@ class SchemaBuilder {
   }
 
   /** A variant of a class-transformer union: its schema with the discriminator fixed to its name. */
-  private tagged(type: Constructor, property: string, value: string): JsonSchema {
-    const schema = this.objectSchema(type);
+  private tagged(type: Constructor, property: string, value: string, where: string): JsonSchema {
+    const schema = this.ajvOnlySchema(type, where, 'a member of the union');
     const tag = { const: value };
     if (schema.$ref !== undefined) return { allOf: [schema], properties: { [property]: tag }, required: [property] };
     const properties = { ...(schema.properties as Record<string, JsonSchema>), [property]: tag };
@@ -455,7 +482,8 @@ class SchemaBuilder {
       );
     }
     const dto = type;
-    return { schema: { type: 'object', additionalProperties: this.objectSchema(dto) }, conversion: { kind: 'record', values: { kind: 'dto', dto } } };
+    const values = this.ajvOnlySchema(dto, where, 'the type of the values');
+    return { schema: { type: 'object', additionalProperties: values }, conversion: { kind: 'record', values: { kind: 'dto', dto } } };
   }
 
   private propertySchema(
@@ -471,6 +499,7 @@ class SchemaBuilder {
     const union = field?.schema === undefined ? this.unionOf(dto, property, field) : undefined;
     const date = field?.schema === undefined && !union ? this.isDateProperty(dto, property, plan) : { date: false, each: false };
     if (field?.schema !== undefined) {
+      this.rawFields = true;
       // A raw schema for this field alone: taken as written, over whatever the decorators say.
       schema = { ...plan.typeKeywords, ...plan.keywords, ...field.schema };
     } else if (union) {
@@ -587,5 +616,6 @@ export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}
     needsClassValidator: builder.needsClassValidator,
     instantiate: buildInstantiator(dto, builder.plans),
     schemaChecked: builder.schemaChecked(),
+    rawFields: builder.rawFields,
   };
 }

@@ -1,4 +1,5 @@
 import { IsString } from 'class-validator';
+import { Field } from '../decorators/field.decorator';
 import { Tool } from '../decorators/tool.decorator';
 import { Resource } from '../decorators/resource.decorator';
 import { ResourceTemplate } from '../decorators/resource-template.decorator';
@@ -132,6 +133,33 @@ describe('createApp start-up checks', () => {
       }
     }
     expect(definitionError([A]).code).toBe(DefinitionErrorCode.INVALID_SCHEMA);
+  });
+
+  it('rejects, at start-up, a DTO whose raw @Field({ schema }) is not valid JSON Schema (input and output)', () => {
+    class Input {
+      @Field({ schema: { type: 'strin' } })
+      name: string;
+    }
+    class B {
+      @Tool({ input: Input })
+      run() {
+        return 'x';
+      }
+    }
+    const input = definitionError([B]);
+    expect(input.code).toBe(DefinitionErrorCode.INVALID_SCHEMA);
+    expect(input.message).toContain('The schema of Input, with its @Field({ schema }) parts,');
+    class Output {
+      @Field({ schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } })
+      value: object;
+    }
+    class C {
+      @Tool({ input: null, output: Output })
+      run() {
+        return { value: {} };
+      }
+    }
+    expect(definitionError([C]).message).toContain('The schema of Output');
   });
 
   it.each(['notes://{id', 'notes://{a b}', 'no-scheme/{id}', 'notes://{id}/{id}'])('rejects the malformed URI template %j', (uriTemplate) => {
