@@ -79,6 +79,23 @@ describe('DeferredLogger (createLogger)', () => {
     expect(child.level).toBe('error');
   });
 
+  it('a plain child made after pino loaded is still deferred, with the same bytes and levels as a pino child', () => {
+    const { deferred, eager, logger, reference } = pair('info');
+    both(logger, reference, (target) => target.warn('loads pino'));
+    expect((logger as unknown as { pinoLogger?: unknown }).pinoLogger).toBeDefined();
+    const children = [logger.child({ reqId: 'req-1' }), reference.child({ reqId: 'req-1' })];
+    expect((children[0] as unknown as { pinoLogger?: unknown }).pinoLogger).toBeUndefined();
+    for (const child of children) requestLine(child, { rpcId: 1, method: 'tools/call', target: 'echo' }, 0.1, 'ok');
+    expect((children[0] as unknown as { pinoLogger?: unknown }).pinoLogger).toBeUndefined();
+    logger.level = reference.level = 'error';
+    for (const child of children) child.warn('hidden: the parent is at error now');
+    for (const child of children) child.error({ err: new Error('boom') }, 'through pino, with its bindings');
+    expect(children[0].bindings!()).toEqual(children[1].bindings!());
+    const withoutStack = (line: string) => line.replace(/"stack":"[^"]*"/, '"stack":""');
+    expect(untimed(deferred.written).map(withoutStack)).toEqual(untimed(eager.written).map(withoutStack));
+    expect(deferred.written).toHaveLength(3);
+  });
+
   it('an unknown level is refused as pino refuses it', () => {
     const { logger } = pair();
     expect(() => (logger.level = 'loud')).toThrow(/unknown level/);

@@ -123,7 +123,9 @@ export class DeferredLogger {
     // `requestLine` reads a pino child's serializers and redaction, and leaves the lines they
     // touch to pino.
     if (!plain || typeof bindings !== 'object' || bindings === null) return this.pino().child(bindings, options);
-    const chindings = this.pinoLogger === undefined ? scalarChindings(bindings) : undefined;
+    // Deferred even when this logger's pino is loaded: a child per HTTP request (Fastify's
+    // request.log) then costs a string, and makes its pino child only for a line that needs one.
+    const chindings = scalarChindings(bindings);
     if (chindings === undefined) return this.pino().child(bindings);
     return new DeferredLogger(this.root, this, { ...bindings }, this[FAST_CHINDINGS] + chindings, undefined);
   }
