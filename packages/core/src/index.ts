@@ -37,6 +37,8 @@ export type { TraceContext } from './dispatcher/trace-context';
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
+export { isTerminalStatus, type TaskStore, type StoredTask, type TaskStatus, type TaskChange, type TaskErrorObject } from './app/task-store';
+export { MemoryTaskStore, TaskStoreFullError, type MemoryTaskStoreOptions } from './app/memory-task-store';
 export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
