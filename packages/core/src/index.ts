@@ -14,7 +14,7 @@ export { ResourceTemplate } from './decorators/resource-template.decorator';
 export { Prompt } from './decorators/prompt.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
 export { Complete, type CompleteOptions } from './decorators/complete.decorator';
-export type { CommonOptions, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
+export type { CommonOptions, TaskSupport, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
 export { defineTool, type DefineToolOptions, type ToolHandler } from './define/define-tool';
 export { defineResource, type DefineResourceOptions, type ResourceHandler } from './define/define-resource';
 export { defineResourceTemplate, type DefineResourceTemplateOptions, type ResourceTemplateHandler } from './define/define-resource-template';
@@ -39,6 +39,8 @@ export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
 export { isTerminalStatus, type TaskStore, type StoredTask, type TaskStatus, type TaskChange, type TaskErrorObject } from './app/task-store';
 export { MemoryTaskStore, TaskStoreFullError, type MemoryTaskStoreOptions } from './app/memory-task-store';
+export type { TaskOptions } from './app/task-options';
+export type { TaskHandle } from './dispatcher/task-handle';
 export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
