@@ -103,7 +103,13 @@ export class TaskRuntime implements TaskChanges {
       // Nothing was created: the round answers the call itself. Anything else the task reports.
       if (InputRequiredSignal.is(early)) throw early;
     }
-    await this.settings.store.create(record);
+    try {
+      await this.settings.store.create(record);
+    } catch (error) {
+      // No task to report to: a handler that already started stops here.
+      ctx.cancel(error instanceof Error ? error : new Error('the task could not be stored'));
+      throw error;
+    }
     this.running.set(record.taskId, live);
     live.markStored();
     running ??= body(ctx);

@@ -53,6 +53,14 @@ class Jobs {
     return answer.action === 'accept' && answer.content.confirm ? 'deleted' : 'kept';
   }
 
+  @Tool({ task: 'optional', input: null })
+  async steps(_input: unknown, ctx: RequestContext) {
+    ctx.progress(1, 2, 'half');
+    const reply = await ctx.sample('Say hi', { maxTokens: 5, key: 'hi' });
+    ctx.progress(2, 2, 'done');
+    return `model: ${JSON.stringify(reply.content)}`;
+  }
+
   @Tool({ task: 'required', input: null })
   async named(_input: unknown, ctx: RequestContext) {
     const answer = await ctx.elicit('Your name?', { type: 'object', properties: { name: { type: 'string' } } }, { key: 'user_name', beforeTask: true });
@@ -183,6 +191,72 @@ describe('tasks on the handshake era (2025-11-25)', () => {
     const asked = stream.find((message) => 'method' in message && message.method === 'elicitation/create') as unknown as { params: Record<string, unknown> };
     expect(asked.params._meta).toMatchObject({ 'io.modelcontextprotocol/related-task': { taskId } });
   });
+
+  it('sends progress of a task with its related-task _meta, and its sampling on the tasks/result stream', async () => {
+    await open('2025-11-25', { sampling: {} });
+    const taskId = ((await call('tools/call', { name: 'steps', task: {}, _meta: { progressToken: 'p1' } })).result?.task as { taskId: string }).taskId;
+    const stream: JsonRpcMessage[] = [];
+    const result = await call('tasks/result', { taskId }, (message) => {
+      stream.push(message);
+      if ('id' in message && 'method' in message) {
+        void connection.receive({ jsonrpc: '2.0', id: message.id, result: { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' } });
+      }
+    });
+    expect(result.result?.content).toEqual([{ type: 'text', text: 'model: {"type":"text","text":"hi"}' }]);
+    const progress = [...outbound, ...stream].filter((message) => 'method' in message && message.method === 'notifications/progress') as unknown as Array<{
+      params: Record<string, unknown>;
+    }>;
+    expect(progress.map((message) => message.params.progress)).toEqual([1, 2]);
+    expect(progress[0].params._meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId } });
+  });
+});
+
+describe('tasks and their limits', () => {
+  it('answers a call with an error, and creates nothing, when the store is full of running tasks', async () => {
+    const { MemoryTaskStore } = await import('../app/memory-task-store');
+    const full = createApp({ name: 't', version: '1', providers: [Jobs], logger: silent, tasks: { store: new MemoryTaskStore({ maxTasks: 1 }) } });
+    const connection = full.connect({ kind: 'memory' });
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    const first = (await connection.receive({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 10_000 }, task: {} },
+    })) as Answer;
+    expect(first.result).toHaveProperty('task');
+    const second = (await connection.receive({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 1 }, task: {} },
+    })) as Answer;
+    expect(second.error?.code).toBe(-32603);
+    const taskId = (first.result?.task as { taskId: string }).taskId;
+    await connection.receive({ jsonrpc: '2.0', id: 3, method: 'tasks/cancel', params: { taskId } });
+  });
+
+  it('rejects a task option that is not one of the three', () => {
+    class Wrong {
+      @Tool({ task: 'sometimes' as never })
+      odd() {
+        return 'x';
+      }
+    }
+    expect(() => createApp({ name: 't', version: '1', providers: [Wrong], logger: silent })).toThrow(/task "sometimes"/);
+  });
+
+  it('builds no task runtime, capability or method for an app without task tools', async () => {
+    class Plain {
+      @Tool()
+      hello() {
+        return 'hi';
+      }
+    }
+    const plain = createApp({ name: 't', version: '1', providers: [Plain], logger: silent });
+    expect(plain.capabilities).not.toHaveProperty('tasks');
+    expect(plain.settings.tasks).toBeUndefined();
+    expect(plain.methods.has('tasks/get')).toBe(false);
+  });
 });
 
 describe('tasks on the stateless era (2026-07-28, the tasks extension)', () => {
@@ -280,5 +354,13 @@ describe('tasks on the stateless era (2026-07-28, the tasks extension)', () => {
     expect(created).not.toHaveProperty('requestState');
     const done = await until(created.taskId as string, 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Alice!' }] });
+  });
+
+  it('parks a sampling request too, and continues with the answer', async () => {
+    const { taskId } = (await call('tools/call', { name: 'steps' }, { sampling: {}, extensions: { [EXT]: {} } })).result as { taskId: string };
+    const waiting = await until(taskId, 'input_required');
+    expect(waiting.inputRequests).toMatchObject({ hi: { method: 'sampling/createMessage' } });
+    await call('tasks/update', { taskId, inputResponses: { hi: { role: 'assistant', content: { type: 'text', text: 'yo' }, model: 'm' } } });
+    expect((await until(taskId, 'completed')).result).toMatchObject({ content: [{ type: 'text', text: 'model: {"type":"text","text":"yo"}' }] });
   });
 });
