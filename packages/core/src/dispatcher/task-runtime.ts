@@ -112,6 +112,8 @@ export class TaskRuntime implements TaskChanges {
     }
     this.running.set(record.taskId, live);
     live.markStored();
+    // The store forgets the task at its TTL: its handler must not run on for nobody.
+    if (record.ttlMs !== null) setTimeout(() => this.expire(live), record.ttlMs).unref();
     running ??= body(ctx);
     running.then(
       (result) => this.change(live, { status: 'completed', result }),
@@ -172,6 +174,13 @@ export class TaskRuntime implements TaskChanges {
       if (now === undefined) throw new InvalidParamsError(`Unknown task: ${clip(task.taskId)}`);
       if (isTerminalStatus(now.status)) return now;
     }
+  }
+
+  /** A task still running at its TTL: stopped, and nobody waits for it any more. */
+  private expire(live: LiveTask): void {
+    if (!this.running.delete(live.id)) return;
+    live.ctx?.cancel(new Error(`Task ${live.id} ran past its TTL`));
+    live.settled({ ...live.record, status: 'failed', error: { code: -32603, message: 'The task ran past its TTL' }, lastUpdatedAt: Date.now() });
   }
 
   private async failed(live: LiveTask, error: unknown): Promise<void> {

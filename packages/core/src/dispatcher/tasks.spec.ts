@@ -235,6 +235,30 @@ describe('tasks and their limits', () => {
     await connection.receive({ jsonrpc: '2.0', id: 3, method: 'tasks/cancel', params: { taskId } });
   });
 
+  it('stops a handler still running at its TTL, and wakes whoever waits for it', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const short = createApp({ name: 't', version: '1', providers: [Jobs], logger: silent, tasks: { defaultTtlMs: 2000 } });
+      const connection = short.connect({ kind: 'memory' });
+      await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+      const created = (await connection.receive({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'slow', arguments: { ms: 60_000 }, task: {} },
+      })) as Answer;
+      const taskId = (created.result?.task as { taskId: string }).taskId;
+      const waiting = connection.receive({ jsonrpc: '2.0', id: 2, method: 'tasks/result', params: { taskId } }) as Promise<Answer>;
+      seen.aborted = false;
+      await jest.advanceTimersByTimeAsync(2001);
+      expect(seen.aborted).toBe(true);
+      expect((await waiting).error?.code).toBe(-32603);
+      expect(short.settings.tasks?.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('rejects a task option that is not one of the three', () => {
     class Wrong {
       @Tool({ task: 'sometimes' as never })
