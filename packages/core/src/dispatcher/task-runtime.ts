@@ -138,7 +138,10 @@ export class TaskRuntime implements TaskChanges {
       this.logger.error({ err: error, taskId: live.id }, 'the task store refused an update');
       return undefined;
     }
-    if (after === undefined) return undefined;
+    if (after === undefined) {
+      await this.endedElsewhere(live);
+      return undefined;
+    }
     live.status = after.status;
     const note = live.dialect.statusNotification(after);
     if (note) live.notify(note.method, note.params);
@@ -174,6 +177,19 @@ export class TaskRuntime implements TaskChanges {
       if (now === undefined) throw new InvalidParamsError(`Unknown task: ${clip(task.taskId)}`);
       if (isTerminalStatus(now.status)) return now;
     }
+  }
+
+  /**
+   * The store refused a change: the task ended under this process's feet (cancelled through
+   * another instance, or forgotten). Its handler stops at this, its next status change.
+   */
+  private async endedElsewhere(live: LiveTask): Promise<void> {
+    if (!this.running.has(live.id)) return;
+    const now = await this.settings.store.get(live.id).catch(() => undefined);
+    if (now !== undefined && !isTerminalStatus(now.status)) return;
+    this.running.delete(live.id);
+    live.ctx?.cancel(new TaskCancelled(live.id));
+    live.settled(now ?? { ...live.record, status: 'failed', error: { code: -32603, message: 'The task is gone from the store' } });
   }
 
   /** A task still running at its TTL: stopped, and nobody waits for it any more. */

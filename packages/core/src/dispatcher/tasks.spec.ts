@@ -259,6 +259,23 @@ describe('tasks and their limits', () => {
     }
   });
 
+  it('stops a handler whose task another instance cancelled, at its next status change', async () => {
+    const { MemoryTaskStore } = await import('../app/memory-task-store');
+    const store = new MemoryTaskStore();
+    const shared = createApp({ name: 't', version: '1', providers: [Jobs], logger: silent, tasks: { store } });
+    const connection = shared.connect({ kind: 'memory' });
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    const created = (await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'steps', task: {} } })) as Answer;
+    const taskId = (created.result?.task as { taskId: string }).taskId;
+    // The other instance writes to the shared store; this one learns it when its handler next changes the status.
+    await store.update(taskId, { status: 'cancelled' });
+    await tick();
+    expect(shared.settings.tasks?.size).toBe(0);
+    expect((await connection.receive({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId } })) as Answer).toMatchObject({
+      result: { status: 'cancelled' },
+    });
+  });
+
   it('rejects a task option that is not one of the three', () => {
     class Wrong {
       @Tool({ task: 'sometimes' as never })
