@@ -6,6 +6,7 @@ import { nodeCrypto } from '../eras/lazy-crypto';
 import { InputRequiredSignal } from '../eras/modern/input-required';
 import type { TaskTool } from '../eras/task-dialect';
 import type { Logger } from '../logging/logger';
+import type { EventBus } from '../app/event-bus';
 import { LiveTask, type TaskChanges } from './live-task';
 import type { RequestContext } from './request-context';
 import { TaskLink } from './task-link';
@@ -52,6 +53,8 @@ export class TaskRuntime implements TaskChanges {
   constructor(
     readonly settings: TaskSettings,
     private readonly logger: Logger,
+    /** Where status changes are announced (subscriptions/listen streams hear them there). */
+    private readonly bus?: EventBus,
   ) {}
 
   /** Tasks running here now. */
@@ -143,6 +146,7 @@ export class TaskRuntime implements TaskChanges {
       return undefined;
     }
     live.status = after.status;
+    this.bus?.publish({ type: 'taskStatus', task: after });
     const note = live.dialect.statusNotification(after);
     if (note) live.notify(note.method, note.params);
     if (isTerminalStatus(after.status)) {
@@ -156,7 +160,12 @@ export class TaskRuntime implements TaskChanges {
   async cancel(task: StoredTask): Promise<StoredTask> {
     const live = this.running.get(task.taskId);
     const change: TaskChange = { status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined };
-    const after = live ? await this.change(live, change) : await this.settings.store.update(task.taskId, change);
+    let after: StoredTask | undefined;
+    if (live) after = await this.change(live, change);
+    else {
+      after = await this.settings.store.update(task.taskId, change);
+      if (after) this.bus?.publish({ type: 'taskStatus', task: after });
+    }
     live?.ctx?.cancel(new TaskCancelled(task.taskId));
     return after ?? (await this.settings.store.get(task.taskId)) ?? task;
   }

@@ -404,4 +404,25 @@ describe('tasks on the stateless era (2026-07-28, the tasks extension)', () => {
     await call('tasks/update', { taskId, inputResponses: { hi: { role: 'assistant', content: { type: 'text', text: 'yo' }, model: 'm' } } });
     expect((await until(taskId, 'completed')).result).toMatchObject({ content: [{ type: 'text', text: 'model: {"type":"text","text":"yo"}' }] });
   });
+
+  it('sends notifications/tasks with the full state to a subscriptions/listen that names the task', async () => {
+    const { taskId } = (await call('tools/call', { name: 'slow', arguments: { ms: 20 } })).result as { taskId: string };
+    const stream: JsonRpcMessage[] = [];
+    void connection.receive(
+      { jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId, 42] }, _meta: meta(withExt) } },
+      { send: (message) => stream.push(message) },
+    );
+    await until(taskId, 'completed');
+    const acknowledged = stream.find((message) => 'method' in message && message.method === 'notifications/subscriptions/acknowledged') as unknown as {
+      params: { notifications: unknown };
+    };
+    expect(acknowledged.params.notifications).toEqual({ taskIds: [taskId] });
+    const notes = stream.filter((message) => 'method' in message && message.method === 'notifications/tasks') as unknown as Array<{
+      params: Record<string, unknown>;
+    }>;
+    const last = notes[notes.length - 1].params;
+    expect(last).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: 'slept 20' }] } });
+    expect(last._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': 'L' });
+    await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'L' } });
+  });
 });

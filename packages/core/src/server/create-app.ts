@@ -8,7 +8,7 @@ import type { Logger } from '../logging/logger';
 import { ValidatorFactory } from '../validation/validator-factory';
 import type { AppOptions } from '../app/app-options';
 import { McpApp } from './mcp-app';
-import { MemoryEventBus } from '../app/event-bus';
+import { MemoryEventBus, type EventBus } from '../app/event-bus';
 import { RequestStateCodec } from '../eras/modern/input-required';
 import { cacheHintTable } from '../results/cache-hints';
 
@@ -48,7 +48,8 @@ export function createApp(options: AppOptions): McpApp {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
   }
   const logger = options.logger ?? createLogger({ name: options.name });
-  const tasks = taskRuntime(options, registry, logger);
+  const bus = options.bus ?? new MemoryEventBus();
+  const tasks = taskRuntime(options, registry, logger, bus);
   const clientLogging = options.clientLogging ? { defaultLevel: options.clientLogging === true ? undefined : options.clientLogging.defaultLevel } : undefined;
   return new McpApp({
     info,
@@ -59,7 +60,7 @@ export function createApp(options: AppOptions): McpApp {
     logArguments: options.logArguments === true,
     validators,
     resolve: options.resolve,
-    bus: options.bus ?? new MemoryEventBus(),
+    bus,
     clientLogging,
     subscriptions: options.subscriptions === true,
     dynamic: options.dynamic === true,
@@ -84,7 +85,7 @@ function positive(value: number | undefined, name: string, fallback: number): nu
 }
 
 /** The app's task runtime: only when a tool may run as a task, or tasks were configured (a dynamic app may add such tools). */
-function taskRuntime(options: AppOptions, registry: Registry, logger: Logger): TaskRuntime | undefined {
+function taskRuntime(options: AppOptions, registry: Registry, logger: Logger, bus: EventBus): TaskRuntime | undefined {
   const given = options.tasks;
   let any = given !== undefined;
   for (const tool of registry.tools.values()) any ||= tool.taskSupport !== undefined;
@@ -98,5 +99,6 @@ function taskRuntime(options: AppOptions, registry: Registry, logger: Logger): T
       pageSize: positive(given?.pageSize, 'pageSize', 50),
     },
     logger,
+    bus,
   );
 }

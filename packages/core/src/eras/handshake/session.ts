@@ -138,6 +138,8 @@ export class HandshakeSession {
 
   private onAppEvent(event: AppEvent): void {
     if (!this.initialized) return;
+    // 2025-11-25 sessions hear of their tasks from notifications/tasks/status, sent by the task itself.
+    if (event.type === 'taskStatus') return;
     if (event.type === 'resourceUpdated') {
       if (this.subscriptions.has(event.uri)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
       return;
