@@ -11,6 +11,7 @@ import { summaryApp } from '../examples/prompt-errors.example';
 import { reportsApp } from '../examples/resource-errors.example';
 import { clockApp } from '../examples/app.example';
 import { createConverterApp } from '../examples/programmatic.example';
+import { reportsTaskApp } from '../examples/tasks.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -365,5 +366,58 @@ describe('every documentation example is an app the CLI loads', () => {
     );
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect((JSON.parse(stdout) as { server: { name: string } }).server.name).toEqual(expect.any(String));
+  });
+});
+
+describe('tasks: the reports example', () => {
+  const EXT = 'io.modelcontextprotocol/tasks';
+
+  async function until(client: TestClient, taskId: string, done: (state: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 200; i += 1) {
+      const state = await client.request('tasks/get', { taskId });
+      if (done(state)) return state;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    throw new Error(`task ${taskId} did not get there`);
+  }
+
+  it('2025-11-25: runs report as a task, with status messages, and reads its result', async () => {
+    const client = await TestClient.connect(reportsTaskApp);
+    const { task } = await client.request<{ task: { taskId: string; status: string } }>('tools/call', {
+      name: 'report',
+      arguments: { region: 'north', months: 3 },
+      task: { ttl: 60_000 },
+    });
+    expect(task.status).toBe('working');
+    const result = await client.request('tasks/result', { taskId: task.taskId });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'Report for north: 3 months' }] });
+    expect(await client.request('tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'completed', statusMessage: 'month 3 of 3' });
+    // The same tool without a task answers inline.
+    expect(firstText(await client.callTool('report', { region: 'south', months: 1 }))).toBe('Report for south: 1 months');
+    client.close();
+  });
+
+  it('2026-07-28: asks the signer before the task, confirms inside it through tasks/update', async () => {
+    const client = await TestClient.connect(reportsTaskApp, {
+      era: 'modern',
+      capabilities: { elicitation: {}, extensions: { [EXT]: {} } },
+      handlers: { 'elicitation/create': () => ({ action: 'accept', content: { name: 'Ada' } }) },
+    });
+    const created = await client.request<{ resultType: string; taskId: string }>('tools/call', { name: 'signOff', arguments: {} });
+    expect(created.resultType).toBe('task');
+    const waiting = await until(client, created.taskId, (state) => state.status === 'input_required');
+    expect(Object.keys(waiting.inputRequests as object)).toEqual(['confirm']);
+    await client.request('tasks/update', { taskId: created.taskId, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } });
+    const done = await until(client, created.taskId, (state) => state.status === 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Signed by Ada' }] });
+    client.close();
+  });
+
+  it('cancels a report through its signal', async () => {
+    const client = await TestClient.connect(reportsTaskApp, { era: 'modern', capabilities: { extensions: { [EXT]: {} } } });
+    const { taskId } = await client.request<{ taskId: string }>('tools/call', { name: 'report', arguments: { region: 'west', months: 12 } });
+    await client.request('tasks/cancel', { taskId });
+    expect((await until(client, taskId, (state) => state.status !== 'working')).status).toBe('cancelled');
+    client.close();
   });
 });

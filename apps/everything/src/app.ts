@@ -5,13 +5,14 @@ import { ConformanceTools } from './tools';
 import { ClientFacingTools } from './client-tools';
 import { InputRequiredTools } from './input-required';
 import { ListTriggers, running } from './triggers';
+import { TaskTools } from './tasks';
 
 /** The conformance surface (side-effect free). `pageSize` pages every list. */
 export function createEverythingApp(options: { pageSize?: number } = {}): McpApp {
   const app = createApp({
     name: 'mcpkit-everything',
     version: '0.1.0',
-    providers: [ConformanceTools, ClientFacingTools, InputRequiredTools, ListTriggers, ConformanceResources, ConformancePrompts],
+    providers: [ConformanceTools, ClientFacingTools, InputRequiredTools, TaskTools, ListTriggers, ConformanceResources, ConformancePrompts],
     clientLogging: true,
     subscriptions: true,
     dynamic: true,

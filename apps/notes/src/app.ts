@@ -1,5 +1,7 @@
-import { join } from 'node:path';
-import { createApp, type McpApp } from '@mcpkit/core';
+import { dirname, join } from 'node:path';
+import { createApp, type McpApp, type TaskStore } from '@mcpkit/core';
+import { NotesExport } from './export.provider';
+import { SqliteTaskStore } from './sqlite-task-store';
 import { NoteStore } from './note-store';
 import { NotesProvider } from './notes.provider';
 
@@ -8,13 +10,31 @@ export function notesDatabasePath(env: NodeJS.ProcessEnv = process.env): string 
   return env.NOTES_DB ?? join(__dirname, '..', 'data', 'notes.db');
 }
 
-/** Builds the notes app over a store. Side-effect free apart from opening the database. */
-export function createNotesApp(store: NoteStore = new NoteStore(notesDatabasePath())): McpApp {
+/** Where `export_notes` writes: `NOTES_EXPORT_DIR`, else `exports` beside the database. */
+export function notesExportDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.NOTES_EXPORT_DIR ?? join(dirname(notesDatabasePath(env)), 'exports');
+}
+
+/** The tasks' database, beside the notes' (an in-memory notes database gets in-memory tasks). */
+function taskDatabasePath(notes: string): string {
+  return notes === ':memory:' ? ':memory:' : `${notes}.tasks`;
+}
+
+/**
+ * Builds the notes app over a store. Side-effect free apart from opening the databases. Tasks
+ * (`export_notes`) live in SQLite beside the notes, so their outcome outlives a restart.
+ */
+export function createNotesApp(
+  store: NoteStore = new NoteStore(notesDatabasePath()),
+  tasks: TaskStore = new SqliteTaskStore(taskDatabasePath(notesDatabasePath())),
+  exportDir: string = notesExportDir(),
+): McpApp {
   return createApp({
     name: 'mcpkit-notes',
     version: '0.1.0',
     title: 'Notes',
     instructions: 'Keeps notes. Search before creating duplicates; read notes://{id} for a whole note.',
-    providers: [new NotesProvider(store)],
+    providers: [new NotesProvider(store), new NotesExport(store, exportDir)],
+    tasks: { store: tasks, pollIntervalMs: 500 },
   });
 }

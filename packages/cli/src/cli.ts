@@ -111,6 +111,7 @@ program
   .option('--prompt <name>', 'get a prompt instead (arguments as key=value)')
   .option('--json', 'print the whole result as JSON')
   .option('--timeout <ms>', 'fail (exit 1) when no answer comes within this many ms; 0: no limit (default 60000)')
+  .option('--task', 'run the tool as a task: print its status (to stderr) until it ends, then its result; Ctrl-C cancels it')
   .addOption(
     new Option('--era <era>', 'the protocol era to call with: legacy (initialize, then a session) or modern (stateless: _meta on every request)')
       .choices(['legacy', 'modern'])
@@ -119,7 +120,7 @@ program
   .addOption(exportOption())
   .addHelpText(
     'after',
-    '\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args \'{"text":"hi"}\' dist/app.js\n  mcpkit call --resource notes://index --era modern --json\n\nExit code 1 when the tool returns isError.',
+    '\nExamples:\n  mcpkit call add a=2 b=3\n  mcpkit call echo --args \'{"text":"hi"}\' dist/app.js\n  mcpkit call --resource notes://index --era modern --json\n  mcpkit call export_notes --task\n\nExit code 1 when the tool returns isError.',
   )
   .action((tool: string | undefined, args: string[], options) => run(() => (quietLogs(), commands.call().call(tool, args, options))));
 

@@ -4,6 +4,7 @@ import { formatContent, formatResourceContents } from '../format-content';
 import { loadApp, resolveEntry } from '../load-app';
 import { out } from '../output';
 import { CLI_VERSION } from '../version';
+import { callAsTask, TASKS_EXTENSION } from './call-task';
 
 export interface CallOptions {
   args?: string;
@@ -16,6 +17,8 @@ export interface CallOptions {
   export?: string;
   /** How long to wait for the answer, in ms (default 60 000; 0: no limit). */
   timeout?: string;
+  /** Run the tool as a task and show its status until it ends. */
+  task?: boolean;
 }
 
 /** The default of `--timeout`: a minute. */
@@ -129,6 +132,8 @@ export async function call(target: string | undefined, rest: readonly string[], 
   const client = await TestClient.connect(loadApp(resolveEntry(entry), { export: options.export }), {
     era: options.era,
     clientInfo: { name: 'mcpkit-cli', version: CLI_VERSION },
+    // Only --task declares the tasks extension: without it, a task tool answers inline as before.
+    ...(options.task ? { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } } : {}),
   });
   try {
     if (options.resource) {
@@ -149,7 +154,7 @@ export async function call(target: string | undefined, rest: readonly string[], 
       return EXIT.OK;
     }
     if (!target) throw new CliError('Name the tool to call', 'mcpkit call <tool> [key=value …], or --resource <uri>, or --prompt <name>');
-    const result = await withTimeout(client.callTool(target, args), timeoutMs, `tool ${target}`);
+    const result = await withTimeout(options.task ? callAsTask(client, target, args) : client.callTool(target, args), timeoutMs, `tool ${target}`);
     // No content but structured content: that is the answer.
     const text = result.content.map(formatContent).join('\n') || (result.structuredContent ? JSON.stringify(result.structuredContent, null, 2) : '');
     out(options.json ? JSON.stringify(result, null, 2) : text);

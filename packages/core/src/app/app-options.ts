@@ -4,6 +4,7 @@ import type { Implementation } from '../protocol/mcp-types';
 import type { LogLevel } from '../logging/log-levels';
 import type { CacheOptions } from '../results/cache-hints';
 import type { EventBus } from './event-bus';
+import type { TaskOptions } from './task-options';
 import type { Provider } from '../scanner/scan-providers';
 
 /** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
@@ -64,4 +65,6 @@ export interface AppOptions extends Implementation {
   cache?: CacheOptions;
   /** Carries list changes and resource updates to connections (default: in this process). */
   bus?: EventBus;
+  /** Where tasks are kept and for how long, for tools declared with `@Tool({ task })`. */
+  tasks?: TaskOptions;
 }

@@ -1,5 +1,8 @@
-/** Something that happened to an app that its connected clients may need to hear about. */
-export type AppEvent = { type: 'listChanged'; list: 'tools' | 'resources' | 'prompts' } | { type: 'resourceUpdated'; uri: string };
+import type { StoredTask } from './task-store';
+
+/** Something that happened to an app that its connected clients may need to hear about (a task's new state included). */
+export type AppEvent =
+  { type: 'listChanged'; list: 'tools' | 'resources' | 'prompts' } | { type: 'resourceUpdated'; uri: string } | { type: 'taskStatus'; task: StoredTask };
 
 /**
  * Carries app events to every connection. The in-memory default reaches the connections of

@@ -46,7 +46,21 @@ export interface ToolOptions extends CommonOptions {
   /** Cancel the handler (its `ctx.signal` aborts) and answer with an error after this long; overrides `createApp({ toolTimeoutMs })`. */
   timeoutMs?: number;
   annotations?: ToolAnnotations;
+  /**
+   * Lets clients run the tool as a task (`execution.taskSupport`): they get a task handle at once
+   * and poll, wait for or cancel it. `'optional'`: the client chooses; `'required'`: where the
+   * client's revision has tasks, it must use one. The handler is the same either way; `ctx.task`
+   * is set when it runs as a task. Default: never a task.
+   *
+   * @example
+   * @Tool({ task: 'optional' })
+   * async export(input: ExportInput, ctx: RequestContext) { … }
+   */
+  task?: TaskSupport;
 }
+
+/** Whether a tool may run as a task (`execution.taskSupport` on the wire). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 /** Options of `@Resource` (one fixed URI). */
 export interface ResourceOptions extends CommonOptions {

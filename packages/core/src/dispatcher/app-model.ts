@@ -10,6 +10,7 @@ import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions
 import type { Registry } from '../scanner/registry';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodTable } from './method-handler';
+import type { TaskRuntime } from './task-runtime';
 
 /** Everything `createApp` hands the app (adapters and the dispatcher read it; apps do not). */
 export interface AppSettings {
@@ -34,6 +35,8 @@ export interface AppSettings {
   requestState: RequestStateCodec;
   /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
   cacheHints: ReadonlyMap<string, WireCacheHint>;
+  /** The app's tasks: absent when no tool runs as a task (and `tasks` was not given). */
+  tasks: TaskRuntime | undefined;
 }
 
 /** The list results and server info of one protocol revision, computed once. */

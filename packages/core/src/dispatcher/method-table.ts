@@ -8,6 +8,7 @@ import { pageAt } from '../app/pages';
 import { requireString } from './read-params';
 import { METHOD } from '../protocol/methods';
 import { callTool } from './handle-tools';
+import { callToolOrTask, taskMethods } from './handle-tasks';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 
@@ -20,7 +21,15 @@ export function buildMethodTable(app: AppModel): MethodTable {
   table.set(METHOD.PING, () => ({}));
   if (app.capabilities.tools) {
     table.set(METHOD.TOOLS_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).tools, 'tools', params.cursor));
-    table.set(METHOD.TOOLS_CALL, (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs));
+    // Decided once: an app without task tools calls its tools as before, nothing asked per call.
+    const tasks = app.settings.tasks;
+    table.set(
+      METHOD.TOOLS_CALL,
+      tasks
+        ? callToolOrTask(tasks, () => app.map.tools, app.settings.toolTimeoutMs)
+        : (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs),
+    );
+    if (tasks) for (const [method, handler] of taskMethods(tasks)) table.set(method, handler);
   }
   if (app.capabilities.resources) {
     table.set(METHOD.RESOURCES_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).resources, 'resources', params.cursor));

@@ -14,6 +14,8 @@ import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
 import type { ClientLink, SessionInfo } from '../eras/client-link';
 import type { OutboundRequestOptions } from './outbound-requests';
+import type { TaskHandle } from './task-handle';
+import type { TaskDialect } from '../eras/task-dialect';
 
 export type { ClientInfo, SessionInfo };
 
@@ -53,7 +55,15 @@ export interface SamplingResult {
  * Options of a question to the client. `key` names it on stateless (2026-07-28) requests, the key
  * of `inputRequests` / `inputResponses`; by default questions are numbered in the order asked.
  */
-export type AskOptions = OutboundRequestOptions & { key?: string };
+export type AskOptions = OutboundRequestOptions & {
+  key?: string;
+  /**
+   * In a tool that runs as a task: ask before the task exists. On 2026-07-28 the question is an
+   * input-required round of the `tools/call` itself, and the task starts once it is answered; where
+   * the client's revision cannot do that, it is asked inside the task like any other.
+   */
+  beforeTask?: boolean;
+};
 
 const ELICIT_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
 
@@ -83,6 +93,8 @@ export interface RequestContextInit {
   send?: ((message: JsonRpcMessage) => void) | undefined;
   /** Closes the HTTP connection without ending the stream (SSE polling). */
   detach?: (() => void) | undefined;
+  /** The task the request runs as, when it runs as one. */
+  task?: TaskHandle | undefined;
 }
 
 /** A root the client exposes (`roots/list`). */
@@ -128,6 +140,8 @@ export class RequestContext {
   readonly meta: Meta | undefined;
   /** @internal The request's own stream for related messages (progress, logs, questions). */
   readonly send: ((message: JsonRpcMessage) => void) | undefined;
+  /** The task this call runs as, when the client asked for one (`@Tool({ task })`); undefined otherwise. */
+  readonly task: TaskHandle | undefined;
 
   /** @internal Built by the dispatcher, once per request. */
   constructor(init: RequestContextInit) {
@@ -142,6 +156,40 @@ export class RequestContext {
     this.logBindings = init.logBindings;
     this.send = init.send;
     this.detachTransport = init.detach;
+    this.task = init.task;
+  }
+
+  /** @internal How the era of this request speaks tasks. */
+  get taskDialect(): TaskDialect {
+    return this.link.tasks;
+  }
+
+  /** @internal Whose tasks this request sees. */
+  get taskOwner(): string | undefined {
+    return this.link.taskOwner;
+  }
+
+  /** @internal How this request reaches its client (a task's link wraps it). */
+  get clientLink(): ClientLink {
+    return this.link;
+  }
+
+  /**
+   * @internal The context of the task this request starts: the same request, another link and
+   * stream, its own signal, and a lifetime of its own.
+   */
+  forTask(task: TaskHandle, link: ClientLink, send: (message: JsonRpcMessage) => void): RequestContext {
+    return new RequestContext({
+      requestId: this.requestId,
+      method: this.method,
+      link,
+      transport: this.transport,
+      meta: this.meta,
+      logger: this.baseLogger,
+      logBindings: { ...this.logBindings, taskId: task.id },
+      send,
+      task,
+    });
   }
 
   private hint: CacheHint | undefined = undefined;
@@ -386,8 +434,8 @@ export class RequestContext {
     kind: string,
     usable: (answer: Record<string, unknown>) => boolean,
   ): Promise<Record<string, unknown>> {
-    const { key, ...timing } = options;
-    return this.link.ask({ method, params, key, kind, usable }, timing, this);
+    const { key, beforeTask, ...timing } = options;
+    return this.link.ask({ method, params, key, kind, usable, beforeTask }, timing, this);
   }
 
   private related(message: JsonRpcMessage): void {

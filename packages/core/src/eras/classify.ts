@@ -22,6 +22,8 @@ function readableId(message: Record<string, unknown>): RequestId | null {
 function targetOf(method: string, params: Readonly<Record<string, unknown>>): unknown {
   if (method === METHOD.TOOLS_CALL || method === METHOD.PROMPTS_GET) return params.name;
   if (method === METHOD.RESOURCES_READ) return params.uri;
+  // SEP-2663: a task method names its task (Mcp-Name on HTTP).
+  if (method === METHOD.TASKS_GET || method === METHOD.TASKS_UPDATE || method === METHOD.TASKS_CANCEL) return params.taskId;
   return undefined;
 }
 

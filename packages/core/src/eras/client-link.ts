@@ -3,6 +3,7 @@ import type { JsonRpcMessage } from '../protocol/json-rpc';
 import type { ClientInfo } from '../dispatcher/client-info';
 import type { OutboundRequestOptions } from '../dispatcher/outbound-requests';
 import type { ValidatorFactory } from '../validation/validator-factory';
+import type { TaskDialect } from './task-dialect';
 
 /** The handshake-era session a request belongs to (absent on stateless requests). */
 export interface SessionInfo {
@@ -19,6 +20,8 @@ export interface Question {
   kind: string;
   /** Whether an answer has the shape this question expects (a wrong one counts as none). */
   usable: (answer: Record<string, unknown>) => boolean;
+  /** Asked of the `tools/call` itself before its task exists, where the era can (`AskOptions.beforeTask`). */
+  beforeTask?: boolean;
 }
 
 /** What the request that asks offers the link: its stream, its signal, whether it is over. */
@@ -42,6 +45,10 @@ export interface ClientLink {
   readonly progressMessages: boolean;
   /** Whether form elicitations say `mode: "form"` for this client. */
   readonly elicitationModes: boolean;
+  /** How this era speaks tasks. */
+  readonly tasks: TaskDialect;
+  /** Whose tasks this client sees: its session (handshake era), else undefined (whoever holds a task id). */
+  readonly taskOwner: string | undefined;
   /** The client-visible log threshold; undefined sends nothing. */
   logThreshold(): LogLevel | undefined;
   /** Throws the era's error when the client cannot be asked `method` (capability, session). */

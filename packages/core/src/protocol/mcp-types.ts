@@ -44,6 +44,8 @@ export interface Tool {
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /** 2025-11-25: whether the tool may run as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
   _meta?: Meta;
 }
 
@@ -168,6 +170,10 @@ export interface ServerCapabilities {
   prompts?: { listChanged?: boolean };
   resources?: { subscribe?: boolean; listChanged?: boolean };
   tools?: { listChanged?: boolean };
+  /** 2025-11-25: task-augmented requests and the tasks/* methods. */
+  tasks?: { list?: object; cancel?: object; requests?: { tools?: { call?: object } } };
+  /** 2026-07-28: the extensions the server speaks, by id. */
+  extensions?: Record<string, object>;
 }
 
 export interface ClientCapabilities {

@@ -25,4 +25,14 @@ export const METHOD = {
   ELICITATION_CREATE: 'elicitation/create',
   ELICITATION_COMPLETE: 'notifications/elicitation/complete',
   ROOTS_LIST: 'roots/list',
+  TASKS_GET: 'tasks/get',
+  TASKS_RESULT: 'tasks/result',
+  TASKS_LIST: 'tasks/list',
+  TASKS_CANCEL: 'tasks/cancel',
+  TASKS_UPDATE: 'tasks/update',
+  TASKS_STATUS: 'notifications/tasks/status',
+  TASKS_NOTIFICATION: 'notifications/tasks',
 } as const;
+
+/** The `_meta` key that ties a message to the task it belongs to (2025-11-25). */
+export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';

@@ -118,6 +118,13 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
       [`Give a positive number, e.g. ${method.label}({ timeoutMs: 30_000 }), or leave it out.`],
     );
   }
+  const taskSupport = options.task;
+  if (taskSupport !== undefined && taskSupport !== 'forbidden' && taskSupport !== 'optional' && taskSupport !== 'required') {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has task ${JSON.stringify(taskSupport)}.`, [
+      `Say ${method.label}({ task: 'optional' }) or ${method.label}({ task: 'required' }), or leave it out.`,
+    ]);
+  }
+  if (taskSupport === 'optional' || taskSupport === 'required') entry.execution = { taskSupport };
   const headerParams = headerParamsOf(inputSchema, method.owner);
   return Object.freeze({
     name,
@@ -130,6 +137,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     invoke: bindHandler(method),
     timeoutMs: options.timeoutMs,
     headerParams,
+    taskSupport: taskSupport === 'optional' || taskSupport === 'required' ? taskSupport : undefined,
   });
 }
 

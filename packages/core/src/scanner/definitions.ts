@@ -28,6 +28,8 @@ export interface ToolDefinition {
   readonly timeoutMs: number | undefined;
   /** Arguments mirrored into `Mcp-Param-*` headers (`x-mcp-header`), checked by HTTP transports. */
   readonly headerParams: readonly HeaderParam[];
+  /** Whether it may run as a task; undefined: never. */
+  readonly taskSupport: 'optional' | 'required' | undefined;
 }
 
 export interface ResourceDefinition {

@@ -1,11 +1,14 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { createLogger } from '../logging/logger';
 import type { Implementation } from '../protocol/mcp-types';
-import { compileProviders } from '../scanner/registry';
+import { compileProviders, type Registry } from '../scanner/registry';
+import { MemoryTaskStore } from '../app/memory-task-store';
+import { TaskRuntime } from '../dispatcher/task-runtime';
+import type { Logger } from '../logging/logger';
 import { ValidatorFactory } from '../validation/validator-factory';
 import type { AppOptions } from '../app/app-options';
 import { McpApp } from './mcp-app';
-import { MemoryEventBus } from '../app/event-bus';
+import { MemoryEventBus, type EventBus } from '../app/event-bus';
 import { RequestStateCodec } from '../eras/modern/input-required';
 import { cacheHintTable } from '../results/cache-hints';
 
@@ -45,6 +48,8 @@ export function createApp(options: AppOptions): McpApp {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
   }
   const logger = options.logger ?? createLogger({ name: options.name });
+  const bus = options.bus ?? new MemoryEventBus();
+  const tasks = taskRuntime(options, registry, logger, bus);
   const clientLogging = options.clientLogging ? { defaultLevel: options.clientLogging === true ? undefined : options.clientLogging.defaultLevel } : undefined;
   return new McpApp({
     info,
@@ -55,7 +60,7 @@ export function createApp(options: AppOptions): McpApp {
     logArguments: options.logArguments === true,
     validators,
     resolve: options.resolve,
-    bus: options.bus ?? new MemoryEventBus(),
+    bus,
     clientLogging,
     subscriptions: options.subscriptions === true,
     dynamic: options.dynamic === true,
@@ -65,5 +70,35 @@ export function createApp(options: AppOptions): McpApp {
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
     requestState: new RequestStateCodec(options.requestStateSecret, options),
     cacheHints,
+    tasks,
   });
+}
+
+function positive(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isInteger(value) && value > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `tasks.${name} ${String(value)} is not a positive integer.`, [
+      `Give a whole number of ${name === 'pageSize' ? 'tasks' : 'milliseconds'}, or leave it out for the default (${fallback}).`,
+    ]);
+  }
+  return value;
+}
+
+/** The app's task runtime: only when a tool may run as a task, or tasks were configured (a dynamic app may add such tools). */
+function taskRuntime(options: AppOptions, registry: Registry, logger: Logger, bus: EventBus): TaskRuntime | undefined {
+  const given = options.tasks;
+  let any = given !== undefined;
+  for (const tool of registry.tools.values()) any ||= tool.taskSupport !== undefined;
+  if (!any) return undefined;
+  return new TaskRuntime(
+    {
+      store: given?.store ?? new MemoryTaskStore(),
+      defaultTtlMs: positive(given?.defaultTtlMs, 'defaultTtlMs', 3_600_000),
+      maxTtlMs: positive(given?.maxTtlMs, 'maxTtlMs', 86_400_000),
+      pollIntervalMs: positive(given?.pollIntervalMs, 'pollIntervalMs', 1000),
+      pageSize: positive(given?.pageSize, 'pageSize', 50),
+    },
+    logger,
+    bus,
+  );
 }

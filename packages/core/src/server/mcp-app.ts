@@ -69,6 +69,7 @@ export class McpApp {
       capabilities.resources = { ...(settings.subscriptions ? { subscribe: true } : {}), ...(dynamic ? { listChanged: true } : {}) };
     }
     if (registry.tools.size > 0 || dynamic) capabilities.tools = dynamic ? { listChanged: true } : {};
+    if (settings.tasks) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     this.capabilities = Object.freeze(capabilities);
     this.current = { state: this.buildState(registry) };
     this.methods = buildMethodTable(this);

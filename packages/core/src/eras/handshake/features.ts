@@ -8,6 +8,8 @@ const SINCE = {
   batches: '2025-03-26',
   /** Form elicitations carry `mode: "form"` (URL elicitation arrived beside them). */
   elicitationMode: '2025-11-25',
+  /** Task-augmented requests and the tasks/* methods (experimental core). */
+  tasks: '2025-11-25',
 } as const;
 
 /** The one revision that accepts JSON-RPC batches (later ones removed them). */

@@ -8,6 +8,7 @@ import type { OutboundRequestOptions } from '../../dispatcher/outbound-requests'
 import type { Asker, ClientLink, Question, SessionInfo } from '../client-link';
 import type { RunPlan } from '../era';
 import { hasFeature } from './features';
+import { handshakeTasks } from './tasks';
 import { nodeCrypto } from '../lazy-crypto';
 
 /** What the handshake link needs of the connection it serves. */
@@ -35,6 +36,8 @@ export class HandshakeLink implements ClientLink, RunPlan {
   readonly client: ClientInfo;
   readonly progressMessages: boolean;
   readonly elicitationModes: boolean;
+  readonly tasks = handshakeTasks;
+  private ownKey: string | undefined = undefined;
 
   constructor(private readonly channel: HandshakeChannel) {
     this.client = channel.clientInfo;
@@ -53,6 +56,15 @@ export class HandshakeLink implements ClientLink, RunPlan {
 
   fail(): undefined {
     return undefined;
+  }
+
+  /**
+   * Tasks belong to the session that created them: its id on HTTP, a key of this connection on
+   * stdio; without a session (stateless HTTP), to whoever holds the task id.
+   */
+  get taskOwner(): string | undefined {
+    if (this.channel.isSessionless) return undefined;
+    return this.channel.session.id ?? (this.ownKey ??= nodeCrypto().randomUUID());
   }
 
   get session(): SessionInfo {

@@ -4,7 +4,14 @@ import { isAtLeast } from '../../protocol/protocol-versions';
 // never meets a field its revision lacks (architecture.md §1).
 type FieldTable = Readonly<Record<string, string>>;
 
-export const TOOL_FIELDS: FieldTable = { annotations: '2025-03-26', title: '2025-06-18', outputSchema: '2025-06-18', _meta: '2025-06-18', icons: '2025-11-25' };
+export const TOOL_FIELDS: FieldTable = {
+  annotations: '2025-03-26',
+  title: '2025-06-18',
+  outputSchema: '2025-06-18',
+  _meta: '2025-06-18',
+  icons: '2025-11-25',
+  execution: '2025-11-25',
+};
 export const RESOURCE_FIELDS: FieldTable = { annotations: '2025-03-26', title: '2025-06-18', _meta: '2025-06-18', icons: '2025-11-25' };
 export const PROMPT_FIELDS: FieldTable = { title: '2025-06-18', _meta: '2025-06-18', icons: '2025-11-25' };
 export const PROMPT_ARGUMENT_FIELDS: FieldTable = { title: '2025-06-18' };

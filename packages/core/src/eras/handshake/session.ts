@@ -12,7 +12,7 @@ import type { ClientInfo } from '../../dispatcher/client-info';
 import { LIST_CHANGED } from '../../dispatcher/list-changes';
 import type { SessionSnapshot } from '../../dispatcher/session-snapshot';
 import { OutboundRequests, type OutboundRequestOptions } from '../../dispatcher/outbound-requests';
-import { BATCH_REVISION } from './features';
+import { BATCH_REVISION, hasFeature } from './features';
 
 /** Capabilities without what needs a session to work. */
 function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): ServerCapabilities {
@@ -20,6 +20,13 @@ function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): Se
   if (rest.resources) rest.resources = {};
   if (rest.tools) rest.tools = {};
   if (rest.prompts) rest.prompts = {};
+  return rest;
+}
+
+/** The capabilities as `version` has them: `tasks` only from the revision that has tasks. */
+function withoutTasksBefore(version: string, capabilities: Readonly<ServerCapabilities>): Readonly<ServerCapabilities> {
+  if (capabilities.tasks === undefined || hasFeature(version, 'tasks')) return capabilities;
+  const { tasks: _tasks, ...rest } = capabilities;
   return rest;
 }
 
@@ -90,7 +97,7 @@ export class HandshakeSession {
     this.initialized = true;
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.capabilities,
+      capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.capabilities),
       serverInfo: this.app.view(version).serverInfo,
     };
     if (this.app.instructions !== undefined) result.instructions = this.app.instructions;
@@ -131,6 +138,8 @@ export class HandshakeSession {
 
   private onAppEvent(event: AppEvent): void {
     if (!this.initialized) return;
+    // 2025-11-25 sessions hear of their tasks from notifications/tasks/status, sent by the task itself.
+    if (event.type === 'taskStatus') return;
     if (event.type === 'resourceUpdated') {
       if (this.subscriptions.has(event.uri)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
       return;

@@ -11,5 +11,7 @@ export function honouredFilter(filter: unknown, capabilities: ServerCapabilities
   if (Array.isArray(asked.resourceSubscriptions) && capabilities.resources?.subscribe) {
     honoured.resourceSubscriptions = asked.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string');
   }
+  // The tasks extension: notifications/tasks for the tasks named (their id is what lets a client see them).
+  if (Array.isArray(asked.taskIds) && capabilities.tasks) honoured.taskIds = asked.taskIds.filter((id): id is string => typeof id === 'string');
   return honoured;
 }

@@ -12,6 +12,7 @@ import { SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN } fro
 import { modernErrorObject } from './error-object';
 import { ModernLink } from './modern-link';
 import { readModernRequest } from './read-request';
+import { modernTasks } from './tasks';
 
 const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 
@@ -74,6 +75,11 @@ function openListen(frame: RequestFrame, host: EraHost, options: ReceiveOptions,
     const unsubscribe = host.app.settings.bus.subscribe((event) => {
       if (event.type === 'listChanged') {
         if (honoured[`${event.list}ListChanged`] === true) send(listChanged(event.list));
+      } else if (event.type === 'taskStatus') {
+        // The full task state, as tasks/get would answer it now (SEP-2663).
+        if (Array.isArray(honoured.taskIds) && honoured.taskIds.includes(event.task.taskId)) {
+          send({ jsonrpc: '2.0', method: METHOD.TASKS_NOTIFICATION, params: { ...modernTasks.state(event.task), _meta: tag } });
+        }
       } else if (Array.isArray(honoured.resourceSubscriptions) && honoured.resourceSubscriptions.includes(event.uri)) {
         send({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri, _meta: tag } });
       }

@@ -14,3 +14,6 @@ export const SERVER_DISCOVER = 'server/discover';
 export const SUBSCRIPTIONS_LISTEN = 'subscriptions/listen';
 export const SUBSCRIPTIONS_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/** The tasks extension (SEP-2663): negotiated per request in `clientCapabilities.extensions`. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -13,6 +13,7 @@ import type { RequestFrame } from '../../wire/frame';
 import type { Asker, ClientLink, Question } from '../client-link';
 import type { RunPlan } from '../era';
 import { InputRequiredSignal } from './input-required';
+import { modernTasks } from './tasks';
 import type { ModernRequest } from './read-request';
 import { inputRequiredResult, MRTR_METHODS, shapeModernResult } from './results';
 
@@ -31,6 +32,9 @@ export class ModernLink implements ClientLink, RunPlan {
   readonly session = undefined;
   readonly progressMessages = true;
   readonly elicitationModes = true;
+  readonly tasks = modernTasks;
+  // No identity yet on stateless requests: a task id (a random UUID) is the capability to reach it.
+  readonly taskOwner = undefined;
   readonly client: ClientInfo;
   /** What the handler asked and has no answer to yet, by key. */
   readonly missing: MissingAnswers = {};

@@ -16,6 +16,9 @@ const REMOVED: ReadonlySet<string> = new Set([
   METHOD.LOGGING_SET_LEVEL,
   METHOD.RESOURCES_SUBSCRIBE,
   METHOD.RESOURCES_UNSUBSCRIBE,
+  // The tasks extension inlines results on tasks/get and has no list (SEP-2663).
+  METHOD.TASKS_RESULT,
+  METHOD.TASKS_LIST,
 ]);
 
 /** True when a request claims the modern era (its `_meta` names a protocol version). */

@@ -3,11 +3,13 @@ import { isObject } from '../../protocol/json-rpc';
 import type { Implementation, ServerCapabilities } from '../../protocol/mcp-types';
 import { METHOD } from '../../protocol/methods';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
-import { META } from './meta';
+import { META, TASKS_EXTENSION } from './meta';
 
 /** `server/discover`: versions, capabilities and instructions, for clients that ask first. */
 export function discoverResult(capabilities: Readonly<ServerCapabilities>, instructions: string | undefined): Record<string, unknown> {
-  const { logging: _logging, ...offered } = capabilities;
+  const { logging: _logging, tasks, ...offered } = capabilities;
+  // Tasks are an extension here (SEP-2663), not the 2025-11-25 capability.
+  if (tasks !== undefined) offered.extensions = { ...offered.extensions, [TASKS_EXTENSION]: {} };
   const result: Record<string, unknown> = { supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities: offered };
   if (instructions !== undefined) result.instructions = instructions;
   return result;
@@ -28,7 +30,9 @@ export function shapeModernResult(
   cache: WireCacheHint | undefined,
 ): Record<string, unknown> {
   const own = result._meta;
-  const shaped: Record<string, unknown> = { ...result, resultType: 'complete', _meta: isObject(own) ? { ...own, ...infoMeta } : infoMeta };
+  // A created task keeps its own resultType; every other result is complete.
+  const resultType = result.resultType === 'task' ? 'task' : 'complete';
+  const shaped: Record<string, unknown> = { ...result, resultType, _meta: isObject(own) ? { ...own, ...infoMeta } : infoMeta };
   if (cache) {
     shaped.ttlMs = cache.ttlMs;
     shaped.cacheScope = cache.cacheScope;

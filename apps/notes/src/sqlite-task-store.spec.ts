@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StoredTask } from '@mcpkit/core';
+import { LOST_TASK_MESSAGE, SqliteTaskStore } from './sqlite-task-store';
+
+function task(taskId: string, overrides: Partial<StoredTask> = {}): StoredTask {
+  return { taskId, owner: undefined, tool: 'export_notes', status: 'working', createdAt: 0, lastUpdatedAt: 0, ttlMs: null, pollIntervalMs: 500, ...overrides };
+}
+
+describe('SqliteTaskStore', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'tasks-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps a finished task across a reopen, and reports one that was running as failed', async () => {
+    const path = join(dir, 'tasks.db');
+    const first = new SqliteTaskStore(path);
+    await first.create(task('done'));
+    await first.update('done', { status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } });
+    await first.create(task('running', { owner: 'session-1' }));
+    await first.update('running', { status: 'input_required', inputRequests: { k: { method: 'elicitation/create', params: {} } } });
+    first.close();
+    const second = new SqliteTaskStore(path);
+    expect(await second.get('done')).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } });
+    const lost = await second.get('running');
+    expect(lost).toMatchObject({ status: 'failed', statusMessage: LOST_TASK_MESSAGE, error: { code: -32603, message: LOST_TASK_MESSAGE }, owner: 'session-1' });
+    expect(lost).not.toHaveProperty('inputRequests');
+    second.close();
+  });
+
+  it('never changes a terminal task (compare-and-set), and drops inputRequests on demand', async () => {
+    const store = new SqliteTaskStore(':memory:');
+    await store.create(task('x'));
+    await store.update('x', { status: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: {} } } });
+    expect(await store.update('x', { status: 'working', inputRequests: undefined })).not.toHaveProperty('inputRequests');
+    expect(await store.update('x', { status: 'cancelled' })).toMatchObject({ status: 'cancelled' });
+    expect(await store.update('x', { status: 'completed', result: { content: [] } })).toBeUndefined();
+    expect(await store.get('x')).toMatchObject({ status: 'cancelled' });
+    expect(await store.update('unknown', { status: 'failed' })).toBeUndefined();
+    store.close();
+  });
+
+  it('forgets a task after its TTL and lists per owner, newest first, in pages', async () => {
+    let now = 0;
+    const store = new SqliteTaskStore(':memory:', () => now);
+    await store.create(task('a', { owner: 'o', createdAt: 1 }));
+    await store.create(task('b', { owner: 'o', createdAt: 2 }));
+    await store.create(task('c', { owner: 'o', createdAt: 3, ttlMs: 10 }));
+    await store.create(task('z', { owner: 'other', createdAt: 4 }));
+    const first = await store.list('o', { limit: 2 });
+    expect(first.tasks.map((t) => t.taskId)).toEqual(['c', 'b']);
+    expect((await store.list('o', { limit: 2, cursor: first.nextCursor })).tasks.map((t) => t.taskId)).toEqual(['a']);
+    now = 13;
+    expect(await store.get('c')).toBeUndefined();
+    expect((await store.list('o', { limit: 5 })).tasks.map((t) => t.taskId)).toEqual(['b', 'a']);
+    store.close();
+  });
+});

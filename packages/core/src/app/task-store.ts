@@ -1,0 +1,66 @@
+/** Where a task is in its life; the last three are terminal and never change again. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** Whether a task in `status` is over (its status, result and error are final). */
+export function isTerminalStatus(status: TaskStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/** A JSON-RPC error object, as a failed task keeps it. */
+export interface TaskErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * One task as a store keeps it: plain JSON, so a durable store can write it as it is. Times are
+ * epoch milliseconds; each era formats them for its wire.
+ */
+export interface StoredTask {
+  taskId: string;
+  /** Who may see it: the session (handshake era) or principal that created it; undefined, whoever holds the id. */
+  owner: string | undefined;
+  /** The tool it runs. */
+  tool: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: number;
+  lastUpdatedAt: number;
+  /** How long after `createdAt` the task may be forgotten; null keeps it until the store is full. */
+  ttlMs: number | null;
+  pollIntervalMs: number;
+  /** The tool's result, once `completed` (a tool error is a completed task whose result has `isError`). */
+  result?: Record<string, unknown>;
+  /** The JSON-RPC error, once `failed`. */
+  error?: TaskErrorObject;
+  /** What the task asks its client while `input_required`, by key. */
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+  /** The process that runs it: a durable store reports the tasks of a dead one as failed. */
+  worker?: string;
+}
+
+/** What `TaskStore.update` may change; `inputRequests: undefined` removes them. */
+export type TaskChange = Partial<Pick<StoredTask, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests'>>;
+
+/**
+ * Keeps tasks: their status while they run, their result or error after. The in-memory default
+ * (`MemoryTaskStore`) serves one process; a durable one lets a task's outcome outlive a restart.
+ * `update` is a compare-and-set: a terminal task is never changed again, so a cancel and a late
+ * result cannot both win.
+ *
+ * @example
+ * const app = createApp({ name: 'jobs', version: '1.0.0', providers: [Jobs], tasks: { store: new MemoryTaskStore({ maxTasks: 500 }) } });
+ */
+export interface TaskStore {
+  /** Stores a new task; resolves once a `get` of its id (from any instance) would find it. */
+  create(task: StoredTask): Promise<void>;
+  /** The task, or undefined when unknown or expired. */
+  get(taskId: string): Promise<StoredTask | undefined>;
+  /** Applies `change` unless the task is terminal (or unknown); resolves to the task after it, or undefined when refused. */
+  update(taskId: string, change: TaskChange): Promise<StoredTask | undefined>;
+  /** The tasks of `owner`, newest first, a page at a time (`cursor` is the last page's `nextCursor`). */
+  list(owner: string | undefined, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }>;
+}

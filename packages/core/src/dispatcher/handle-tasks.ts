@@ -1,0 +1,88 @@
+import { InvalidParamsError, McpError } from '../errors/mcp-error';
+import { isObject } from '../protocol/json-rpc';
+import { METHOD, RELATED_TASK_META } from '../protocol/methods';
+import { isTerminalStatus } from '../app/task-store';
+import type { ToolDefinition } from '../scanner/definitions';
+import { callTool } from './handle-tools';
+import type { MethodHandler } from './method-handler';
+import type { RequestContext } from './request-context';
+import type { TaskRuntime } from './task-runtime';
+
+/**
+ * `tools/call` for an app with task tools: the request's dialect decides whether this call runs as
+ * a task; the handler and its result are the same either way.
+ */
+export function callToolOrTask(runtime: TaskRuntime, tools: () => ReadonlyMap<string, ToolDefinition>, timeoutMs: number | undefined): MethodHandler {
+  return (params, ctx) => {
+    const map = tools();
+    const tool = typeof params.name === 'string' ? map.get(params.name) : undefined;
+    // A tool that never runs as a task, asked for none: the plain call. Asked for one, the era says what that means.
+    if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs);
+    const plan = ctx.taskDialect.plan(tool, params, ctx.client);
+    if (plan === undefined) return callTool(map, params, ctx, timeoutMs);
+    return runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs) as unknown as Promise<Record<string, unknown>>);
+  };
+}
+
+function admitted(ctx: RequestContext, method: string): void {
+  ctx.taskDialect.admit(method, ctx.client);
+}
+
+/** The `tasks/*` methods, by name. */
+export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]> {
+  return [
+    [
+      METHOD.TASKS_GET,
+      async (params, ctx) => {
+        admitted(ctx, METHOD.TASKS_GET);
+        return ctx.taskDialect.state(await runtime.owned(params.taskId, ctx.taskOwner));
+      },
+    ],
+    [
+      METHOD.TASKS_RESULT,
+      async (params, ctx) => {
+        admitted(ctx, METHOD.TASKS_RESULT);
+        const task = await runtime.outcome(await runtime.owned(params.taskId, ctx.taskOwner), ctx);
+        const related = { [RELATED_TASK_META]: { taskId: task.taskId } };
+        if (task.status === 'completed' && task.result !== undefined) {
+          const meta = isObject(task.result._meta) ? task.result._meta : {};
+          return { ...task.result, _meta: { ...meta, ...related } };
+        }
+        if (task.status === 'failed' && task.error !== undefined) throw new McpError(task.error.code, task.error.message, task.error.data);
+        throw new InvalidParamsError(`Task ${task.taskId} was ${task.status}: it has no result`, related);
+      },
+    ],
+    [
+      METHOD.TASKS_LIST,
+      async (params, ctx) => {
+        admitted(ctx, METHOD.TASKS_LIST);
+        const { cursor } = params;
+        if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidParamsError('Invalid cursor');
+        const page = await runtime.settings.store.list(ctx.taskOwner, { cursor, limit: runtime.settings.pageSize });
+        const result: Record<string, unknown> = { tasks: page.tasks.map((task) => ctx.taskDialect.state(task)) };
+        if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+        return result;
+      },
+    ],
+    [
+      METHOD.TASKS_CANCEL,
+      async (params, ctx) => {
+        admitted(ctx, METHOD.TASKS_CANCEL);
+        const task = await runtime.owned(params.taskId, ctx.taskOwner);
+        const wasTerminal = isTerminalStatus(task.status);
+        return ctx.taskDialect.cancelled(wasTerminal ? task : await runtime.cancel(task), wasTerminal);
+      },
+    ],
+    [
+      METHOD.TASKS_UPDATE,
+      async (params, ctx) => {
+        admitted(ctx, METHOD.TASKS_UPDATE);
+        const task = await runtime.owned(params.taskId, ctx.taskOwner);
+        const { inputResponses } = params;
+        if (!isObject(inputResponses)) throw new InvalidParamsError('tasks/update needs params.inputResponses, an object of answers by key');
+        await runtime.answer(task, inputResponses);
+        return {};
+      },
+    ],
+  ];
+}
