@@ -5,6 +5,9 @@ import type { LogLevel } from '../logging/log-levels';
 import type { CacheOptions } from '../results/cache-hints';
 import type { EventBus } from './event-bus';
 import type { Provider } from '../scanner/scan-providers';
+import type { ImpliedScopes } from '../auth/scopes';
+import type { ExceptionFilter, Guard, Interceptor, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
+import type { RateLimitStore } from './rate-limit-store';
 
 /** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
 export interface AppOptions extends Implementation {
@@ -64,4 +67,27 @@ export interface AppOptions extends Implementation {
   cache?: CacheOptions;
   /** Carries list changes and resource updates to connections (default: in this process). */
   bus?: EventBus;
+  /**
+   * Guards of every primitive, before each class's and method's (`@UseGuards`). They run before
+   * validation; a guard that throws denies.
+   */
+  guards?: ReadonlyArray<PipelinePart<Guard>>;
+  /** Interceptors of every primitive, outermost first, around each class's and method's. */
+  interceptors?: ReadonlyArray<PipelinePart<Interceptor>>;
+  /** Exception filters of every primitive, after each method's and class's. */
+  filters?: ReadonlyArray<PipelinePart<ExceptionFilter>>;
+  /**
+   * Scope hierarchies: a granted scope stands for the ones it lists (and theirs), e.g.
+   * `{ 'notes:admin': ['notes:write'], 'notes:write': ['notes:read'] }`.
+   */
+  impliedScopes?: ImpliedScopes;
+  /**
+   * Callers without credentials (`ctx.auth` undefined) may see and use only `@Public()`
+   * primitives; the rest answer with an authentication-required denial (HTTP: `401`). Default false.
+   */
+  requireAuth?: boolean;
+  /** The rate limit of every tool without its own `@RateLimit` (default: none). */
+  rateLimit?: RateLimitOptions;
+  /** Where rate-limit buckets live (default: in this process, `MemoryRateLimitStore`). */
+  rateLimitStore?: RateLimitStore;
 }

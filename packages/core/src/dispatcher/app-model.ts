@@ -10,6 +10,8 @@ import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions
 import type { Registry } from '../scanner/registry';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodTable } from './method-handler';
+import type { PipelineSettings } from '../pipeline/pipeline-settings';
+import type { Pipelines } from '../pipeline/pipelines';
 
 /** Everything `createApp` hands the app (adapters and the dispatcher read it; apps do not). */
 export interface AppSettings {
@@ -34,6 +36,8 @@ export interface AppSettings {
   requestState: RequestStateCodec;
   /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
   cacheHints: ReadonlyMap<string, WireCacheHint>;
+  /** The app-wide guards, interceptors, filters, scope hierarchy and rate limit. */
+  pipeline: PipelineSettings;
 }
 
 /** The list results and server info of one protocol revision, computed once. */
@@ -59,5 +63,7 @@ export interface AppModel {
   readonly methods: MethodTable;
   readonly map: CapabilityMap;
   readonly completions: ReadonlyMap<string, CompletionDefinition>;
+  /** The compiled pipelines of the current definitions; undefined when the app declares none. */
+  readonly pipelines: Pipelines | undefined;
   view(version: string): RevisionView;
 }

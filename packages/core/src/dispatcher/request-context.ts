@@ -14,6 +14,7 @@ import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
 import type { ClientLink, SessionInfo } from '../eras/client-link';
 import type { OutboundRequestOptions } from './outbound-requests';
+import type { AuthInfo } from '../auth/auth-info';
 
 export type { ClientInfo, SessionInfo };
 
@@ -22,6 +23,10 @@ export interface TransportInfo {
   kind: 'stdio' | 'http' | 'memory';
   /** HTTP request headers (lower-case names), when the transport has them. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** Who is calling, as the transport established it (a verified token, `serveStdio({ auth })`, a test). */
+  auth?: AuthInfo;
+  /** The client's network address, when the transport knows it (rate limits of anonymous callers). */
+  remoteAddress?: string;
 }
 
 /** The answer to a form elicitation: the content is validated against the requested schema. */
@@ -145,6 +150,20 @@ export class RequestContext {
   }
 
   private hint: CacheHint | undefined = undefined;
+
+  /** @internal What the request line reports when the answer alone cannot tell (`hidden`, `rate_limited`). */
+  outcome: string | undefined = undefined;
+
+  /**
+   * Who is calling, when the transport knows: the subject, client, scopes and claims of a
+   * verified credential (never the credential itself). Undefined for anonymous callers.
+   *
+   * @example
+   * if (!ctx.auth?.scopes.includes('notes:write')) return 'read-only';
+   */
+  get auth(): AuthInfo | undefined {
+    return this.transport.auth;
+  }
 
   /**
    * Sets how long 2026-07-28 clients may keep this answer and who may share it, over the hint the

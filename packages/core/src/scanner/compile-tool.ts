@@ -11,6 +11,7 @@ import type { ToolDefinition } from './definitions';
 import { resolveInputDto } from './resolve-input';
 import type { DecoratedMethod } from './scan-providers';
 import { bindHandler, copyCommonFields } from './common';
+import { readPolicy } from './read-policy';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -114,6 +115,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     invoke: bindHandler(method),
     timeoutMs: options.timeoutMs,
     headerParams,
+    policy: readPolicy(method),
   });
 }
 

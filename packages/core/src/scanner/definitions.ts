@@ -4,6 +4,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-t
 import type { UriTemplate } from '../uri-template/uri-template';
 import type { InputParser, ValueChecker } from '../validation/validator-factory';
 import type { RequestContext } from '../dispatcher/request-context';
+import type { Policy } from './read-policy';
 
 /** A bound handler: `(input, ctx)`. */
 export type Invoker = (input: unknown, ctx: RequestContext) => unknown;
@@ -28,6 +29,8 @@ export interface ToolDefinition {
   readonly timeoutMs: number | undefined;
   /** Arguments mirrored into `Mcp-Param-*` headers (`x-mcp-header`), checked by HTTP transports. */
   readonly headerParams: readonly HeaderParam[];
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 export interface ResourceDefinition {
@@ -37,6 +40,8 @@ export interface ResourceDefinition {
   /** @internal The bound handler. */
   readonly invoke: Invoker;
   readonly cache: CacheHint | undefined;
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 export interface ResourceTemplateDefinition {
@@ -46,6 +51,8 @@ export interface ResourceTemplateDefinition {
   /** @internal The bound handler. */
   readonly invoke: Invoker;
   readonly cache: CacheHint | undefined;
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 export interface PromptDefinition {
@@ -56,6 +63,8 @@ export interface PromptDefinition {
   readonly parseArguments: InputParser;
   /** @internal The bound handler. */
   readonly invoke: Invoker;
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 /** The frozen capability map of an app. */

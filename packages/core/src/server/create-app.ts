@@ -8,6 +8,7 @@ import { McpApp } from './mcp-app';
 import { MemoryEventBus } from '../app/event-bus';
 import { RequestStateCodec } from '../eras/modern/input-required';
 import { cacheHintTable } from '../results/cache-hints';
+import { pipelineSettings } from './pipeline-options';
 
 /** Default of `maxBatchLength`. */
 const DEFAULT_MAX_BATCH_LENGTH = 100;
@@ -65,5 +66,6 @@ export function createApp(options: AppOptions): McpApp {
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
     requestState: new RequestStateCodec(options.requestStateSecret, options),
     cacheHints,
+    pipeline: pipelineSettings(options),
   });
 }
