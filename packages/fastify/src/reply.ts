@@ -12,6 +12,7 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
     // Bodies stay strings (the plugin's parser), parsed once by core.
     body: typeof request.body === 'string' ? request.body : undefined,
     logger: request.log,
+    remoteAddress: request.ip,
     onClose: (listener) => onClientGone(request.raw, raw, listener),
   };
 }

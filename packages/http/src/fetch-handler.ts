@@ -7,7 +7,12 @@ import type { McpHttpOptions } from './options';
 
 /** A web-standard handler: `(request) => response`, plus `close()` for shutdown. */
 export interface FetchHandler {
-  (request: Request): Promise<Response>;
+  /**
+   * `info.remoteAddress` is the client's address where the server knows it (Bun's
+   * `server.requestIP`, Deno's `info.remoteAddr`, `node:http`'s socket): rate limits key
+   * anonymous callers by it.
+   */
+  (request: Request, info?: { remoteAddress?: string }): Promise<Response>;
   /** Ends streams and sessions (shutdown). */
   close(): Promise<void>;
   /** @internal The core it binds. */
@@ -78,7 +83,7 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
   const core = createHttpHandler({ ...options, app });
   const maxBuffered = core.options.maxEventBytesPerSession;
 
-  const handler = async (request: Request): Promise<Response> => {
+  const handler = async (request: Request, info?: { remoteAddress?: string }): Promise<Response> => {
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
@@ -112,6 +117,7 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
               query,
               headers,
               body,
+              ...(info?.remoteAddress === undefined ? {} : { remoteAddress: info.remoteAddress }),
               // A client gone before the core asked still counts: its request must not run on.
               onClose: (listener) => (request.signal?.aborted ? queueMicrotask(listener) : settled ? undefined : void listeners.push(listener)),
             });

@@ -24,6 +24,8 @@ export interface HttpRequest {
   onClose?: (listener: () => void) => void;
   /** The logger of this request (e.g. Fastify's `request.log`); default: the handler's. */
   logger?: Logger;
+  /** The client's address (`request.ip`), for rate limits of anonymous callers (`ctx.transport.remoteAddress`). */
+  remoteAddress?: string;
 }
 
 /** A response with a body (or none: `202`, an empty `200`). */

@@ -84,7 +84,7 @@ export class StreamableHttpEndpoint {
       return errorResult(400, new UnsupportedProtocolVersionError(version), idOf(message));
     }
     const era = eraOf(version, message);
-    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    const transport = transportOf(request);
     if (!era.sessions) return this.sessionless(request, era, message);
 
     if (!this.registry) {
@@ -283,7 +283,7 @@ export class StreamableHttpEndpoint {
     letGo: (() => void) | undefined,
     respond: (result: HttpResult) => void,
   ): Promise<HttpResult> {
-    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    const transport = transportOf(request);
     // The binding's logger may carry its own request id (Fastify's reqId); a session's lines also
     // say which session (as a field: a child of the per-request logger would cost ~10 µs a request).
     const logger = request.logger ?? this.logger;
@@ -361,4 +361,11 @@ export class StreamableHttpEndpoint {
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }
+}
+
+/** The transport facts of one HTTP request: its headers, and its client's address when the binding knows it. */
+function transportOf(request: HttpRequest): TransportInfo {
+  return request.remoteAddress === undefined
+    ? { kind: 'http', headers: request.headers }
+    : { kind: 'http', headers: request.headers, remoteAddress: request.remoteAddress };
 }
