@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createHttpHandler, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
-import { send, toHttpRequest } from './reply';
+import { createHttpHandler, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
+import { authenticated, send, toHttpRequest } from './reply';
 
 const COMPRESSED = 'MCPKIT_HTTP_COMPRESSED_BODY';
 
@@ -43,7 +43,17 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
   // DNS-rebinding protection before any body is read: a bad Host or Origin is 403.
   instance.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const refused = core.guard(request.headers);
-    return refused ? send(reply, refused) : undefined;
+    if (refused) return send(reply, refused);
+    // A resource server checks the token before the body is read: a stranger's body costs nothing.
+    if (core.options.auth === undefined) return undefined;
+    const path = request.routeOptions.url ?? request.url;
+    const outcome = await core.authenticate(
+      { method: request.method, path, headers: request.headers, query: request.query as HttpRequest['query'] },
+      request.log,
+    );
+    if (outcome.refused) return send(reply, outcome.refused);
+    authenticated.set(request, outcome.auth ?? null);
+    return undefined;
   });
 
   instance.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => send(reply, core.fault(faultOf(error), request.log)));

@@ -1,4 +1,4 @@
-import type { McpApp } from '@mcpkit/core';
+import type { AuthInfo, McpApp } from '@mcpkit/core';
 import { isJsonContentType } from './accept';
 import type { EventSink } from './event-stream';
 import { createHttpHandler, type McpHttpHandler } from './http-handler';
@@ -106,6 +106,13 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
     request.signal?.addEventListener('abort', gone, { once: true });
 
     let result = core.guard(headers);
+    let auth: AuthInfo | null | undefined;
+    if (result === undefined && core.options.auth !== undefined) {
+      // The token first: a stranger's body is never read.
+      const outcome = await core.authenticate({ method: request.method, path: decodePath(url.pathname), headers, query });
+      if (outcome.refused) result = outcome.refused;
+      else auth = outcome.auth ?? null;
+    }
     if (result === undefined) {
       const body = request.method === 'POST' ? await readBody(request, core) : undefined;
       result =
@@ -117,6 +124,7 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
               query,
               headers,
               body,
+              ...(auth === undefined ? {} : { auth }),
               ...(info?.remoteAddress === undefined ? {} : { remoteAddress: info.remoteAddress }),
               // A client gone before the core asked still counts: its request must not run on.
               onClose: (listener) => (request.signal?.aborted ? queueMicrotask(listener) : settled ? undefined : void listeners.push(listener)),

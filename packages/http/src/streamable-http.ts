@@ -26,6 +26,7 @@ import {
   type HttpResult,
   type HttpStreamResult,
 } from './http-result';
+import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
@@ -62,6 +63,7 @@ export class StreamableHttpEndpoint {
     private readonly options: ResolvedHttpOptions,
     private readonly registry: SessionRegistry | undefined,
     private readonly logger: Logger,
+    private readonly resourceServer?: ResourceServer,
   ) {}
 
   async post(request: HttpRequest): Promise<HttpResult> {
@@ -357,7 +359,8 @@ export class StreamableHttpEndpoint {
       empty.attach(body);
       return this.streamResult(body, session);
     }
-    const result = jsonResult(era.status(answer), answer, limits, logger);
+    // A denial of one request on a resource server is an HTTP 401 / 403 with its challenge.
+    const result = this.resourceServer?.denial(answer, limits) ?? jsonResult(era.status(answer), answer, limits, logger);
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }
@@ -365,7 +368,8 @@ export class StreamableHttpEndpoint {
 
 /** The transport facts of one HTTP request: its headers, and its client's address when the binding knows it. */
 function transportOf(request: HttpRequest): TransportInfo {
-  return request.remoteAddress === undefined
-    ? { kind: 'http', headers: request.headers }
-    : { kind: 'http', headers: request.headers, remoteAddress: request.remoteAddress };
+  const transport: TransportInfo = { kind: 'http', headers: request.headers };
+  if (request.remoteAddress !== undefined) transport.remoteAddress = request.remoteAddress;
+  if (request.auth) transport.auth = request.auth;
+  return transport;
 }
