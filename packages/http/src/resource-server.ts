@@ -12,6 +12,8 @@ import { errorResult, headerValue, jsonResult, type HttpBodyResult, type HttpReq
  */
 export interface TokenVerifier {
   verify(token: string): Promise<AuthInfo> | AuthInfo;
+  /** The verifier to use for this endpoint: one whose default audience is its `resource` (`jwtVerifier` has it). */
+  forResource?(resource: string): TokenVerifier;
 }
 
 /** What a verifier throws for a token that must be refused with `401 invalid_token`. */
@@ -55,6 +57,7 @@ export class ResourceServer {
   private readonly metadataUrl: string;
   private readonly metadataBody: string;
   private readonly scopes: readonly string[];
+  private readonly verifier: TokenVerifier;
 
   constructor(
     private readonly options: ResourceServerOptions,
@@ -70,6 +73,7 @@ export class ResourceServer {
       throw new TypeError('mcpkit HTTP auth: name at least one authorization server (RFC 9728: authorization_servers)');
     }
     if (typeof options.verifier?.verify !== 'function') throw new TypeError('mcpkit HTTP auth: verifier must have verify(token)');
+    this.verifier = options.verifier.forResource?.(options.resource) ?? options.verifier;
     // A12: a refresh-token scope is never advertised.
     this.scopes = Object.freeze((options.scopesSupported ?? []).filter((scope) => scope !== 'offline_access'));
     const path = url.pathname === '/' ? '' : url.pathname;
@@ -110,7 +114,7 @@ export class ResourceServer {
     const match = BEARER.exec(value);
     if (!match) return { refused: this.badRequest('malformed Bearer credentials (one token, RFC 6750 §2.1)') };
     try {
-      return { auth: await this.options.verifier.verify(match[1]) };
+      return { auth: await this.verifier.verify(match[1]) };
     } catch (error) {
       if (error instanceof InvalidTokenError) return { refused: this.challenge(401, 'invalid_token', this.scopes, 'The access token is invalid') };
       // Never accept, never leak: the reason goes to the server log only (without the token).
