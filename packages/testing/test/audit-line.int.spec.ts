@@ -1,8 +1,7 @@
 import { createApp, Prompt, RateLimit, RequireRoles, RequireScopes, Tool, UseGuards, type AuthInfo } from '@mcpkit/core';
 import { IsString } from 'class-validator';
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { TestClient } from '../src';
+import { capturedLogger } from './support/captured-logger';
 
 class Secret {
   @IsString()
@@ -54,22 +53,11 @@ class Audited {
   }
 }
 
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
-
 const caller: AuthInfo = { subject: 'user-1', clientId: 'client-9', scopes: ['notes:read'], claims: { email: 'u@example.com' } };
 
 describe.each(['legacy', 'modern'] as const)('the audit line (%s era)', (era) => {
   it('names the caller, the target, the outcome and the JSON-RPC code, never a payload', async () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = capturedLogger();
     const app = createApp({ name: 'audited', version: '1', providers: [Audited], logger });
     const client = await TestClient.connect(app, { era, auth: caller, logger });
     await client.callTool('echo', { text: 'top-secret-argument' });
@@ -104,7 +92,7 @@ describe.each(['legacy', 'modern'] as const)('the audit line (%s era)', (era) =>
   });
 
   it('leaves the caller out for anonymous requests', async () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = capturedLogger();
     const client = await TestClient.connect(createApp({ name: 'a', version: '1', providers: [Audited], logger }), { era, logger });
     await client.callTool('echo', { text: 'hi' });
     const line = lines.find((entry) => entry.msg === 'request' && entry.target === 'echo')!;

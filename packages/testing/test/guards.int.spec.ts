@@ -23,8 +23,8 @@ import {
 } from '@mcpkit/core';
 import { IsString, MinLength } from 'class-validator';
 import pino from 'pino';
-import { Writable } from 'node:stream';
 import { firstText, RpcError, TestClient } from '../src';
+import { capturedLogger } from './support/captured-logger';
 
 const order: string[] = [];
 
@@ -196,17 +196,6 @@ function silent() {
   return pino({ level: 'silent' });
 }
 
-function captured() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
-
 async function rejection(promise: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
   try {
     await promise;
@@ -313,7 +302,7 @@ describe.each(['legacy', 'modern'] as const)('the pipeline (%s era)', (era) => {
   });
 
   it('denies when a guard throws (fail closed) and logs it once (case 15)', async () => {
-    const { logger, lines } = captured();
+    const { logger, lines } = capturedLogger();
     const app = createApp({ name: 'n', version: '1', providers: [Notes], logger });
     const client = await TestClient.connect(app, { era, auth: admin, logger });
     expect(await rejection(client.callTool('fragile'))).toEqual({ code: ErrorCode.AccessDenied, message: 'Forbidden', data: { error: 'forbidden' } });
