@@ -101,12 +101,12 @@ export class StreamableHttpEndpoint {
     let session: LiveSession | undefined;
     const fresh = isInitializeRequest(message);
     if (fresh) {
-      session = this.registry.create(request.headers);
+      session = this.registry.create(request.headers, principalOf(request));
       if (!session) return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), idOf(message), { 'retry-after': '5' });
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
       if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
-      session = await this.registry.acquire(id);
+      session = await this.ownSession(id, request);
       if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
     }
     // The session is held (busy) until this POST is answered or its client goes.
@@ -199,8 +199,20 @@ export class StreamableHttpEndpoint {
     }
     const id = headerValue(request.headers['mcp-session-id']);
     if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
-    const session = await this.registry!.acquire(id);
+    const session = await this.ownSession(id, request);
     return session ?? errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
+  }
+
+  /**
+   * The session `id`, held, when the request's caller is the one who opened it: another
+   * subject's token on it answers exactly as an unknown session does (A14; a session id is
+   * never a credential).
+   */
+  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined> {
+    const session = await this.registry!.acquire(id);
+    if (session === undefined || session.principal === principalOf(request)) return session;
+    session.leave();
+    return undefined;
   }
 
   /** GET with Last-Event-ID: what the stream missed, then whatever it still has to say. */
@@ -364,6 +376,11 @@ export class StreamableHttpEndpoint {
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }
+}
+
+/** Who a request's credential names, for binding sessions to it: issuer and subject. */
+function principalOf(request: HttpRequest): string | undefined {
+  return request.auth ? `${request.auth.issuer ?? ''} ${request.auth.subject}` : undefined;
 }
 
 /** The transport facts of one HTTP request: its headers, and its client's address when the binding knows it. */
