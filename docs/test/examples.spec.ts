@@ -12,6 +12,7 @@ import { reportsApp } from '../examples/resource-errors.example';
 import { clockApp } from '../examples/app.example';
 import { createConverterApp } from '../examples/programmatic.example';
 import { reportsTaskApp } from '../examples/tasks.example';
+import { guardedApp } from '../examples/guards.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -81,6 +82,23 @@ describe('documentation examples', () => {
     });
     expect((await client.listTools()).find((tool) => tool.name === 'forecast')!.outputSchema).toBeDefined();
     expect((await client.callTool('chart')).content.map((block) => block.type)).toEqual(['text', 'image']);
+  });
+
+  it('guards: scopes, roles, @Public, a tenant guard, a filter and a rate limit', async () => {
+    const anonymous = await TestClient.connect(guardedApp);
+    expect((await anonymous.listTools()).map((tool) => tool.name)).toEqual(['status']);
+    await expect(anonymous.callTool('search_notes', { text: 'x' })).rejects.toMatchObject({ code: -31001, data: { error: 'authentication_required' } });
+    const reader = await TestClient.connect(guardedApp, { auth: { subject: 'ann', scopes: ['notes:read'], claims: { tenant: 'acme' } } });
+    expect((await reader.listTools()).map((tool) => tool.name)).toEqual(['status', 'search_notes', 'create_note']);
+    await expect(reader.callTool('create_note', { text: 'x' })).rejects.toMatchObject({ data: { error: 'insufficient_scope', scopes: ['notes:write'] } });
+    await expect(reader.callTool('purge')).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: purge' });
+    const stranger = await TestClient.connect(guardedApp, { auth: { subject: 'eve', scopes: ['notes:write'], claims: { tenant: 'globex' } } });
+    expect((await stranger.listTools()).map((tool) => tool.name)).toEqual(['status']);
+    const writer = await TestClient.connect(guardedApp, { auth: { subject: 'bo', scopes: ['notes:write'], claims: { tenant: 'acme' } } });
+    expect(firstText(await writer.callTool('search_notes', { text: 'x' }))).toBe('found "x"');
+    expect(firstText(await writer.callTool('create_note', { text: 'x' }))).toBe('created "x" for bo');
+    const admin = await TestClient.connect(guardedApp, { auth: { subject: 'root', scopes: [], claims: { tenant: 'acme', roles: ['admin'] } } });
+    expect(await admin.callTool('purge')).toEqual({ isError: true, content: [{ type: 'text', text: 'The note store is down; try again in a minute.' }] });
   });
 
   it('validation: nested DTOs, stripping, strict mode and raw schemas', async () => {

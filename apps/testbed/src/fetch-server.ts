@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { onClientGone } from '@mcpkit/http';
 
 /** A web-standard handler: what `createFetchHandler` returns, or any other. */
-export type Fetch = (request: Request) => Promise<Response>;
+export type Fetch = (request: Request, info?: { remoteAddress?: string }) => Promise<Response>;
 
 /** A running `node:http` server in front of a fetch handler. */
 export interface FetchServer {
@@ -74,7 +74,7 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
  */
 export async function serveFetch(fetch: Fetch, host: string, port: number): Promise<FetchServer> {
   const server = createServer((req, res) => {
-    void fetch(toRequest(req, res))
+    void fetch(toRequest(req, res), { remoteAddress: req.socket.remoteAddress })
       .then((response) => writeResponse(response, req, res))
       .catch(() => {
         if (!res.headersSent) res.writeHead(500).end();

@@ -40,7 +40,7 @@ describe('hostile bytes over stdio', () => {
     server.writeLine(batchOf(100));
     const answer = (await server.next(20_000)) as unknown as Array<{ result: { tools: unknown[] } }>;
     expect(answer).toHaveLength(100);
-    expect(answer.every((element) => element.result.tools.length === 6)).toBe(true);
+    expect(answer.every((element) => element.result.tools.length === 7)).toBe(true);
     server.writeLine(batchOf(101));
     expect(await server.next()).toMatchObject({ id: null, error: { code: -32600 } });
   });

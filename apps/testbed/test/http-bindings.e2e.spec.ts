@@ -158,7 +158,7 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
       try {
         const session = transport.sessionId!;
         expect(session).toMatch(/^[A-Za-z0-9_-]{32}$/);
-        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes']);
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes', 'limited']);
         expect(text(await client.callTool({ name: 'echo', arguments: { text: 'über' } }))).toBe('über');
         await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
         await transport.terminateSession();

@@ -50,7 +50,7 @@ describe('testbed over stdio with the official SDK client', () => {
   it('lists the tools (snapshot), with the validate schema of testbed.md', async () => {
     const { tools } = await client.listTools();
     expect(tools).toMatchSnapshot();
-    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes']);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes', 'limited']);
     expect(tools.find((tool) => tool.name === 'validate')!.inputSchema).toEqual(VALIDATE_SCHEMA);
   });
 
@@ -228,14 +228,14 @@ describe('testbed over stdio with a raw client', () => {
 });
 
 describe('testbed with TOOLS=500', () => {
-  it('lists 506 tools (the six of testbed.md and 500 synthetic) and calls a synthetic one', async () => {
+  it('lists 507 tools (the seven of testbed.md and 500 synthetic) and calls a synthetic one', async () => {
     const server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], { ...ENV, TOOLS: '500' });
     try {
       await server.initialize();
       const list = await server.request('tools/list');
       const tools = (list.result as { tools: Array<{ name: string; description: string; inputSchema: unknown }> }).tools;
-      expect(tools).toHaveLength(506);
-      expect(tools[505]).toEqual({
+      expect(tools).toHaveLength(507);
+      expect(tools[506]).toEqual({
         name: 'tool_499',
         description: 'Synthetic tool number 499 for tools/list benchmarks',
         inputSchema: { type: 'object', properties: { x: { type: 'number' }, label: { type: 'string' } }, required: ['x'] },

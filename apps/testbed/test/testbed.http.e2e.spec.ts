@@ -26,10 +26,10 @@ describe.each(['stateful', 'stateless'])('testbed over Streamable HTTP (%s) with
     expect(await server.stop()).toEqual({ code: 0, signal: null });
   });
 
-  it(`${mode === 'stateful' ? 'issues' : 'issues no'} session id and lists the six tools`, async () => {
+  it(`${mode === 'stateful' ? 'issues' : 'issues no'} session id and lists the seven tools`, async () => {
     if (mode === 'stateful') expect(transport.sessionId).toBeDefined();
     else expect(transport.sessionId).toBeUndefined();
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes', 'limited']);
   });
 
   it('calls every tool, reads the resource and gets the prompt', async () => {

@@ -64,9 +64,9 @@ describe.each([stdio, http])('testbed over $name with the official v2 client, 20
     expect(sent.map((message) => message.method)).toEqual(target === http ? ['server/discover'] : expect.not.arrayContaining(['initialize']));
   });
 
-  it('lists the six tools with the schemas the handshake era publishes', async () => {
+  it('lists the seven tools with the schemas the handshake era publishes', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes']);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes', 'limited']);
     expect(tools[2].inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['email', 'priority']) });
   });
 

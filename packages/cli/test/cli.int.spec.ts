@@ -183,10 +183,10 @@ describe('mcpkit inspect', () => {
   it('prints the capability map, as text and as JSON', async () => {
     const text = await mcpkit(['inspect', TESTBED]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('tools (6)');
+    expect(text.stdout).toContain('tools (7)');
     const json = JSON.parse((await mcpkit(['inspect', TESTBED, '--json'])).stdout) as { tools: Array<{ name: string }>; server: { name: string } };
     expect(json.server.name).toBe('mcpkit-testbed');
-    expect(json.tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes']);
+    expect(json.tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'validate', 'fail', 'slow', 'shapes', 'limited']);
   });
 
   it('prints a definition error with its code and hints, exit 1', async () => {

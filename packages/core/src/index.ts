@@ -14,6 +14,29 @@ export { ResourceTemplate } from './decorators/resource-template.decorator';
 export { Prompt } from './decorators/prompt.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
 export { Complete, type CompleteOptions } from './decorators/complete.decorator';
+export { UseGuards } from './decorators/use-guards.decorator';
+export { UseInterceptors } from './decorators/use-interceptors.decorator';
+export { UseFilters } from './decorators/use-filters.decorator';
+export { Public } from './decorators/public.decorator';
+export { RequireScopes } from './decorators/require-scopes.decorator';
+export { RequireRoles } from './decorators/require-roles.decorator';
+export { RateLimit } from './decorators/rate-limit.decorator';
+export type {
+  Guard,
+  Interceptor,
+  ExceptionFilter,
+  CallTarget,
+  Operation,
+  PipelinePart,
+  RateLimitOptions,
+  RateLimitKey,
+  RequireScopesOptions,
+  RequireRolesOptions,
+} from './decorators/pipeline-types';
+export type { AuthInfo } from './auth/auth-info';
+export type { ImpliedScopes } from './auth/scopes';
+export { MemoryRateLimitStore, type RateLimitStore } from './app/rate-limit-store';
+export { RATE_LIMIT_META } from './pipeline/rate-limiter';
 export type { CommonOptions, TaskSupport, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
 export { defineTool, type DefineToolOptions, type ToolHandler } from './define/define-tool';
 export { defineResource, type DefineResourceOptions, type ResourceHandler } from './define/define-resource';
@@ -59,6 +82,14 @@ export {
   type McpErrorOptions,
 } from './errors/mcp-error';
 export { ToolError } from './errors/tool-error';
+export {
+  AccessDeniedError,
+  AuthenticationRequiredError,
+  InsufficientScopeError,
+  ForbiddenError,
+  type AccessDenial,
+  type AccessDeniedData,
+} from './errors/access-errors';
 export { PromptError } from './errors/prompt-error';
 export { ResourceError } from './errors/resource-error';
 export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } from './errors/definition-error';

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { createHttpHandler, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
-import { send, toHttpRequest } from './reply';
+import { createHttpHandler, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
+import { authenticated, send, toHttpRequest } from './reply';
 
 const COMPRESSED = 'MCPKIT_HTTP_COMPRESSED_BODY';
 
@@ -44,8 +44,26 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
   // hook, not an async one: Fastify then spends no promise on every request that passes.
   instance.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const refused = core.guard(request.headers);
-    if (refused) send(reply, refused);
-    else done();
+    if (refused) {
+      send(reply, refused);
+      return;
+    }
+    if (core.options.auth === undefined) {
+      done();
+      return;
+    }
+    // A resource server checks the token before the body is read: a stranger's body costs nothing.
+    const path = request.routeOptions.url ?? request.url;
+    core.authenticate({ method: request.method, path, headers: request.headers, query: request.query as HttpRequest['query'] }, request.log).then(
+      (outcome) => {
+        if (outcome.refused) send(reply, outcome.refused);
+        else {
+          authenticated.set(request, outcome.auth ?? null);
+          done();
+        }
+      },
+      (error: Error) => done(error),
+    );
   });
 
   instance.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => send(reply, core.fault(faultOf(error), request.log)));

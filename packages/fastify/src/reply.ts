@@ -1,10 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthInfo } from '@mcpkit/core';
 import { onClientGone, type HttpRequest, type HttpResult } from '@mcpkit/http';
+
+/** Who the plugin's `onRequest` hook found a request to be (`null`: anonymous, allowed). */
+export const authenticated = new WeakMap<FastifyRequest, AuthInfo | null>();
 
 /** A Fastify request as the core reads it; `path` is the route's own, whatever prefix it is mounted under. */
 export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path: string): HttpRequest {
   const raw = reply.raw;
+  const auth = authenticated.get(request);
   return {
+    ...(auth === undefined ? {} : { auth }),
     method: request.method,
     path,
     query: request.query as HttpRequest['query'],
@@ -12,6 +18,7 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
     // Bodies stay strings (the plugin's parser), parsed once by core.
     body: typeof request.body === 'string' ? request.body : undefined,
     logger: request.log,
+    remoteAddress: request.ip,
     onClose: (listener) => onClientGone(request.raw, raw, listener),
   };
 }

@@ -1,4 +1,4 @@
-import type { McpApp } from '@mcpkit/core';
+import type { AuthInfo, McpApp } from '@mcpkit/core';
 import { isJsonContentType } from './accept';
 import type { EventSink } from './event-stream';
 import { createHttpHandler, type McpHttpHandler } from './http-handler';
@@ -7,7 +7,12 @@ import type { McpHttpOptions } from './options';
 
 /** A web-standard handler: `(request) => response`, plus `close()` for shutdown. */
 export interface FetchHandler {
-  (request: Request): Promise<Response>;
+  /**
+   * `info.remoteAddress` is the client's address where the server knows it (Bun's
+   * `server.requestIP`, Deno's `info.remoteAddr`, `node:http`'s socket): rate limits key
+   * anonymous callers by it.
+   */
+  (request: Request, info?: { remoteAddress?: string }): Promise<Response>;
   /** Ends streams and sessions (shutdown). */
   close(): Promise<void>;
   /** @internal The core it binds. */
@@ -78,7 +83,7 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
   const core = createHttpHandler({ ...options, app });
   const maxBuffered = core.options.maxEventBytesPerSession;
 
-  const handler = async (request: Request): Promise<Response> => {
+  const handler = async (request: Request, info?: { remoteAddress?: string }): Promise<Response> => {
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
@@ -101,6 +106,13 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
     request.signal?.addEventListener('abort', gone, { once: true });
 
     let result = core.guard(headers);
+    let auth: AuthInfo | null | undefined;
+    if (result === undefined && core.options.auth !== undefined) {
+      // The token first: a stranger's body is never read.
+      const outcome = await core.authenticate({ method: request.method, path: decodePath(url.pathname), headers, query });
+      if (outcome.refused) result = outcome.refused;
+      else auth = outcome.auth ?? null;
+    }
     if (result === undefined) {
       const body = request.method === 'POST' ? await readBody(request, core) : undefined;
       result =
@@ -112,6 +124,8 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
               query,
               headers,
               body,
+              ...(auth === undefined ? {} : { auth }),
+              ...(info?.remoteAddress === undefined ? {} : { remoteAddress: info.remoteAddress }),
               // A client gone before the core asked still counts: its request must not run on.
               onClose: (listener) => (request.signal?.aborted ? queueMicrotask(listener) : settled ? undefined : void listeners.push(listener)),
             });

@@ -14,6 +14,7 @@ import { HttpSseEndpoints } from './http-sse-endpoints';
 import { resolveOptions, type McpHttpOptions, type ResolvedHttpOptions } from './options';
 import { SessionRegistry } from './session-registry';
 import { StreamableHttpEndpoint } from './streamable-http';
+import { ResourceServer, type Authentication } from './resource-server';
 
 /**
  * What went wrong below the MCP endpoint, in the binding's own HTTP layer (reading the body …).
@@ -55,6 +56,12 @@ export interface McpHttpHandler {
   handle(request: HttpRequest): Promise<HttpResult>;
   /** DNS-rebinding protection: the `403` for a bad `Host` or `Origin`, else undefined. A binding may call it before reading a body; `handle` calls it too. */
   guard(headers: HttpHeaders): HttpResult | undefined;
+  /**
+   * With `auth`: checks a request's bearer token before its body is read (who it is, or the
+   * `401` / `400` / `503` to answer). Without `auth`: everyone is anonymous. A binding that calls
+   * it passes the outcome on as `request.auth`; otherwise `handle` calls it.
+   */
+  authenticate(request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query'>, logger?: Logger): Promise<Authentication>;
   /** The answer to a fault the binding's HTTP layer found. */
   fault(fault: TransportFault, logger?: Logger): HttpResult;
   /** Ends streams and sessions (shutdown). */
@@ -102,7 +109,8 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
         logger,
       })
     : undefined;
-  const endpoint = new StreamableHttpEndpoint(options, registry, logger);
+  const resourceServer = options.auth ? new ResourceServer(options.auth, options.path) : undefined;
+  const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer);
   const ssePaths = options.httpSse;
   const sse = ssePaths
     ? new HttpSseEndpoints(
@@ -115,6 +123,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     : undefined;
   const routes = [{ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: options.path }];
   if (ssePaths) routes.push({ methods: ['GET'], path: ssePaths.ssePath }, { methods: ['POST'], path: ssePaths.messagesPath });
+  for (const path of resourceServer?.metadataPaths ?? []) routes.push({ methods: ['GET', 'HEAD', 'OPTIONS'], path });
 
   const guard = (headers: HttpHeaders): HttpResult | undefined => {
     if (!isAllowedHost(headerValue(headers.host), options.allowedHosts))
@@ -143,7 +152,20 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     }
   };
 
-  const route = (request: HttpRequest): Promise<HttpResult> | HttpResult => {
+  const anonymous: Authentication = Object.freeze({ auth: undefined });
+  const authenticate = (request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query'>, log: Logger = logger): Promise<Authentication> =>
+    // Only the MCP endpoint needs credentials; a CORS preflight never carries them.
+    resourceServer === undefined || request.path !== options.path || request.method === 'OPTIONS'
+      ? Promise.resolve(anonymous)
+      : resourceServer.authenticate(request, log);
+
+  const route = async (request: HttpRequest): Promise<HttpResult> => {
+    if (resourceServer?.metadataPaths.has(request.path)) return resourceServer.metadata(request.method);
+    if (resourceServer !== undefined && request.path === options.path && request.auth === undefined) {
+      const outcome = await authenticate(request, request.logger);
+      if (outcome.refused) return outcome.refused;
+      request = { ...request, auth: outcome.auth ?? null };
+    }
     if (request.path === options.path) {
       switch (request.method) {
         case 'POST':
@@ -169,6 +191,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     options,
     routes,
     guard,
+    authenticate,
     fault,
     async handle(request: HttpRequest): Promise<HttpResult> {
       try {

@@ -1,4 +1,4 @@
-import { InternalError, InvalidRequestError, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
+import { InternalError, InvalidRequestError, type AuthInfo, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
 import { encodeMessage, errorResponse, type EncodeLimits } from '@mcpkit/core/transport';
 import type { EventStream } from './event-stream';
 
@@ -24,6 +24,14 @@ export interface HttpRequest {
   onClose?: (listener: () => void) => void;
   /** The logger of this request (e.g. Fastify's `request.log`); default: the handler's. */
   logger?: Logger;
+  /** The client's address (`request.ip`), for rate limits of anonymous callers (`ctx.transport.remoteAddress`). */
+  remoteAddress?: string;
+  /**
+   * Who is calling, when the binding already authenticated the request (`handler.authenticate`,
+   * before reading the body): `null` for an anonymous request the endpoint allows. Left out, the
+   * core authenticates it itself.
+   */
+  auth?: AuthInfo | null;
 }
 
 /** A response with a body (or none: `202`, an empty `200`). */

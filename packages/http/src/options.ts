@@ -3,6 +3,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from '@mcpkit/core/tran
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEventStore, type EventStore } from './event-store';
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
+import type { ResourceServerOptions } from './resource-server';
 
 /** How a POST that carries a request is answered. */
 export type ResponseMode = 'auto' | 'json' | 'sse';
@@ -61,6 +62,11 @@ export interface McpHttpOptions {
    * (first event: `endpoint`), POST `messagesPath?sessionId=…` carries messages. Off by default.
    */
   legacySse?: boolean | { ssePath?: string; messagesPath?: string };
+  /**
+   * Make the endpoint an OAuth 2.1 resource server: Protected Resource Metadata, a verified
+   * bearer token on every request (`ctx.auth`), `401` / `403` challenges. Default: none.
+   */
+  auth?: ResourceServerOptions;
 }
 
 /** The options with every default applied, computed once (what bindings read: `bodyLimit`, `path` …). */
@@ -83,6 +89,7 @@ export interface ResolvedHttpOptions {
   standaloneStream: boolean;
   /** The paths of the HTTP+SSE transport, when it is served (`legacySse`). */
   httpSse: { ssePath: string; messagesPath: string } | undefined;
+  auth: ResourceServerOptions | undefined;
 }
 
 /** Applies the defaults docs/http.md lists; throws a TypeError without an app. */
@@ -115,5 +122,6 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     httpSse: sse
       ? { ssePath: (sse === true ? undefined : sse.ssePath) ?? '/sse', messagesPath: (sse === true ? undefined : sse.messagesPath) ?? '/messages' }
       : undefined,
+    auth: options.auth,
   });
 }

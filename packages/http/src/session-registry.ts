@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Logger, type McpApp } from '@mcpkit/core';
 import { primesStreams, type Connection } from '@mcpkit/core/transport';
 import type { EventStore } from './event-store';
-import type { SessionStore } from './session-store';
+import type { SessionRecord, SessionStore } from './session-store';
 import { SseStream, type SseStreamOptions } from './sse-stream';
 
 type StreamOptions = Omit<SseStreamOptions, 'sessionId' | 'onReader'>;
@@ -19,6 +19,8 @@ export class LiveSession {
   readonly streams = new Map<string, SseStream>();
   /** What each request line of this session carries besides the binding's own fields (Fastify's `reqId`): made once. */
   readonly logBindings: Readonly<Record<string, unknown>>;
+  /** Who opened the session (issuer and subject), when the endpoint authenticates: nobody else may use it. */
+  principal: string | undefined = undefined;
   private streamCounter = 0;
   private holds = 0;
   private standalone: SseStream | undefined = undefined;
@@ -126,12 +128,13 @@ export class SessionRegistry {
    * A new session for an `initialize`, held for that request (the caller leaves it once the
    * answer is out); undefined when the cap is reached and nothing can go.
    */
-  create(headers: Record<string, string | string[] | undefined>): LiveSession | undefined {
+  create(headers: Record<string, string | string[] | undefined>, principal?: string): LiveSession | undefined {
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
     // 192 random bits, base64url: visible ASCII as the spec asks, unguessable.
     const id = randomBytes(24).toString('base64url');
     const connection = this.app.connect({ kind: 'http', headers }, { sessionId: id });
     const session = this.add(id, connection);
+    session.principal = principal;
     session.enter();
     return session;
   }
@@ -143,7 +146,9 @@ export class SessionRegistry {
 
   /** Records a session once its `initialize` succeeded. */
   async activate(session: LiveSession): Promise<void> {
-    await this.options.sessionStore.set({ id: session.id, client: session.connection.clientInfo, createdAt: Date.now() });
+    const record: SessionRecord = { id: session.id, client: session.connection.clientInfo, createdAt: Date.now() };
+    if (session.principal !== undefined) record.principal = session.principal;
+    await this.options.sessionStore.set(record);
   }
 
   /**
@@ -167,6 +172,7 @@ export class SessionRegistry {
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
     const connection = this.app.connect({ kind: 'http' }, { sessionId: id, restore: { client: record.client } });
     const session = this.add(id, connection);
+    session.principal = record.principal;
     session.enter();
     return session;
   }

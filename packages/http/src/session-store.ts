@@ -5,6 +5,8 @@ export interface SessionRecord {
   id: string;
   client: ClientInfo;
   createdAt: number;
+  /** Who opened it (issuer and subject of its credential), when the endpoint authenticates: only they may use it (A14). */
+  principal?: string;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   type HttpResult,
   type HttpStreamResult,
 } from './http-result';
+import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
@@ -62,6 +63,7 @@ export class StreamableHttpEndpoint {
     private readonly options: ResolvedHttpOptions,
     private readonly registry: SessionRegistry | undefined,
     private readonly logger: Logger,
+    private readonly resourceServer?: ResourceServer,
   ) {}
 
   async post(request: HttpRequest): Promise<HttpResult> {
@@ -84,7 +86,7 @@ export class StreamableHttpEndpoint {
       return errorResult(400, new UnsupportedProtocolVersionError(version), idOf(message));
     }
     const era = eraOf(version, message);
-    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    const transport = transportOf(request);
     if (!era.sessions) return this.sessionless(request, era, message);
 
     if (!this.registry) {
@@ -99,12 +101,12 @@ export class StreamableHttpEndpoint {
     let session: LiveSession | undefined;
     const fresh = isInitializeRequest(message);
     if (fresh) {
-      session = this.registry.create(request.headers);
+      session = this.registry.create(request.headers, principalOf(request));
       if (!session) return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), idOf(message), { 'retry-after': '5' });
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
       if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
-      session = await this.registry.acquire(id);
+      session = await this.ownSession(id, request);
       if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
     }
     // The session is held (busy) until this POST is answered or its client goes.
@@ -197,8 +199,20 @@ export class StreamableHttpEndpoint {
     }
     const id = headerValue(request.headers['mcp-session-id']);
     if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
-    const session = await this.registry!.acquire(id);
+    const session = await this.ownSession(id, request);
     return session ?? errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
+  }
+
+  /**
+   * The session `id`, held, when the request's caller is the one who opened it: another
+   * subject's token on it answers exactly as an unknown session does (A14; a session id is
+   * never a credential).
+   */
+  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined> {
+    const session = await this.registry!.acquire(id);
+    if (session === undefined || session.principal === principalOf(request)) return session;
+    session.leave();
+    return undefined;
   }
 
   /** GET with Last-Event-ID: what the stream missed, then whatever it still has to say. */
@@ -283,7 +297,7 @@ export class StreamableHttpEndpoint {
     letGo: (() => void) | undefined,
     respond: (result: HttpResult) => void,
   ): Promise<HttpResult> {
-    const transport: TransportInfo = { kind: 'http', headers: request.headers };
+    const transport = transportOf(request);
     // The binding's logger may carry its own request id (Fastify's reqId); a session's lines also
     // say which session (as a field: a child of the per-request logger would cost ~10 µs a request).
     const logger = request.logger ?? this.logger;
@@ -357,8 +371,22 @@ export class StreamableHttpEndpoint {
       empty.attach(body);
       return this.streamResult(body, session);
     }
-    const result = jsonResult(era.status(answer), answer, limits, logger);
+    // A denial of one request on a resource server is an HTTP 401 / 403 with its challenge.
+    const result = this.resourceServer?.denial(answer, limits) ?? jsonResult(era.status(answer), answer, limits, logger);
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }
+}
+
+/** Who a request's credential names, for binding sessions to it: issuer and subject. */
+function principalOf(request: HttpRequest): string | undefined {
+  return request.auth ? `${request.auth.issuer ?? ''} ${request.auth.subject}` : undefined;
+}
+
+/** The transport facts of one HTTP request: its headers, and its client's address when the binding knows it. */
+function transportOf(request: HttpRequest): TransportInfo {
+  const transport: TransportInfo = { kind: 'http', headers: request.headers };
+  if (request.remoteAddress !== undefined) transport.remoteAddress = request.remoteAddress;
+  if (request.auth) transport.auth = request.auth;
+  return transport;
 }

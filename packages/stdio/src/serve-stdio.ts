@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLogger, InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { createLogger, InvalidRequestError, type AuthInfo, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
 import { DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, writesToStdout, type EncodeLimits } from '@mcpkit/core/transport';
 import type { SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from './line-reader';
@@ -53,6 +53,16 @@ export interface StdioOptions {
    * a subscription, a listen opened or cancelled), to hand to the next process. Default: none.
    */
   onSnapshot?: (snapshot: SessionSnapshot | undefined) => void;
+  /**
+   * Who the process's caller is. stdio has no OAuth: its credentials come from the environment
+   * (authorization spec, "Protocol Requirements"), so this is asked once at start, e.g. from a
+   * token in an environment variable; the same guards and scopes then apply as over HTTP.
+   * Default: anonymous.
+   *
+   * @example
+   * serveStdio(app, { auth: () => ({ subject: process.env.USER ?? 'local', scopes: ['notes:read', 'notes:write'] }) });
+   */
+  auth?: () => AuthInfo | undefined;
 }
 
 /** A running stdio server. */
@@ -91,7 +101,12 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     logger = createLogger({ level: app.logger.level, name: app.info.name });
     logger.warn('the app logger writes to stdout, which carries the protocol over stdio; logging to stderr instead');
   }
-  const connection = app.connect({ kind: 'stdio' }, { logger, restore: options.restore, announceListChanges: options.announceListChanges });
+  const auth = options.auth?.();
+  const connection = app.connect(auth ? { kind: 'stdio', auth } : { kind: 'stdio' }, {
+    logger,
+    restore: options.restore,
+    announceListChanges: options.announceListChanges,
+  });
   connection.setOutbound((message) => send(message));
   // Reported only when it changed: a JSON comparison per message, paid only by those who ask.
   const onSnapshot = options.onSnapshot;

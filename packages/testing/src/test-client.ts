@@ -1,5 +1,6 @@
 import { ErrorCode } from '@mcpkit/core';
 import type {
+  AuthInfo,
   CallToolResult,
   ClientCapabilities,
   GetPromptResult,
@@ -51,6 +52,11 @@ export interface TestClientOptions {
    * not flooded with a line per request.
    */
   logger?: Logger;
+  /**
+   * Who the client is, as a transport would establish it (a verified token's subject, scopes and
+   * claims): guards, scopes and per-caller lists see this caller. Default: anonymous.
+   */
+  auth?: AuthInfo;
 }
 
 /**
@@ -131,7 +137,7 @@ export class TestClient {
     if (!options.capabilities) for (const method of Object.keys(handlers)) if (CAPABILITY_OF[method]) capabilities[CAPABILITY_OF[method]] = {};
     const clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
     const logger = connectionLogger(app, options.logger);
-    const connection = app.connect({ kind: 'memory' }, logger ? { logger } : undefined);
+    const connection = app.connect(options.auth ? { kind: 'memory', auth: options.auth } : { kind: 'memory' }, logger ? { logger } : undefined);
     const client = new TestClient(connection, handlers, clientEra(options.era, options.maxRounds ?? 10));
     client.server = await client.speaks.open(client.wire, { protocolVersion: options.protocolVersion, capabilities, clientInfo });
     return client;

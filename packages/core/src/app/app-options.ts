@@ -6,6 +6,9 @@ import type { CacheOptions } from '../results/cache-hints';
 import type { EventBus } from './event-bus';
 import type { TaskOptions } from './task-options';
 import type { Provider } from '../scanner/scan-providers';
+import type { ImpliedScopes } from '../auth/scopes';
+import type { ExceptionFilter, Guard, Interceptor, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
+import type { RateLimitStore } from './rate-limit-store';
 
 /** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
 export interface AppOptions extends Implementation {
@@ -67,4 +70,27 @@ export interface AppOptions extends Implementation {
   bus?: EventBus;
   /** Where tasks are kept and for how long, for tools declared with `@Tool({ task })`. */
   tasks?: TaskOptions;
+  /**
+   * Guards of every primitive, before each class's and method's (`@UseGuards`). They run before
+   * validation; a guard that throws denies.
+   */
+  guards?: ReadonlyArray<PipelinePart<Guard>>;
+  /** Interceptors of every primitive, outermost first, around each class's and method's. */
+  interceptors?: ReadonlyArray<PipelinePart<Interceptor>>;
+  /** Exception filters of every primitive, after each method's and class's. */
+  filters?: ReadonlyArray<PipelinePart<ExceptionFilter>>;
+  /**
+   * Scope hierarchies: a granted scope stands for the ones it lists (and theirs), e.g.
+   * `{ 'notes:admin': ['notes:write'], 'notes:write': ['notes:read'] }`.
+   */
+  impliedScopes?: ImpliedScopes;
+  /**
+   * Callers without credentials (`ctx.auth` undefined) may see and use only `@Public()`
+   * primitives; the rest answer with an authentication-required denial (HTTP: `401`). Default false.
+   */
+  requireAuth?: boolean;
+  /** The rate limit of every tool without its own `@RateLimit` (default: none). */
+  rateLimit?: RateLimitOptions;
+  /** Where rate-limit buckets live (default: in this process, `MemoryRateLimitStore`). */
+  rateLimitStore?: RateLimitStore;
 }

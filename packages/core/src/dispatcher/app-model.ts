@@ -11,6 +11,8 @@ import type { Registry } from '../scanner/registry';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodTable } from './method-handler';
 import type { TaskRuntime } from './task-runtime';
+import type { PipelineSettings } from '../pipeline/pipeline-settings';
+import type { Pipelines } from '../pipeline/pipelines';
 
 /** Everything `createApp` hands the app (adapters and the dispatcher read it; apps do not). */
 export interface AppSettings {
@@ -37,6 +39,8 @@ export interface AppSettings {
   cacheHints: ReadonlyMap<string, WireCacheHint>;
   /** The app's tasks: absent when no tool runs as a task (and `tasks` was not given). */
   tasks: TaskRuntime | undefined;
+  /** The app-wide guards, interceptors, filters, scope hierarchy and rate limit. */
+  pipeline: PipelineSettings;
 }
 
 /** The list results and server info of one protocol revision, computed once. */
@@ -62,5 +66,7 @@ export interface AppModel {
   readonly methods: MethodTable;
   readonly map: CapabilityMap;
   readonly completions: ReadonlyMap<string, CompletionDefinition>;
+  /** The compiled pipelines of the current definitions; undefined when the app declares none. */
+  readonly pipelines: Pipelines | undefined;
   view(version: string): RevisionView;
 }

@@ -3,6 +3,15 @@ import { InvalidParamsError } from '../errors/mcp-error';
 import { isObject } from '../protocol/json-rpc';
 import type { CompletionDefinition, PromptDefinition, ResourceTemplateDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
+import type { Pipelines } from '../pipeline/pipelines';
+import type { Pipeline } from '../pipeline/compile-pipeline';
+
+/** A hidden reference is completed exactly as an unknown one: `-32602`. */
+async function hiddenFrom(ctx: RequestContext, pipeline: Pipeline | undefined): Promise<boolean> {
+  if (pipeline === undefined || (await pipeline.authorize(ctx, 'complete')) !== 'hidden') return false;
+  ctx.outcome = 'hidden';
+  return true;
+}
 
 const MAX_VALUES = 100;
 
@@ -22,6 +31,7 @@ export async function complete(
   templates: readonly ResourceTemplateDefinition[],
   params: Record<string, unknown>,
   ctx: RequestContext,
+  pipelines?: Pipelines,
 ): Promise<CompleteResult> {
   const { ref, argument, context } = params;
   if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
@@ -29,10 +39,15 @@ export async function complete(
   }
   let key: string;
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-    if (!prompts.has(ref.name)) throw new InvalidParamsError(`Unknown prompt: ${clip(ref.name)}`);
+    if (!prompts.has(ref.name) || (pipelines !== undefined && (await hiddenFrom(ctx, pipelines.prompts.byName.get(ref.name)))))
+      throw new InvalidParamsError(`Unknown prompt: ${clip(ref.name)}`);
     key = `prompt:${ref.name}:${argument.name}`;
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-    if (!templates.some((template) => template.entry.uriTemplate === ref.uri)) throw new InvalidParamsError(`Unknown resource template: ${clip(ref.uri)}`);
+    if (
+      !templates.some((template) => template.entry.uriTemplate === ref.uri) ||
+      (pipelines !== undefined && (await hiddenFrom(ctx, pipelines.templates.byName.get(ref.uri))))
+    )
+      throw new InvalidParamsError(`Unknown resource template: ${clip(ref.uri)}`);
     key = `resource:${ref.uri}:${argument.name}`;
   } else {
     throw new InvalidParamsError('completion/complete params.ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }');

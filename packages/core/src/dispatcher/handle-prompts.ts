@@ -6,22 +6,39 @@ import type { GetPromptResult } from '../protocol/mcp-types';
 import { toGetPromptResult } from '../results/prompt-result';
 import type { PromptDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
+import type { Pipeline } from '../pipeline/compile-pipeline';
 
 /** `prompts/get`: unknown prompts and bad arguments are `-32602` (prompts spec, "Error Handling"). */
 export async function getPrompt(
   prompts: ReadonlyMap<string, PromptDefinition>,
   params: Record<string, unknown>,
   ctx: RequestContext,
+  pipelines?: ReadonlyMap<string, Pipeline>,
 ): Promise<GetPromptResult> {
   const name = requireString(params, 'name', METHOD.PROMPTS_GET);
   const args = optionalArguments(params, METHOD.PROMPTS_GET);
   const prompt = prompts.get(name);
-  if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${clip(name)}`);
+  if (!prompt) throw unknownPrompt(name);
+  const pipeline = pipelines?.get(name);
+  if (pipeline === undefined) return toGetPromptResult(await validatedCall(prompt, args, ctx), prompt.entry.description);
+  if ((await pipeline.authorize(ctx, 'get')) === 'hidden') {
+    ctx.outcome = 'hidden';
+    throw unknownPrompt(name);
+  }
+  const value = await pipeline.run(ctx, 'get', () => validatedCall(prompt, args, ctx));
+  return toGetPromptResult(value, prompt.entry.description);
+}
+
+/** The answer to a name no prompt has, and to a prompt hidden from this caller. */
+export function unknownPrompt(name: string): InvalidParamsError {
+  return new InvalidParamsError(`Unknown prompt: ${clip(name)}`);
+}
+
+async function validatedCall(prompt: PromptDefinition, args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
   let outcome = prompt.parseArguments(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) {
-    throw new InvalidParamsError(`Invalid arguments for prompt ${name}: ${outcome.problems.join('; ')}`, { problems: outcome.problems });
+    throw new InvalidParamsError(`Invalid arguments for prompt ${prompt.name}: ${outcome.problems.join('; ')}`, { problems: outcome.problems });
   }
-  const value = await prompt.invoke(outcome.value, ctx);
-  return toGetPromptResult(value, prompt.entry.description);
+  return prompt.invoke(outcome.value, ctx);
 }

@@ -3,24 +3,38 @@ import { isObject } from '../protocol/json-rpc';
 import { METHOD, RELATED_TASK_META } from '../protocol/methods';
 import { isTerminalStatus } from '../app/task-store';
 import type { ToolDefinition } from '../scanner/definitions';
-import { callTool } from './handle-tools';
+import { callTool, unknownTool } from './handle-tools';
 import type { MethodHandler } from './method-handler';
 import type { RequestContext } from './request-context';
 import type { TaskRuntime } from './task-runtime';
+import type { Pipeline } from '../pipeline/compile-pipeline';
 
 /**
  * `tools/call` for an app with task tools: the request's dialect decides whether this call runs as
  * a task; the handler and its result are the same either way.
  */
-export function callToolOrTask(runtime: TaskRuntime, tools: () => ReadonlyMap<string, ToolDefinition>, timeoutMs: number | undefined): MethodHandler {
-  return (params, ctx) => {
+export function callToolOrTask(
+  runtime: TaskRuntime,
+  tools: () => ReadonlyMap<string, ToolDefinition>,
+  timeoutMs: number | undefined,
+  pipelines: () => ReadonlyMap<string, Pipeline> | undefined,
+): MethodHandler {
+  return async (params, ctx) => {
     const map = tools();
+    const piped = pipelines();
     const tool = typeof params.name === 'string' ? map.get(params.name) : undefined;
     // A tool that never runs as a task, asked for none: the plain call. Asked for one, the era says what that means.
-    if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs);
+    if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs, piped);
     const plan = ctx.taskDialect.plan(tool, params, ctx.client);
-    if (plan === undefined) return callTool(map, params, ctx, timeoutMs);
-    return runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs) as unknown as Promise<Record<string, unknown>>);
+    if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped);
+    // No task for a caller who may not call the tool: a hidden tool is an unknown tool, a denial
+    // its error, before anything is stored (the task's own call runs the pipeline as usual).
+    const pipeline = piped?.get(tool.name);
+    if (pipeline !== undefined && (await pipeline.authorize(ctx, 'call')) === 'hidden') {
+      ctx.outcome = 'hidden';
+      throw unknownTool(tool.name);
+    }
+    return runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped) as unknown as Promise<Record<string, unknown>>);
   };
 }
 

@@ -12,6 +12,8 @@ import { isCallToolResult, toCallToolResult, toolErrorResult, structuredResult, 
 import { contentListProblem } from '../results/content-problem';
 import type { ToolDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
+import type { Pipeline } from '../pipeline/compile-pipeline';
+import { InvalidArgumentsSignal } from '../pipeline/invalid-arguments';
 
 function invalidArguments(tool: ToolDefinition, problems: string[]): CallToolResult {
   return toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
@@ -74,11 +76,15 @@ export async function callTool(
   params: Record<string, unknown>,
   ctx: RequestContext,
   defaultTimeoutMs?: number,
+  pipelines?: ReadonlyMap<string, Pipeline>,
 ): Promise<CallToolResult> {
   const name = requireString(params, 'name', METHOD.TOOLS_CALL);
   const args = optionalArguments(params, METHOD.TOOLS_CALL);
   const tool = tools.get(name);
-  if (!tool) throw new InvalidParamsError(`Unknown tool: ${clip(name)}`);
+  if (!tool) throw unknownTool(name);
+  // An app without guards or interceptors has no pipelines at all: the plain path below.
+  const pipeline = pipelines?.get(name);
+  if (pipeline !== undefined) return callThroughPipeline(tool, pipeline, args, ctx, defaultTimeoutMs);
   let outcome = tool.parseInput(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) return invalidArguments(tool, outcome.problems);
@@ -93,6 +99,50 @@ export async function callTool(
     result = failed(tool, ctx, error);
   } finally {
     deadline?.clear();
+  }
+  return shapeForRevision(result, CALL_TOOL_RESULT_FIELDS, ctx.client.protocolVersion);
+}
+
+/** The answer to a name no tool has, and to a tool hidden from this caller: the same bytes. */
+export function unknownTool(name: string): InvalidParamsError {
+  return new InvalidParamsError(`Unknown tool: ${clip(name)}`);
+}
+
+/**
+ * `tools/call` of a tool with a pipeline: access first (a hidden tool is an unknown tool, and an
+ * unauthorised caller never reaches validation), then interceptors around validation and the
+ * handler, then filters; the result is shaped as on the plain path.
+ */
+async function callThroughPipeline(
+  tool: ToolDefinition,
+  pipeline: Pipeline,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  defaultTimeoutMs: number | undefined,
+): Promise<CallToolResult> {
+  if ((await pipeline.authorize(ctx, 'call')) === 'hidden') {
+    ctx.outcome = 'hidden';
+    throw unknownTool(tool.name);
+  }
+  const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
+  const core = async (): Promise<unknown> => {
+    let outcome = tool.parseInput(args);
+    if (outcome instanceof Promise) outcome = await outcome;
+    if (!outcome.ok) throw new InvalidArgumentsSignal(outcome.problems);
+    const deadline = timeoutMs === undefined ? undefined : ctx.deadline(timeoutMs, () => new ToolTimeoutError(tool.name, timeoutMs));
+    try {
+      const value = tool.invoke(outcome.value, ctx);
+      return value instanceof Promise ? await (deadline ? Promise.race([value, deadline.expired]) : value) : value;
+    } finally {
+      deadline?.clear();
+    }
+  };
+  let result: CallToolResult;
+  try {
+    const value = await pipeline.run(ctx, 'call', core);
+    result = tool.checkOutput ? structured(tool, ctx, value) : unstructured(tool, ctx, value);
+  } catch (error) {
+    result = error instanceof InvalidArgumentsSignal ? invalidArguments(tool, error.problems) : failed(tool, ctx, error);
   }
   return shapeForRevision(result, CALL_TOOL_RESULT_FIELDS, ctx.client.protocolVersion);
 }

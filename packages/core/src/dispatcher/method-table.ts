@@ -4,13 +4,13 @@ import { InvalidParamsError } from '../errors/mcp-error';
 import { isLogLevel } from '../logging/log-levels';
 import type { MethodHandler, MethodTable } from './method-handler';
 import { complete } from './handle-completion';
-import { pageAt } from '../app/pages';
 import { requireString } from './read-params';
 import { METHOD } from '../protocol/methods';
 import { callTool } from './handle-tools';
 import { callToolOrTask, taskMethods } from './handle-tasks';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
+import { listFor } from './visible-list';
 
 /**
  * The methods an app answers after the handshake, built once. Capabilities the app does not
@@ -20,27 +20,31 @@ export function buildMethodTable(app: AppModel): MethodTable {
   const table = new Map<string, MethodHandler>();
   table.set(METHOD.PING, () => ({}));
   if (app.capabilities.tools) {
-    table.set(METHOD.TOOLS_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).tools, 'tools', params.cursor));
+    table.set(METHOD.TOOLS_LIST, (params, ctx) => listFor(app, app.view(ctx.client.protocolVersion).tools, 'tools', params.cursor, ctx, app.pipelines?.tools));
     // Decided once: an app without task tools calls its tools as before, nothing asked per call.
     const tasks = app.settings.tasks;
     table.set(
       METHOD.TOOLS_CALL,
       tasks
-        ? callToolOrTask(tasks, () => app.map.tools, app.settings.toolTimeoutMs)
-        : (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs),
+        ? callToolOrTask(tasks, () => app.map.tools, app.settings.toolTimeoutMs, () => app.pipelines?.tools.byName)
+        : (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs, app.pipelines?.tools.byName),
     );
     if (tasks) for (const [method, handler] of taskMethods(tasks)) table.set(method, handler);
   }
   if (app.capabilities.resources) {
-    table.set(METHOD.RESOURCES_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).resources, 'resources', params.cursor));
-    table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) =>
-      pageAt(app.view(ctx.client.protocolVersion).resourceTemplates, 'resourceTemplates', params.cursor),
+    table.set(METHOD.RESOURCES_LIST, (params, ctx) =>
+      listFor(app, app.view(ctx.client.protocolVersion).resources, 'resources', params.cursor, ctx, app.pipelines?.resources),
     );
-    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx));
+    table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) =>
+      listFor(app, app.view(ctx.client.protocolVersion).resourceTemplates, 'resourceTemplates', params.cursor, ctx, app.pipelines?.templates),
+    );
+    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx, app.pipelines));
   }
   if (app.capabilities.prompts) {
-    table.set(METHOD.PROMPTS_LIST, (params, ctx) => pageAt(app.view(ctx.client.protocolVersion).prompts, 'prompts', params.cursor));
-    table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(app.map.prompts, params, ctx));
+    table.set(METHOD.PROMPTS_LIST, (params, ctx) =>
+      listFor(app, app.view(ctx.client.protocolVersion).prompts, 'prompts', params.cursor, ctx, app.pipelines?.prompts),
+    );
+    table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(app.map.prompts, params, ctx, app.pipelines?.prompts.byName));
   }
   if (app.capabilities.resources?.subscribe) {
     table.set(
@@ -63,7 +67,7 @@ export function buildMethodTable(app: AppModel): MethodTable {
     });
   }
   if (app.capabilities.completions) {
-    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(app.completions, app.map.prompts, app.map.templates, params, ctx));
+    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.pipelines));
   }
   return table;
 }

@@ -16,6 +16,8 @@ import type { ClientLink, SessionInfo } from '../eras/client-link';
 import type { OutboundRequestOptions } from './outbound-requests';
 import type { TaskHandle } from './task-handle';
 import type { TaskDialect } from '../eras/task-dialect';
+import type { AuthInfo } from '../auth/auth-info';
+import { principalOf } from '../auth/principal';
 
 export type { ClientInfo, SessionInfo };
 
@@ -24,6 +26,10 @@ export interface TransportInfo {
   kind: 'stdio' | 'http' | 'memory';
   /** HTTP request headers (lower-case names), when the transport has them. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** Who is calling, as the transport established it (a verified token, `serveStdio({ auth })`, a test). */
+  auth?: AuthInfo;
+  /** The client's network address, when the transport knows it (rate limits of anonymous callers). */
+  remoteAddress?: string;
 }
 
 /** The answer to a form elicitation: the content is validated against the requested schema. */
@@ -164,9 +170,13 @@ export class RequestContext {
     return this.link.tasks;
   }
 
-  /** @internal Whose tasks this request sees. */
+  /**
+   * @internal Whose tasks this request sees: the authenticated caller's when there is one (on
+   * either era, across sessions), else its link's (the session; none on a stateless request).
+   */
   get taskOwner(): string | undefined {
-    return this.link.taskOwner;
+    const principal = principalOf(this.auth);
+    return principal === undefined ? this.link.taskOwner : `principal ${principal}`;
   }
 
   /** @internal How this request reaches its client (a task's link wraps it). */
@@ -193,6 +203,20 @@ export class RequestContext {
   }
 
   private hint: CacheHint | undefined = undefined;
+
+  /** @internal What the request line reports when the answer alone cannot tell (`hidden`, `rate_limited`). */
+  outcome: string | undefined = undefined;
+
+  /**
+   * Who is calling, when the transport knows: the subject, client, scopes and claims of a
+   * verified credential (never the credential itself). Undefined for anonymous callers.
+   *
+   * @example
+   * if (!ctx.auth?.scopes.includes('notes:write')) return 'read-only';
+   */
+  get auth(): AuthInfo | undefined {
+    return this.transport.auth;
+  }
 
   /**
    * Sets how long 2026-07-28 clients may keep this answer and who may share it, over the hint the

@@ -2,6 +2,7 @@ import { InternalError, McpError } from '../errors/mcp-error';
 import { clip } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import { isDeliberateError } from '../errors/to-json-rpc-error';
+import { ErrorCode } from '../errors/error-codes';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { requestLine } from '../logging/fast-line';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
@@ -29,6 +30,12 @@ export async function runRequest(
   const bindings: Record<string, unknown> = target === undefined ? { rpcId: id, method } : { rpcId: id, method, target: clip(target) };
   if (options.logBindings !== undefined) Object.assign(bindings, options.logBindings);
   const transport = options.transport ?? host.transport;
+  // The audit trail: who called, on every line of the request (the credential itself never).
+  const auth = transport.auth;
+  if (auth !== undefined) {
+    bindings.subject = auth.subject;
+    if (auth.clientId !== undefined) bindings.clientId = auth.clientId;
+  }
   // Log lines carry the caller's trace id, so they can be found from its trace.
   const traceparent = meta?.traceparent ?? transport.headers?.traceparent;
   if (traceparent !== undefined) {
@@ -76,12 +83,13 @@ export async function runRequest(
       : undefined;
   }
   if (logRequests) {
-    const outcome = 'error' in response ? `error ${response.error.code}` : (response.result as { isError?: boolean }).isError ? 'tool_error' : 'ok';
+    const code = 'error' in response ? response.error.code : undefined;
     logLine(
       logger,
       host.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: frame.params.arguments } : bindings,
       started,
-      outcome,
+      outcomeOf(response, ctx, code),
+      code,
     );
   }
   return response;
@@ -101,6 +109,16 @@ function failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan:
   }
 }
 
-function logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string): void {
-  requestLine(logger, bindings, Math.round((performance.now() - started) * 1000) / 1000, outcome);
+/**
+ * The request line's `outcome`: `ok`, `tool_error`, `rate_limited`, `hidden` (answered as an
+ * unknown name), `denied`, `invalid` (`-32602`), or `error <code>` for any other error answer.
+ */
+function outcomeOf(response: JsonRpcResponse, ctx: RequestContext, code: number | undefined): string {
+  if (ctx.outcome !== undefined) return ctx.outcome;
+  if (code === undefined) return (response as { result: { isError?: boolean } }).result.isError ? 'tool_error' : 'ok';
+  return code === ErrorCode.AccessDenied ? 'denied' : code === ErrorCode.InvalidParams ? 'invalid' : `error ${code}`;
+}
+
+function logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string, code?: number): void {
+  requestLine(logger, bindings, Math.round((performance.now() - started) * 1000) / 1000, outcome, code);
 }

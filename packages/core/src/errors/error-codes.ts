@@ -13,6 +13,11 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** The request names a protocol revision this server does not serve. */
   UnsupportedProtocolVersion: -32022,
+  /**
+   * The caller may not use this primitive (`data.error`: `authentication_required`,
+   * `insufficient_scope`, `forbidden`). Outside −32768…−32000, as 2026-07-28 asks of new codes.
+   */
+  AccessDenied: -31001,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -32,20 +32,20 @@ function chindingsOf(logger: Marked, bindings: Record<string, unknown>): string 
   const serializers = logger[serializersSym] as Record<string, unknown> | undefined;
   if (serializers !== undefined) {
     for (const key in bindings) if (serializers[key] !== undefined) return undefined;
-    if (serializers.ms !== undefined || serializers.outcome !== undefined) return undefined;
+    if (serializers.ms !== undefined || serializers.outcome !== undefined || serializers.code !== undefined) return undefined;
   }
   return (logger[chindingsSym] as string | undefined) ?? '';
 }
 
 /**
- * Logs the per-request line at info: `bindings` (the request's log fields), then `ms` and
- * `outcome`, message `request`. It is written once per call, so on a logger made by
+ * Logs the per-request line at info: `bindings` (the request's log fields), then `ms`,
+ * `outcome` and, for an error answer, its JSON-RPC `code`, message `request`. It is written once per call, so on a logger made by
  * `createLogger` (or a child of one, such as Fastify's `request.log`) the line is built here,
  * byte for byte what pino writes (level, time, the logger's bindings, the fields, msg), at a
  * fraction of pino's cost; any other logger, or a field that is not a plain scalar, goes through
  * `logger.info`.
  */
-export function requestLine(logger: Logger, bindings: Record<string, unknown>, ms: number, outcome: string): void {
+export function requestLine(logger: Logger, bindings: Record<string, unknown>, ms: number, outcome: string, code?: number): void {
   const marked = logger as Marked;
   const destination = marked[FAST_DESTINATION];
   const chindings = destination === undefined ? undefined : chindingsOf(marked, bindings);
@@ -63,10 +63,10 @@ export function requestLine(logger: Logger, bindings: Record<string, unknown>, m
     }
     // Keys are mcpkit's own field names: nothing to escape.
     if (line !== '') {
-      destination.write(`${line},"ms":${ms},"outcome":"${outcome}","msg":"request"}\n`);
+      destination.write(`${line},"ms":${ms},"outcome":"${outcome}"${code === undefined ? '' : `,"code":${code}`},"msg":"request"}\n`);
       return;
     }
   }
   // Objects, arrays, errors, other loggers: pino's serializers and safe stringify know what to do.
-  logger.info(Object.assign({}, bindings, { ms, outcome }), 'request');
+  logger.info(Object.assign({}, bindings, code === undefined ? { ms, outcome } : { ms, outcome, code }), 'request');
 }

@@ -7,6 +7,7 @@ import { bindHandler, copyCommonFields } from './common';
 import { deepFreeze } from './compile-tool';
 import type { PromptDefinition } from './definitions';
 import { resolveInputDto } from './resolve-input';
+import { readPolicy } from './read-policy';
 import type { DecoratedMethod } from './scan-providers';
 
 /** Compiles one `@Prompt` method; its DTO's fields become the prompt's (string) arguments. */
@@ -23,6 +24,7 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
       entry: deepFreeze(entry),
       parseArguments: validators.inputParser({ schema, stripUnknown: true, generated: true }),
       invoke: bindHandler(method),
+      policy: readPolicy(method),
     });
   }
   const { schema, needsClassValidator, instantiate, schemaChecked } = dtoToJsonSchema(dto);
@@ -46,5 +48,5 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
   }
   entry.arguments = args;
   const parseArguments = validators.inputParser({ schema, dto, needsClassValidator, stripUnknown: true, generated: true, instantiate, schemaChecked });
-  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments, invoke: bindHandler(method) });
+  return Object.freeze({ name, owner: method.owner, entry: deepFreeze(entry), parseArguments, invoke: bindHandler(method), policy: readPolicy(method) });
 }

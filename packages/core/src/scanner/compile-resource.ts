@@ -5,6 +5,7 @@ import type { Resource, ResourceTemplate } from '../protocol/mcp-types';
 import { UriTemplate, UriTemplateSyntaxError } from '../uri-template/uri-template';
 import { bindHandler, copyCommonFields } from './common';
 import { deepFreeze } from './compile-tool';
+import { readPolicy } from './read-policy';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './definitions';
 import type { DecoratedMethod } from './scan-providers';
 
@@ -31,6 +32,7 @@ export function compileResource(method: DecoratedMethod): ResourceDefinition {
     entry: deepFreeze(entry),
     invoke: bindHandler(method),
     cache: options.cache && Object.freeze({ ...options.cache }),
+    policy: readPolicy(method),
   });
 }
 
@@ -60,5 +62,6 @@ export function compileResourceTemplate(method: DecoratedMethod): ResourceTempla
     entry: deepFreeze(entry),
     invoke: bindHandler(method),
     cache: options.cache && Object.freeze({ ...options.cache }),
+    policy: readPolicy(method),
   });
 }

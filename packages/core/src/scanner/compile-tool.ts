@@ -11,6 +11,7 @@ import type { ToolDefinition } from './definitions';
 import { resolveInputDto } from './resolve-input';
 import type { DecoratedMethod } from './scan-providers';
 import { bindHandler, copyCommonFields } from './common';
+import { readPolicy } from './read-policy';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -138,6 +139,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     timeoutMs: options.timeoutMs,
     headerParams,
     taskSupport: taskSupport === 'optional' || taskSupport === 'required' ? taskSupport : undefined,
+    policy: readPolicy(method),
   });
 }
 

@@ -4,6 +4,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-t
 import type { UriTemplate } from '../uri-template/uri-template';
 import type { InputParser, ValueChecker } from '../validation/validator-factory';
 import type { RequestContext } from '../dispatcher/request-context';
+import type { Policy } from './read-policy';
 
 /** A bound handler: `(input, ctx)`. */
 export type Invoker = (input: unknown, ctx: RequestContext) => unknown;
@@ -30,6 +31,8 @@ export interface ToolDefinition {
   readonly headerParams: readonly HeaderParam[];
   /** Whether it may run as a task; undefined: never. */
   readonly taskSupport: 'optional' | 'required' | undefined;
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 export interface ResourceDefinition {
@@ -39,6 +42,8 @@ export interface ResourceDefinition {
   /** @internal The bound handler. */
   readonly invoke: Invoker;
   readonly cache: CacheHint | undefined;
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 export interface ResourceTemplateDefinition {
@@ -48,6 +53,8 @@ export interface ResourceTemplateDefinition {
   /** @internal The bound handler. */
   readonly invoke: Invoker;
   readonly cache: CacheHint | undefined;
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 export interface PromptDefinition {
@@ -58,6 +65,8 @@ export interface PromptDefinition {
   readonly parseArguments: InputParser;
   /** @internal The bound handler. */
   readonly invoke: Invoker;
+  /** @internal Guards, scopes, interceptors … declared on its class and method. */
+  readonly policy: Policy;
 }
 
 /** The frozen capability map of an app. */

@@ -11,6 +11,7 @@ import { McpApp } from './mcp-app';
 import { MemoryEventBus, type EventBus } from '../app/event-bus';
 import { RequestStateCodec } from '../eras/modern/input-required';
 import { cacheHintTable } from '../results/cache-hints';
+import { pipelineSettings } from './pipeline-options';
 
 /** Default of `maxBatchLength`. */
 const DEFAULT_MAX_BATCH_LENGTH = 100;
@@ -71,6 +72,7 @@ export function createApp(options: AppOptions): McpApp {
     requestState: new RequestStateCodec(options.requestStateSecret, options),
     cacheHints,
     tasks,
+    pipeline: pipelineSettings(options),
   });
 }
 

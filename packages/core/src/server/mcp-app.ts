@@ -10,6 +10,8 @@ import { revisionViews, viewFor } from '../eras/handshake/revision-views';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
 import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, type Registry } from '../scanner/registry';
 import type { Provider } from '../scanner/scan-providers';
+import { compilePipelines, type Pipelines } from '../pipeline/pipelines';
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 
 export type { AppSettings, RevisionView };
 
@@ -17,6 +19,7 @@ interface AppState {
   readonly registry: Registry;
   readonly map: CapabilityMap;
   readonly views: ReadonlyMap<string, RevisionView>;
+  readonly pipelines: Pipelines | undefined;
 }
 
 const LIST_OF: Record<CapabilityKindName, 'tools' | 'resources' | 'prompts'> = {
@@ -80,6 +83,11 @@ export class McpApp {
   /** The enabled definitions, frozen: what requests are served from right now. */
   get map(): CapabilityMap {
     return this.current.state.map;
+  }
+
+  /** @internal The compiled guards, interceptors and filters; undefined when the app declares none. */
+  get pipelines(): Pipelines | undefined {
+    return this.current.state.pipelines;
   }
 
   /** @internal The `@Complete` methods. */
@@ -189,6 +197,25 @@ export class McpApp {
 
   private buildState(registry: Registry): AppState {
     const map = enabledMap(registry);
-    return Object.freeze({ registry, map, views: revisionViews(map, this.info, this.settings.pageSize) });
+    const pipelines = compilePipelines(map, this.settings.pipeline);
+    if (pipelines !== undefined && this.settings.pipeline.publicListsDeclared) refusePublicLists(pipelines);
+    return Object.freeze({ registry, map, views: revisionViews(map, this.info, this.settings.pageSize), pipelines });
   }
+}
+
+/**
+ * A list that varies by caller must not be cached across authorization contexts (caching.mdx,
+ * A18): a `public` hint on it is a start-up mistake, not something to warn about.
+ */
+function refusePublicLists(pipelines: Pipelines): void {
+  const varying = (['tools', 'prompts', 'resources', 'templates'] as const).filter((kind) => pipelines[kind].varies);
+  if (varying.length === 0) return;
+  throw new DefinitionError(
+    DefinitionErrorCode.INVALID_OPTIONS,
+    `createApp({ cache: { lists: { scope: 'public' } } }) is set, but the ${varying.join(', ')} list varies by caller (hidden items, guards or requireAuth).`,
+    [
+      "Drop scope: 'public' from cache.lists: such lists are sent with cacheScope 'private'.",
+      "Or make the items visible to everyone (whenMissing: 'challenge' scopes do not change a list).",
+    ],
+  );
 }

@@ -1,3 +1,4 @@
+import { principalOf } from '../../auth/principal';
 import { errorAnswer } from '../../errors/error-answer';
 import { MethodNotFoundError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
@@ -40,7 +41,8 @@ export const modernEra: Era = {
       // MRTR retries: the answers of earlier rounds travel in the signed requestState, bounded
       // (size, depth) before anything recursive reads them.
       if (params.requestState !== undefined || params.inputResponses !== undefined) {
-        request.answers = app.settings.requestState.answersOf(params as Record<string, unknown>, method, String(frame.target ?? ''));
+        const principal = principalOf((options.transport ?? host.transport).auth);
+        request.answers = app.settings.requestState.answersOf(params as Record<string, unknown>, method, String(frame.target ?? ''), principal);
       }
     } catch (error) {
       return answer(id, error);

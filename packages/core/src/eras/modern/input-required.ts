@@ -33,6 +33,8 @@ interface StatePayload {
   h: string;
   /** answers collected so far, by key */
   a: Record<string, unknown>;
+  /** the caller it was issued to (issuer and subject), when authenticated (A15, A16) */
+  p?: string;
   /** expiry, ms since the epoch */
   e: number;
 }
@@ -103,7 +105,7 @@ export class RequestStateCodec {
    * `inputResponses`. Both are bounded (size, depth) before anything recursive reads them;
    * `-32602` for one out of bounds, malformed, forged, expired or for another request.
    */
-  answersOf(params: Record<string, unknown>, method: string, target: string): Record<string, unknown> {
+  answersOf(params: Record<string, unknown>, method: string, target: string, principal?: string): Record<string, unknown> {
     const { requestState, inputResponses } = params;
     let answers = NO_ANSWERS;
     if (inputResponses !== undefined) {
@@ -119,7 +121,7 @@ export class RequestStateCodec {
       if (requestState.length > this.maxStateChars) {
         throw new InvalidParamsError(`requestState exceeds ${this.maxStateChars} characters (maxRequestStateBytes): send the request again without it`);
       }
-      answers = this.verify(requestState, method, target, params.arguments ?? null);
+      answers = this.verify(requestState, method, target, params.arguments ?? null, principal);
     }
     return inputResponses === undefined ? answers : { ...answers, ...(inputResponses as Record<string, unknown>) };
   }
@@ -129,14 +131,15 @@ export class RequestStateCodec {
     return this.givenSecret ?? (this.generatedSecret ??= nodeCrypto().randomBytes(32));
   }
 
-  sign(method: string, target: string, args: unknown, answers: Record<string, unknown>): string {
+  sign(method: string, target: string, args: unknown, answers: Record<string, unknown>, principal?: string): string {
     const payload: StatePayload = { m: method, t: target, h: digest(args), a: answers, e: Date.now() + STATE_TTL_MS };
+    if (principal !== undefined) payload.p = principal;
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${nodeCrypto().createHmac('sha256', this.secret).update(body).digest('base64url')}`;
   }
 
-  /** The answers a state carries; `-32602` for a state that is forged, altered, expired or for another request. */
-  verify(state: string, method: string, target: string, args: unknown): Record<string, unknown> {
+  /** The answers a state carries; `-32602` for a state that is forged, altered, expired, for another request or another caller. */
+  verify(state: string, method: string, target: string, args: unknown, principal?: string): Record<string, unknown> {
     const invalid = () => new InvalidParamsError('Invalid requestState: send the request again without it');
     const dot = state.lastIndexOf('.');
     if (dot <= 0) throw invalid();
@@ -151,6 +154,8 @@ export class RequestStateCodec {
       throw invalid();
     }
     if (payload.m !== method || payload.t !== target || payload.h !== digest(args) || !(payload.e > Date.now()) || !isObject(payload.a)) throw invalid();
+    // Possessing a state handle is no credential: it answers only the caller it was issued to (A15).
+    if (payload.p !== principal) throw invalid();
     return payload.a;
   }
 }

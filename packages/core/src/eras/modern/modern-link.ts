@@ -1,3 +1,4 @@
+import { principalOf } from '../../auth/principal';
 import { ClientCapabilityError } from '../../errors/client-errors';
 import { InvalidParamsError, MissingRequiredClientCapabilityError } from '../../errors/mcp-error';
 import { clipJson } from '../../errors/clip';
@@ -62,10 +63,16 @@ export class ModernLink implements ClientLink, RunPlan {
     return shapeModernResult(result, this.app.infoMeta, this.cacheHint(frame, ctx));
   }
 
-  fail(error: unknown, frame: RequestFrame): Record<string, unknown> | undefined {
+  fail(error: unknown, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> | undefined {
     if (!(InputRequiredSignal.is(error) || this.asksPending()) || !MRTR_METHODS.has(frame.method)) return undefined;
     // The handler asked the client something: end the round, carrying the answers so far.
-    const requestState = this.app.settings.requestState.sign(frame.method, String(frame.target ?? ''), frame.params.arguments ?? null, this.request.answers);
+    const requestState = this.app.settings.requestState.sign(
+      frame.method,
+      String(frame.target ?? ''),
+      frame.params.arguments ?? null,
+      this.request.answers,
+      principalOf(ctx.auth),
+    );
     return inputRequiredResult(this.missing, requestState, this.app.infoMeta);
   }
 

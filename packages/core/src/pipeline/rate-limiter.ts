@@ -1,0 +1,39 @@
+import type { CallTarget, Interceptor, RateLimitOptions } from '../decorators/pipeline-types';
+import type { RequestContext } from '../dispatcher/request-context';
+import { toolErrorResult } from '../results/tool-result';
+import type { RateLimitStore } from '../app/rate-limit-store';
+
+/** The `_meta` key of a rate-limited result: `{ retryAfterMs }`. */
+export const RATE_LIMIT_META = 'io.mcpkit/rateLimit';
+
+/**
+ * Who a call counts against when limiting by caller: its subject; anonymous callers by their
+ * session (handshake era), else their network address; else everyone anonymous together.
+ */
+function callerKey(ctx: RequestContext): string {
+  const auth = ctx.auth;
+  if (auth !== undefined) return `sub:${auth.issuer ?? ''}:${auth.subject}`;
+  const session = ctx.session?.id;
+  if (session !== undefined) return `session:${session}`;
+  const address = ctx.transport.remoteAddress;
+  return address === undefined ? 'anonymous' : `address:${address}`;
+}
+
+/**
+ * A tool's rate limit as the first interceptor (after the guards, so a denied caller spends
+ * nothing). Over the limit the tool answers an `isError` result the model can act on.
+ */
+export function rateLimiter(options: RateLimitOptions, store: RateLimitStore, tool: string): Interceptor {
+  const { limit, windowMs, by = 'caller' } = options;
+  const keyOf = by === 'tool' ? () => `tool:${tool}` : by === 'caller' ? (ctx: RequestContext) => `tool:${tool}:${callerKey(ctx)}` : by;
+  return {
+    async intercept(ctx: RequestContext, next: () => Promise<unknown>, _target: CallTarget) {
+      let wait = store.take(keyOf(ctx), limit, windowMs);
+      if (wait instanceof Promise) wait = await wait;
+      if (wait <= 0) return next();
+      ctx.outcome = 'rate_limited';
+      const seconds = Math.max(1, Math.ceil(wait / 1000));
+      return { ...toolErrorResult(`rate limit: retry in ${seconds} s`), _meta: { [RATE_LIMIT_META]: { retryAfterMs: wait } } };
+    },
+  };
+}

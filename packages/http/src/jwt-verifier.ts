@@ -1,0 +1,128 @@
+import type { AuthInfo } from '@mcpkit/core';
+import { InvalidTokenError, type TokenVerifier } from './resource-server';
+
+// jose is ESM-only: loaded on first use (require(esm) from this CommonJS package), so a server
+// that verifies no JWT never loads it.
+type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
+let jose: Promise<Jose> | undefined;
+const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
+
+/** Options of `jwtVerifier`. */
+export interface JwtVerifierOptions {
+  /** The authorization server's issuer URL: `iss` must equal it exactly. */
+  issuer: string;
+  /** Accepted `aud` values (exact strings). Default: the endpoint's `resource`, with and without a trailing slash. */
+  audience?: string | readonly string[];
+  /** The JWKS URL. Default: `jwks_uri` of `<issuer>/.well-known/oauth-authorization-server`, whose `issuer` must be identical. */
+  jwksUri?: string;
+  /** Accepted algorithms; asymmetric only (default RS256, ES256, PS256, EdDSA). */
+  algorithms?: readonly string[];
+  /** Seconds of clock skew allowed on `exp` and `nbf` (default 30). */
+  clockToleranceSec?: number;
+  /** Require this `typ` header, e.g. `at+jwt` (RFC 9068). Default: any, as many providers send `JWT`. */
+  requireTyp?: string;
+}
+
+const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
+
+/** Errors of the token itself (jose's codes), as opposed to the key set being unreachable. */
+function isTokenProblem(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('ERR_JWT') ||
+      code.startsWith('ERR_JWS') ||
+      code === 'ERR_JWKS_NO_MATCHING_KEY' ||
+      code === 'ERR_JOSE_ALG_NOT_ALLOWED' ||
+      code === 'ERR_JOSE_NOT_SUPPORTED')
+  );
+}
+
+function scopesOf(payload: Record<string, unknown>): string[] {
+  const { scope, scp } = payload;
+  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
+  if (Array.isArray(scp)) return scp.filter((value): value is string => typeof value === 'string');
+  if (typeof scp === 'string') return scp.split(' ').filter(Boolean);
+  return [];
+}
+
+/**
+ * Verifies JWT access tokens against the issuer's published keys (jose): signature with an
+ * allowed asymmetric algorithm, `iss` exact, `aud` one of ours (A5, A6), `exp` required, `nbf`,
+ * optional `typ`. The key set is fetched once and cached; an unknown `kid` refetches at most
+ * every 30 s, so a flood of made-up kids cannot flood the authorization server. An unreachable
+ * key set fails the request with `503`; a token is never accepted without a checked signature.
+ *
+ * @example
+ * serveHttp(app, {
+ *   auth: {
+ *     resource: 'https://mcp.example.com/mcp',
+ *     authorizationServers: ['https://example.eu.auth0.com/'],
+ *     verifier: jwtVerifier({ issuer: 'https://example.eu.auth0.com/' }),
+ *   },
+ * });
+ */
+export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier & { forResource(resource: string): TokenVerifier } {
+  const algorithms = [...(options.algorithms ?? ['RS256', 'ES256', 'PS256', 'EdDSA'])];
+  const symmetric = algorithms.filter((alg) => !ASYMMETRIC.test(alg));
+  if (symmetric.length > 0) throw new TypeError(`jwtVerifier: ${symmetric.join(', ')} is not an asymmetric algorithm; a JWKS holds public keys only`);
+  if (typeof options.issuer !== 'string' || options.issuer === '') throw new TypeError('jwtVerifier: issuer is required');
+  let keys: Promise<ReturnType<Jose['createRemoteJWKSet']>> | undefined;
+  const keySet = (): Promise<ReturnType<Jose['createRemoteJWKSet']>> => {
+    keys ??= (async () => {
+      const { createRemoteJWKSet } = await loadJose();
+      const url = options.jwksUri ?? (await jwksUriOf(options.issuer));
+      return createRemoteJWKSet(new URL(url), { cacheMaxAge: 600_000, cooldownDuration: 30_000, timeoutDuration: 5_000 });
+    })();
+    // A failed discovery is retried by the next request, not remembered.
+    keys.catch(() => (keys = undefined));
+    return keys;
+  };
+
+  const make = (audience: readonly string[] | undefined): TokenVerifier => ({
+    async verify(token: string): Promise<AuthInfo> {
+      if (audience === undefined || audience.length === 0) throw new Error('jwtVerifier: no audience (give audience, or use it as auth.verifier)');
+      const { jwtVerify } = await loadJose();
+      const set = await keySet();
+      let payload: Record<string, unknown>;
+      try {
+        ({ payload } = await jwtVerify(token, set, {
+          issuer: options.issuer,
+          audience: [...audience],
+          algorithms,
+          clockTolerance: options.clockToleranceSec ?? 30,
+          requiredClaims: ['exp'],
+          ...(options.requireTyp === undefined ? {} : { typ: options.requireTyp }),
+        }));
+      } catch (error) {
+        if (isTokenProblem(error)) throw new InvalidTokenError((error as Error).message);
+        throw error;
+      }
+      if (typeof payload.sub !== 'string' || payload.sub === '') throw new InvalidTokenError('the token has no sub');
+      const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
+      return Object.freeze({
+        subject: payload.sub,
+        ...(clientId === undefined ? {} : { clientId }),
+        issuer: options.issuer,
+        scopes: Object.freeze(scopesOf(payload)),
+        ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp } : {}),
+        claims: Object.freeze({ ...payload }),
+      });
+    },
+  });
+
+  const given = options.audience === undefined ? undefined : typeof options.audience === 'string' ? [options.audience] : [...options.audience];
+  return Object.assign(make(given), {
+    forResource: (resource: string) => make(given ?? [resource, resource.endsWith('/') ? resource.slice(0, -1) : `${resource}/`]),
+  });
+}
+
+/** The issuer's `jwks_uri`, from its metadata, which must name the very same issuer (2026-07-28). */
+async function jwksUriOf(issuer: string): Promise<string> {
+  const response = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(5_000) });
+  if (!response.ok) throw new Error(`authorization server metadata answered ${response.status}`);
+  const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+  if (metadata.issuer !== issuer) throw new Error('authorization server metadata names another issuer');
+  if (typeof metadata.jwks_uri !== 'string') throw new Error('authorization server metadata has no jwks_uri');
+  return metadata.jwks_uri;
+}
