@@ -324,6 +324,18 @@ describe('tasks on the stateless era (2026-07-28, the tasks extension)', () => {
     connection = app().connect({ kind: 'memory' });
   });
 
+  it('binds a task to the authenticated caller: another subject gets -32602, the same one sees it from anywhere', async () => {
+    const shared = app();
+    connection = shared.connect({ kind: 'memory', auth: { subject: 'ada', scopes: [] } });
+    const created = (await call('tools/call', { name: 'slow', arguments: { ms: 5 } })).result!;
+    const taskId = created.taskId as string;
+    connection = shared.connect({ kind: 'memory', auth: { subject: 'bob', scopes: [] } });
+    expect((await call('tasks/get', { taskId })).error?.code).toBe(-32602);
+    expect((await call('tasks/cancel', { taskId })).error?.code).toBe(-32602);
+    connection = shared.connect({ kind: 'memory', auth: { subject: 'ada', scopes: [] } });
+    expect((await until(taskId, 'completed')).status).toBe('completed');
+  });
+
   it('offers the extension in server/discover instead of the tasks capability', async () => {
     const discovered = await call('server/discover');
     expect(discovered.result?.capabilities).toMatchObject({ extensions: { [EXT]: {} } });
