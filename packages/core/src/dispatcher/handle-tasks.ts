@@ -19,7 +19,7 @@ export function callToolOrTask(
   timeoutMs: number | undefined,
   pipelines: () => ReadonlyMap<string, Pipeline> | undefined,
 ): MethodHandler {
-  return async (params, ctx) => {
+  return (params, ctx) => {
     const map = tools();
     const piped = pipelines();
     const tool = typeof params.name === 'string' ? map.get(params.name) : undefined;
@@ -27,14 +27,16 @@ export function callToolOrTask(
     if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs, piped);
     const plan = ctx.taskDialect.plan(tool, params, ctx.client);
     if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped);
+    const start = () => runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped) as unknown as Promise<Record<string, unknown>>);
+    const pipeline = piped?.get(tool.name);
+    if (pipeline === undefined) return start();
     // No task for a caller who may not call the tool: a hidden tool is an unknown tool, a denial
     // its error, before anything is stored (the task's own call runs the pipeline as usual).
-    const pipeline = piped?.get(tool.name);
-    if (pipeline !== undefined && (await pipeline.authorize(ctx, 'call')) === 'hidden') {
+    return pipeline.authorize(ctx, 'call').then((verdict) => {
+      if (verdict !== 'hidden') return start();
       ctx.outcome = 'hidden';
       throw unknownTool(tool.name);
-    }
-    return runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped) as unknown as Promise<Record<string, unknown>>);
+    });
   };
 }
 

@@ -2,6 +2,7 @@ import { IsBoolean, IsInt, IsOptional } from 'class-validator';
 import pino from 'pino';
 import { createApp } from '../server/create-app';
 import { Tool } from '../decorators/tool.decorator';
+import { RequireRoles } from '../decorators/require-roles.decorator';
 import { InternalError } from '../errors/mcp-error';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
 import type { Connection } from './connection';
@@ -274,6 +275,30 @@ describe('tasks and their limits', () => {
     expect((await connection.receive({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId } })) as Answer).toMatchObject({
       result: { status: 'cancelled' },
     });
+  });
+
+  it('makes no task for a caller from whom the tool is hidden: the answer of an unknown tool, nothing stored', async () => {
+    class Admin {
+      @RequireRoles('admin')
+      @Tool({ task: 'optional', input: null })
+      async purge() {
+        return 'purged';
+      }
+    }
+    const guarded = createApp({ name: 't', version: '1', providers: [Admin], logger: silent });
+    const ask = async (roles: string[]) => {
+      const connection = guarded.connect({ kind: 'memory', auth: { subject: roles.join() || 'anon', scopes: [], claims: { roles } } });
+      await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+      const called = (await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'purge', task: {} } })) as Answer;
+      const unknown = (await connection.receive({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope', task: {} } })) as Answer;
+      const listed = (await connection.receive({ jsonrpc: '2.0', id: 3, method: 'tasks/list', params: {} })) as Answer;
+      return { called, unknown, listed: listed.result?.tasks as unknown[] };
+    };
+    const stranger = await ask([]);
+    expect(stranger.called.error).toEqual({ ...stranger.unknown.error, message: stranger.unknown.error!.message.replace('nope', 'purge') });
+    expect(stranger.listed).toEqual([]);
+    const admin = await ask(['admin']);
+    expect(admin.called.result?.task).toMatchObject({ status: 'working' });
   });
 
   it('rejects a task option that is not one of the three', () => {
