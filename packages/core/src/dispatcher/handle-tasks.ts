@@ -27,7 +27,8 @@ export function callToolOrTask(
     if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs, piped);
     const plan = ctx.taskDialect.plan(tool, params, ctx.client);
     if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped);
-    const start = () => runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped) as unknown as Promise<Record<string, unknown>>);
+    const start = () =>
+      runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped) as unknown as Promise<Record<string, unknown>>);
     const pipeline = piped?.get(tool.name);
     if (pipeline === undefined) return start();
     // No task for a caller who may not call the tool: a hidden tool is an unknown tool, a denial
