@@ -26,7 +26,12 @@ export function buildMethodTable(app: AppModel): MethodTable {
     table.set(
       METHOD.TOOLS_CALL,
       tasks
-        ? callToolOrTask(tasks, () => app.map.tools, app.settings.toolTimeoutMs, () => app.pipelines?.tools.byName)
+        ? callToolOrTask(
+            tasks,
+            () => app.map.tools,
+            app.settings.toolTimeoutMs,
+            () => app.pipelines?.tools.byName,
+          )
         : (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs, app.pipelines?.tools.byName),
     );
     if (tasks) for (const [method, handler] of taskMethods(tasks)) table.set(method, handler);
