@@ -5,6 +5,8 @@ import pino from 'pino';
 import { createApp } from '../server/create-app';
 import { Tool } from '../decorators/tool.decorator';
 import { ToolError } from '../errors/tool-error';
+import { markFastLines } from '../logging/fast-destination';
+import { LogDestination } from '../logging/log-destination';
 import type { RequestContext } from './request-context';
 import type { Connection } from './connection';
 import {
@@ -197,6 +199,33 @@ describe('the mcpkit:request tracing channel', () => {
       }
       expect(lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'tools/list', trace_id: 'abc' });
     });
+  });
+
+  it('keeps the request line on its fast path with the fields a subscriber adds', async () => {
+    class Captured extends LogDestination {
+      readonly written: string[] = [];
+      override write(line: string): boolean {
+        this.written.push(line);
+        return true;
+      }
+    }
+    const fast = new Captured();
+    const viaPino: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => viaPino.push(line) });
+    markFastLines(logger, fast);
+    const connection = createApp({ name: 'traced', version: '1', providers: [Traced], logger }).connect({ kind: 'memory' });
+    const add = (message: unknown) => {
+      Object.assign((message as RequestTrace).logBindings, { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' });
+    };
+    const channel = tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
+    channel.start.subscribe(add);
+    try {
+      await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN } });
+    } finally {
+      channel.start.unsubscribe(add);
+    }
+    expect(viaPino).toEqual([]);
+    expect(JSON.parse(fast.written[0])).toMatchObject({ msg: 'request', trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' });
   });
 
   it('publishes initialize, with the negotiated revision', async () => {
