@@ -68,6 +68,12 @@ export interface RequestTrace {
  * its client (sampling, elicitation, roots, ping) on a handshake-era session, through
  * `tracePromise`: `start` (a subscriber may add keys to `meta`, which go into the request's
  * `_meta`, e.g. `traceparent`), then `asyncStart` / `asyncEnd` with `result`, or `error` first.
+ *
+ * @example
+ * import { tracingChannel } from 'node:diagnostics_channel';
+ * tracingChannel<unknown, ClientRequestTrace>('mcpkit:client-request').start.subscribe((message) => {
+ *   (message as ClientRequestTrace).meta.traceparent = currentTraceparent();
+ * });
  */
 export interface ClientRequestTrace {
   readonly method: string;
