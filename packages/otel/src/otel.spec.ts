@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { createApp, Tool, ToolError, type RequestContext } from '@mcpkit/core';
+import { createApp, Prompt, Tool, ToolError, type RequestContext } from '@mcpkit/core';
 import type { Connection } from '@mcpkit/core/transport';
 import { IsString } from 'class-validator';
 import pino from 'pino';
@@ -37,6 +37,18 @@ class Tools {
   }
 }
 
+class Prompts {
+  @Prompt({ input: null })
+  greet(): string {
+    return 'hello';
+  }
+
+  @Prompt({ input: null })
+  broken(): string {
+    throw new Error('secret detail at /srv/prompts.js:3');
+  }
+}
+
 const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT = 'b7ad6b7169203331';
@@ -62,7 +74,7 @@ async function connect(era: 'handshake' | 'modern'): Promise<Connection> {
   lines = [];
   sent = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
-  const app = createApp({ name: 'otel', version: '1', providers: [Tools], logger });
+  const app = createApp({ name: 'otel', version: '1', providers: [Tools, Prompts], logger });
   const connection = app.connect({ kind: 'http', headers: { authorization: SECRET } }, { sessionId: era === 'handshake' ? 'sess-1' : undefined });
   connection.setOutbound((message) => sent.push(message as unknown as Record<string, unknown>));
   if (era === 'handshake') {
@@ -145,6 +157,16 @@ describe.each([
     expect(unknownTool.status.message).toMatch(/missing/);
     await connection.receive({ jsonrpc: '2.0', id: nextId++, method: 'nope/nope', params: { ...extra } });
     expect(recorder.span('nope/nope').attributes['error.type']).toBe('-32601');
+  });
+
+  it('names prompt spans by prompt, with gen_ai.prompt.name; a handler that throws is -32603', async () => {
+    const connection = await connect(era);
+    await connection.receive({ jsonrpc: '2.0', id: nextId++, method: 'prompts/get', params: { name: 'greet', ...extra } });
+    expect(recorder.span('prompts/get greet').attributes).toMatchObject({ 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'greet' });
+    await connection.receive({ jsonrpc: '2.0', id: nextId++, method: 'prompts/get', params: { name: 'broken', ...extra } });
+    const broken = recorder.span('prompts/get broken');
+    expect(broken.attributes['error.type']).toBe('-32603');
+    expect(broken.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Internal error' });
   });
 
   it('names list and read spans by method alone, the URI in mcp.resource.uri', async () => {
@@ -232,6 +254,19 @@ describe('otel() modes', () => {
     expect(recorder.spans().map((span) => span.name)).toEqual(['inside']);
     expect(recorder.span('inside').parentSpanContext?.spanId).toBe(PARENT);
     expect(lines.find((entry) => entry.msg === 'request')).toMatchObject({ trace_id: TRACE_ID });
+  });
+
+  it('propagation_only passes the caller trace on to requests to the client', async () => {
+    telemetry = otel({ mode: 'propagation_only' });
+    const connection = await connect('handshake');
+    recorder.reset();
+    const answer = call(connection, {}, 'ask', {}, { traceparent: TRACEPARENT });
+    await new Promise((resolve) => setImmediate(resolve));
+    const asked = sent.find((message) => message.method === 'roots/list') as { id: string; params: { _meta: Record<string, string> } };
+    await connection.receive({ jsonrpc: '2.0', id: asked.id, result: { roots: [] } });
+    await answer;
+    expect(asked.params._meta.traceparent).toBe(TRACEPARENT);
+    expect(recorder.spans()).toEqual([]);
   });
 
   it('off watches nothing', async () => {

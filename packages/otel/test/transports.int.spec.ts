@@ -27,6 +27,12 @@ class Tools {
   }
 
   @Tool({ input: null })
+  note(_: unknown, ctx: RequestContext): string {
+    ctx.logger.info('noted');
+    return 'ok';
+  }
+
+  @Tool({ input: null })
   async ask(_: unknown, ctx: RequestContext): Promise<string> {
     return `${(await ctx.roots()).length} roots`;
   }
@@ -134,5 +140,26 @@ describe('over Streamable HTTP with the official SDK clients', () => {
     expect(echo.spanContext().traceId).toBe(TRACE_ID);
     expect(echo.attributes).toMatchObject({ 'network.transport': 'tcp', 'mcp.protocol.version': '2026-07-28' });
     expect(echo.attributes['mcp.session.id']).toBeUndefined();
+  });
+
+  it('under Fastify, ctx.logger lines are children of the request logger and carry the span ids', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const logged = await serveHttp(createApp({ name: 'otel-log', version: '1', providers: [Tools], logger }), { port: 0 });
+    const client = new Client({ name: 'sdk', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(logged.url)));
+    try {
+      await client.callTool({ name: 'note', arguments: {}, _meta: { traceparent: TRACEPARENT } });
+    } finally {
+      await client.close();
+      await logged.close();
+    }
+    const span = recorder.span('tools/call note');
+    const noted = lines.find((line) => line.msg === 'noted');
+    expect(noted).toMatchObject({ reqId: expect.anything(), trace_id: TRACE_ID, span_id: span.spanContext().spanId });
+    expect(lines.find((line) => line.msg === 'request' && line.method === 'tools/call')).toMatchObject({
+      trace_id: TRACE_ID,
+      span_id: span.spanContext().spanId,
+    });
   });
 });
