@@ -234,6 +234,17 @@ describe('the mcpkit:request tracing channel', () => {
     expect(listening.events[3][1]).toMatchObject({ method: 'initialize', protocolVersion: '2025-11-25', sessionId: 'sess-1' });
   });
 
+  it('publishes a 2026-07-28 subscriptions/listen from its start to its end', async () => {
+    const connection = await connect('modern');
+    const listen = connection.receive({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: {}, _meta: MODERN } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(names(listening.events)).toEqual(['start', 'end']);
+    connection.endListens();
+    await listen;
+    expect(names(listening.events)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+    expect(listening.events[3][1]).toMatchObject({ method: 'subscriptions/listen', id: 'L', protocolVersion: '2026-07-28', cancelled: true });
+  });
+
   it('builds nothing when nobody subscribes', async () => {
     listening.stop();
     expect(tracingChannel(REQUEST_CHANNEL).hasSubscribers).toBe(false);

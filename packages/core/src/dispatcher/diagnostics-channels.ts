@@ -187,3 +187,36 @@ export function traceAnswered<R extends { result?: unknown; error?: { code: numb
   endTrace(trace, answer);
   return answer;
 }
+
+/**
+ * @internal Publishes a long-lived request served outside `runRequest` (`subscriptions/listen`):
+ * `start` and `end` now, how it ended once `answer` settles. Returns `answer`.
+ */
+export function traceLasting<R extends { result?: unknown; error?: { code: number; message: string } } | undefined>(
+  frame: {
+    readonly method: string;
+    readonly target: unknown;
+    readonly id: RequestId;
+    readonly era: EraName;
+    readonly meta: Meta | undefined;
+    readonly params: Readonly<Record<string, unknown>>;
+  },
+  protocolVersion: string,
+  transport: TransportInfo,
+  serve: () => Promise<R>,
+): Promise<R> {
+  const trace = requestTrace(frame.method, frame.target, frame.id, frame.era, protocolVersion, undefined, transport, frame.meta, frame.params, {});
+  const answer = requestChannel.start.runStores(trace, () => (trace.runWithin === undefined ? serve() : trace.runWithin(serve)));
+  requestChannel.end.publish(trace);
+  return answer.then(
+    (response) => {
+      if (response === undefined) trace.cancelled = true;
+      endTrace(trace, response);
+      return response;
+    },
+    (error: unknown) => {
+      endTrace(trace, undefined);
+      throw error;
+    },
+  );
+}

@@ -3,7 +3,7 @@ import { MethodNotFoundError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import type { RequestFrame } from '../../wire/frame';
 import { runRequest } from '../../dispatcher/run-request';
-import { requestChannel, traceAnswered } from '../../dispatcher/diagnostics-channels';
+import { requestChannel, traceAnswered, traceLasting } from '../../dispatcher/diagnostics-channels';
 import type { Era, EraHost, ReceiveOptions } from '../era';
 import { modernErrorObject } from './error-object';
 import { listen } from './listen';
@@ -66,7 +66,10 @@ export const modernEra: Era = {
     const refused = host.refusal(id, modernEra);
     if (refused) return refused;
     const link = new ModernLink(request, app, host);
-    if (method === SUBSCRIPTIONS_LISTEN) return listen(frame, host, options, link);
+    if (method === SUBSCRIPTIONS_LISTEN) {
+      if (!requestChannel.hasSubscribers) return listen(frame, host, options, link);
+      return traceLasting(frame, request.client.protocolVersion, options.transport ?? host.transport, () => listen(frame, host, options, link));
+    }
     return runRequest(modernEra, host, frame, handler!, options, link);
   },
 };
