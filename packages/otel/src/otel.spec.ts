@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { tracingChannel } from 'node:diagnostics_channel';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { createApp, Prompt, Tool, ToolError, type RequestContext } from '@mcpkit/core';
+import { createApp, Prompt, REQUEST_CHANNEL, Tool, ToolError, type RequestContext, type RequestTrace } from '@mcpkit/core';
 import type { Connection } from '@mcpkit/core/transport';
 import { IsString } from 'class-validator';
 import pino from 'pino';
@@ -12,9 +14,13 @@ class EchoArgs {
   text: string;
 }
 
+const tenant = new AsyncLocalStorage<string>();
+let seen: Array<[string | undefined, boolean]> = [];
+
 class Tools {
   @Tool()
   echo(args: EchoArgs) {
+    seen.push([tenant.getStore(), trace.getActiveSpan() !== undefined]);
     // A span the handler makes belongs to the request's.
     trace.getTracer('handler').startSpan('inside').end();
     return args.text;
@@ -242,6 +248,26 @@ describe('otel() on handshake-era sessions', () => {
     const sessions = recorder.histogram(METRIC.SESSION_DURATION)!;
     expect(sessions.descriptor.unit).toBe('s');
     expect(sessions.dataPoints[0].value.count).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('otel() beside another subscriber', () => {
+  it('runs the handler inside both contexts when another start subscriber set runWithin first', async () => {
+    telemetry.disable();
+    const requests = tracingChannel(REQUEST_CHANNEL);
+    const other = (message: unknown) => {
+      (message as RequestTrace).runWithin = (fn) => tenant.run('acme', fn);
+    };
+    requests.start.subscribe(other);
+    telemetry = otel();
+    seen = [];
+    try {
+      const connection = await connect('modern');
+      await call(connection, { _meta: MODERN }, 'echo', { text: 'hi' });
+    } finally {
+      requests.start.unsubscribe(other);
+    }
+    expect(seen).toEqual([['acme', true]]);
   });
 });
 

@@ -136,7 +136,11 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
             if (span !== undefined) request.logBindings.span_id = ids.spanId;
           }
         }
-        if (inside !== context.active()) request.runWithin = (fn) => context.with(inside, fn);
+        if (inside !== context.active()) {
+          // Another subscriber may have set one already: run inside both.
+          const outer = request.runWithin;
+          request.runWithin = outer === undefined ? (fn) => context.with(inside, fn) : (fn) => outer(() => context.with(inside, fn));
+        }
       } catch {
         // A tracer that throws must not take the request down with it.
       }

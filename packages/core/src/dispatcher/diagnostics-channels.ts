@@ -51,6 +51,7 @@ export interface RequestTrace {
    * Set by a `start` subscriber that needs the handler to run inside its own async context (an
    * OpenTelemetry `context.with`), so work the handler starts belongs to the request. It only
    * runs `fn`: it sees no arguments and cannot change the result (that is the pipeline's job).
+   * A subscriber that finds one already set wraps it, so both contexts apply.
    */
   runWithin: (<T>(fn: () => T) => T) | undefined;
   /** The result sent (set before `asyncStart`), when the answer is a result. */
