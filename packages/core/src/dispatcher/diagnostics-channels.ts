@@ -1,7 +1,7 @@
 import { channel, tracingChannel } from 'node:diagnostics_channel';
 import type { RequestId } from '../protocol/json-rpc';
 import type { Meta } from '../protocol/mcp-types';
-import type { EraName } from '../wire/frame';
+import type { EraName, RequestFrame } from '../wire/frame';
 import type { TransportInfo } from './request-context';
 
 /** The name of the tracing channel every request is published on (`node:diagnostics_channel`). */
@@ -150,8 +150,11 @@ export function requestTrace(
   };
 }
 
+/** What a request was answered with, as far as its trace needs (undefined: nothing was sent). */
+type Answer = { result?: unknown; error?: { code: number; message: string } } | undefined;
+
 /** @internal Publishes how a traced request ended: `error` for a JSON-RPC error, then `asyncStart` and `asyncEnd`. */
-export function endTrace(trace: RequestTrace, response: { result?: unknown; error?: { code: number; message: string } } | undefined): void {
+export function endTrace(trace: RequestTrace, response: Answer): void {
   if (response?.error !== undefined) {
     trace.error = { code: response.error.code, message: response.error.message };
     requestChannel.error.publish(trace);
@@ -168,15 +171,8 @@ export function endTrace(trace: RequestTrace, response: { result?: unknown; erro
  * unknown method, a request refused before its handler): `start`, `end`, then how it ended, in
  * one go. Returns the answer.
  */
-export function traceAnswered<R extends { result?: unknown; error?: { code: number; message: string } } | undefined>(
-  frame: {
-    readonly method: string;
-    readonly target: unknown;
-    readonly id: RequestId;
-    readonly era: EraName;
-    readonly meta: Meta | undefined;
-    readonly params: Readonly<Record<string, unknown>>;
-  },
+export function traceAnswered<R extends Answer>(
+  frame: RequestFrame,
   protocolVersion: string,
   sessionId: string | undefined,
   transport: TransportInfo,
@@ -193,19 +189,7 @@ export function traceAnswered<R extends { result?: unknown; error?: { code: numb
  * @internal Publishes a long-lived request served outside `runRequest` (`subscriptions/listen`):
  * `start` and `end` now, how it ended once `answer` settles. Returns `answer`.
  */
-export function traceLasting<R extends { result?: unknown; error?: { code: number; message: string } } | undefined>(
-  frame: {
-    readonly method: string;
-    readonly target: unknown;
-    readonly id: RequestId;
-    readonly era: EraName;
-    readonly meta: Meta | undefined;
-    readonly params: Readonly<Record<string, unknown>>;
-  },
-  protocolVersion: string,
-  transport: TransportInfo,
-  serve: () => Promise<R>,
-): Promise<R> {
+export function traceLasting<R extends Answer>(frame: RequestFrame, protocolVersion: string, transport: TransportInfo, serve: () => Promise<R>): Promise<R> {
   const trace = requestTrace(frame.method, frame.target, frame.id, frame.era, protocolVersion, undefined, transport, frame.meta, frame.params, {});
   const answer = requestChannel.start.runStores(trace, () => (trace.runWithin === undefined ? serve() : trace.runWithin(serve)));
   requestChannel.end.publish(trace);
