@@ -13,6 +13,7 @@ import { clockApp } from '../examples/app.example';
 import { createConverterApp } from '../examples/programmatic.example';
 import { reportsTaskApp } from '../examples/tasks.example';
 import { guardedApp } from '../examples/guards.example';
+import { countOutcomes } from '../examples/channels.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -99,6 +100,19 @@ describe('documentation examples', () => {
     expect(firstText(await writer.callTool('create_note', { text: 'x' }))).toBe('created "x" for bo');
     const admin = await TestClient.connect(guardedApp, { auth: { subject: 'root', scopes: [], claims: { tenant: 'acme', roles: ['admin'] } } });
     expect(await admin.callTool('purge')).toEqual({ isError: true, content: [{ type: 'text', text: 'The note store is down; try again in a minute.' }] });
+  });
+
+  it('observability: a diagnostics_channel subscriber sees every answer and its outcome', async () => {
+    const watch = countOutcomes();
+    try {
+      const client = await TestClient.connect(weatherApp);
+      await client.callTool('summary', { city: 'Oslo', days: 3 });
+      await client.callTool('summary', { city: 'Atlantis', days: 1 });
+      await client.listTools();
+      expect(Object.fromEntries(watch.counts)).toMatchObject({ 'tools/call ok': 1, 'tools/call tool_error': 1, 'tools/list ok': 1 });
+    } finally {
+      watch.stop();
+    }
   });
 
   it('validation: nested DTOs, stripping, strict mode and raw schemas', async () => {
@@ -357,6 +371,7 @@ const NOT_AN_APP: Record<string, string> = {
   'stdio.example.ts': 'an entry that serves stdio when run (it shows serveStdio and its options; mcpkit start does this for an exported app)',
   'session-restore.example.ts': 'an entry that serves stdio when run (it shows serveStdio continuing a handed-over session)',
   'fastify-package.example.ts': 'an entry that listens on port 3000 when run (it shows serveHttp in a script of your own)',
+  'channels.example.ts': 'a helper (a diagnostics_channel subscriber), not an app: the observability test runs it against one',
   'eras.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'protocol.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'testing.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',

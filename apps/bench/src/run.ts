@@ -1,14 +1,15 @@
 // pnpm bench: mcpkit's testbed against the official SDK and a raw JSON-RPC server.
 // Flags: --smoke (a few verified calls, no figures judged), --out <file.json>, --docs (rewrite
 // docs/benchmarks.md), --only startup (cold start and memory alone, on both Nodes: ~1 minute),
-// --only logging (echo at 16 in flight: raw, mcpkit at warn, at info and in its default
-// configuration, interleaved, stdio and HTTP: ~2 minutes).
+// --only logging (echo at 16 in flight: raw, mcpkit at warn, at info, in its default
+// configuration and with OpenTelemetry on, interleaved, stdio and HTTP: ~3 minutes).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpRpc, spawnServer, StdioRpc, type Message, type RpcClient } from './clients';
 import { BAD_VALIDATE, callFor, type Workload } from './payloads';
 import { cpuMicros, freePort, rssMb, waitForPort } from './proc';
+import { otlpSink } from './otlp-sink';
 import { renderMarkdown } from './report';
 import { withTables } from './render';
 
@@ -212,11 +213,14 @@ async function callFigures(results: Record<string, unknown>): Promise<void> {
 // default configuration a user gets: no LOG_LEVEL at all. Interleaved with raw and mcpkit at warn,
 // with more calls than the matrix (HTTP figures of 6 000 calls still carry JIT warm-up and 10 ms
 // CPU ticks), so these ratios come from one stretch of time on a noisy machine.
+const OTEL_ROW = 'mcpkit+otel';
 const LOGGING_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv]> = [
   ['raw', 'raw', {}],
   ['mcpkit', 'mcpkit', {}],
   ['mcpkit+info-log', 'mcpkit', { LOG_LEVEL: 'info' }],
   ['mcpkit (default config)', 'mcpkit', { LOG_LEVEL: undefined }],
+  // OpenTelemetry on (#15): the Node SDK and @mcpkit/otel, exporting OTLP to a sink that drops it.
+  [OTEL_ROW, 'mcpkit', { OTEL_SERVICE_NAME: 'bench', OTEL_LOGS_EXPORTER: 'none' }],
 ];
 
 const LOGGING_CALLS: Record<'stdio' | 'http', number> = smoke ? { stdio: 40, http: 40 } : { stdio: 150_000, http: 20_000 };
@@ -226,7 +230,7 @@ async function loggingFigures(rounds: number): Promise<Record<string, Record<str
   for (let round = 0; round < rounds; round++) {
     for (const transport of ['stdio', 'http'] as const) {
       for (const [row, server, env] of LOGGING_ROWS) {
-        const target = await start(server, transport, env);
+        const target = await start(server, transport, row === OTEL_ROW ? { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: await otlpSink() } : env);
         if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS[transport] / 10);
         (runs[`${row}|${transport}|echo|16`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS[transport]));
         await target.stop();

@@ -3,6 +3,7 @@ import '@mcpkit/core/compile-cache';
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@mcpkit/stdio';
 import { createNotesApp, notesDatabasePath } from './app';
+import { startTelemetry } from './telemetry';
 
 const { values } = parseArgs({
   options: {
@@ -20,15 +21,38 @@ function say(text: string): void {
   process.stderr.write(`${text}\n`);
 }
 
-if (values.stdio) {
+if (values.stdio && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   serveStdio(app);
   say(`mcpkit notes server on stdio (notes in ${database}). Client config: {"command": "node", "args": ["${__filename}", "--stdio"]}`);
+} else if (values.stdio) {
+  // With telemetry, the process exits only once the spans and metrics are sent.
+  void startTelemetry().then((stopTelemetry) => {
+    const server = serveStdio(app, { exitProcess: false });
+    let exiting = false;
+    const exit = () => {
+      if (exiting) return;
+      exiting = true;
+      void stopTelemetry().finally(() => process.exit(0));
+    };
+    process.once('SIGTERM', () => void server.close().then(exit));
+    process.once('SIGINT', () => void server.close().then(exit));
+    void server.closed.then(exit);
+    say(`mcpkit notes server on stdio (notes in ${database}), sending telemetry to ${process.env.OTEL_EXPORTER_OTLP_ENDPOINT}`);
+  });
 } else {
-  // Loaded only for HTTP: a stdio server does not pay for Fastify at start-up.
-  import('@mcpkit/fastify')
-    .then(({ serveHttp }) => serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless }))
-    .then((server) => {
-      const stop = () => void server.close().then(() => process.exit(0));
+  // Loaded only for HTTP: a stdio server does not pay for Fastify at start-up. Telemetry starts
+  // first, so the Fastify instrumentation sees the instance created after it.
+  startTelemetry()
+    .then(async (stopTelemetry) => ({
+      stopTelemetry,
+      server: await (await import('@mcpkit/fastify')).serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless }),
+    }))
+    .then(({ server, stopTelemetry }) => {
+      const stop = () =>
+        void server
+          .close()
+          .then(stopTelemetry)
+          .then(() => process.exit(0));
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       say(`mcpkit notes server listening on ${server.url} (notes in ${database})`);

@@ -2,12 +2,27 @@
 import '@mcpkit/core/compile-cache';
 import { serveStdio } from '@mcpkit/stdio';
 import { createTestbedApp } from './app';
+import { startTelemetry } from './telemetry';
 
 const mode = process.argv[2] ?? 'stdio';
 const app = createTestbedApp();
 
-if (mode === 'stdio') {
+if (mode === 'stdio' && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   serveStdio(app);
+} else if (mode === 'stdio') {
+  // With telemetry, exit only once it is flushed.
+  void startTelemetry().then((flush) => {
+    const server = serveStdio(app, { exitProcess: false });
+    let exiting: Promise<void> | undefined;
+    const exit = () =>
+      void (exiting ??= server
+        .close()
+        .then(flush)
+        .finally(() => process.exit(0)));
+    process.once('SIGTERM', exit);
+    process.once('SIGINT', exit);
+    void server.closed.then(exit);
+  });
 } else if (mode === 'http' || mode === 'fetch') {
   const sessions = (process.env.MCP_HTTP_MODE ?? 'stateful') !== 'stateless';
   const responseMode = (process.env.MCP_RESPONSE_MODE ?? 'auto') as 'auto' | 'json' | 'sse';
@@ -15,17 +30,24 @@ if (mode === 'stdio') {
   const port = Number(process.env.PORT ?? 3000);
   // Loaded only in HTTP modes: stdio servers should not pay for Fastify at start-up. `fetch`
   // serves the same surface through the web-standard binding, on node:http.
-  const started =
+  // Telemetry first: the Fastify instrumentation sees only instances created after it.
+  const flushing = startTelemetry();
+  const started = flushing.then(() =>
     mode === 'http'
       ? import('@mcpkit/fastify').then(({ serveHttp }) => serveHttp(app, { host, port, sessions, responseMode }))
       : Promise.all([import('@mcpkit/http'), import('./fetch-server.js')]).then(async ([{ createFetchHandler }, { serveFetch }]) => {
           const handler = createFetchHandler(app, { sessions, responseMode });
           const server = await serveFetch(handler, host, port);
           return { url: server.url, close: () => handler.close().then(() => server.close()) };
-        });
+        }),
+  );
   started
     .then((server) => {
-      const stop = () => void server.close().then(() => process.exit(0));
+      const stop = () =>
+        void server
+          .close()
+          .then(async () => (await flushing)?.())
+          .then(() => process.exit(0));
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       app.logger.info({ url: server.url, sessions }, 'testbed listening');

@@ -57,6 +57,14 @@ export {
   type AskOptions,
 } from './dispatcher/request-context';
 export type { TraceContext } from './dispatcher/trace-context';
+export {
+  CLIENT_REQUEST_CHANNEL,
+  REQUEST_CHANNEL,
+  SESSION_CHANNEL,
+  type ClientRequestTrace,
+  type RequestTrace,
+  type SessionTrace,
+} from './dispatcher/diagnostics-channels';
 export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';

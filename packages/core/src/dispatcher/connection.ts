@@ -4,7 +4,15 @@ import { clipJson } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import type { Logger } from '../logging/logger';
 import type { LogLevel } from '../logging/log-levels';
-import { isRequestId, type JsonRpcFailure, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
+import {
+  isObject,
+  isRequestId,
+  type JsonRpcFailure,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import { idKey } from '../protocol/exact-id';
 import { parseMessage } from '../wire/parse-message';
@@ -22,6 +30,7 @@ import type { ClientInfo } from './client-info';
 import { announcedLists, announcingCapabilities, LIST_CHANGED } from './list-changes';
 import type { ListenSnapshot, OpenListen, SessionSnapshot } from './session-snapshot';
 import type { SessionControls } from './method-handler';
+import { clientRequestChannel, sessionChannel, type ClientRequestTrace, type SessionTrace } from './diagnostics-channels';
 import type { OutboundRequestOptions } from './outbound-requests';
 import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
 
@@ -259,7 +268,12 @@ export class Connection {
     via: ((message: JsonRpcMessage) => void) | undefined,
     options: OutboundRequestOptions,
   ): Promise<Record<string, unknown>> {
-    return this.handshake.requestClient(method, params, via ?? this.outboundChannel, options);
+    if (!clientRequestChannel.hasSubscribers) return this.handshake.requestClient(method, params, via ?? this.outboundChannel, options);
+    const trace: ClientRequestTrace = { method, sessionId: this.session.id, meta: {} };
+    return clientRequestChannel.tracePromise(
+      () => this.handshake.requestClient(method, withMeta(params, trace.meta), via ?? this.outboundChannel, options),
+      trace,
+    );
   }
 
   /**
@@ -316,7 +330,17 @@ export class Connection {
     const cutShort = [...this.inflight.values()];
     this.inflight.clear();
     for (const ctx of cutShort) this.stop(ctx, new Error('connection closed'));
-    this.handshakeState?.close();
+    const handshake = this.handshakeState;
+    if (handshake?.openedAt !== undefined && sessionChannel.hasSubscribers) {
+      const trace: SessionTrace = {
+        sessionId: this.session.id,
+        protocolVersion: handshake.clientInfo.protocolVersion,
+        transport: this.transport,
+        durationSeconds: (performance.now() - handshake.openedAt) / 1000,
+      };
+      sessionChannel.publish(trace);
+    }
+    handshake?.close();
     this.outboundChannel = undefined;
   }
 
@@ -417,3 +441,9 @@ export class Connection {
 }
 
 export type { JsonRpcNotification };
+
+/** The params with what a `mcpkit:client-request` subscriber put in `_meta` (a `traceparent`). */
+function withMeta(params: Record<string, unknown>, meta: Record<string, unknown>): Record<string, unknown> {
+  for (const _ in meta) return { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), ...meta } };
+  return params;
+}

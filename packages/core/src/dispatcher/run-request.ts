@@ -11,6 +11,7 @@ import type { RequestFrame } from '../wire/frame';
 import type { Era, EraHost, ReceiveOptions, RunPlan } from '../eras/era';
 import type { MethodHandler } from './method-handler';
 import { RequestContext } from './request-context';
+import { endTrace, requestChannel, requestTrace, type RequestTrace } from './diagnostics-channels';
 import { traceIdOf } from './trace-context';
 
 /**
@@ -54,13 +55,17 @@ export async function runRequest(
     send: options.send,
     detach: options.detach,
   });
+  // One boolean per request: with nobody listening on `mcpkit:request`, nothing more is built.
+  const trace = requestChannel.hasSubscribers
+    ? requestTrace(method, target, id, era.name, plan.link.client.protocolVersion, plan.link.session?.id, transport, meta, frame.params, bindings)
+    : undefined;
   const release = host.track(id, ctx);
   // Asked per request (a number comparison): the level may change while the server runs.
   const logRequests = isLevelEnabled(logger, 'info');
   const started = logRequests ? performance.now() : 0;
   let response: JsonRpcResponse;
   try {
-    let result = handler(frame.params as Record<string, unknown>, ctx, host.controls);
+    let result = trace === undefined ? handler(frame.params as Record<string, unknown>, ctx, host.controls) : runTraced(trace, handler, frame, ctx, host);
     if (result instanceof Promise) result = await result;
     response = { jsonrpc: '2.0', id, result: plan.complete(result as Record<string, unknown>, frame, ctx) };
   } catch (error) {
@@ -74,13 +79,18 @@ export async function runRequest(
     if (logRequests) logLine(logger, bindings, started, 'cancelled');
     // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
     // server (shutting down, the session ended): whoever still listens learns why.
-    return host.isClosed
+    const said = host.isClosed
       ? errorAnswer(
           id,
           new InternalError('The request was cut short: the server closed this connection (shutting down, or the session ended)'),
           era.errorObject,
         )
       : undefined;
+    if (trace !== undefined) {
+      trace.cancelled = true;
+      endTrace(trace, said);
+    }
+    return said;
   }
   if (logRequests) {
     const code = 'error' in response ? response.error.code : undefined;
@@ -92,7 +102,20 @@ export async function runRequest(
       code,
     );
   }
+  if (trace !== undefined) endTrace(trace, response);
   return response;
+}
+
+/**
+ * Runs the handler as the `start` event of `mcpkit:request`: inside the stores bound to it and,
+ * when a subscriber asked, inside its async context, so what the handler starts belongs to the
+ * request's span.
+ */
+function runTraced(trace: RequestTrace, handler: MethodHandler, frame: RequestFrame, ctx: RequestContext, host: EraHost): unknown {
+  const call = () => handler(frame.params as Record<string, unknown>, ctx, host.controls);
+  const result = requestChannel.start.runStores(trace, () => (trace.runWithin === undefined ? call() : trace.runWithin(call)));
+  requestChannel.end.publish(trace);
+  return result;
 }
 
 /** The answer to a request whose handler threw; building it may throw too, and still gives an answer. */

@@ -6,6 +6,7 @@ import type { JsonRpcErrorObject, JsonRpcResponse } from '../../protocol/json-rp
 import { METHOD } from '../../protocol/methods';
 import type { Frame, RequestFrame } from '../../wire/frame';
 import { runRequest } from '../../dispatcher/run-request';
+import { requestChannel, traceAnswered } from '../../dispatcher/diagnostics-channels';
 import type { Era, EraHost, ReceiveOptions } from '../era';
 import type { HandshakeLink } from './handshake-link';
 import type { HandshakeSession } from './session';
@@ -40,13 +41,20 @@ export const handshakeEra: Era = {
   serve(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
     const { handshake, handshakeLink } = host as HandshakeHost;
     const { id, method } = frame;
-    if (method === METHOD.INITIALIZE) return Promise.resolve(handshake.initialize(id, frame.params));
+    // What is answered here, without a handler, is published on `mcpkit:request` too.
+    const answered = (response: JsonRpcResponse): Promise<JsonRpcResponse> =>
+      Promise.resolve(
+        requestChannel.hasSubscribers
+          ? traceAnswered(frame, handshake.clientInfo.protocolVersion, handshakeLink.session.id, options.transport ?? host.transport, response)
+          : response,
+      );
+    if (method === METHOD.INITIALIZE) return answered(handshake.initialize(id, frame.params));
     // Lifecycle: before initialize a client may only ping.
     if (!handshake.isInitialized && method !== METHOD.PING) {
-      return Promise.resolve(errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
+      return answered(errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
     }
     const handler = host.app.methods.get(method);
-    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return Promise.resolve(errorAnswer(id, new MethodNotFoundError(method)));
+    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return answered(errorAnswer(id, new MethodNotFoundError(method)));
     return host.refusal(id, handshakeEra) ?? runRequest(handshakeEra, host, frame, handler, options, handshakeLink);
   },
 };

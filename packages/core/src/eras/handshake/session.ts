@@ -44,6 +44,8 @@ export class HandshakeSession {
   readonly outbound = new OutboundRequests();
   /** The client-visible log threshold; undefined sends nothing. */
   logLevel: LogLevel | undefined;
+  /** When `initialize` was answered (`performance.now()`), for the session's duration; undefined before, and for a restored or stateless session. */
+  openedAt: number | undefined = undefined;
 
   constructor(
     private readonly app: AppModel,
@@ -95,6 +97,7 @@ export class HandshakeSession {
       info: clientInfo as Implementation | undefined,
     });
     this.initialized = true;
+    if (!this.sessionless) this.openedAt = performance.now();
     const result: Record<string, unknown> = {
       protocolVersion: version,
       capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.capabilities),

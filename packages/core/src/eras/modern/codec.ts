@@ -4,16 +4,24 @@ import { MethodNotFoundError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import type { RequestFrame } from '../../wire/frame';
 import { runRequest } from '../../dispatcher/run-request';
+import { requestChannel, traceAnswered, traceLasting } from '../../dispatcher/diagnostics-channels';
 import type { Era, EraHost, ReceiveOptions } from '../era';
 import { modernErrorObject } from './error-object';
 import { listen } from './listen';
-import { SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN } from './meta';
+import { META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN } from './meta';
 import { ModernLink } from './modern-link';
 import { readModernRequest, type ModernRequest } from './read-request';
 import { discoverResult, shapeModernResult } from './results';
 
-function answer(id: RequestFrame['id'], error: unknown): Promise<JsonRpcResponse> {
-  return Promise.resolve(errorAnswer(id, error, modernErrorObject));
+/** What is answered here, without a handler; published on `mcpkit:request` too. */
+function answered(frame: RequestFrame, host: EraHost, options: ReceiveOptions, response: JsonRpcResponse): Promise<JsonRpcResponse> {
+  if (!requestChannel.hasSubscribers) return Promise.resolve(response);
+  const version = frame.meta?.[META.PROTOCOL_VERSION];
+  return Promise.resolve(traceAnswered(frame, typeof version === 'string' ? version : '', undefined, options.transport ?? host.transport, response));
+}
+
+function answer(frame: RequestFrame, host: EraHost, options: ReceiveOptions, error: unknown): Promise<JsonRpcResponse> {
+  return answered(frame, host, options, errorAnswer(frame.id, error, modernErrorObject));
 }
 
 /**
@@ -45,10 +53,10 @@ export const modernEra: Era = {
         request.answers = app.settings.requestState.answersOf(params as Record<string, unknown>, method, String(frame.target ?? ''), principal);
       }
     } catch (error) {
-      return answer(id, error);
+      return answer(frame, host, options, error);
     }
     if (method === SERVER_DISCOVER) {
-      return Promise.resolve({
+      return answered(frame, host, options, {
         jsonrpc: '2.0',
         id,
         result: shapeModernResult(discoverResult(host.capabilities, app.instructions), app.infoMeta, app.settings.cacheHints.get(method)),
@@ -56,11 +64,14 @@ export const modernEra: Era = {
     }
     // readModernRequest already answered the methods this era removed.
     const handler = app.methods.get(method);
-    if (!handler && method !== SUBSCRIPTIONS_LISTEN) return answer(id, new MethodNotFoundError(method));
+    if (!handler && method !== SUBSCRIPTIONS_LISTEN) return answer(frame, host, options, new MethodNotFoundError(method));
     const refused = host.refusal(id, modernEra);
     if (refused) return refused;
     const link = new ModernLink(request, app, host);
-    if (method === SUBSCRIPTIONS_LISTEN) return listen(frame, host, options, link);
+    if (method === SUBSCRIPTIONS_LISTEN) {
+      if (!requestChannel.hasSubscribers) return listen(frame, host, options, link);
+      return traceLasting(frame, request.client.protocolVersion, options.transport ?? host.transport, () => listen(frame, host, options, link));
+    }
     return runRequest(modernEra, host, frame, handler!, options, link);
   },
 };

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HttpServerProcess, OtlpReceiver, RawStdioClient, spanAttribute as attribute } from '@mcpkit/testing';
+
+// apps/notes with the standard OpenTelemetry configuration, against a small OTLP/HTTP receiver:
+// the spans and metrics of a session driven by the official SDK client arrive, joined to the
+// client's trace through `_meta.traceparent`.
+const MAIN = join(__dirname, '..', 'dist', 'main.js');
+const CLIENT_TRACE = '5b8efff798038103d269b633813fc60c';
+const CLIENT_SPAN = 'eee19b7ec3c1b174';
+const TRACEPARENT = `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`;
+
+describe('notes with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  let dir: string;
+  let otlp: OtlpReceiver;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcpkit-notes-otel-'));
+    otlp = await OtlpReceiver.start();
+  });
+  afterEach(async () => {
+    await otlp.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const env = (protocol: string) => ({
+    NOTES_DB: join(dir, 'notes.db'),
+    LOG_LEVEL: 'warn',
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+    OTEL_SERVICE_NAME: 'notes-e2e',
+    OTEL_METRIC_EXPORT_INTERVAL: '500',
+    OTEL_LOGS_EXPORTER: 'none',
+  });
+
+  async function session(server: HttpServerProcess): Promise<void> {
+    const client = new Client({ name: 'otel-e2e', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.listTools();
+    await client.callTool({ name: 'create_note', arguments: { title: 'Traced', body: 'joined', tags: [] }, _meta: { traceparent: TRACEPARENT } });
+    await client.close();
+  }
+
+  it('over HTTP (http/json): MCP spans under the client trace, linked to the Fastify span, and the metrics', async () => {
+    const server = await HttpServerProcess.start(process.execPath, [MAIN], env('http/json'));
+    await session(server);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    const spans = otlp.spans();
+    const call = spans.find((span) => span.name === 'tools/call create_note');
+    expect(call).toMatchObject({ kind: 2, traceId: CLIENT_TRACE, parentSpanId: CLIENT_SPAN });
+    expect(attribute(call!, 'gen_ai.tool.name')).toEqual({ stringValue: 'create_note' });
+    expect(attribute(call!, 'network.transport')).toEqual({ stringValue: 'tcp' });
+    expect(spans.map((span) => span.name)).toEqual(expect.arrayContaining(['initialize', 'tools/list']));
+    // @fastify/otel's span of the HTTP request that carried the call: another trace, so a link.
+    const http = spans.filter((span) => attribute(span, 'mcp.method.name') === undefined);
+    expect(http.length).toBeGreaterThan(0);
+    expect(call!.links?.map((link) => link.traceId)).toEqual([expect.any(String)]);
+    expect(http.map((span) => span.traceId)).toContain(call!.links![0].traceId);
+    expect(otlp.metrics().map((metric) => `${metric.name} ${metric.unit}`)).toEqual(
+      expect.arrayContaining(['mcp.server.operation.duration s', 'mcp.server.session.duration s']),
+    );
+    const resource = otlp.exports.find((entry) => entry.path === '/v1/traces')!.body.toString();
+    expect(resource).toContain('"notes-e2e"');
+  });
+
+  it('over HTTP (http/protobuf): the exports are protobuf and carry the MCP span', async () => {
+    const server = await HttpServerProcess.start(process.execPath, [MAIN], env('http/protobuf'));
+    await session(server);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    const traces = otlp.exports.filter((entry) => entry.path === '/v1/traces');
+    expect(traces.length).toBeGreaterThan(0);
+    expect(traces.every((entry) => entry.contentType === 'application/x-protobuf')).toBe(true);
+    // Protobuf keeps strings and ids as they are: the span name and the client's trace id bytes.
+    const bytes = Buffer.concat(traces.map((entry) => entry.body));
+    expect(bytes.includes('tools/call create_note')).toBe(true);
+    expect(bytes.includes(Buffer.from(CLIENT_TRACE, 'hex'))).toBe(true);
+  });
+
+  it('over stdio: stdout carries the protocol only, and the spans arrive after EOF', async () => {
+    const client = RawStdioClient.spawn(process.execPath, [MAIN, '--stdio'], { ...process.env, ...env('http/json') });
+    try {
+      await client.initialize();
+      await client.request('tools/call', { name: 'create_note', arguments: { title: 'Piped', body: 'x', tags: [] }, _meta: { traceparent: TRACEPARENT } });
+      expect(await client.end()).toEqual({ code: 0, signal: null });
+    } finally {
+      client.kill();
+    }
+    expect(client.stray).toEqual([]);
+    const call = otlp.spans().find((span) => span.name === 'tools/call create_note');
+    expect(call).toMatchObject({ traceId: CLIENT_TRACE, parentSpanId: CLIENT_SPAN });
+    expect(attribute(call!, 'network.transport')).toEqual({ stringValue: 'pipe' });
+  });
+});

@@ -1,0 +1,186 @@
+import {
+  context,
+  isSpanContextValid,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { RequestTrace } from '@mcpkit/core';
+import { ATTR, TOOL_ERROR } from './attributes';
+import type { Instruments } from './instruments';
+
+/** What a request's `start` leaves for its end. */
+interface Open {
+  readonly span: Span | undefined;
+  readonly started: number;
+}
+
+/** How `otel()` turns the `mcpkit:request` events into spans and metrics. */
+export interface RequestSpanSettings {
+  readonly tracer: Tracer | undefined;
+  readonly instruments: () => Instruments | undefined;
+  readonly captureArguments: boolean;
+  readonly captureResults: boolean;
+  readonly logIds: boolean;
+}
+
+const TOOLS_CALL = 'tools/call';
+const PROMPTS_GET = 'prompts/get';
+// Methods whose target is a resource URI.
+const RESOURCE_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+
+/** The name a span of this request has: `{mcp.method.name} {target}` for tools and prompts (a URI stays out of names). */
+export function spanName(request: Pick<RequestTrace, 'method' | 'target'>): string {
+  return request.target !== undefined && (request.method === TOOLS_CALL || request.method === PROMPTS_GET)
+    ? `${request.method} ${request.target}`
+    : request.method;
+}
+
+/** `network.transport` of the convention: stdio is a pipe, HTTP runs on TCP; in-memory has none. */
+function networkTransport(kind: string): string | undefined {
+  return kind === 'stdio' ? 'pipe' : kind === 'http' ? 'tcp' : undefined;
+}
+
+/** The attributes both the span and the duration histogram carry. */
+function commonAttributes(request: RequestTrace): Attributes {
+  const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: request.method };
+  if (request.target !== undefined) {
+    if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_NAME] = request.target;
+    else if (request.method === PROMPTS_GET) attributes[ATTR.GEN_AI_PROMPT_NAME] = request.target;
+  }
+  if (request.protocolVersion !== '') attributes[ATTR.MCP_PROTOCOL_VERSION] = request.protocolVersion;
+  const transport = networkTransport(request.transport.kind);
+  if (transport !== undefined) attributes[ATTR.NETWORK_TRANSPORT] = transport;
+  return attributes;
+}
+
+/**
+ * The parent of a request's span, and the ambient span to link to: `_meta.traceparent` first
+ * (both eras), else the ambient context (an HTTP span), else the HTTP headers' trace context.
+ */
+function parentOf(request: RequestTrace, active: Context): { parent: Context; links: Link[] | undefined } {
+  const ambient = trace.getSpan(active);
+  if (request.meta?.traceparent !== undefined) {
+    const parent = propagation.extract(active, request.meta);
+    const remote = trace.getSpanContext(parent);
+    const around = ambient?.spanContext();
+    // One HTTP request may carry MCP messages of other traces: link the HTTP span, not parent.
+    const links =
+      around !== undefined && remote !== undefined && isSpanContextValid(around) && around.traceId !== remote.traceId ? [{ context: around }] : undefined;
+    return { parent, links };
+  }
+  if (ambient === undefined && request.transport.headers?.traceparent !== undefined) {
+    return { parent: propagation.extract(active, request.transport.headers), links: undefined };
+  }
+  return { parent: active, links: undefined };
+}
+
+/** A result's first text, for the span status of a tool failure. */
+function firstText(result: Readonly<Record<string, unknown>> | undefined): string {
+  const content = result?.content;
+  if (!Array.isArray(content)) return TOOL_ERROR;
+  for (const block of content) {
+    if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text') {
+      const text = (block as { text?: unknown }).text;
+      if (typeof text === 'string') return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+    }
+  }
+  return TOOL_ERROR;
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return '"[unserialisable]"';
+  }
+}
+
+/**
+ * The subscribers of `mcpkit:request`: a SERVER span per request (when there is a tracer), the
+ * handler run inside its context, the log ids, and the metrics at the end.
+ */
+export function requestSpans(settings: RequestSpanSettings): { start: (message: unknown) => void; asyncEnd: (message: unknown) => void } {
+  const open = new WeakMap<RequestTrace, Open>();
+  const { tracer } = settings;
+  return {
+    start(message: unknown): void {
+      const request = message as RequestTrace;
+      try {
+        const { parent, links } = parentOf(request, context.active());
+        let span: Span | undefined;
+        let inside = parent;
+        if (tracer !== undefined) {
+          const attributes = commonAttributes(request);
+          if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_OPERATION_NAME] = 'execute_tool';
+          if (request.target !== undefined && RESOURCE_METHODS.has(request.method)) attributes[ATTR.MCP_RESOURCE_URI] = request.target;
+          // A request always has an id here: notifications are not requests.
+          attributes[ATTR.JSONRPC_REQUEST_ID] = String(request.id);
+          if (request.sessionId !== undefined) attributes[ATTR.MCP_SESSION_ID] = request.sessionId;
+          if (request.transport.kind === 'http') attributes[ATTR.NETWORK_PROTOCOL_NAME] = 'http';
+          if (settings.captureArguments && request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_CALL_ARGUMENTS] = json(request.params.arguments ?? {});
+          span = tracer.startSpan(spanName(request), { kind: SpanKind.SERVER, attributes, links }, parent);
+          inside = trace.setSpan(parent, span);
+        }
+        open.set(request, { span, started: performance.now() });
+        if (settings.logIds) {
+          const ids = trace.getSpanContext(inside);
+          if (ids !== undefined && isSpanContextValid(ids)) {
+            request.logBindings.trace_id = ids.traceId;
+            if (span !== undefined) request.logBindings.span_id = ids.spanId;
+          }
+        }
+        if (inside !== context.active()) {
+          // Another subscriber may have set one already: run inside both.
+          const outer = request.runWithin;
+          request.runWithin = outer === undefined ? (fn) => context.with(inside, fn) : (fn) => outer(() => context.with(inside, fn));
+        }
+      } catch {
+        // A tracer that throws must not take the request down with it.
+      }
+    },
+
+    asyncEnd(message: unknown): void {
+      const request = message as RequestTrace;
+      const state = open.get(request);
+      if (state === undefined) return;
+      open.delete(request);
+      try {
+        const seconds = (performance.now() - state.started) / 1000;
+        const { span } = state;
+        let errorType: string | undefined;
+        if (request.error !== undefined) {
+          errorType = String(request.error.code);
+          span?.setAttribute(ATTR.RPC_RESPONSE_STATUS_CODE, errorType);
+          span?.setStatus({ code: SpanStatusCode.ERROR, message: request.error.message });
+        } else if (request.isError) {
+          errorType = TOOL_ERROR;
+          span?.setStatus({ code: SpanStatusCode.ERROR, message: firstText(request.result) });
+        }
+        if (span !== undefined) {
+          if (errorType !== undefined) span.setAttribute(ATTR.ERROR_TYPE, errorType);
+          if (request.cancelled) span.setAttribute(ATTR.MCPKIT_CANCELLED, true);
+          if (settings.captureResults && request.method === TOOLS_CALL && request.result !== undefined) {
+            span.setAttribute(ATTR.GEN_AI_TOOL_CALL_RESULT, json(request.result));
+          }
+          span.end();
+        }
+        const instruments = settings.instruments();
+        if (instruments === undefined) return;
+        const attributes = commonAttributes(request);
+        if (errorType !== undefined) attributes[ATTR.ERROR_TYPE] = errorType;
+        if (request.error !== undefined) attributes[ATTR.RPC_RESPONSE_STATUS_CODE] = String(request.error.code);
+        instruments.operationDuration.record(seconds, attributes);
+        if (request.result !== undefined) instruments.resultSize.record(Buffer.byteLength(json(request.result)), attributes);
+      } catch {
+        // As in start: telemetry never fails a request.
+      }
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { PassThrough } from 'node:stream';
+import { SpanKind } from '@opentelemetry/api';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import { createApp, Tool, type RequestContext } from '@mcpkit/core';
+import { serveHttp, type HttpServer } from '@mcpkit/fastify';
+import { serveStdio } from '@mcpkit/stdio';
+import { IsString } from 'class-validator';
+import pino from 'pino';
+import { otel, type Telemetry } from '../src';
+import { record, type Recorder } from './recorder';
+
+// The spans and metrics of real transports, in this process so the in-memory exporter sees them:
+// stdio over in-memory streams, Streamable HTTP on loopback with the official SDK clients.
+
+class EchoArgs {
+  @IsString()
+  text: string;
+}
+
+class Tools {
+  @Tool()
+  echo(args: EchoArgs): string {
+    return args.text;
+  }
+
+  @Tool({ input: null })
+  note(_: unknown, ctx: RequestContext): string {
+    ctx.logger.info('noted');
+    return 'ok';
+  }
+
+  @Tool({ input: null })
+  async ask(_: unknown, ctx: RequestContext): Promise<string> {
+    return `${(await ctx.roots()).length} roots`;
+  }
+}
+
+const app = () => createApp({ name: 'otel-int', version: '1', providers: [Tools], logger: pino({ level: 'silent' }) });
+const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
+
+let recorder: Recorder;
+let telemetry: Telemetry;
+beforeAll(() => {
+  recorder = record();
+  telemetry = otel();
+});
+afterAll(async () => {
+  telemetry.disable();
+  await recorder.stop();
+});
+beforeEach(() => recorder.reset());
+
+describe('over stdio', () => {
+  async function exchange(messages: unknown[]): Promise<Array<Record<string, unknown>>> {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let text = '';
+    stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const server = serveStdio(app(), { stdin, stdout, exitProcess: false });
+    for (const message of messages) stdin.write(JSON.stringify(message) + '\n');
+    stdin.end();
+    await server.closed;
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  it.each([
+    ['handshake era', [{ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }], {}, '2025-11-25'],
+    ['2026-07-28', [], MODERN, '2026-07-28'],
+  ])('%s: a SERVER span per request, parent from _meta, network.transport pipe', async (_, opening, meta, version) => {
+    const answers = await exchange([
+      ...opening,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' }, _meta: { ...meta, traceparent: TRACEPARENT } } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } },
+    ]);
+    expect(answers.map((answer) => answer.id)).toEqual(expect.arrayContaining([1, 2]));
+    const span = recorder.span('tools/call echo');
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.spanContext().traceId).toBe(TRACE_ID);
+    expect(span.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(span.attributes).toMatchObject({ 'network.transport': 'pipe', 'mcp.protocol.version': version, 'jsonrpc.request.id': '1' });
+    expect(span.attributes['mcp.session.id']).toBeUndefined();
+    expect(recorder.span('tools/list').attributes['mcp.method.name']).toBe('tools/list');
+  });
+});
+
+describe('over Streamable HTTP with the official SDK clients', () => {
+  let server: HttpServer;
+  beforeAll(async () => {
+    server = await serveHttp(app(), { port: 0 });
+  });
+  afterAll(() => server.close());
+
+  it('handshake era: spans with the session id, and a CLIENT span whose traceparent reaches the client', async () => {
+    const client = new Client({ name: 'sdk', version: '1' }, { capabilities: { roots: {} } });
+    let rootsMeta: Record<string, unknown> | undefined;
+    client.setRequestHandler(ListRootsRequestSchema, (request) => {
+      rootsMeta = request.params?._meta as Record<string, unknown> | undefined;
+      return { roots: [] };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    try {
+      await client.callTool({ name: 'echo', arguments: { text: 'hi' }, _meta: { traceparent: TRACEPARENT } });
+      await client.callTool({ name: 'ask', arguments: {}, _meta: { traceparent: TRACEPARENT } });
+    } finally {
+      await client.close();
+    }
+    const echo = recorder.span('tools/call echo');
+    expect(echo.spanContext().traceId).toBe(TRACE_ID);
+    expect(echo.attributes).toMatchObject({
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+      'mcp.session.id': transport.sessionId,
+      'mcp.protocol.version': '2025-11-25',
+    });
+    expect(recorder.span('initialize').kind).toBe(SpanKind.SERVER);
+    const roots = recorder.span('roots/list');
+    expect(roots.kind).toBe(SpanKind.CLIENT);
+    expect(roots.parentSpanContext?.spanId).toBe(recorder.span('tools/call ask').spanContext().spanId);
+    expect(rootsMeta?.traceparent).toBe(`00-${TRACE_ID}-${roots.spanContext().spanId}-01`);
+  });
+
+  it('2026-07-28: spans with the request revision and no session', async () => {
+    const client = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernHttpTransport(new URL(server.url)));
+    try {
+      await client.callTool({ name: 'echo', arguments: { text: 'hi' }, _meta: { traceparent: TRACEPARENT } });
+    } finally {
+      await client.close();
+    }
+    const echo = recorder.span('tools/call echo');
+    expect(echo.spanContext().traceId).toBe(TRACE_ID);
+    expect(echo.attributes).toMatchObject({ 'network.transport': 'tcp', 'mcp.protocol.version': '2026-07-28' });
+    expect(echo.attributes['mcp.session.id']).toBeUndefined();
+  });
+
+  it('under Fastify, ctx.logger lines are children of the request logger and carry the span ids', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const logged = await serveHttp(createApp({ name: 'otel-log', version: '1', providers: [Tools], logger }), { port: 0 });
+    const client = new Client({ name: 'sdk', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(logged.url)));
+    try {
+      await client.callTool({ name: 'note', arguments: {}, _meta: { traceparent: TRACEPARENT } });
+    } finally {
+      await client.close();
+      await logged.close();
+    }
+    const span = recorder.span('tools/call note');
+    const noted = lines.find((line) => line.msg === 'noted');
+    expect(noted).toMatchObject({ reqId: expect.anything(), trace_id: TRACE_ID, span_id: span.spanContext().spanId });
+    expect(lines.find((line) => line.msg === 'request' && line.method === 'tools/call')).toMatchObject({
+      trace_id: TRACE_ID,
+      span_id: span.spanContext().spanId,
+    });
+  });
+});
