@@ -92,12 +92,17 @@ export interface ResolvedHttpOptions {
   auth: ResourceServerOptions | undefined;
 }
 
-/** Applies the defaults docs/http.md lists; throws a TypeError without an app. */
+/** Applies the defaults docs/http.md lists; throws a TypeError without an app, or with legacySse and auth together. */
 export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
   if (!options || typeof options.app !== 'object' || typeof options.app.connect !== 'function') {
     throw new TypeError('mcpkit HTTP: pass the app made by createApp as the `app` option');
   }
   const sse = options.legacySse;
+  if (sse && options.auth !== undefined) {
+    // The 2024-11-05 HTTP+SSE endpoints take no bearer token: beside a resource server they would
+    // serve every tool to anyone who can reach them.
+    throw new TypeError('mcpkit HTTP: legacySse cannot be combined with auth; the legacy HTTP+SSE transport has no resource-server support');
+  }
   const bodyLimit = options.bodyLimit ?? 4 * 1024 * 1024;
   const maxEventBytesPerSession = options.maxEventBytesPerSession ?? DEFAULT_MAX_EVENT_BYTES_PER_SESSION;
   const maxResponseSize = options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES;

@@ -164,4 +164,11 @@ describe('the resource server', () => {
     expect(() => createFetchHandler(app, { auth: { resource: '/mcp', authorizationServers: ['https://as'], verifier } })).toThrow(/not an absolute URL/);
     expect(() => createFetchHandler(app, { auth: { resource: RESOURCE, authorizationServers: [], verifier } })).toThrow(/at least one authorization server/);
   });
+
+  it('refuses the legacy HTTP+SSE endpoints beside a resource server: they take no token', () => {
+    const app = createApp({ name: 'n', version: '1', providers: [Notes] });
+    expect(() => createFetchHandler(app, { legacySse: true, auth: { resource: RESOURCE, authorizationServers: ['https://as'], verifier } })).toThrow(
+      /legacySse cannot be combined with auth/,
+    );
+  });
 });
