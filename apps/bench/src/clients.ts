@@ -145,10 +145,19 @@ export class HttpRpc implements RpcClient {
   }
 }
 
+const running = new Set<ChildProcess>();
+
+/** Kills every server still running (a failed figure leaves its servers behind). */
+export function stopAllServers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 /** Spawns a server process with piped stdio. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): ChildProcess {
   const merged = { ...process.env, LOG_LEVEL: 'warn', ...env };
   const child = spawn(node, args, { env: merged, stdio: ['pipe', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   // stderr is a pipe someone reads, as under a real client: warnings show, request lines drain.
   if (merged.LOG_LEVEL === 'warn') child.stderr!.pipe(process.stderr, { end: false });
   else child.stderr!.resume();
