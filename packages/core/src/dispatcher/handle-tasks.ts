@@ -3,7 +3,7 @@ import { isObject } from '../protocol/json-rpc';
 import { METHOD, RELATED_TASK_META } from '../protocol/methods';
 import { isTerminalStatus } from '../app/task-store';
 import type { ToolDefinition } from '../scanner/definitions';
-import { callTool, unknownTool } from './handle-tools';
+import { authorizeCall, callTool } from './handle-tools';
 import type { MethodHandler } from './method-handler';
 import type { RequestContext } from './request-context';
 import type { TaskRuntime } from './task-runtime';
@@ -27,17 +27,17 @@ export function callToolOrTask(
     if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs, piped);
     const plan = ctx.taskDialect.plan(tool, params, ctx.client);
     if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped);
-    const start = () =>
-      runtime.start(tool, ctx, plan.ttlMs, (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped) as unknown as Promise<Record<string, unknown>>);
     const pipeline = piped?.get(tool.name);
-    if (pipeline === undefined) return start();
-    // No task for a caller who may not call the tool: a hidden tool is an unknown tool, a denial
-    // its error, before anything is stored (the task's own call runs the pipeline as usual).
-    return pipeline.authorize(ctx, 'call').then((verdict) => {
-      if (verdict !== 'hidden') return start();
-      ctx.outcome = 'hidden';
-      throw unknownTool(tool.name);
-    });
+    // Guards run once, on this request, before anything is stored: no task for a caller who may
+    // not call the tool (a hidden tool is an unknown tool, a denial its error).
+    const start = () =>
+      runtime.start(
+        tool,
+        ctx,
+        plan.ttlMs,
+        (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped, pipeline !== undefined) as unknown as Promise<Record<string, unknown>>,
+      );
+    return pipeline === undefined ? start() : authorizeCall(tool, pipeline, ctx).then(start);
   };
 }
 

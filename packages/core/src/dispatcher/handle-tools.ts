@@ -69,7 +69,8 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
 
 /**
  * `tools/call`: validate the envelope (JSON-RPC errors), then the arguments (an `isError` result,
- * SEP-1303), run the handler and shape its return value.
+ * SEP-1303), run the handler and shape its return value. `authorized`: the caller already passed
+ * the tool's guards for this call (a task checks them before it is created).
  */
 export async function callTool(
   tools: ReadonlyMap<string, ToolDefinition>,
@@ -77,6 +78,7 @@ export async function callTool(
   ctx: RequestContext,
   defaultTimeoutMs?: number,
   pipelines?: ReadonlyMap<string, Pipeline>,
+  authorized = false,
 ): Promise<CallToolResult> {
   const name = requireString(params, 'name', METHOD.TOOLS_CALL);
   const args = optionalArguments(params, METHOD.TOOLS_CALL);
@@ -84,7 +86,7 @@ export async function callTool(
   if (!tool) throw unknownTool(name);
   // An app without guards or interceptors has no pipelines at all: the plain path below.
   const pipeline = pipelines?.get(name);
-  if (pipeline !== undefined) return callThroughPipeline(tool, pipeline, args, ctx, defaultTimeoutMs);
+  if (pipeline !== undefined) return callThroughPipeline(tool, pipeline, args, ctx, defaultTimeoutMs, authorized);
   let outcome = tool.parseInput(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) return invalidArguments(tool, outcome.problems);
@@ -104,8 +106,19 @@ export async function callTool(
 }
 
 /** The answer to a name no tool has, and to a tool hidden from this caller: the same bytes. */
-export function unknownTool(name: string): InvalidParamsError {
+function unknownTool(name: string): InvalidParamsError {
   return new InvalidParamsError(`Unknown tool: ${clip(name)}`);
+}
+
+/**
+ * The access part of a tool's pipeline for this caller: a hidden tool throws the unknown-tool
+ * error, a denial its own; resolves when the caller may call it.
+ */
+export async function authorizeCall(tool: ToolDefinition, pipeline: Pipeline, ctx: RequestContext): Promise<void> {
+  if ((await pipeline.authorize(ctx, 'call')) === 'hidden') {
+    ctx.outcome = 'hidden';
+    throw unknownTool(tool.name);
+  }
 }
 
 /**
@@ -119,11 +132,9 @@ async function callThroughPipeline(
   args: Record<string, unknown>,
   ctx: RequestContext,
   defaultTimeoutMs: number | undefined,
+  authorized: boolean,
 ): Promise<CallToolResult> {
-  if ((await pipeline.authorize(ctx, 'call')) === 'hidden') {
-    ctx.outcome = 'hidden';
-    throw unknownTool(tool.name);
-  }
+  if (!authorized) await authorizeCall(tool, pipeline, ctx);
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   const core = async (): Promise<unknown> => {
     let outcome = tool.parseInput(args);

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { createApp } from '../server/create-app';
 import { Tool } from '../decorators/tool.decorator';
 import { RequireRoles } from '../decorators/require-roles.decorator';
+import { UseGuards } from '../decorators/use-guards.decorator';
 import { InternalError } from '../errors/mcp-error';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
 import type { Connection } from './connection';
@@ -299,6 +300,25 @@ describe('tasks and their limits', () => {
     expect(stranger.listed).toEqual([]);
     const admin = await ask(['admin']);
     expect(admin.called.result?.task).toMatchObject({ status: 'working' });
+  });
+
+  it("runs a task tool's guards once per call, before the task exists", async () => {
+    let asked = 0;
+    class Counted {
+      @UseGuards({ canActivate: () => (asked += 1) > 0 })
+      @Tool({ task: 'optional', input: null })
+      async work() {
+        return 'worked';
+      }
+    }
+    const counted = createApp({ name: 't', version: '1', providers: [Counted], logger: silent });
+    const connection = counted.connect({ kind: 'memory' });
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    const created = (await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', task: {} } })) as Answer;
+    const taskId = (created.result?.task as { taskId: string }).taskId;
+    const result = (await connection.receive({ jsonrpc: '2.0', id: 2, method: 'tasks/result', params: { taskId } })) as Answer;
+    expect(result.result).toMatchObject({ content: [{ type: 'text', text: 'worked' }] });
+    expect(asked).toBe(1);
   });
 
   it('rejects a task option that is not one of the three', () => {
