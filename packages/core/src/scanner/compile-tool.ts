@@ -32,7 +32,7 @@ function compileRawSchema(validators: ValidatorFactory, schema: unknown, method:
  */
 function checkNow(validators: ValidatorFactory, schema: JsonSchema, what: string): void {
   try {
-    validators.compileLazily(schema);
+    // ajv checks the schema against its meta-schema as it compiles.
     validators.compile(schema);
   } catch (error) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_SCHEMA, `${what} is not a valid JSON Schema 2020-12: ${(error as Error).message}`, [
