@@ -19,6 +19,9 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
     body: typeof request.body === 'string' ? request.body : undefined,
     logger: request.log,
     remoteAddress: request.ip,
+    // The socket's port belongs to request.ip only when no trusted proxy put another address there.
+    ...(request.ip === request.socket.remoteAddress && request.socket.remotePort !== undefined ? { remotePort: request.socket.remotePort } : {}),
+    httpVersion: request.raw.httpVersion,
     onClose: (listener) => onClientGone(request.raw, raw, listener),
   };
 }
