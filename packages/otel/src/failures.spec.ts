@@ -72,6 +72,22 @@ async function asked(method: string): Promise<{ id: string | number }> {
 }
 
 describe('error.type of each failure kind', () => {
+  it('protocol-level answers no handler gave: before initialize -32600, an unknown method -32601, bad arguments -32602; not-JSON has no method and so no span', async () => {
+    const app = createApp({ name: 'slow', version: '1', providers: [Slow], logger: pino({ level: 'silent' }) });
+    const connection = app.connect({ kind: 'stdio' });
+    connection.setOutbound(() => {});
+    recorder.reset();
+    expect(await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).toMatchObject({ error: { code: -32600 } });
+    expect(recorder.span('tools/list').attributes).toMatchObject({ 'error.type': '-32600', 'mcpkit.request.outcome': 'error -32600' });
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    expect(await connection.receiveText('{"jsonrpc":')).toMatchObject({ error: { code: -32700 } });
+    await connection.receive({ jsonrpc: '2.0', id: 2, method: 'tools/nope', params: {} });
+    expect(recorder.span('tools/nope').attributes['error.type']).toBe('-32601');
+    await connection.receive({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'wait', arguments: 'not an object' } });
+    expect(recorder.span('tools/call wait').attributes).toMatchObject({ 'error.type': '-32602', 'mcpkit.request.outcome': 'invalid' });
+    expect(recorder.spans().map((span) => span.name)).toEqual(['tools/list', 'initialize', 'tools/nope', 'tools/call wait']);
+  });
+
   it('a request the client cancelled: error.type cancelled, status ERROR, no answer', async () => {
     const connection = await connect();
     const pending = connection.receive({ jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'wait', arguments: {} } });
