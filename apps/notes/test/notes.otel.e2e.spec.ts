@@ -77,6 +77,19 @@ describe('notes with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(resource).toContain('"notes-e2e"');
   });
 
+  it("over HTTP with @fastify/otel: the request line is a child of Fastify's request logger and carries the MCP span's ids, not the HTTP span's", async () => {
+    const server = await HttpServerProcess.start(process.execPath, [MAIN], { ...env('http/json'), LOG_LEVEL: 'info' });
+    await session(server);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    const call = otlp.spans().find((span) => span.name === 'tools/call create_note')!;
+    const lines = server.output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const line = lines.find((entry) => entry.msg === 'request' && entry.method === 'tools/call');
+    expect(line).toMatchObject({ reqId: expect.anything(), trace_id: CLIENT_TRACE, span_id: call.spanId });
+  });
+
   it('over HTTP (http/protobuf): the exports are protobuf and carry the MCP span', async () => {
     const server = await HttpServerProcess.start(process.execPath, [MAIN], env('http/protobuf'));
     await session(server);

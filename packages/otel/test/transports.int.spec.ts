@@ -165,12 +165,28 @@ describe('over Streamable HTTP with the official SDK clients', () => {
     expect(echo.attributes['mcp.session.id']).toBeUndefined();
   });
 
-  it('under Fastify, ctx.logger lines are children of the request logger and carry the span ids', async () => {
+  it.each([
+    [
+      'handshake era',
+      async (url: URL) => {
+        const client = new Client({ name: 'sdk', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(url));
+        return client;
+      },
+    ],
+    [
+      '2026-07-28',
+      async (url: URL) => {
+        const client = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        await client.connect(new ModernHttpTransport(url));
+        return client;
+      },
+    ],
+  ] as const)('%s: under Fastify, ctx.logger lines are children of the request logger and carry the span ids', async (_, open) => {
     const lines: Array<Record<string, unknown>> = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const logged = await serveHttp(createApp({ name: 'otel-log', version: '1', providers: [Tools], logger }), { port: 0 });
-    const client = new Client({ name: 'sdk', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(logged.url)));
+    const client = await open(new URL(logged.url));
     try {
       await client.callTool({ name: 'note', arguments: {}, _meta: { traceparent: TRACEPARENT } });
     } finally {
@@ -179,8 +195,10 @@ describe('over Streamable HTTP with the official SDK clients', () => {
     }
     const span = recorder.span('tools/call note');
     const noted = lines.find((line) => line.msg === 'noted');
+    // reqId is bound by Fastify's request logger: ctx.logger is its child.
     expect(noted).toMatchObject({ reqId: expect.anything(), trace_id: TRACE_ID, span_id: span.spanContext().spanId });
     expect(lines.find((line) => line.msg === 'request' && line.method === 'tools/call')).toMatchObject({
+      reqId: noted!.reqId,
       trace_id: TRACE_ID,
       span_id: span.spanContext().spanId,
     });
