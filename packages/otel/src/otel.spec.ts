@@ -123,6 +123,7 @@ describe.each([
       ...(era === 'handshake' ? { 'mcp.session.id': 'sess-1' } : {}),
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
+      'mcpkit.request.outcome': 'ok',
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     // The handler's own span is a child of the request's.
