@@ -30,15 +30,21 @@ export interface MintOptions {
 
 /** What the stub's user consents to at `/authorize`: the scope granted and who the user is. */
 export interface Consent {
+  /** The scope granted (space-separated): the token's `scope`. */
   scope: string;
+  /** The user (default `user-1`): the token's `sub`. */
   sub?: string;
+  /** More claims of the token, e.g. `roles`. */
   claims?: Record<string, unknown>;
 }
 
 /** One authorization request as `/authorize` received it. */
 export interface AuthorizationRequest {
+  /** As registered at `/register`: `client-1`, `client-2` … */
   readonly clientId: string;
+  /** The requested scope (space-separated; empty when none was asked for). */
   readonly scope: string;
+  /** The RFC 8707 `resource` parameter, when sent. */
   readonly resource: string | undefined;
 }
 
