@@ -43,6 +43,8 @@ let server: HttpServerProcess;
 let as: StubAuthorizationServer;
 let resource = '';
 let dir = '';
+/** Every token this file sent: none may appear in the server's output (auth.md case 18). */
+const sent: string[] = [];
 
 const handshake: Era = {
   name: 'the handshake era (v1 client, 2025-11-25)',
@@ -102,7 +104,8 @@ beforeAll(async () => {
   resource = `http://127.0.0.1:${port}/mcp`;
   server = await HttpServerProcess.start(process.execPath, [MAIN], {
     PORT: String(port),
-    LOG_LEVEL: 'warn',
+    // The audit line is at info: checked at the end, with what the server printed.
+    LOG_LEVEL: 'info',
     NOTES_DB: join(dir, 'notes.db'),
     NOTES_EXPORT_DIR: join(dir, 'exports'),
     NOTES_AUTH_ISSUER: as.issuer,
@@ -121,7 +124,11 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
   const clients: Caller[] = [];
   // Subjects of their own per era: the rate-limit buckets of one era do not touch the other's.
   const who = (name: string) => `${name}-${era === handshake ? 'h' : 'm'}`;
-  const token = (sub: string, scope: string, claims?: Record<string, unknown>) => as.mint({ aud: resource, sub: who(sub), scope, claims });
+  const token = async (sub: string, scope: string, claims?: Record<string, unknown>) => {
+    const minted = await as.mint({ aud: resource, sub: who(sub), scope, claims: { client_id: 'notes-e2e', ...claims } });
+    sent.push(minted);
+    return minted;
+  };
 
   async function connect(credential: string | undefined, refusals: Refusal[] = []): Promise<Caller> {
     const client = await era.connect(credential, refusals);
@@ -155,6 +162,7 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
       await as.mint({ aud: resource, sub: who('ann'), scope: 'notes:read', exp: -120 }),
       await as.mint({ aud: resource, sub: who('ann'), scope: 'notes:read', iss: 'http://127.0.0.1:1' }),
     ]) {
+      sent.push(bad);
       const refusals: Refusal[] = [];
       await expect(connect(bad, refusals)).rejects.toThrow();
       expect(refusals[0].status).toBe(401);
@@ -238,6 +246,68 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
     expect((await writer.callTool({ name: 'search_notes', arguments: { query: 'n31' } })) as Result).not.toHaveProperty('isError', true);
     const other = await connect(await token('calm', 'notes:write'));
     expect(((await other.callTool({ name: 'create_note', arguments: { title: 'calm', body: 'one' } })) as Result).isError).toBeFalsy();
+  });
+});
+
+describe('sessions and the audit trail of the authenticated notes app', () => {
+  const initialize = (credential: string, session?: string) =>
+    fetch(resource, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${credential}`,
+        ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }),
+      },
+      body: JSON.stringify(
+        session === undefined
+          ? {
+              jsonrpc: '2.0',
+              id: 0,
+              method: 'initialize',
+              params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+            }
+          : { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_notes', arguments: { query: 'x' } } },
+      ),
+    });
+
+  it("answers a handshake session used with another subject's token 404, as an unknown session (A14, case 17)", async () => {
+    const ann = await as.mint({ aud: resource, sub: 'session-ann', scope: 'notes:read' });
+    const bo = await as.mint({ aud: resource, sub: 'session-bo', scope: 'notes:read' });
+    sent.push(ann, bo);
+    const opened = await initialize(ann);
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    expect((await initialize(ann, session)).status).toBe(200);
+    const stolen = await initialize(bo, session);
+    const unknown = await initialize(bo, 'no-such-session');
+    expect(stolen.status).toBe(404);
+    expect(await stolen.text()).toBe(await unknown.text());
+  });
+
+  it('logs one audit line per call with the caller, the tool and the outcome, and no token anywhere (case 18)', async () => {
+    type Line = { msg?: string; method?: string; target?: string; subject?: string; clientId?: string; outcome?: string; code?: number; ms?: number };
+    const lines = () =>
+      server.output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Line);
+    const audit = (subject: string, target: string) => lines().filter((line) => line.msg === 'request' && line.subject === subject && line.target === target);
+    // The log is written asynchronously: wait (bounded) for the last call of the file to be in it.
+    const deadline = Date.now() + 5_000;
+    while (audit('calm-m', 'create_note').length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const era of ['h', 'm']) {
+      expect(audit(`ann-${era}`, 'search_notes')[0]).toMatchObject({ method: 'tools/call', clientId: 'notes-e2e', outcome: 'ok', ms: expect.any(Number) });
+      expect(audit(`ann-${era}`, 'create_note')[0]).toMatchObject({ outcome: 'denied', code: -31001 });
+      expect(audit(`bo-${era}`, 'delete_note')[0]).toMatchObject({ outcome: 'hidden', code: -32602 });
+      expect(audit(`busy-${era}`, 'create_note').map((line) => line.outcome)).toEqual([...Array<string>(30).fill('ok'), 'rate_limited']);
+      expect(audit(`root-${era}`, 'delete_note')[0]).toMatchObject({ outcome: 'ok' });
+    }
+    // Arguments are not logged either: a note's text never reaches the log.
+    expect(server.output).not.toContain('written after');
+    expect(server.output).not.toContain('by a writer');
+    expect(sent.length).toBeGreaterThan(20);
+    for (const credential of sent) expect(server.output).not.toContain(credential);
   });
 });
 
