@@ -15,6 +15,13 @@ describe('the notes authenticated mode from the environment', () => {
     expect(() => notesAuthFromEnv({ NOTES_AUTH_RESOURCE: resource })).toThrow(/both NOTES_AUTH_ISSUER and NOTES_AUTH_RESOURCE/);
   });
 
+  it('refuses a relative URL in either', () => {
+    expect(() => notesAuthFromEnv({ NOTES_AUTH_ISSUER: issuer, NOTES_AUTH_RESOURCE: '/mcp' })).toThrow(
+      'NOTES_AUTH_RESOURCE must be an absolute URL, got "/mcp"',
+    );
+    expect(() => notesAuthFromEnv({ NOTES_AUTH_ISSUER: 'auth0', NOTES_AUTH_RESOURCE: resource })).toThrow(/NOTES_AUTH_ISSUER must be an absolute URL/);
+  });
+
   it("makes a resource server for the resource, trusting the issuer, and accepts the resource's host besides loopback", async () => {
     const options = await notesHttpAuth({ issuer, resource });
     expect(options.auth).toMatchObject({ resource, authorizationServers: [issuer], scopesSupported: ['notes:read', 'notes:write'] });

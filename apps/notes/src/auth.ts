@@ -20,6 +20,12 @@ export function notesAuthFromEnv(env: NodeJS.ProcessEnv = process.env): NotesAut
   if (issuer === undefined || resource === undefined) {
     throw new Error('set both NOTES_AUTH_ISSUER and NOTES_AUTH_RESOURCE for the authenticated mode, or neither');
   }
+  for (const [name, url] of [
+    ['NOTES_AUTH_ISSUER', issuer],
+    ['NOTES_AUTH_RESOURCE', resource],
+  ] as const) {
+    if (!URL.canParse(url)) throw new Error(`${name} must be an absolute URL, got ${JSON.stringify(url)}`);
+  }
   return { issuer, resource };
 }
 
