@@ -176,6 +176,44 @@ describe('the resource-server requirements of auth.md', () => {
     expect(still.status).toBe(200);
   });
 
+  it('A9: a 2025-03-26 batch carries each denial in band (-31001), as one HTTP status cannot answer several requests', async () => {
+    const handler = make(true);
+    const post = (body: unknown, session?: string) =>
+      handler(
+        new Request(RESOURCE, {
+          method: 'POST',
+          headers: { ...BASE, authorization: `Bearer ${TOKEN}`, ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' } : {}) },
+          body: JSON.stringify(body),
+        }),
+      );
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    expect(opened.status).toBe(200);
+    const session = opened.headers.get('mcp-session-id')!;
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    const batch = await post(
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write', arguments: {} } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'everything', arguments: {} } },
+      ],
+      session,
+    );
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('www-authenticate')).toBeNull();
+    const answers = (await batch.json()) as Array<{ id: number; error?: { code: number; data?: unknown }; result?: unknown }>;
+    expect(answers.find((answer) => answer.id === 1)).toMatchObject({
+      error: { code: -31001, data: { error: 'insufficient_scope', scopes: ['notes:write', 'offline_access'] } },
+    });
+    expect(answers.find((answer) => answer.id === 2)).toHaveProperty('result');
+    // The same call alone is the 403 challenge.
+    const single = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'write', arguments: {} } }, session);
+    expect(single.status).toBe(403);
+  });
+
   it('A14: session ids are unpredictable: 192 random bits each, never repeated', async () => {
     const handler = make(true);
     const ids = new Set<string>();
