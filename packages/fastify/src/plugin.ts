@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { createHttpHandler, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
+import { createHttpHandler, type HttpHeaders, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
 import { authenticated, send, toHttpRequest } from './reply';
 
 const COMPRESSED = 'MCPKIT_HTTP_COMPRESSED_BODY';
@@ -22,6 +22,19 @@ function faultOf(error: FastifyError): TransportFault {
         ? { kind: 'client-error', status: error.statusCode, message: error.message }
         : { kind: 'internal', error };
   }
+}
+
+/**
+ * The request's headers with every Authorization line it sent: Node keeps only the first of
+ * several, and the resource server must see them all to refuse the request (A13).
+ */
+function withEveryAuthorization(request: FastifyRequest): HttpHeaders {
+  const raw = request.raw.rawHeaders;
+  let values: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') (values ??= []).push(raw[i + 1]);
+  }
+  return values === undefined || values.length < 2 ? request.headers : { ...request.headers, authorization: values };
 }
 
 const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInstance, rawOptions: McpHttpOptions) => {
@@ -54,7 +67,8 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
     }
     // A resource server checks the token before the body is read: a stranger's body costs nothing.
     const path = request.routeOptions.url ?? request.url;
-    core.authenticate({ method: request.method, path, headers: request.headers, query: request.query as HttpRequest['query'] }, request.log).then(
+    const headers = withEveryAuthorization(request);
+    core.authenticate({ method: request.method, path, headers, query: request.query as HttpRequest['query'] }, request.log).then(
       (outcome) => {
         if (outcome.refused) send(reply, outcome.refused);
         else {

@@ -161,10 +161,19 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
 
   const route = async (request: HttpRequest): Promise<HttpResult> => {
     if (resourceServer?.metadataPaths.has(request.path)) return resourceServer.metadata(request.method);
-    if (resourceServer !== undefined && request.path === options.path && request.auth === undefined) {
-      const outcome = await authenticate(request, request.logger);
-      if (outcome.refused) return outcome.refused;
-      request = { ...request, auth: outcome.auth ?? null };
+    if (resourceServer !== undefined && request.path === options.path) {
+      if (request.auth === undefined) {
+        const outcome = await authenticate(request, request.logger);
+        if (outcome.refused) return outcome.refused;
+        request = { ...request, auth: outcome.auth ?? null };
+      }
+      // A7: the credential ends at the resource server. Handlers get ctx.auth, never a token to
+      // pass on (nor one a session would keep from its initialize request's headers).
+      if (request.headers.authorization !== undefined) {
+        const headers = { ...request.headers };
+        delete headers.authorization;
+        request = { ...request, headers };
+      }
     }
     if (request.path === options.path) {
       switch (request.method) {
