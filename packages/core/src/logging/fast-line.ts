@@ -43,6 +43,8 @@ function chindingsOf(logger: Marked, bindings: Record<string, unknown>): string 
 // entries and in the length of what it keeps, so a client that sends a new name every time costs
 // a miss, never memory.
 const CACHE_LIMIT = 512;
+// Field names are the app's and mcpkit's, a handful; the bound is for the worst case (~10 MB).
+const KEY_LIMIT = 64;
 const MAX_CACHED_LENGTH = 128;
 let startNow = -1;
 let startChindings: string | undefined;
@@ -69,7 +71,7 @@ function keyText(key: string): string {
   if (text === undefined) {
     // Unescaped, as pino writes keys: mcpkit's own field names and the app's logBindings keys.
     text = `,"${key}":`;
-    if (keyTexts.size < CACHE_LIMIT) keyTexts.set(key, text);
+    if (keyTexts.size < KEY_LIMIT) keyTexts.set(key, text);
   }
   return text;
 }
@@ -86,7 +88,7 @@ function fieldText(key: string, value: unknown): string | undefined {
   let byValue = fieldTexts.get(key);
   if (byValue === undefined) {
     byValue = new Map();
-    if (fieldTexts.size < CACHE_LIMIT) fieldTexts.set(key, byValue);
+    if (fieldTexts.size < KEY_LIMIT) fieldTexts.set(key, byValue);
   }
   let text = byValue.get(value);
   if (text === undefined) {
