@@ -120,14 +120,16 @@ export class RoutedSessions {
       if (this.held.get(session.id) === held) this.held.delete(session.id);
       session.leave();
     });
-    if (primesStreams(session.connection.protocolVersion)) body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
+    if (primesStreams(session.connection.protocolVersion))
+      body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
     else body.write(': open\n\n');
     if (position !== undefined) {
       // Broadcasts raised while no stream was open: hints, so sent once each and without an id.
       const missed = await router
         .missedSince(session.id, position)
         .catch((error: unknown) => (this.warn(error, session.id, 'could not read broadcasts'), { lists: [], resources: [] }));
-      for (const list of missed.lists) if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
+      for (const list of missed.lists)
+        if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
       for (const uri of missed.resources) {
         body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri } })}\n\n`);
       }
@@ -204,15 +206,17 @@ export class RoutedSessions {
     } else if (event.type === 'resourceUpdated') {
       const streams = [...this.held.values()];
       const text = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri } })}\n\n`;
-      this.options.router.subscribed(
-        streams.map((held) => held.session.id),
-        event.uri,
-      ).then(
-        (subscribed) => {
-          for (let i = 0; i < streams.length; i += 1) if (subscribed[i] && !streams[i].body.writableEnded) streams[i].body.write(text);
-        },
-        (error: unknown) => this.warn(error, undefined, 'could not read resource subscriptions'),
-      );
+      this.options.router
+        .subscribed(
+          streams.map((held) => held.session.id),
+          event.uri,
+        )
+        .then(
+          (subscribed) => {
+            for (let i = 0; i < streams.length; i += 1) if (subscribed[i] && !streams[i].body.writableEnded) streams[i].body.write(text);
+          },
+          (error: unknown) => this.warn(error, undefined, 'could not read resource subscriptions'),
+        );
     }
   }
 

@@ -1,7 +1,8 @@
-import { createClient, type RedisClientType } from 'redis';
+import { createClient } from 'redis';
 import type { Logger } from '@mcpkit/core';
+import type { RedisClientLike } from './options';
 
-type AnyClient = RedisClientType<any, any, any, any, any>;
+type AnyClient = RedisClientLike;
 
 /** A Redis command that got no reply within `commandTimeoutMs`. */
 export class RedisTimeoutError extends Error {
@@ -46,10 +47,10 @@ export class RedisLink {
           // Back within a second of Redis coming back; never give up.
           reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1_000),
         },
-      }) as AnyClient;
+      }) as unknown as AnyClient;
       this.owned = true;
     }
-    this.subscriber = this.commands.duplicate({ disableOfflineQueue: true }) as AnyClient;
+    this.subscriber = this.commands.duplicate({ disableOfflineQueue: true }) as unknown as AnyClient;
     for (const [name, client] of [
       ['commands', this.commands],
       ['pubsub', this.subscriber],

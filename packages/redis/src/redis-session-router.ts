@@ -99,7 +99,10 @@ export class RedisSessionRouter implements SessionRouter {
 
   async send(sessionId: string, data: string): Promise<void> {
     const ownerKey = this.keys.owner(sessionId);
-    const [id, owner] = await Promise.all([this.events.appendRaw(sessionId, 'g', '*', data, Buffer.byteLength(data) + 40, true), this.link.send(['GET', ownerKey])]);
+    const [id, owner] = await Promise.all([
+      this.events.appendRaw(sessionId, 'g', '*', data, Buffer.byteLength(data) + 40, true),
+      this.link.send(['GET', ownerKey]),
+    ]);
     if (id === undefined) return;
     if (typeof owner !== 'string') return;
     if (owner === this.instanceId) {
@@ -139,7 +142,9 @@ export class RedisSessionRouter implements SessionRouter {
         if (local.closed) return;
         local.closed = true;
         if (this.readers.get(sessionId) === local) this.readers.delete(sessionId);
-        this.link.send(['EVAL', RELEASE_OWNER, '1', this.keys.owner(sessionId), this.instanceId]).catch((error: unknown) => this.onError(error, 'release a stream'));
+        this.link
+          .send(['EVAL', RELEASE_OWNER, '1', this.keys.owner(sessionId), this.instanceId])
+          .catch((error: unknown) => this.onError(error, 'release a stream'));
       },
     };
   }
