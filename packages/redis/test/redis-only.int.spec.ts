@@ -134,3 +134,22 @@ describe('redisScaleOut({ client })', () => {
     expect(() => redisScaleOut({ url: redis.url, sessionIdleTtlMs: 0 })).toThrow(/sessionIdleTtlMs/);
   });
 });
+
+describe('RedisSessionRouter when the stream owner is gone', () => {
+  it("drops a dead owner's claim on the first send (nobody listens on its inbox) and keeps the event for the next reader", async () => {
+    const prefix = `dead-${++tests}:`;
+    const b = await scaleOut(prefix, 'b');
+    await b.http.sessionStore.set(record('orphan'));
+    // What a killed instance leaves behind: its claim, with the lease still running.
+    await raw.set(`${prefix}s:{orphan}:owner`, 'killed', { PX: 30_000 });
+    await b.http.router.send('orphan', '{"jsonrpc":"2.0","method":"notifications/message","params":{"n":1}}');
+    expect(await raw.get(`${prefix}s:{orphan}:owner`)).toBeNull();
+    const seen: RoutedEvent[] = [];
+    const held = await b.http.router.attach('orphan', undefined, { events: (events) => void seen.push(...events), evicted: () => undefined });
+    const deadline = Date.now() + 3_000;
+    while (seen.length < 1 && Date.now() < deadline) await sleep(10);
+    expect(seen.map((event) => JSON.parse(event.data))).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { n: 1 } }]);
+    expect(await raw.get(`${prefix}s:{orphan}:owner`)).toBe('b');
+    held!.detach();
+  });
+});
