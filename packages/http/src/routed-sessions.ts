@@ -101,25 +101,35 @@ export class RoutedSessions {
       body.write(text);
     };
     const held: HeldStream = { session, body, attachment: undefined };
+    let keepAlive: NodeJS.Timeout | undefined;
+    let finished = false;
+    let entered = false;
+    // Once, however the stream ends: its client went, another GET took it over, the session ended.
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      if (keepAlive) clearInterval(keepAlive);
+      held.attachment?.detach();
+      if (this.held.get(session.id) === held) this.held.delete(session.id);
+      if (entered) session.leave();
+    };
     const attachment = await router.attach(session.id, position, {
       events: (events) => {
         for (const event of events) write(`id: ${ROUTED_STREAM}_${event.id}\nevent: message\ndata: ${event.data}\n\n`);
       },
-      evicted: () => body.end(),
+      evicted: () => {
+        body.end();
+        finish();
+      },
     });
     if (attachment === undefined) return false;
     held.attachment = attachment;
-    const previous = this.held.get(session.id);
+    // Taken over already, in the moment it took to attach: the response just ends.
+    if (finished) return true;
     this.held.set(session.id, held);
-    if (previous && previous.body !== body) previous.body.end();
     session.enter();
-    let keepAlive: NodeJS.Timeout | undefined;
-    body.onClose(() => {
-      if (keepAlive) clearInterval(keepAlive);
-      attachment.detach();
-      if (this.held.get(session.id) === held) this.held.delete(session.id);
-      session.leave();
-    });
+    entered = true;
+    body.onClose(finish);
     if (primesStreams(session.connection.protocolVersion))
       body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
     else body.write(': open\n\n');
@@ -136,7 +146,7 @@ export class RoutedSessions {
     }
     opened = true;
     for (const text of early.splice(0)) write(text);
-    if (this.options.keepAliveMs > 0) {
+    if (this.options.keepAliveMs > 0 && !finished) {
       keepAlive = setInterval(() => write(': keepalive\n\n'), this.options.keepAliveMs);
       keepAlive.unref();
     }
