@@ -299,6 +299,17 @@ describe('Connection', () => {
       expect(JSON.stringify(lines)).not.toContain('secret');
     });
 
+    it("logs a client's long string id to 200 characters, and answers with the whole id", async () => {
+      const { logger, lines } = capture();
+      const connection = makeApp(logger).connect({ kind: 'memory' });
+      await rpc(connection, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
+      const id = 'i'.repeat(100_000);
+      const answer = (await connection.receive({ jsonrpc: '2.0', id, method: 'ping' })) as { id: string };
+      expect(answer.id).toBe(id);
+      const [line] = lines.filter((entry) => entry.msg === 'request' && entry.method === 'ping');
+      expect(line.rpcId).toBe(`${'i'.repeat(200)}…(99800 more characters)`);
+    });
+
     it('follows a level change while the server runs, on the connection a first request made', async () => {
       const { logger, lines } = capture();
       const connection = makeApp(logger).connect({ kind: 'memory' });

@@ -1,5 +1,5 @@
 import { InternalError, McpError } from '../errors/mcp-error';
-import { clip } from '../errors/clip';
+import { CLIP_LENGTH, clip } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import { isDeliberateError } from '../errors/to-json-rpc-error';
 import { isLevelEnabled, type Logger } from '../logging/logger';
@@ -28,7 +28,9 @@ export async function runRequest(
   plan: RunPlan,
 ): Promise<JsonRpcResponse | undefined> {
   const { id, method, target, meta } = frame;
-  const bindings: Record<string, unknown> = target === undefined ? { rpcId: id, method } : { rpcId: id, method, target: clip(target) };
+  // A string id is the client's text: logged, like a name, to CLIP_LENGTH characters.
+  const rpcId = typeof id === 'string' && id.length > CLIP_LENGTH ? clip(id) : id;
+  const bindings: Record<string, unknown> = target === undefined ? { rpcId, method } : { rpcId, method, target: clip(target) };
   if (options.logBindings !== undefined) Object.assign(bindings, options.logBindings);
   const transport = options.transport ?? host.transport;
   // The audit trail: who called, on every line of the request (the credential itself never).

@@ -89,6 +89,28 @@ it('keeps no long client-written value: 600 distinct 1 MB ids leave the heap as 
   expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
 });
 
+it('keeps no client string a cached value was cut from: 400 trace ids from 1 MB traceparents leave the heap as it was', () => {
+  const { fast, fastLogger } = pair();
+  const tail = 'x'.repeat(1024 * 1024);
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 400; i++) {
+    // What a regex capture gives: a short string cut from a long one, which V8 keeps alive with it.
+    const traceparent = `01-${i.toString(16).padStart(32, '0')}-0000000000000001-01-${tail}`;
+    requestLine(fastLogger, { rpcId: i, traceId: /^[\da-f]{2}-([\da-f]{32})-/.exec(traceparent)![1] }, 0.1, 'ok');
+    fast.written.length = 0;
+  }
+  global.gc?.();
+  expect(process.memoryUsage().heapUsed - before).toBeLessThan(150 * 1024 * 1024);
+});
+
+it('escapes field names as pino does, and writes a non-finite ms as null', () => {
+  const { fast, slow, fastLogger, slowLogger } = pair();
+  requestLine(fastLogger, { 'a"b': 1 }, Number.NaN, 'ok');
+  slowLogger.info({ 'a"b': 1, ms: Number.NaN, outcome: 'ok' }, 'request');
+  expect(fast.written[0].replace(/"time":\d+/, '')).toBe(slow.written[0].replace(/"time":\d+/, ''));
+});
+
 describe('msText', () => {
   it('reads as String(ms) for any number of microseconds', () => {
     const samples = [0, 1, 5, 10, 50, 100, 999, 1000, 1001, 75_050, 123_456, 2_147_483_647, 2_147_483_648, 9_007_199_254_740];
@@ -101,5 +123,6 @@ describe('msText', () => {
 
   it('falls back to the double for values of another form', () => {
     for (const ms of [0.0001, -1, 1.23456, Number.MAX_SAFE_INTEGER]) expect(msText(ms)).toBe(String(ms));
+    for (const ms of [Number.NaN, Infinity, -Infinity]) expect(msText(ms)).toBe('null');
   });
 });

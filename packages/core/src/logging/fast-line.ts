@@ -61,7 +61,7 @@ const DECIMALS: readonly string[] = Array.from({ length: 1000 }, (_, i) => (i ==
 export function msText(ms: number): string {
   const micros = Math.round(ms * 1000);
   // Beyond 2^31 µs (35 minutes) or below zero, the double's own text.
-  if (!(micros >= 0 && micros < 2_147_483_648) || micros / 1000 !== ms) return String(ms);
+  if (!(micros >= 0 && micros < 2_147_483_648) || micros / 1000 !== ms) return Number.isFinite(ms) ? String(ms) : 'null';
   const whole = (micros / 1000) | 0;
   return `${whole}${DECIMALS[micros - whole * 1000]}`;
 }
@@ -69,8 +69,7 @@ export function msText(ms: number): string {
 function keyText(key: string): string {
   let text = keyTexts.get(key);
   if (text === undefined) {
-    // Unescaped, as pino writes keys: mcpkit's own field names and the app's logBindings keys.
-    text = `,"${key}":`;
+    text = `,${JSON.stringify(key)}:`;
     if (keyTexts.size < KEY_LIMIT) keyTexts.set(key, text);
   }
   return text;
@@ -92,9 +91,16 @@ function fieldText(key: string, value: unknown): string | undefined {
   }
   let text = byValue.get(value);
   if (text === undefined) {
-    text = keyText(key) + JSON.stringify(value);
-    if (byValue.size >= CACHE_LIMIT) byValue.clear();
-    byValue.set(value, text);
+    const json = JSON.stringify(value);
+    const prefix = keyText(key);
+    text = prefix + json;
+    // Kept under a copy cut from the new text, never under `value` itself: a value cut from a
+    // longer string (a trace id taken from a client's `traceparent`) would keep all of that
+    // string alive with it. A value that needed escaping has no such copy, and is not kept.
+    if (json.length === value.length + 2) {
+      if (byValue.size >= CACHE_LIMIT) byValue.clear();
+      byValue.set(text.slice(prefix.length + 1, -1), text);
+    }
   }
   return text;
 }
