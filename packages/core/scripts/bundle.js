@@ -21,6 +21,7 @@ const { join } = require('node:path');
 const { buildSync } = require('esbuild');
 
 const dist = join(__dirname, '..', 'dist');
+const SIGNATURE = '/* @mcpkit/core bundle */';
 const out = join(dist, 'bundle');
 mkdirSync(out, { recursive: true });
 
@@ -46,6 +47,8 @@ buildSync({
     loader: 'js',
   },
   outfile: join(out, 'core.js'),
+  // What the entries check before loading the file they find beside them as core's bundle.
+  banner: { js: SIGNATURE },
 });
 
 buildSync({ ...common, entryPoints: [join(dist, 'compile-cache.js')], outfile: join(out, 'compile-cache.js') });
@@ -69,6 +72,6 @@ for (const entry of ['index', 'transport']) {
   const names = Object.keys(bundle[entry]).filter((name) => name !== '__esModule');
   writeFileSync(
     join(out, `${entry}.js`),
-    `'use strict';\n// See scripts/bundle.js in the mcpkit repository (packages/core).\nmodule.exports = require('./cached-bundle.js').requireCached(require.resolve('./core.js')).${entry};\n0 && (module.exports = { __esModule: true, ${names.join(', ')} });\n`,
+    `'use strict';\n// See scripts/bundle.js in the mcpkit repository (packages/core).\nmodule.exports = require('./cached-bundle.js').requireCached(require('node:path').join(__dirname, 'core.js'), ${JSON.stringify(SIGNATURE)}, () => require('./core.js')).${entry};\n0 && (module.exports = { __esModule: true, ${names.join(', ')} });\n`,
   );
 }

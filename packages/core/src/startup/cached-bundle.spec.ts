@@ -1,13 +1,30 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself, to stand in for Node's compile cache
 import nodeModule = require('node:module');
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { requireCached } from './cached-bundle';
 
 type Statics = { _cache: Record<string, unknown>; getCompileCacheDir?: () => string | undefined };
 const loader = nodeModule as unknown as Statics;
 const registry = (nodeModule.Module as unknown as Statics)._cache;
+const SIGNATURE = '/* test bundle */';
+
+// jest runs this file in a vm context of its own, where requireCached (rightly) loads nothing
+// itself; these tests run it as Node's main realm would see it.
+const inMain = <T>(run: () => T): T => {
+  const original = Script.prototype.runInThisContext;
+  const spy = jest.spyOn(Script.prototype, 'runInThisContext').mockImplementation(function (this: Script, options) {
+    const result = original.call(this, options) as unknown;
+    return result === (original.call(new Script('globalThis')) as unknown) ? globalThis : result;
+  });
+  try {
+    return run();
+  } finally {
+    spy.mockRestore();
+  }
+};
 
 describe('requireCached', () => {
   let folder: string;
@@ -30,13 +47,16 @@ describe('requireCached', () => {
 
   function moduleFile(name: string, body: string): string {
     const file = join(folder, name);
-    writeFileSync(file, body);
+    writeFileSync(file, `${SIGNATURE}\n${body}`);
     return file;
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const plain = (file: string) => () => require(file) as unknown;
+  const load = (file: string): unknown => inMain(() => requireCached<unknown>(file, SIGNATURE, () => 'loaded by require'));
 
   const cacheFiles = () => readdirSync(cacheDir).filter((name) => name.endsWith('.v8'));
-  const waitForCache = async () => {
-    for (let i = 0; i < 40 && cacheFiles().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const waitFor = async (done: () => boolean) => {
+    for (let i = 0; i < 60 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   };
 
   it('loads a module once, with CommonJS globals and its own require', () => {
@@ -45,9 +65,9 @@ describe('requireCached', () => {
       'main.js',
       `exports.here = __filename; exports.dir = __dirname; exports.helper = require('./helper.js').name; exports.strict = this === exports;`,
     );
-    const first = requireCached(file) as Record<string, unknown>;
+    const first = load(file) as Record<string, unknown>;
     expect(first).toEqual({ here: file, dir: folder, helper: 'helper', strict: true });
-    expect(requireCached(file)).toBe(first);
+    expect(load(file)).toBe(first);
     // In Node's registry, so that a plain require of it gets the same instance.
     expect((registry[file] as { exports: unknown; loaded: boolean }).exports).toBe(first);
     expect((registry[file] as { loaded: boolean }).loaded).toBe(true);
@@ -56,33 +76,52 @@ describe('requireCached', () => {
 
   it('keeps the compiled code after start-up and loads from it the next time', async () => {
     const file = moduleFile('kept.js', 'exports.twice = (n) => n * 2;');
-    requireCached(file);
-    await waitForCache();
+    load(file);
+    await waitFor(() => cacheFiles().length > 0);
     expect(cacheFiles()).toHaveLength(1);
     delete registry[file];
-    expect((requireCached(file) as { twice(n: number): number }).twice(21)).toBe(42);
+    expect((load(file) as { twice(n: number): number }).twice(21)).toBe(42);
   });
 
-  it('compiles as usual when the kept code is damaged', async () => {
-    const file = moduleFile('damaged.js', 'exports.value = 7;');
-    requireCached(file);
-    await waitForCache();
-    const [name] = cacheFiles();
-    writeFileSync(join(cacheDir, name), 'not a code cache');
+  it('compiles afresh, and keeps new code, when the kept code is damaged or belongs to another source of the same size', async () => {
+    const file = moduleFile('damaged.js', 'exports.value = "first";');
+    load(file);
+    await waitFor(() => cacheFiles().length > 0);
+    const kept = join(cacheDir, cacheFiles()[0]);
+    const good = readFileSync(kept);
+    // Damaged mid-file, size unchanged: V8's release builds would run it.
+    const damaged = Buffer.from(good);
+    damaged.fill(0xff, damaged.length >> 1, (damaged.length >> 1) + 8);
+    writeFileSync(kept, damaged);
     delete registry[file];
-    expect((requireCached(file) as { value: number }).value).toBe(7);
+    expect((load(file) as { value: string }).value).toBe('first');
+    await waitFor(() => !readFileSync(kept).equals(damaged));
+    expect(readFileSync(kept).equals(damaged)).toBe(false);
+    // Another build of the same length and date (an mtime-keeping deploy): its own code, not the kept one.
+    const { atime, mtime } = statSync(file);
+    writeFileSync(file, `${SIGNATURE}\nexports.value = "other";`);
+    utimesSync(file, atime, mtime);
+    delete registry[file];
+    expect((load(file) as { value: string }).value).toBe('other');
   });
 
   it("lets the module's own error through and leaves nothing half-loaded", () => {
     const file = moduleFile('throws.js', 'throw new Error("broken module");');
-    expect(() => requireCached(file)).toThrow('broken module');
+    expect(() => load(file)).toThrow('broken module');
     expect(registry[file]).toBeUndefined();
   });
 
-  it("is plain require without Node's compile cache", () => {
-    loader.getCompileCacheDir = () => undefined;
+  it("uses the plain require without Node's compile cache, outside the main realm, and for a file that is missing or not the bundle", () => {
     const file = moduleFile('plain.js', 'exports.plain = true;');
-    expect(requireCached(file)).toEqual({ plain: true });
+    // Under jest: another realm.
+    expect(requireCached(file, SIGNATURE, plain(file))).toEqual({ plain: true });
+    loader.getCompileCacheDir = () => undefined;
+    expect(load(file)).toBe('loaded by require');
+    loader.getCompileCacheDir = () => cacheDir;
+    expect(load(join(folder, 'missing.js'))).toBe('loaded by require');
+    const stranger = join(folder, 'stranger.js');
+    writeFileSync(stranger, 'exports.stranger = true;');
+    expect(load(stranger)).toBe('loaded by require');
     expect(cacheFiles()).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 // Used by core's bundle entries (scripts/bundle.js) to load dist/bundle/core.js. Depends on Node alone.
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 // The module object itself (not a namespace copy): what Node has now is what is asked.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import nodeModule = require('node:module');
@@ -29,48 +29,91 @@ function hashOf(text: string): string {
 }
 
 /**
- * Loads the CommonJS module at `file` (an absolute path) as `require(file)` would, once per
- * process, keeping V8's compiled code of it beside Node's compile cache.
+ * A 32-bit checksum of `bytes`, four at a time (a few hundred kB in well under a millisecond):
+ * release builds of V8 do not verify a code cache, so a damaged one would run (or crash) at
+ * every start; and the cache must belong to this very source, not one of the same size and date.
+ */
+function checksum(bytes: Uint8Array): number {
+  let hash = 0x811c9dc5 ^ bytes.length;
+  const words = bytes.length >>> 2;
+  const view = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, words) : new Int32Array(bytes.slice(0, words * 4).buffer);
+  for (let i = 0; i < words; i++) hash = (Math.imul(hash ^ view[i], 0x01000193) + (hash >>> 15)) | 0;
+  for (let i = words * 4; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+  return hash >>> 0;
+}
+
+// The kept file: this header, then V8's code cache.
+const MAGIC = 0x314b434d; // "MCK1"
+const HEADER_BYTES = 16;
+/** Kept a while after start-up (not at an early exit): nothing a later start could add. */
+const COMPLETE = 1;
+
+interface Kept {
+  data: Buffer;
+  complete: boolean;
+}
+
+/** The code kept for this source, if its header and checksums hold. */
+function readKept(cacheFile: string, sourceSum: number): Kept | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  if (file.length <= HEADER_BYTES || file.readUInt32LE(0) !== MAGIC || file.readUInt32LE(8) !== sourceSum) return undefined;
+  const data = file.subarray(HEADER_BYTES);
+  if (checksum(data) !== file.readUInt32LE(12)) return undefined;
+  return { data, complete: (file.readUInt32LE(4) & COMPLETE) !== 0 };
+}
+
+// Code compiled in another realm (jest runs each test file in its own vm context) would not be
+// the realm its requirer sees: its errors would not be that realm's Error, nor its Reflect the
+// one reflect-metadata decorates.
+function inMainRealm(): boolean {
+  return new Script('globalThis').runInThisContext() === globalThis;
+}
+
+/**
+ * Loads the CommonJS module at `file` (an absolute path) as `load` (its plain `require`) would,
+ * once per process, keeping V8's compiled code of it beside Node's compile cache.
  *
  * Node's compile cache keeps a module's code as compiled when it loads, which in a bundle is
  * little more than its top level: every function the bundle runs at start-up (each bundled
  * module's body, the scanner, the schema builder) is compiled again on every start. Here the
- * code is kept once the server has started (a second after loading, or at exit if sooner), so
- * a later start finds those functions compiled: about a tenth of an mcpkit server's cold start on
- * Node 24. V8 checks the kept code against the source, its version and its flags, and a
- * mismatch means compiling as usual (and keeping the new code). Without Node's compile cache
- * (Node 20, `NODE_DISABLE_COMPILE_CACHE=1`, no `@mcpkit/core/compile-cache` import first), and
- * with `--enable-source-maps`, this is plain `require`. Never throws for the cache's sake; the module's own errors propagate.
+ * code is kept once the server has started (a second after loading, or at exit if sooner, and
+ * then again a second into a later start), so a later start finds those functions compiled:
+ * about a tenth of an mcpkit server's cold start on Node 24. The kept code carries checksums of
+ * itself and of the source it was made from: anything else (damaged, another build) is compiled
+ * afresh and kept anew, as is code V8 rejects (another version or flags). `load` is used
+ * instead without Node's compile cache (Node 20, `NODE_DISABLE_COMPILE_CACHE=1`, no
+ * `@mcpkit/core/compile-cache` import first), with `--enable-source-maps`, outside Node's main
+ * realm (jest), and where `file` is not on disk or does not begin with `signature` (an app
+ * bundled into one file, whose folder is not ours). Never throws for the cache's sake; the
+ * module's own errors propagate.
  *
  * @example
- * module.exports = requireCached(require.resolve('./core.js'));
+ * module.exports = requireCached(join(__dirname, 'core.js'), '/* core *' + '/', () => require('./core.js'));
  */
-export function requireCached(file: string): unknown {
+export function requireCached<T>(file: string, signature: string, load: () => T): T {
   const loaded = Module._cache[file];
-  if (loaded !== undefined) return loaded.exports;
+  if (loaded !== undefined) return loaded.exports as T;
   // With --enable-source-maps, stack traces name src/*.ts through core.js's source map, which
   // Node reads only for a module it loaded itself.
   const cacheDir = process.sourceMapsEnabled ? undefined : (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
-  let source: string | undefined;
-  let cacheFile = '';
-  if (cacheDir !== undefined) {
-    try {
-      const { size, mtimeMs } = statSync(file);
-      source = readFileSync(file, 'utf8');
-      cacheFile = join(cacheDir, `mcpkit-${basename(file, '.js')}-${hashOf(file)}-${size}-${Math.trunc(mtimeMs)}.v8`);
-    } catch {
-      source = undefined;
-    }
-  }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (source === undefined) return require(file);
-  let cachedData: Buffer | undefined;
+  if (cacheDir === undefined || !inMainRealm()) return load();
+  let bytes: Buffer;
+  let cacheFile: string;
   try {
-    cachedData = readFileSync(cacheFile);
+    bytes = readFileSync(file);
+    if (bytes.toString('latin1', 0, signature.length) !== signature) return load();
+    cacheFile = join(cacheDir, `mcpkit-${basename(file, '.js')}-${hashOf(file)}-${bytes.length}.v8`);
   } catch {
-    cachedData = undefined;
+    return load();
   }
-  const script = new Script(WRAPPER_START + source + WRAPPER_END, { filename: file, cachedData });
+  const sourceSum = checksum(bytes);
+  const kept = readKept(cacheFile, sourceSum);
+  const script = new Script(WRAPPER_START + bytes.toString('utf8') + WRAPPER_END, { filename: file, cachedData: kept?.data });
   const module = new Module(file);
   module.filename = file;
   module.paths = Module._nodeModulePaths(dirname(file));
@@ -83,21 +126,29 @@ export function requireCached(file: string): unknown {
     delete Module._cache[file];
     throw error;
   }
-  if (cachedData === undefined || script.cachedDataRejected === true) keepCode(script, cacheFile);
-  return module.exports;
+  if (kept === undefined || script.cachedDataRejected === true) keepCode(script, cacheFile, sourceSum, true);
+  // Kept by a process that ended early: a second into this one there is more to keep.
+  else if (!kept.complete) keepCode(script, cacheFile, sourceSum, false);
+  return module.exports as T;
 }
 
-/** Writes the script's code to `cacheFile` once: after a while, or at exit if that comes first. */
-function keepCode(script: Script, cacheFile: string): void {
+/** Writes the script's code to `cacheFile` once: after a while, or (`atExit`) at exit if that comes first. */
+function keepCode(script: Script, cacheFile: string, sourceSum: number, atExit: boolean): void {
   let kept = false;
-  const keep = (): void => {
+  const keep = (complete: boolean): void => {
     if (kept) return;
     kept = true;
     clearTimeout(timer);
-    process.removeListener('exit', keep);
+    process.removeListener('exit', onExit);
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     try {
-      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      const data = script.createCachedData();
+      const header = Buffer.alloc(HEADER_BYTES);
+      header.writeUInt32LE(MAGIC, 0);
+      header.writeUInt32LE(complete ? COMPLETE : 0, 4);
+      header.writeUInt32LE(sourceSum, 8);
+      header.writeUInt32LE(checksum(data), 12);
+      writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
       renameSync(temporary, cacheFile);
     } catch {
       // A cache only: a read-only folder costs the next start its speed, nothing else.
@@ -108,8 +159,9 @@ function keepCode(script: Script, cacheFile: string): void {
       }
     }
   };
-  const timer = setTimeout(keep, SAVE_AFTER_MS);
+  const onExit = (): void => keep(false);
+  const timer = setTimeout(() => keep(true), SAVE_AFTER_MS);
   // Never what keeps a process alive: exit keeps the code instead.
   timer.unref();
-  process.once('exit', keep);
+  if (atExit) process.once('exit', onExit);
 }
