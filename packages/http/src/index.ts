@@ -5,6 +5,7 @@ export { createFetchHandler, type FetchHandler } from './fetch-handler';
 export { onClientGone } from './client-gone';
 export type { McpHttpOptions, ResponseMode } from './options';
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
+export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier';
 export { InvalidTokenError, type TokenVerifier, type ResourceServerOptions, type Authentication } from './resource-server';
 export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';

@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { webcrypto } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK } from 'jose';
 
 /** Claims and header fields a test token may set; `undefined` leaves a claim out. */
 export interface MintOptions {
@@ -27,6 +27,17 @@ export interface MintOptions {
 export class OAuthFixture {
   jwksHits = 0;
   failJwks = false;
+  /** RFC 7662 endpoint `/introspect`: the client it admits (client_secret_basic or _post). */
+  readonly introspectionClient = { id: 'mcp-server', secret: 's3cr:et/+' };
+  introspectionHits = 0;
+  /** Answer the introspection endpoint with this status (e.g. 500) instead. */
+  failIntrospection: number | undefined = undefined;
+  /** Tokens the introspection endpoint calls inactive. */
+  readonly revoked = new Set<string>();
+  /** Shapes an active introspection answer (default: the token's claims). */
+  introspectionAnswer: (claims: Record<string, unknown>) => Record<string, unknown> = (claims) => claims;
+  /** What the introspection endpoint last received: its form fields and Authorization header. */
+  lastIntrospection: { form: URLSearchParams; authorization: string | undefined } | undefined;
   private published: JWK[] = [];
 
   private constructor(
@@ -46,7 +57,9 @@ export class OAuthFixture {
       keys[kid] = { privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
     }
     const routes: { fixture?: OAuthFixture } = {};
-    const server = createServer((req, res) => routes.fixture!.serve(req.url ?? '/', res));
+    const server = createServer((req, res) =>
+      req.url === '/introspect' ? void routes.fixture!.introspect(req, res) : routes.fixture!.serve(req.url ?? '/', res),
+    );
     server.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -63,7 +76,9 @@ export class OAuthFixture {
 
   private serve(url: string, res: import('node:http').ServerResponse): void {
     if (url === '/.well-known/oauth-authorization-server') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: this.issuer, jwks_uri: `${this.issuer}/jwks` }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ issuer: this.issuer, jwks_uri: `${this.issuer}/jwks`, introspection_endpoint: `${this.issuer}/introspect` }));
     } else if (url === '/jwks') {
       this.jwksHits++;
       if (this.failJwks) res.writeHead(500).end('down');
@@ -71,6 +86,35 @@ export class OAuthFixture {
     } else {
       res.writeHead(404).end();
     }
+  }
+
+  /**
+   * RFC 7662: authenticates the client (Basic, or client_id and client_secret in the form), then
+   * answers `active: true` with the claims of a token it minted that is unexpired and not
+   * revoked, else `active: false`.
+   */
+  private async introspect(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.introspectionHits++;
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    const form = new URLSearchParams(body);
+    this.lastIntrospection = { form, authorization: req.headers.authorization };
+    if (this.failIntrospection !== undefined) return void res.writeHead(this.failIntrospection).end('down');
+    const { id, secret } = this.introspectionClient;
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+    const posted = form.get('client_id') === id && form.get('client_secret') === secret;
+    if (req.method !== 'POST' || (req.headers.authorization !== basic && !posted)) {
+      return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
+    }
+    const token = form.get('token') ?? '';
+    let answer: Record<string, unknown> = { active: false };
+    try {
+      const { payload } = await jwtVerify(token, createLocalJWKSet({ keys: Object.values(this.keys).map((key) => key.jwk) }));
+      if (!this.revoked.has(token)) answer = { ...this.introspectionAnswer(payload), active: true, token_type: 'Bearer' };
+    } catch {
+      // Not ours, expired or garbage: inactive (RFC 7662 §2.2).
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   }
 
   async mint(options: MintOptions = {}): Promise<string> {
