@@ -48,13 +48,14 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
       send(reply, refused);
       return;
     }
-    if (core.options.auth === undefined) {
+    if (!core.admits) {
       done();
       return;
     }
-    // A resource server checks the token before the body is read: a stranger's body costs nothing.
+    // The token and the rate limit before the body is read: a stranger's body, or one over the limit, costs nothing.
     const path = request.routeOptions.url ?? request.url;
-    core.authenticate({ method: request.method, path, headers: request.headers, query: request.query as HttpRequest['query'] }, request.log).then(
+    const admitted = { method: request.method, path, headers: request.headers, query: request.query as HttpRequest['query'], remoteAddress: request.ip };
+    core.admit(admitted, request.log).then(
       (outcome) => {
         if (outcome.refused) send(reply, outcome.refused);
         else {
