@@ -104,6 +104,7 @@ export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } f
 
 export { createLogger, isLevelEnabled, type Logger, type LoggerOptions } from './logging/logger';
 export { flushLogs } from './logging/exit-hooks';
+export { LOG_REDACT_PATHS } from './logging/redaction';
 export { LogDestination, type LogDestinationOptions } from './logging/log-destination';
 
 export type { Constructor } from './metadata/constructor';
