@@ -44,6 +44,7 @@ export { defineResourceTemplate, type DefineResourceTemplateOptions, type Resour
 export { definePrompt, type DefinePromptOptions, type PromptHandler } from './define/define-prompt';
 export { defineCompletion, type CompletionHandler } from './define/define-completion';
 export type { Definition, DefinitionKind } from './define/definition';
+export type { DefinePipelineOptions, DefineToolPipelineOptions } from './define/define-pipeline';
 
 export {
   RequestContext,
