@@ -64,7 +64,13 @@ async function answerOf(response: Response): Promise<Record<string, unknown>> {
     }
     text += decoder.decode(value, { stream: true });
   }
-  const answer = JSON.parse(text + decoder.decode()) as unknown;
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text + decoder.decode());
+  } catch {
+    // JSON.parse quotes the text it failed on; the answer is not ours to put in a log.
+    throw new Error('the introspection answer is not JSON');
+  }
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('the introspection answer is not a JSON object');
   return answer as Record<string, unknown>;
 }

@@ -123,6 +123,9 @@ describe('introspectionVerifier', () => {
     let error = await refusal(verifier().verify(token));
     expect(error).not.toBeInstanceOf(InvalidTokenError);
     expect(error.message).not.toContain(token);
+    // A 200 that is not JSON (an error page): refused alike, without quoting it.
+    as.failIntrospection = 200;
+    expect((await refusal(verifier().verify(token))).message).toBe('the introspection answer is not JSON');
     as.failIntrospection = undefined;
     error = await refusal(verifier({ clientSecret: 'wrong' }).verify(token));
     expect(error.message).toBe('the introspection endpoint answered 401');
