@@ -7,8 +7,8 @@ export function countOutcomes(): { counts: Map<string, number>; stop(): void } {
   const requests = tracingChannel(REQUEST_CHANNEL);
   const onEnd = (message: unknown) => {
     const request = message as RequestTrace;
-    const outcome = request.error ? String(request.error.code) : request.isError ? 'tool_error' : request.cancelled ? 'cancelled' : 'ok';
-    const key = `${request.method} ${outcome}`;
+    // The request line's word: ok, tool_error, denied, hidden, rate_limited, invalid, cancelled, error <code>.
+    const key = `${request.method} ${request.outcome}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   };
   requests.asyncEnd.subscribe(onEnd);

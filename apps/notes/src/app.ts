@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { createApp, type McpApp, type TaskStore } from '@mcpkit/core';
+import { GuardedNotesExport, GuardedNotesProvider } from './access';
 import { NotesExport } from './export.provider';
 import { SqliteTaskStore } from './sqlite-task-store';
 import { NoteStore } from './note-store';
@@ -23,18 +24,27 @@ function taskDatabasePath(notes: string): string {
 /**
  * Builds the notes app over a store. Side-effect free apart from opening the databases. Tasks
  * (`export_notes`) live in SQLite beside the notes, so their outcome outlives a restart.
+ * `guarded`: every primitive has its access rule and needs a caller (the authenticated mode, auth.ts).
  */
 export function createNotesApp(
   store: NoteStore = new NoteStore(notesDatabasePath()),
   tasks: TaskStore = new SqliteTaskStore(taskDatabasePath(notesDatabasePath())),
   exportDir: string = notesExportDir(),
+  guarded = false,
 ): McpApp {
+  const access = guarded
+    ? {
+        providers: [new GuardedNotesProvider(store), new GuardedNotesExport(store, exportDir)],
+        requireAuth: true,
+        impliedScopes: { 'notes:write': ['notes:read'] },
+      }
+    : { providers: [new NotesProvider(store), new NotesExport(store, exportDir)] };
   return createApp({
     name: 'mcpkit-notes',
     version: '0.1.0',
     title: 'Notes',
     instructions: 'Keeps notes. Search before creating duplicates; read notes://{id} for a whole note.',
-    providers: [new NotesProvider(store), new NotesExport(store, exportDir)],
+    ...access,
     tasks: { store: tasks, pollIntervalMs: 500 },
   });
 }

@@ -3,6 +3,7 @@ import '@mcpkit/core/compile-cache';
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@mcpkit/stdio';
 import { createNotesApp, notesDatabasePath } from './app';
+import { notesAuthFromEnv, notesHttpAuth, type NotesAuth } from './auth';
 import { startTelemetry } from './telemetry';
 
 const { values } = parseArgs({
@@ -15,7 +16,15 @@ const { values } = parseArgs({
 });
 
 const database = notesDatabasePath();
-const app = createNotesApp();
+let auth: NotesAuth | undefined;
+try {
+  // stdio takes no OAuth (its caller is whoever started the process): only HTTP is authenticated.
+  auth = values.stdio ? undefined : notesAuthFromEnv();
+} catch (error) {
+  process.stderr.write(`notes server could not start: ${(error as Error).message}\n`);
+  process.exit(1);
+}
+const app = createNotesApp(undefined, undefined, undefined, auth !== undefined);
 
 function say(text: string): void {
   process.stderr.write(`${text}\n`);
@@ -45,7 +54,9 @@ if (values.stdio && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   startTelemetry()
     .then(async (stopTelemetry) => ({
       stopTelemetry,
-      server: await (await import('@mcpkit/fastify')).serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless }),
+      server: await (
+        await import('@mcpkit/fastify')
+      ).serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless, ...(auth && (await notesHttpAuth(auth))) }),
     }))
     .then(({ server, stopTelemetry }) => {
       const stop = () =>
@@ -56,6 +67,7 @@ if (values.stdio && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       say(`mcpkit notes server listening on ${server.url} (notes in ${database})`);
+      if (auth) say(`  tokens required: from ${auth.issuer}, for ${auth.resource}`);
       say(`  Claude Code:  claude mcp add --transport http notes ${server.url}`);
       say(`  VS Code:      .vscode/mcp.json  {"servers": {"notes": {"type": "http", "url": "${server.url}"}}}`);
       say(`  Cursor:       .cursor/mcp.json  {"mcpServers": {"notes": {"url": "${server.url}"}}}`);

@@ -43,9 +43,21 @@ describe('notes with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     await client.close();
   }
 
+  /** Waits, at most 5 s, for the receiver to hold metric `name`. */
+  async function metricArrives(name: string): Promise<boolean> {
+    const until = Date.now() + 5_000;
+    while (Date.now() < until) {
+      if (otlp.metrics().some((metric) => metric.name === name)) return true;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return false;
+  }
+
   it('over HTTP (http/json): MCP spans under the client trace, linked to the Fastify span, and the metrics', async () => {
     const server = await HttpServerProcess.start(process.execPath, [MAIN], env('http/json'));
     await session(server);
+    // OTEL_METRIC_EXPORT_INTERVAL=500 is honoured: the metrics come while the server runs (the default is 60 s).
+    expect(await metricArrives('mcp.server.operation.duration')).toBe(true);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
     const spans = otlp.spans();
     const call = spans.find((span) => span.name === 'tools/call create_note');
@@ -65,6 +77,19 @@ describe('notes with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(resource).toContain('"notes-e2e"');
   });
 
+  it("over HTTP with @fastify/otel: the request line is a child of Fastify's request logger and carries the MCP span's ids, not the HTTP span's", async () => {
+    const server = await HttpServerProcess.start(process.execPath, [MAIN], { ...env('http/json'), LOG_LEVEL: 'info' });
+    await session(server);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    const call = otlp.spans().find((span) => span.name === 'tools/call create_note')!;
+    const lines = server.output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const line = lines.find((entry) => entry.msg === 'request' && entry.method === 'tools/call');
+    expect(line).toMatchObject({ reqId: expect.anything(), trace_id: CLIENT_TRACE, span_id: call.spanId });
+  });
+
   it('over HTTP (http/protobuf): the exports are protobuf and carry the MCP span', async () => {
     const server = await HttpServerProcess.start(process.execPath, [MAIN], env('http/protobuf'));
     await session(server);
@@ -76,10 +101,22 @@ describe('notes with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const bytes = Buffer.concat(traces.map((entry) => entry.body));
     expect(bytes.includes('tools/call create_note')).toBe(true);
     expect(bytes.includes(Buffer.from(CLIENT_TRACE, 'hex'))).toBe(true);
+    expect(bytes.includes('notes-e2e')).toBe(true);
+    const metrics = otlp.exports.filter((entry) => entry.path === '/v1/metrics');
+    expect(metrics.length).toBeGreaterThan(0);
+    expect(metrics.every((entry) => entry.contentType === 'application/x-protobuf')).toBe(true);
+    const metricBytes = Buffer.concat(metrics.map((entry) => entry.body));
+    for (const name of ['mcp.server.operation.duration', 'mcp.server.session.duration', 'create_note']) expect(metricBytes.includes(name)).toBe(true);
   });
 
-  it('over stdio: stdout carries the protocol only, and the spans arrive after EOF', async () => {
-    const client = RawStdioClient.spawn(process.execPath, [MAIN, '--stdio'], { ...process.env, ...env('http/json') });
+  it('over stdio: stdout carries the protocol only, even with the SDK logging at debug and a console exporter; the spans and metrics arrive', async () => {
+    // Both print through console (info, debug, dir), which writes to stdout unless telemetry.ts sends it to stderr.
+    const client = RawStdioClient.spawn(process.execPath, [MAIN, '--stdio'], {
+      ...process.env,
+      ...env('http/json'),
+      OTEL_LOG_LEVEL: 'debug',
+      OTEL_TRACES_EXPORTER: 'otlp,console',
+    });
     try {
       await client.initialize();
       await client.request('tools/call', { name: 'create_note', arguments: { title: 'Piped', body: 'x', tags: [] }, _meta: { traceparent: TRACEPARENT } });
@@ -88,8 +125,13 @@ describe('notes with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       client.kill();
     }
     expect(client.stray).toEqual([]);
+    expect(client.lines.length).toBe(2);
+    for (const line of client.lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0', id: expect.anything() });
+    // The SDK did log and print, where it may: on stderr.
+    expect(client.stderr).toContain('tools/call create_note');
     const call = otlp.spans().find((span) => span.name === 'tools/call create_note');
     expect(call).toMatchObject({ traceId: CLIENT_TRACE, parentSpanId: CLIENT_SPAN });
     expect(attribute(call!, 'network.transport')).toEqual({ stringValue: 'pipe' });
+    expect(otlp.metrics().map((metric) => metric.name)).toEqual(expect.arrayContaining(['mcp.server.operation.duration', 'mcp.server.session.duration']));
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { HttpServerProcess, OtlpReceiver, spanAttribute } from '@mcpkit/testing';
+import { HttpServerProcess, OtlpReceiver, RawStdioClient, spanAttribute } from '@mcpkit/testing';
 
 // The testbed on the standard OpenTelemetry configuration, on both HTTP bindings: what it
 // exports to an OTLP/HTTP receiver follows the client's trace and says which tool failed.
@@ -34,6 +34,32 @@ describe.each(['http', 'fetch'])('testbed %s with OTEL_EXPORTER_OTLP_ENDPOINT', 
       const duration = otlp.metrics().find((metric) => metric.name === 'mcp.server.operation.duration');
       expect(duration).toMatchObject({ unit: 's' });
     } finally {
+      await otlp.close();
+    }
+  });
+});
+
+describe('testbed stdio with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  it('keeps stdout for JSON-RPC even with the SDK logging at debug and a console exporter, and exports the spans', async () => {
+    const otlp = await OtlpReceiver.start();
+    const client = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_LOG_LEVEL: 'debug',
+      OTEL_TRACES_EXPORTER: 'otlp,console',
+    });
+    try {
+      await client.initialize();
+      await client.request('tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: { traceparent: TRACEPARENT } });
+      expect(await client.end()).toEqual({ code: 0, signal: null });
+      expect(client.stray).toEqual([]);
+      for (const line of client.lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0', id: expect.anything() });
+      expect(otlp.spans().find((span) => span.name === 'tools/call echo')).toMatchObject({ traceId: TRACE });
+    } finally {
+      client.kill();
       await otlp.close();
     }
   });

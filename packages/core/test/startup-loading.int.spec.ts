@@ -240,3 +240,51 @@ describe('start-up module loading: decorators on first use (with the compile cac
     expect(start().verdicts).toEqual(VERDICTS);
   });
 });
+
+describe("start-up: core's own code kept after start-up (with the compile cache)", () => {
+  let cacheDir: string;
+  beforeEach(() => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'mcpkit-core-code-'));
+  });
+  afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  // A server's start: the compile cache first, then an app, its tools/list, and exit.
+  const SERVE = `
+    require(${JSON.stringify(COMPILE_CACHE)});
+    ${APP}
+    const connection = app.connect({ kind: 'stdio' });
+    connection.receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
+      .then(() => connection.receive({ jsonrpc: '2.0', id: 2, method: 'tools/list' }))
+      .then((answer) => process.stdout.write(JSON.stringify({ tools: answer.result.tools.map((tool) => tool.name), kept: require('node:module').Module._cache[require.resolve(${JSON.stringify(join(CORE, 'dist', 'bundle', 'core.js'))})] !== undefined })));
+  `;
+  function serve(extra: string[] = []): { tools: string[]; kept: boolean } {
+    const out = execFileSync(process.execPath, [...extra, '-e', SERVE], {
+      cwd: CORE,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, NODE_COMPILE_CACHE: cacheDir, LOG_LEVEL: 'warn' },
+    });
+    return JSON.parse(out) as { tools: string[]; kept: boolean };
+  }
+  const codeFiles = () => (readdirSync(cacheDir, { recursive: true }) as string[]).filter((file) => /mcpkit-core-.*\.v8$/.test(file));
+
+  (hasCompileCacheDir ? it : it.skip)('the first start keeps it, later starts load from it and serve the same', () => {
+    const first = serve();
+    expect(codeFiles()).toHaveLength(1);
+    const kept = join(cacheDir, codeFiles()[0]);
+    const size = readFileSync(kept).length;
+    // Well beyond the top level alone: the functions the start ran are in it.
+    expect(size).toBeGreaterThan(100_000);
+    expect(serve()).toEqual(first);
+    expect(first).toEqual({ tools: ['echo', 'call'], kept: true });
+    // Damaged or left by another build: compiled afresh, served the same, and kept anew.
+    writeFileSync(kept, 'not a code cache');
+    expect(serve()).toEqual(first);
+    expect(readFileSync(kept).length).toBeGreaterThan(100_000);
+  });
+
+  (hasCompileCacheDir ? it : it.skip)('with --enable-source-maps (stack traces through the source map), core loads as Node loads it and keeps nothing', () => {
+    expect(serve(['--enable-source-maps'])).toEqual({ tools: ['echo', 'call'], kept: true });
+    expect(codeFiles()).toHaveLength(0);
+  });
+});

@@ -9,6 +9,9 @@ export const authenticated = new WeakMap<FastifyRequest, AuthInfo | null>();
 export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path: string): HttpRequest {
   const raw = reply.raw;
   const auth = authenticated.get(request);
+  // A getter (trustProxy reads the forwarding headers): read once.
+  const ip = request.ip;
+  const socket = request.socket;
   return {
     ...(auth === undefined ? {} : { auth }),
     method: request.method,
@@ -18,7 +21,10 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
     // Bodies stay strings (the plugin's parser), parsed once by core.
     body: typeof request.body === 'string' ? request.body : undefined,
     logger: request.log,
-    remoteAddress: request.ip,
+    remoteAddress: ip,
+    // The socket's port belongs to the address only when no trusted proxy put another one there.
+    remotePort: ip === socket.remoteAddress ? socket.remotePort : undefined,
+    httpVersion: request.raw.httpVersion,
     onClose: (listener) => onClientGone(request.raw, raw, listener),
   };
 }

@@ -4,7 +4,7 @@ import { createApp, RequireScopes, Tool, type RequestContext } from '@mcpkit/cor
 import { introspectionVerifier } from '@mcpkit/http';
 import pino from 'pino';
 import { serveHttp, type HttpServer } from '../src';
-import { OAuthFixture } from '../../http/test/support/oauth-fixture';
+import { StubAuthorizationServer } from '@mcpkit/testing';
 
 // Issue #14 over loopback HTTP: an endpoint whose tokens are checked by RFC 7662 introspection at
 // the stub authorization server, with the official SDK client.
@@ -17,12 +17,12 @@ class Notes {
 }
 
 describe('introspectionVerifier behind serveHttp', () => {
-  let as: OAuthFixture;
+  let as: StubAuthorizationServer;
   let server: HttpServer;
   const RESOURCE = 'http://127.0.0.1/mcp';
 
   beforeAll(async () => {
-    as = await OAuthFixture.start();
+    as = await StubAuthorizationServer.start();
     const app = createApp({ name: 'notes', version: '1', providers: [Notes], logger: pino({ level: 'silent' }) });
     server = await serveHttp(app, {
       port: 0,

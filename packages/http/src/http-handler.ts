@@ -189,6 +189,13 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       if (outcome.refused) return outcome.refused;
       request = { ...request, auth: outcome.auth ?? null };
     }
+    if (resourceServer !== undefined && request.path === options.path && request.headers.authorization !== undefined) {
+      // A7: the credential ends at the resource server. Handlers get ctx.auth, never a token to
+      // pass on (nor one a session would keep from its initialize request's headers).
+      const headers = { ...request.headers };
+      delete headers.authorization;
+      request = { ...request, headers };
+    }
     if (request.path === options.path) {
       switch (request.method) {
         case 'POST':

@@ -26,6 +26,10 @@ export interface HttpRequest {
   logger?: Logger;
   /** The client's address (`request.ip`), for rate limits of anonymous callers (`ctx.transport.remoteAddress`). */
   remoteAddress?: string;
+  /** The client's port, when `remoteAddress` is the connection's peer (`ctx.transport.remotePort`; spans' `client.port`). */
+  remotePort?: number;
+  /** The HTTP version, `1.1` or `2` (`ctx.transport.httpVersion`; spans' `network.protocol.version`). */
+  httpVersion?: string;
   /**
    * Who is calling, when the binding already authenticated the request (`handler.authenticate`,
    * before reading the body): `null` for an anonymous request the endpoint allows. Left out, the

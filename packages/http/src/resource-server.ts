@@ -113,6 +113,11 @@ export class ResourceServer {
   async authenticate(request: Pick<HttpRequest, 'headers' | 'query'>, logger: Logger): Promise<Authentication> {
     // A13: a token in the URI ends up in logs and histories.
     if (request.query?.access_token !== undefined) return { refused: this.badRequest('send the access token in the Authorization header, never in the URI') };
+    // Only the header is a bearer method here (the metadata says so): a form body is where RFC 6750
+    // §2.2 would carry a token, and it is refused before it is read.
+    if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(headerValue(request.headers['content-type']) ?? '')) {
+      return { refused: this.badRequest('send the access token in the Authorization header, never in a form body') };
+    }
     const header = request.headers.authorization;
     if (Array.isArray(header) && header.length > 1) return { refused: this.badRequest('send one Authorization header') };
     const value = headerValue(header);

@@ -383,10 +383,12 @@ function principalOf(request: HttpRequest): string | undefined {
   return request.auth ? `${request.auth.issuer ?? ''} ${request.auth.subject}` : undefined;
 }
 
-/** The transport facts of one HTTP request: its headers, and its client's address when the binding knows it. */
+/** The transport facts of one HTTP request: its headers, and its client's address, port and HTTP version when the binding knows them. */
 function transportOf(request: HttpRequest): TransportInfo {
   const transport: TransportInfo = { kind: 'http', headers: request.headers };
   if (request.remoteAddress !== undefined) transport.remoteAddress = request.remoteAddress;
+  if (request.remotePort !== undefined) transport.remotePort = request.remotePort;
+  if (request.httpVersion !== undefined) transport.httpVersion = request.httpVersion;
   if (request.auth) transport.auth = request.auth;
   return transport;
 }

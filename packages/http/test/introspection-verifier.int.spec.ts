@@ -1,16 +1,16 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { InvalidTokenError, introspectionVerifier, jwtVerifier, type IntrospectionVerifierOptions } from '../src';
-import { OAuthFixture } from './support/oauth-fixture';
+import { StubAuthorizationServer } from '@mcpkit/testing';
 
 // Issue #14: introspectionVerifier (RFC 7662) against the stub authorization server on 127.0.0.1.
 const RESOURCE = 'http://localhost/mcp';
 
 describe('introspectionVerifier', () => {
-  let as: OAuthFixture;
+  let as: StubAuthorizationServer;
 
   beforeAll(async () => {
-    as = await OAuthFixture.start();
+    as = await StubAuthorizationServer.start();
   });
 
   afterAll(() => as.close());

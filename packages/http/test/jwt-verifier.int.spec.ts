@@ -2,16 +2,16 @@ import { createApp, RequireScopes, Tool, type RequestContext } from '@mcpkit/cor
 import { SignJWT, base64url } from 'jose';
 import pino from 'pino';
 import { createFetchHandler, InvalidTokenError, jwtVerifier } from '../src';
-import { OAuthFixture } from './support/oauth-fixture';
+import { StubAuthorizationServer } from '@mcpkit/testing';
 
 // Issue #14: jwtVerifier on jose against a stub authorization server on 127.0.0.1 (auth.md §5).
 const RESOURCE = 'http://localhost/mcp';
 
 describe('jwtVerifier', () => {
-  let as: OAuthFixture;
+  let as: StubAuthorizationServer;
 
   beforeAll(async () => {
-    as = await OAuthFixture.start();
+    as = await StubAuthorizationServer.start();
   });
 
   afterAll(() => as.close());

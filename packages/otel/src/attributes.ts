@@ -18,8 +18,17 @@ export const ATTR = {
   ERROR_TYPE: 'error.type',
   NETWORK_TRANSPORT: 'network.transport',
   NETWORK_PROTOCOL_NAME: 'network.protocol.name',
+  NETWORK_PROTOCOL_VERSION: 'network.protocol.version',
+  CLIENT_ADDRESS: 'client.address',
+  CLIENT_PORT: 'client.port',
+  /** The general conventions' end user (opt-in): the authenticated subject. */
+  ENDUSER_ID: 'enduser.id',
   /** mcpkit's own: the client cancelled the request, or its connection closed under it. */
   MCPKIT_CANCELLED: 'mcpkit.request.cancelled',
+  /** mcpkit's own: the request line's `outcome`, so a span and its audit line say the same word. */
+  MCPKIT_OUTCOME: 'mcpkit.request.outcome',
+  /** mcpkit's own (no convention has one): what the access check decided, `allow` | `hide` | `challenge` | `deny`. */
+  MCPKIT_AUTH_DECISION: 'mcpkit.auth.decision',
 } as const;
 
 /** Metric names: the convention's two histograms, and mcpkit's own result size. */
@@ -34,3 +43,6 @@ export const DURATION_BUCKETS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 
 
 /** `error.type` of a tool failure (a result with `isError: true`). */
 export const TOOL_ERROR = 'tool_error';
+
+/** `error.type` of a request cancelled by its client (no answer was sent). */
+export const CANCELLED = 'cancelled';

@@ -2,11 +2,15 @@ import { context, propagation, SpanKind, SpanStatusCode, trace, type Span, type 
 import type { ClientRequestTrace } from '@mcpkit/core';
 import { ATTR } from './attributes';
 
-/** The error's JSON-RPC code when the client answered with one, else its class name. */
+// Low-cardinality names for the ways a request to the client fails without a JSON-RPC code.
+const FAILURES: Readonly<Record<string, string>> = { RequestTimeoutError: 'timeout', ConnectionClosedError: 'connection_closed' };
+
+/** The error's JSON-RPC code when the client answered with one, `timeout`, `connection_closed`, else its class name. */
 function errorType(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === 'number') return String(code);
-  return error instanceof Error ? error.name : 'Error';
+  if (!(error instanceof Error)) return 'Error';
+  return FAILURES[error.name] ?? error.name;
 }
 
 /**

@@ -22,6 +22,11 @@ export interface OtelOptions {
   captureArguments?: boolean;
   /** Record `tools/call` results as `gen_ai.tool.call.result` (JSON). Off by default, like arguments. */
   captureResults?: boolean;
+  /**
+   * Record the authenticated caller's subject (`ctx.auth.subject`) as `enduser.id`. Off by
+   * default: it identifies a person. The token itself is never recorded.
+   */
+  captureEndUser?: boolean;
   /** Put `trace_id` and `span_id` on the request line and `ctx.logger` lines (default true). */
   logIds?: boolean;
 }

@@ -123,6 +123,7 @@ describe.each([
       ...(era === 'handshake' ? { 'mcp.session.id': 'sess-1' } : {}),
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
+      'mcpkit.request.outcome': 'ok',
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     // The handler's own span is a child of the request's.
@@ -226,7 +227,7 @@ describe.each([
 });
 
 describe('otel() on handshake-era sessions', () => {
-  it('makes a CLIENT span for roots/list and sends its traceparent in _meta', async () => {
+  it('makes a CLIENT span for roots/list and sends its traceparent in _meta, in W3C Trace Context format (A19)', async () => {
     const connection = await connect('handshake');
     const answer = call(connection, {}, 'ask', {}, { traceparent: TRACEPARENT });
     await new Promise((resolve) => setImmediate(resolve));

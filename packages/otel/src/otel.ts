@@ -59,6 +59,7 @@ export function otel(options: OtelOptions = {}): Telemetry {
     instruments: instrumentsOf,
     captureArguments: options.captureArguments === true,
     captureResults: options.captureResults === true,
+    captureEndUser: options.captureEndUser === true,
     logIds: options.logIds !== false,
   });
   requests.start.subscribe(onRequest.start);

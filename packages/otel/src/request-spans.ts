@@ -12,7 +12,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { RequestTrace } from '@mcpkit/core';
-import { ATTR, TOOL_ERROR } from './attributes';
+import { ATTR, CANCELLED, TOOL_ERROR } from './attributes';
 import type { Instruments } from './instruments';
 
 /** What a request's `start` leaves for its end. */
@@ -27,6 +27,7 @@ export interface RequestSpanSettings {
   readonly instruments: () => Instruments | undefined;
   readonly captureArguments: boolean;
   readonly captureResults: boolean;
+  readonly captureEndUser: boolean;
   readonly logIds: boolean;
 }
 
@@ -47,17 +48,37 @@ function networkTransport(kind: string): string | undefined {
   return kind === 'stdio' ? 'pipe' : kind === 'http' ? 'tcp' : undefined;
 }
 
-/** The attributes both the span and the duration histogram carry. */
+/** The attributes both the span and the duration histogram carry (the low-cardinality ones). */
 function commonAttributes(request: RequestTrace): Attributes {
   const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: request.method };
+  if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_OPERATION_NAME] = 'execute_tool';
   if (request.target !== undefined) {
     if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_NAME] = request.target;
     else if (request.method === PROMPTS_GET) attributes[ATTR.GEN_AI_PROMPT_NAME] = request.target;
   }
   if (request.protocolVersion !== '') attributes[ATTR.MCP_PROTOCOL_VERSION] = request.protocolVersion;
-  const transport = networkTransport(request.transport.kind);
-  if (transport !== undefined) attributes[ATTR.NETWORK_TRANSPORT] = transport;
+  const { transport } = request;
+  const network = networkTransport(transport.kind);
+  if (network !== undefined) attributes[ATTR.NETWORK_TRANSPORT] = network;
+  if (transport.kind === 'http') {
+    attributes[ATTR.NETWORK_PROTOCOL_NAME] = 'http';
+    if (transport.httpVersion !== undefined) attributes[ATTR.NETWORK_PROTOCOL_VERSION] = transport.httpVersion;
+  }
   return attributes;
+}
+
+/**
+ * `mcpkit.auth.decision`: `hide` (answered as an unknown name), `challenge` (a denial the caller
+ * can cure with a token or more scopes), `deny` (forbidden), `allow` (an access rule or guard let
+ * it through); undefined where no access check applied.
+ */
+function authDecision(request: RequestTrace): string | undefined {
+  if (request.outcome === 'hidden') return 'hide';
+  if (request.outcome === 'denied') {
+    const reason = (request.error?.data as { error?: unknown } | undefined)?.error;
+    return reason === 'forbidden' ? 'deny' : 'challenge';
+  }
+  return request.authorized ? 'allow' : undefined;
 }
 
 /**
@@ -118,12 +139,17 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
         let inside = parent;
         if (tracer !== undefined) {
           const attributes = commonAttributes(request);
-          if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_OPERATION_NAME] = 'execute_tool';
           if (request.target !== undefined && RESOURCE_METHODS.has(request.method)) attributes[ATTR.MCP_RESOURCE_URI] = request.target;
           // A request always has an id here: notifications are not requests.
           attributes[ATTR.JSONRPC_REQUEST_ID] = String(request.id);
           if (request.sessionId !== undefined) attributes[ATTR.MCP_SESSION_ID] = request.sessionId;
-          if (request.transport.kind === 'http') attributes[ATTR.NETWORK_PROTOCOL_NAME] = 'http';
+          const { transport } = request;
+          if (transport.remoteAddress !== undefined) {
+            attributes[ATTR.CLIENT_ADDRESS] = transport.remoteAddress;
+            if (transport.remotePort !== undefined) attributes[ATTR.CLIENT_PORT] = transport.remotePort;
+          }
+          // The subject only: AuthInfo never holds the token, and headers are never read here.
+          if (settings.captureEndUser && transport.auth !== undefined) attributes[ATTR.ENDUSER_ID] = transport.auth.subject;
           if (settings.captureArguments && request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_CALL_ARGUMENTS] = json(request.params.arguments ?? {});
           span = tracer.startSpan(spanName(request), { kind: SpanKind.SERVER, attributes, links }, parent);
           inside = trace.setSpan(parent, span);
@@ -162,10 +188,16 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
         } else if (request.isError) {
           errorType = TOOL_ERROR;
           span?.setStatus({ code: SpanStatusCode.ERROR, message: firstText(request.result) });
+        } else if (request.cancelled) {
+          errorType = CANCELLED;
+          span?.setStatus({ code: SpanStatusCode.ERROR, message: 'cancelled by the client' });
         }
+        const decision = authDecision(request);
         if (span !== undefined) {
           if (errorType !== undefined) span.setAttribute(ATTR.ERROR_TYPE, errorType);
           if (request.cancelled) span.setAttribute(ATTR.MCPKIT_CANCELLED, true);
+          if (request.outcome !== undefined) span.setAttribute(ATTR.MCPKIT_OUTCOME, request.outcome);
+          if (decision !== undefined) span.setAttribute(ATTR.MCPKIT_AUTH_DECISION, decision);
           if (settings.captureResults && request.method === TOOLS_CALL && request.result !== undefined) {
             span.setAttribute(ATTR.GEN_AI_TOOL_CALL_RESULT, json(request.result));
           }
@@ -176,6 +208,8 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
         const attributes = commonAttributes(request);
         if (errorType !== undefined) attributes[ATTR.ERROR_TYPE] = errorType;
         if (request.error !== undefined) attributes[ATTR.RPC_RESPONSE_STATUS_CODE] = String(request.error.code);
+        if (request.outcome !== undefined) attributes[ATTR.MCPKIT_OUTCOME] = request.outcome;
+        if (decision !== undefined) attributes[ATTR.MCPKIT_AUTH_DECISION] = decision;
         instruments.operationDuration.record(seconds, attributes);
         if (request.result !== undefined) instruments.resultSize.record(Buffer.byteLength(json(request.result)), attributes);
       } catch {

@@ -4,12 +4,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
-import { createApp, Tool, type RequestContext } from '@mcpkit/core';
+import { createApp, RequireScopes, Tool, type RequestContext } from '@mcpkit/core';
 import { serveHttp, type HttpServer } from '@mcpkit/fastify';
+import { jwtVerifier } from '@mcpkit/http';
 import { serveStdio } from '@mcpkit/stdio';
 import { IsString } from 'class-validator';
 import pino from 'pino';
 import { otel, type Telemetry } from '../src';
+import { OAuthFixture } from '../../http/test/support/oauth-fixture';
 import { record, type Recorder } from './recorder';
 
 // The spans and metrics of real transports, in this process so the in-memory exporter sees them:
@@ -35,6 +37,14 @@ class Tools {
   @Tool({ input: null })
   async ask(_: unknown, ctx: RequestContext): Promise<string> {
     return `${(await ctx.roots()).length} roots`;
+  }
+}
+
+class Private {
+  @Tool({ input: null })
+  @RequireScopes('notes:read')
+  whoami(_: unknown, ctx: RequestContext): string {
+    return ctx.auth?.subject ?? 'nobody';
   }
 }
 
@@ -87,6 +97,8 @@ describe('over stdio', () => {
     expect(span.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
     expect(span.attributes).toMatchObject({ 'network.transport': 'pipe', 'mcp.protocol.version': version, 'jsonrpc.request.id': '1' });
     expect(span.attributes['mcp.session.id']).toBeUndefined();
+    // Not applicable to a pipe: no peer address, no application protocol under JSON-RPC.
+    for (const name of ['client.address', 'client.port', 'network.protocol.name', 'network.protocol.version']) expect(span.attributes[name]).toBeUndefined();
     expect(recorder.span('tools/list').attributes['mcp.method.name']).toBe('tools/list');
   });
 });
@@ -118,9 +130,14 @@ describe('over Streamable HTTP with the official SDK clients', () => {
     expect(echo.attributes).toMatchObject({
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
+      'network.protocol.version': '1.1',
+      'client.address': '127.0.0.1',
+      'client.port': expect.any(Number),
       'mcp.session.id': transport.sessionId,
       'mcp.protocol.version': '2025-11-25',
     });
+    // The client's ephemeral port, not the server's.
+    expect(echo.attributes['client.port']).not.toBe(Number(new URL(server.url).port));
     expect(recorder.span('initialize').kind).toBe(SpanKind.SERVER);
     const roots = recorder.span('roots/list');
     expect(roots.kind).toBe(SpanKind.CLIENT);
@@ -138,16 +155,38 @@ describe('over Streamable HTTP with the official SDK clients', () => {
     }
     const echo = recorder.span('tools/call echo');
     expect(echo.spanContext().traceId).toBe(TRACE_ID);
-    expect(echo.attributes).toMatchObject({ 'network.transport': 'tcp', 'mcp.protocol.version': '2026-07-28' });
+    expect(echo.attributes).toMatchObject({
+      'network.transport': 'tcp',
+      'network.protocol.version': '1.1',
+      'client.address': '127.0.0.1',
+      'client.port': expect.any(Number),
+      'mcp.protocol.version': '2026-07-28',
+    });
     expect(echo.attributes['mcp.session.id']).toBeUndefined();
   });
 
-  it('under Fastify, ctx.logger lines are children of the request logger and carry the span ids', async () => {
+  it.each([
+    [
+      'handshake era',
+      async (url: URL) => {
+        const client = new Client({ name: 'sdk', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(url));
+        return client;
+      },
+    ],
+    [
+      '2026-07-28',
+      async (url: URL) => {
+        const client = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        await client.connect(new ModernHttpTransport(url));
+        return client;
+      },
+    ],
+  ] as const)('%s: under Fastify, ctx.logger lines are children of the request logger and carry the span ids', async (_, open) => {
     const lines: Array<Record<string, unknown>> = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const logged = await serveHttp(createApp({ name: 'otel-log', version: '1', providers: [Tools], logger }), { port: 0 });
-    const client = new Client({ name: 'sdk', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(logged.url)));
+    const client = await open(new URL(logged.url));
     try {
       await client.callTool({ name: 'note', arguments: {}, _meta: { traceparent: TRACEPARENT } });
     } finally {
@@ -156,10 +195,85 @@ describe('over Streamable HTTP with the official SDK clients', () => {
     }
     const span = recorder.span('tools/call note');
     const noted = lines.find((line) => line.msg === 'noted');
+    // reqId is bound by Fastify's request logger: ctx.logger is its child.
     expect(noted).toMatchObject({ reqId: expect.anything(), trace_id: TRACE_ID, span_id: span.spanContext().spanId });
     expect(lines.find((line) => line.msg === 'request' && line.method === 'tools/call')).toMatchObject({
+      reqId: noted!.reqId,
       trace_id: TRACE_ID,
       span_id: span.spanContext().spanId,
     });
   });
+});
+
+describe('a resource server (bearer tokens from a stub authorization server) over Streamable HTTP', () => {
+  const RESOURCE = 'http://127.0.0.1/mcp';
+  let as: OAuthFixture;
+  let server: HttpServer;
+  let token: string;
+  beforeAll(async () => {
+    as = await OAuthFixture.start();
+    token = await as.mint({ aud: RESOURCE, sub: 'user-7', scope: 'notes:read', claims: { client_id: 'cli' } });
+    server = await serveHttp(createApp({ name: 'otel-auth', version: '1', providers: [Private], logger: pino({ level: 'silent' }) }), {
+      port: 0,
+      auth: { resource: RESOURCE, authorizationServers: [as.issuer], verifier: jwtVerifier({ issuer: as.issuer }) },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await as.close();
+  });
+
+  /** Everything a span carries that an exporter would send, as one string to search. */
+  const exported = () =>
+    JSON.stringify(
+      recorder.spans().map((span) => [span.name, span.attributes, span.events, span.status, span.links, span.parentSpanContext?.traceState?.serialize()]),
+    );
+  // Any piece of the JWT would do: its header, its payload and its signature each on their own.
+  const pieces = () => token.split('.');
+
+  it.each([
+    [
+      'handshake era',
+      () => new Client({ name: 'sdk', version: '1' }),
+      (url: URL, init: RequestInit) => new StreamableHTTPClientTransport(url, { requestInit: init }),
+    ],
+    [
+      '2026-07-28',
+      () => new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+      (url: URL, init: RequestInit) => new ModernHttpTransport(url, { requestInit: init }),
+    ],
+  ] as const)(
+    '%s: an authenticated call records no part of its token; the decision is allow; enduser.id only when asked',
+    async (_, makeClient, makeTransport) => {
+      const run = async () => {
+        const client = makeClient();
+        await client.connect(makeTransport(new URL(server.url), { headers: { authorization: `Bearer ${token}` } }));
+        try {
+          expect(await client.callTool({ name: 'whoami', arguments: {}, _meta: { traceparent: TRACEPARENT } })).toMatchObject({
+            content: [{ text: 'user-7' }],
+          });
+        } finally {
+          await client.close();
+        }
+      };
+      await run();
+      const span = recorder.span('tools/call whoami');
+      expect(span.attributes).toMatchObject({ 'mcpkit.auth.decision': 'allow', 'mcpkit.request.outcome': 'ok', 'client.address': '127.0.0.1' });
+      expect(span.attributes['enduser.id']).toBeUndefined();
+      for (const piece of pieces()) expect(exported()).not.toContain(piece);
+      expect(exported()).not.toContain('user-7');
+
+      telemetry.disable();
+      telemetry = otel({ captureEndUser: true });
+      recorder.reset();
+      try {
+        await run();
+      } finally {
+        telemetry.disable();
+        telemetry = otel();
+      }
+      expect(recorder.span('tools/call whoami').attributes['enduser.id']).toBe('user-7');
+      for (const piece of pieces()) expect(exported()).not.toContain(piece);
+    },
+  );
 });

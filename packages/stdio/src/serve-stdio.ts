@@ -170,25 +170,46 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     idle?.();
   };
 
+  const answer = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
+    try {
+      send(response);
+    } finally {
+      settle();
+    }
+  };
+  const failed = (error: unknown): void => {
+    logger.error({ err: error }, 'unexpected dispatcher failure');
+    settle();
+  };
+
   const onEvent = (event: LineEvent): void => {
     if (event.kind === 'oversized') {
       send(errorResponse(null, new InvalidRequestError(`Message exceeds the maximum size of ${maxMessageSize} bytes`)));
       return;
     }
     pending++;
-    const answered = connection.receiveText(event.text, receiveOptions).then(send, (error: unknown) => {
-      logger.error({ err: error }, 'unexpected dispatcher failure');
-    });
+    const answered = connection.receiveText(event.text, receiveOptions);
     if (onSnapshot === undefined) {
-      void answered.finally(settle);
+      // One reaction per request (a `.finally` after it would cost two more promises).
+      void answered.then(answer, failed);
       return;
     }
     // A listen opens (or a cancellation ends one) before its answer; other changes show once answered.
     reportSnapshot();
-    void answered.finally(() => {
-      reportSnapshot();
-      settle();
-    });
+    void answered.then(
+      (response) => {
+        try {
+          send(response);
+        } finally {
+          reportSnapshot();
+          settle();
+        }
+      },
+      (error: unknown) => {
+        reportSnapshot();
+        failed(error);
+      },
+    );
   };
 
   const onData = (chunk: Buffer | string): void => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, onEvent);

@@ -2,3 +2,4 @@ export { TestClient, RpcError, firstText, type TestClientOptions, type Initializ
 export { RawStdioClient, type ExitInfo } from './raw-stdio-client';
 export { HttpServerProcess } from './http-server-process';
 export { OtlpReceiver, spanAttribute, type OtlpExport, type OtlpMetric, type OtlpSpan } from './otlp-receiver';
+export { StubAuthorizationServer, type MintOptions, type Consent, type AuthorizationRequest } from './stub-authorization-server';

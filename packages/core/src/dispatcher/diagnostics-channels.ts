@@ -3,6 +3,7 @@ import type { RequestId } from '../protocol/json-rpc';
 import type { Meta } from '../protocol/mcp-types';
 import type { EraName, RequestFrame } from '../wire/frame';
 import type { TransportInfo } from './request-context';
+import { answerOutcome } from './outcome';
 
 /** The name of the tracing channel every request is published on (`node:diagnostics_channel`). */
 export const REQUEST_CHANNEL = 'mcpkit:request';
@@ -58,10 +59,17 @@ export interface RequestTrace {
   result: Readonly<Record<string, unknown>> | undefined;
   /** True when the result is a tool failure (`isError: true`). */
   isError: boolean;
-  /** The JSON-RPC error sent (set before `error`), when the answer is one. */
-  error: { readonly code: number; readonly message: string } | undefined;
+  /** The JSON-RPC error sent (set before `error`), when the answer is one; `data` as sent (an access denial's `{ error }`). */
+  error: { readonly code: number; readonly message: string; readonly data?: unknown } | undefined;
   /** True when the request was cancelled, by its client or the connection closing (no answer, or one saying why). */
   cancelled: boolean;
+  /**
+   * The request line's `outcome` (set before `asyncStart`): `ok`, `tool_error`, `denied`,
+   * `hidden`, `rate_limited`, `invalid`, `cancelled` or `error <code>`.
+   */
+  outcome: string | undefined;
+  /** True when an access rule or guard of the primitive let the caller through (set before `asyncStart`). */
+  authorized: boolean;
 }
 
 /**
@@ -147,21 +155,25 @@ export function requestTrace(
     isError: false,
     error: undefined,
     cancelled: false,
+    outcome: undefined,
+    authorized: false,
   };
 }
 
 /** What a request was answered with, as far as its trace needs (undefined: nothing was sent). */
-type Answer = { result?: unknown; error?: { code: number; message: string } } | undefined;
+type Answer = { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
 
 /** @internal Publishes how a traced request ended: `error` for a JSON-RPC error, then `asyncStart` and `asyncEnd`. */
 export function endTrace(trace: RequestTrace, response: Answer): void {
   if (response?.error !== undefined) {
-    trace.error = { code: response.error.code, message: response.error.message };
+    const { code, message, data } = response.error;
+    trace.error = data === undefined ? { code, message } : { code, message, data };
     requestChannel.error.publish(trace);
   } else if (response?.result !== undefined) {
     trace.result = response.result as Record<string, unknown>;
     trace.isError = (response.result as { isError?: unknown }).isError === true;
   }
+  trace.outcome ??= trace.cancelled ? 'cancelled' : answerOutcome(trace.error?.code, trace.isError);
   requestChannel.asyncStart.publish(trace);
   requestChannel.asyncEnd.publish(trace);
 }

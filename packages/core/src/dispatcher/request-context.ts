@@ -30,6 +30,10 @@ export interface TransportInfo {
   auth?: AuthInfo;
   /** The client's network address, when the transport knows it (rate limits of anonymous callers). */
   remoteAddress?: string;
+  /** The client's port, when the transport knows it and `remoteAddress` is the connection's own peer. */
+  remotePort?: number;
+  /** The HTTP version the request came over (`1.1`, `2`), when the transport knows it. */
+  httpVersion?: string;
 }
 
 /** The answer to a form elicitation: the content is validated against the requested schema. */
@@ -206,6 +210,9 @@ export class RequestContext {
 
   /** @internal What the request line reports when the answer alone cannot tell (`hidden`, `rate_limited`). */
   outcome: string | undefined = undefined;
+
+  /** @internal True once an access rule or guard let this caller through (the `allow` of a span's access decision). */
+  authorized = false;
 
   /**
    * Who is calling, when the transport knows: the subject, client, scopes and claims of a

@@ -2,7 +2,6 @@ import { InternalError, McpError } from '../errors/mcp-error';
 import { clip } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import { isDeliberateError } from '../errors/to-json-rpc-error';
-import { ErrorCode } from '../errors/error-codes';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { requestLine } from '../logging/fast-line';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
@@ -13,6 +12,7 @@ import type { MethodHandler } from './method-handler';
 import { RequestContext } from './request-context';
 import { endTrace, requestChannel, requestTrace, type RequestTrace } from './diagnostics-channels';
 import { traceIdOf } from './trace-context';
+import { answerOutcome } from './outcome';
 
 /**
  * Runs one request's handler, by the rules of its `era`, where `host` keeps it (a connection's in-flight table, or a
@@ -88,6 +88,7 @@ export async function runRequest(
       : undefined;
     if (trace !== undefined) {
       trace.cancelled = true;
+      trace.outcome = 'cancelled';
       endTrace(trace, said);
     }
     return said;
@@ -102,7 +103,11 @@ export async function runRequest(
       code,
     );
   }
-  if (trace !== undefined) endTrace(trace, response);
+  if (trace !== undefined) {
+    trace.outcome = ctx.outcome;
+    trace.authorized = ctx.authorized;
+    endTrace(trace, response);
+  }
   return response;
 }
 
@@ -138,8 +143,7 @@ function failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan:
  */
 function outcomeOf(response: JsonRpcResponse, ctx: RequestContext, code: number | undefined): string {
   if (ctx.outcome !== undefined) return ctx.outcome;
-  if (code === undefined) return (response as { result: { isError?: boolean } }).result.isError ? 'tool_error' : 'ok';
-  return code === ErrorCode.AccessDenied ? 'denied' : code === ErrorCode.InvalidParams ? 'invalid' : `error ${code}`;
+  return answerOutcome(code, code === undefined && (response as { result: { isError?: boolean } }).result.isError === true);
 }
 
 function logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string, code?: number): void {

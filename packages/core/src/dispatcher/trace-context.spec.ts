@@ -3,7 +3,7 @@ import { readTraceContext, traceIdOf } from './trace-context';
 const PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 describe('W3C trace context', () => {
-  it('reads traceparent, tracestate and baggage from _meta', () => {
+  it('reads traceparent, tracestate and baggage from _meta (A19)', () => {
     expect(readTraceContext({ traceparent: PARENT, tracestate: 'vendor=x', baggage: 'user=ada' }, undefined)).toEqual({
       traceparent: PARENT,
       tracestate: 'vendor=x',
@@ -34,7 +34,7 @@ describe('W3C trace context', () => {
     ['a short trace id', '00-4bf92f35-00f067aa0ba902b7-01'],
     ['a number', 42],
     ['two header values', [PARENT, PARENT]],
-  ])('ignores %s (the callee starts a new trace; no error)', (_, traceparent) => {
+  ])('ignores %s: not W3C Trace Context, so the callee starts a new trace; no error (A19)', (_, traceparent) => {
     expect(traceIdOf(traceparent)).toBeUndefined();
     expect(readTraceContext({ traceparent } as Record<string, unknown>, undefined)).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { ExactNumberId } from '../protocol/exact-id';
 import { markFastLines } from './fast-destination';
-import { requestLine } from './fast-line';
+import { msText, requestLine } from './fast-line';
 import { LogDestination } from './log-destination';
 
 /** A LogDestination that keeps what it is given. */
@@ -55,5 +55,37 @@ describe('requestLine', () => {
     const { fast, fastLogger } = pair({ mixin: () => ({ extra: 1 }) });
     requestLine(fastLogger, { rpcId: 2 }, 3, 'ok');
     expect(withoutTime(fast.written[0])).toMatchObject({ extra: 1, rpcId: 2, ms: 3 });
+  });
+
+  it('writes every line of a run as pino does, past the bounds of its caches', () => {
+    const { fast, slow, fastLogger, slowLogger } = pair();
+    // 1 200 names (more than a cache holds), each twice, ids and outcomes varying.
+    for (let i = 0; i < 2_400; i++) {
+      const fields = { rpcId: i, method: 'tools/call', target: `tool_${i % 1_200}`, sessionId: i % 3 === 0 ? 'a"b' : 'c' };
+      const outcome = i % 5 === 0 ? 'error -32602' : 'ok';
+      const code = i % 5 === 0 ? -32602 : undefined;
+      const ms = Math.round(i * 1.37 * 1000) / 1000;
+      requestLine(i % 2 === 0 ? fastLogger : fastLogger.child({ transport: 'stdio' }), fields, ms, outcome, code);
+      (i % 2 === 0 ? slowLogger : slowLogger.child({ transport: 'stdio' })).info(
+        { ...fields, ms, outcome, ...(code === undefined ? {} : { code }) },
+        'request',
+      );
+    }
+    expect(fast.written.map((line) => line.replace(/"time":\d+/, ''))).toEqual(slow.written.map((line) => line.replace(/"time":\d+/, '')));
+  });
+});
+
+describe('msText', () => {
+  it('reads as String(ms) for any number of microseconds', () => {
+    const samples = [0, 1, 5, 10, 50, 100, 999, 1000, 1001, 75_050, 123_456, 2_147_483_647, 2_147_483_648, 9_007_199_254_740];
+    for (let micros = 0; micros < 20_000; micros += 7) samples.push(micros);
+    for (const micros of samples) {
+      const ms = Math.round((micros / 1000) * 1000) / 1000;
+      expect(msText(ms)).toBe(String(ms));
+    }
+  });
+
+  it('falls back to the double for values of another form', () => {
+    for (const ms of [0.0001, -1, 1.23456, Number.MAX_SAFE_INTEGER]) expect(msText(ms)).toBe(String(ms));
   });
 });

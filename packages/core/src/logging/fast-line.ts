@@ -38,33 +38,104 @@ function chindingsOf(logger: Marked, bindings: Record<string, unknown>): string 
   return (logger[chindingsSym] as string | undefined) ?? '';
 }
 
+// The line is written once per call, so what repeats from one line to the next is made once:
+// its start for the current millisecond, the `,"key":"value"` text of a string field seen before
+// (methods, tool names, session ids), and its end for each outcome. Each cache is bounded, so a
+// client that sends a new name every time costs a miss, never memory.
+const CACHE_LIMIT = 512;
+let startNow = -1;
+let startChindings: string | undefined;
+let start = '';
+const keyTexts = new Map<string, string>();
+const fieldTexts = new Map<string, Map<string, string>>();
+const endTexts = new Map<string, string>();
+
+// `ms` has three decimals at most (microseconds): its integer part, then one of these, reads
+// exactly as `String(ms)` does, without formatting a double per line.
+const DECIMALS: readonly string[] = Array.from({ length: 1000 }, (_, i) => (i === 0 ? '' : `.${String(i).padStart(3, '0').replace(/0+$/, '')}`));
+
+/** `ms` as JSON writes it, for any value of the form microseconds / 1000. */
+export function msText(ms: number): string {
+  const micros = Math.round(ms * 1000);
+  // Beyond 2^31 µs (35 minutes) or below zero, the double's own text.
+  if (!(micros >= 0 && micros < 2_147_483_648) || micros / 1000 !== ms) return String(ms);
+  const whole = (micros / 1000) | 0;
+  return `${whole}${DECIMALS[micros - whole * 1000]}`;
+}
+
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    // Unescaped, as pino writes keys: mcpkit's own field names and the app's logBindings keys.
+    text = `,"${key}":`;
+    if (keyTexts.size < CACHE_LIMIT) keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/** `,"key":value` for a field pino writes as plain JSON; undefined for the rest. */
+function fieldText(key: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') {
+    const json = plainJson(value);
+    return json === undefined ? undefined : keyText(key) + json;
+  }
+  let byValue = fieldTexts.get(key);
+  if (byValue === undefined) {
+    byValue = new Map();
+    if (fieldTexts.size < CACHE_LIMIT) fieldTexts.set(key, byValue);
+  }
+  let text = byValue.get(value);
+  if (text === undefined) {
+    text = keyText(key) + JSON.stringify(value);
+    if (byValue.size >= CACHE_LIMIT) byValue.clear();
+    byValue.set(value, text);
+  }
+  return text;
+}
+
+function endText(outcome: string, code: number | undefined): string {
+  const key = code === undefined ? outcome : `${outcome}\n${code}`;
+  let text = endTexts.get(key);
+  if (text === undefined) {
+    text = `,"outcome":${JSON.stringify(outcome)}${code === undefined ? '' : `,"code":${plainJson(code)}`},"msg":"request"}\n`;
+    if (endTexts.size >= CACHE_LIMIT) endTexts.clear();
+    endTexts.set(key, text);
+  }
+  return text;
+}
+
 /**
  * Logs the per-request line at info: `bindings` (the request's log fields), then `ms`,
- * `outcome` and, for an error answer, its JSON-RPC `code`, message `request`. It is written once per call, so on a logger made by
- * `createLogger` (or a child of one, such as Fastify's `request.log`) the line is built here,
- * byte for byte what pino writes (level, time, the logger's bindings, the fields, msg), at a
- * fraction of pino's cost; any other logger, or a field that is not a plain scalar, goes through
- * `logger.info`.
+ * `outcome` and, for an error answer, its JSON-RPC `code`, message `request`. It is written once
+ * per call, so on a logger made by `createLogger` (or a child of one, such as Fastify's
+ * `request.log`) the line is built here, byte for byte what pino writes (level, time, the
+ * logger's bindings, the fields, msg), at a fraction of pino's cost; any other logger, or a
+ * field that is not a plain scalar, goes through `logger.info`.
  */
 export function requestLine(logger: Logger, bindings: Record<string, unknown>, ms: number, outcome: string, code?: number): void {
   const marked = logger as Marked;
   const destination = marked[FAST_DESTINATION];
   const chindings = destination === undefined ? undefined : chindingsOf(marked, bindings);
   if (destination !== undefined && chindings !== undefined) {
-    let line = `{"level":30,"time":${Date.now()}${chindings}`;
+    const now = Date.now();
+    if (now !== startNow || chindings !== startChindings) {
+      startNow = now;
+      startChindings = chindings;
+      start = `{"level":30,"time":${now}${chindings}`;
+    }
+    let line = start;
     for (const key in bindings) {
       const value = bindings[key];
       if (value === undefined) continue;
-      const json = plainJson(value);
-      if (json === undefined) {
+      const text = fieldText(key, value);
+      if (text === undefined) {
         line = '';
         break;
       }
-      line += `,"${key}":${json}`;
+      line += text;
     }
-    // Keys are mcpkit's own field names: nothing to escape.
     if (line !== '') {
-      destination.write(`${line},"ms":${ms},"outcome":"${outcome}"${code === undefined ? '' : `,"code":${code}`},"msg":"request"}\n`);
+      destination.write(line + ',"ms":' + msText(ms) + endText(outcome, code));
       return;
     }
   }

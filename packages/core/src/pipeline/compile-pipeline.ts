@@ -96,6 +96,7 @@ export function compilePipeline(parts: PipelineParts): Pipeline {
         if (allowed === 'hide') return 'hidden';
         if (!allowed) throw new ForbiddenError();
       }
+      if (access !== undefined || guards.length > 0) ctx.authorized = true;
       return undefined;
     },
     async run(ctx: RequestContext, operation: Operation, core: () => Promise<unknown>) {

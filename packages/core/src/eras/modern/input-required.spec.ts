@@ -41,6 +41,29 @@ describe('RequestStateCodec', () => {
       });
     });
 
+    it('protects its integrity: an altered state, one signed with another key, an expired one and one for another tool are refused (A16)', () => {
+      const state = codec.sign('tools/call', 'draft_note', args, { draft: { action: 'accept' } });
+      const [body, mac] = state.split('.');
+      const altered = Buffer.from(Buffer.from(body, 'base64url').toString().replace('accept', 'decline')).toString('base64url');
+      const refused = (requestState: string, target = 'draft_note') =>
+        codeOf(() => codec.answersOf({ arguments: { ...args }, requestState }, 'tools/call', target));
+      expect(refused(`${altered}.${mac}`)).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid requestState') });
+      expect(refused(new RequestStateCodec('another secret').sign('tools/call', 'draft_note', args, {}))).toMatchObject({ code: -32602 });
+      expect(refused(state, 'delete_note')).toMatchObject({ code: -32602 });
+      expect(refused('no-mac-at-all')).toMatchObject({ code: -32602 });
+      const now = Date.now();
+      const clock = jest.spyOn(Date, 'now');
+      try {
+        clock.mockReturnValue(now);
+        const shortLived = codec.sign('tools/call', 'draft_note', args, {});
+        clock.mockReturnValue(now + 24 * 60 * 60 * 1000);
+        expect(refused(shortLived)).toMatchObject({ code: -32602 });
+      } finally {
+        clock.mockRestore();
+      }
+      expect(refused(state)).toBeUndefined();
+    });
+
     it('refuses inputResponses nested 20 000 deep before any recursion, with -32602', () => {
       expect(codeOf(() => codec.answersOf({ inputResponses: { a: nested(20_000) } }, 'tools/call', 'x'))).toEqual({
         code: -32602,

@@ -1,0 +1,30 @@
+import { notesAuthFromEnv, notesHttpAuth } from './auth';
+
+describe('the notes authenticated mode from the environment', () => {
+  const issuer = 'https://example.eu.auth0.com/';
+  const resource = 'https://notes.example.com/mcp';
+
+  it('is off without either variable, and on with both', () => {
+    expect(notesAuthFromEnv({})).toBeUndefined();
+    expect(notesAuthFromEnv({ NOTES_AUTH_ISSUER: '', NOTES_AUTH_RESOURCE: '' })).toBeUndefined();
+    expect(notesAuthFromEnv({ NOTES_AUTH_ISSUER: issuer, NOTES_AUTH_RESOURCE: resource })).toEqual({ issuer, resource });
+  });
+
+  it('refuses one without the other rather than serving everyone', () => {
+    expect(() => notesAuthFromEnv({ NOTES_AUTH_ISSUER: issuer })).toThrow(/both NOTES_AUTH_ISSUER and NOTES_AUTH_RESOURCE/);
+    expect(() => notesAuthFromEnv({ NOTES_AUTH_RESOURCE: resource })).toThrow(/both NOTES_AUTH_ISSUER and NOTES_AUTH_RESOURCE/);
+  });
+
+  it('refuses a relative URL in either', () => {
+    expect(() => notesAuthFromEnv({ NOTES_AUTH_ISSUER: issuer, NOTES_AUTH_RESOURCE: '/mcp' })).toThrow(
+      'NOTES_AUTH_RESOURCE must be an absolute URL, got "/mcp"',
+    );
+    expect(() => notesAuthFromEnv({ NOTES_AUTH_ISSUER: 'auth0', NOTES_AUTH_RESOURCE: resource })).toThrow(/NOTES_AUTH_ISSUER must be an absolute URL/);
+  });
+
+  it("makes a resource server for the resource, trusting the issuer, and accepts the resource's host besides loopback", async () => {
+    const options = await notesHttpAuth({ issuer, resource });
+    expect(options.auth).toMatchObject({ resource, authorizationServers: [issuer], scopesSupported: ['notes:read', 'notes:write'] });
+    expect(options.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'notes.example.com']);
+  });
+});

@@ -1,0 +1,50 @@
+import type { McpHttpOptions } from '@mcpkit/http';
+import { NOTES_SCOPES } from './access';
+
+/** The authenticated mode's settings: who issues the tokens, and the URL they are issued for. */
+export interface NotesAuth {
+  /** `NOTES_AUTH_ISSUER`: the authorization server's issuer URL (its metadata names the `jwks_uri`). */
+  readonly issuer: string;
+  /** `NOTES_AUTH_RESOURCE`: the canonical URL of the notes MCP endpoint, as tokens carry it in `aud`. */
+  readonly resource: string;
+}
+
+/**
+ * The authenticated mode from the environment: undefined when neither variable is set. One
+ * without the other is a mistake that must not end in a server open to anyone, so it throws.
+ */
+export function notesAuthFromEnv(env: NodeJS.ProcessEnv = process.env): NotesAuth | undefined {
+  const issuer = env.NOTES_AUTH_ISSUER || undefined;
+  const resource = env.NOTES_AUTH_RESOURCE || undefined;
+  if (issuer === undefined && resource === undefined) return undefined;
+  if (issuer === undefined || resource === undefined) {
+    throw new Error('set both NOTES_AUTH_ISSUER and NOTES_AUTH_RESOURCE for the authenticated mode, or neither');
+  }
+  for (const [name, url] of [
+    ['NOTES_AUTH_ISSUER', issuer],
+    ['NOTES_AUTH_RESOURCE', resource],
+  ] as const) {
+    if (!URL.canParse(url)) throw new Error(`${name} must be an absolute URL, got ${JSON.stringify(url)}`);
+  }
+  return { issuer, resource };
+}
+
+/**
+ * The HTTP options of the authenticated mode: an OAuth 2.1 resource server for `resource` that
+ * takes JWT access tokens from `issuer`, and the resource's own host besides loopback (a proxy
+ * in front forwards its public name in `Host`). Loads the HTTP package only when asked, as
+ * main.ts loads Fastify: a stdio server does not pay for either.
+ */
+export async function notesHttpAuth({ issuer, resource }: NotesAuth): Promise<Pick<McpHttpOptions, 'auth' | 'allowedHosts'>> {
+  const { jwtVerifier, LOOPBACK_HOSTS } = await import('@mcpkit/http');
+  return {
+    auth: {
+      resource,
+      authorizationServers: [issuer],
+      verifier: jwtVerifier({ issuer }),
+      scopesSupported: [...NOTES_SCOPES],
+      resourceName: 'mcpkit notes',
+    },
+    allowedHosts: [...new Set([...LOOPBACK_HOSTS, new URL(resource).host])],
+  };
+}
