@@ -9,5 +9,15 @@ export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier';
 export { InvalidTokenError, type TokenVerifier, type ResourceServerOptions, type Authentication } from './resource-server';
 export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
+export type {
+  SessionRouter,
+  RouterReader,
+  RouterAttachment,
+  RouterHandlers,
+  RoutedEvent,
+  ForwardTarget,
+  ChangedList,
+  MissedBroadcasts,
+} from './session-router';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

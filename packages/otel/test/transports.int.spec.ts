@@ -11,7 +11,7 @@ import { serveStdio } from '@mcpkit/stdio';
 import { IsString } from 'class-validator';
 import pino from 'pino';
 import { otel, type Telemetry } from '../src';
-import { OAuthFixture } from '../../http/test/support/oauth-fixture';
+import { StubAuthorizationServer } from '@mcpkit/testing';
 import { record, type Recorder } from './recorder';
 
 // The spans and metrics of real transports, in this process so the in-memory exporter sees them:
@@ -207,11 +207,11 @@ describe('over Streamable HTTP with the official SDK clients', () => {
 
 describe('a resource server (bearer tokens from a stub authorization server) over Streamable HTTP', () => {
   const RESOURCE = 'http://127.0.0.1/mcp';
-  let as: OAuthFixture;
+  let as: StubAuthorizationServer;
   let server: HttpServer;
   let token: string;
   beforeAll(async () => {
-    as = await OAuthFixture.start();
+    as = await StubAuthorizationServer.start();
     token = await as.mint({ aud: RESOURCE, sub: 'user-7', scope: 'notes:read', claims: { client_id: 'cli' } });
     server = await serveHttp(createApp({ name: 'otel-auth', version: '1', providers: [Private], logger: pino({ level: 'silent' }) }), {
       port: 0,

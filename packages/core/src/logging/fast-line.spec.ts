@@ -75,6 +75,20 @@ describe('requestLine', () => {
   });
 });
 
+it('keeps no long client-written value: 600 distinct 1 MB ids leave the heap as it was', () => {
+  const { fast, fastLogger } = pair();
+  const big = 'x'.repeat(1024 * 1024);
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 600; i++) {
+    requestLine(fastLogger, { rpcId: `${i}${big}`, method: 'tools/call' }, 0.1, 'ok');
+    fast.written.length = 0;
+  }
+  global.gc?.();
+  // Kept, they would be 600 MB (1.2 GB as two-byte text); the line strings themselves are garbage.
+  expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
+});
+
 describe('msText', () => {
   it('reads as String(ms) for any number of microseconds', () => {
     const samples = [0, 1, 5, 10, 50, 100, 999, 1000, 1001, 75_050, 123_456, 2_147_483_647, 2_147_483_648, 9_007_199_254_740];

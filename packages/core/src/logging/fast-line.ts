@@ -40,9 +40,13 @@ function chindingsOf(logger: Marked, bindings: Record<string, unknown>): string 
 
 // The line is written once per call, so what repeats from one line to the next is made once:
 // its start for the current millisecond, the `,"key":"value"` text of a string field seen before
-// (methods, tool names, session ids), and its end for each outcome. Each cache is bounded, so a
-// client that sends a new name every time costs a miss, never memory.
+// (methods, tool names, session ids), and its end for each outcome. Each cache is bounded in
+// entries and in the length of what it keeps, so a client that sends a new name every time costs
+// a miss, never memory.
 const CACHE_LIMIT = 512;
+// Field names are the app's and mcpkit's, a handful; the bound is for the worst case (~10 MB).
+const KEY_LIMIT = 64;
+const MAX_CACHED_LENGTH = 128;
 let startNow = -1;
 let startChindings: string | undefined;
 let start = '';
@@ -68,7 +72,7 @@ function keyText(key: string): string {
   if (text === undefined) {
     // Unescaped, as pino writes keys: mcpkit's own field names and the app's logBindings keys.
     text = `,"${key}":`;
-    if (keyTexts.size < CACHE_LIMIT) keyTexts.set(key, text);
+    if (keyTexts.size < KEY_LIMIT) keyTexts.set(key, text);
   }
   return text;
 }
@@ -79,10 +83,13 @@ function fieldText(key: string, value: unknown): string | undefined {
     const json = plainJson(value);
     return json === undefined ? undefined : keyText(key) + json;
   }
+  // A client writes some of these (string ids): only short ones are kept, so that the cache
+  // never holds more than a few hundred kB however long the ids a client sends.
+  if (value.length > MAX_CACHED_LENGTH) return keyText(key) + JSON.stringify(value);
   let byValue = fieldTexts.get(key);
   if (byValue === undefined) {
     byValue = new Map();
-    if (fieldTexts.size < CACHE_LIMIT) fieldTexts.set(key, byValue);
+    if (fieldTexts.size < KEY_LIMIT) fieldTexts.set(key, byValue);
   }
   let text = byValue.get(value);
   if (text === undefined) {
