@@ -180,7 +180,8 @@ export class StubAuthorizationServer {
     }
     if (request.method === 'GET' && url.pathname === '/authorize') return this.authorize(url.searchParams, response, json);
     if (request.method === 'POST' && url.pathname === '/token') return this.token(new URLSearchParams(await readBody(request)), json);
-    if (request.method === 'POST' && url.pathname === '/introspect') return this.introspect(request, response, new URLSearchParams(await readBody(request)), json);
+    if (request.method === 'POST' && url.pathname === '/introspect')
+      return this.introspect(request, response, new URLSearchParams(await readBody(request)), json);
     response.writeHead(404).end();
   }
 
