@@ -11,6 +11,7 @@ import { summaryApp } from '../examples/prompt-errors.example';
 import { reportsApp } from '../examples/resource-errors.example';
 import { clockApp } from '../examples/app.example';
 import { createConverterApp } from '../examples/programmatic.example';
+import { adminApp } from '../examples/programmatic-guards.example';
 import { reportsTaskApp } from '../examples/tasks.example';
 import { guardedApp } from '../examples/guards.example';
 import { countOutcomes } from '../examples/channels.example';
@@ -220,6 +221,19 @@ describe('documentation example of programmatic definitions', () => {
     expect(firstText(await client.callTool('units'))).toBe('km_to_miles, kg_to_pounds, litres_to_gallons');
     expect((await client.listResources()).map((resource) => resource.uri)).toEqual(['notes:///a%20b.md', 'notes:///todo.md']);
     expect(firstText(await client.readResource('notes:///a%20b.md'))).toBe('# A');
+  });
+
+  it("gives defined tools the decorators' pipeline: public, scopes, roles, a guard and a rate limit", async () => {
+    const names = async (auth?: Parameters<typeof TestClient.connect>[1] extends infer O ? (O extends { auth?: infer A } ? A : never) : never) =>
+      (await (await TestClient.connect(adminApp, { auth })).listTools()).map((tool) => tool.name);
+    expect(await names()).toEqual(['status']);
+    expect(await names({ subject: 'ada', scopes: ['users:read'] })).toEqual(['status', 'list_users']);
+    const boss = await TestClient.connect(adminApp, { auth: { subject: 'grace', scopes: [], claims: { roles: ['admin'], tenant: 'acme' } } });
+    expect((await boss.listTools()).map((tool) => tool.name)).toEqual(['status', 'list_users', 'purge_users']);
+    expect(firstText(await boss.callTool('purge_users'))).toBe('purged by grace');
+    expect(firstText(await boss.callTool('purge_users'))).toMatch(/^rate limit: retry in \d+ s$/);
+    const otherTenant = await TestClient.connect(adminApp, { auth: { subject: 'eve', scopes: [], claims: { roles: ['admin'], tenant: 'evil' } } });
+    expect((await otherTenant.listTools()).map((tool) => tool.name)).not.toContain('purge_users');
   });
 
   it('mcpkit start serves them to the official SDK client over stdio', async () => {

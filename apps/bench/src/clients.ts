@@ -89,6 +89,8 @@ export class HttpRpc implements RpcClient {
   constructor(
     private readonly url: string,
     private readonly modern = false,
+    /** Sent with every request (a bearer token). */
+    private readonly extraHeaders: Readonly<Record<string, string>> = {},
   ) {}
 
   call(method: string, params?: Message): Promise<Message> {
@@ -106,6 +108,7 @@ export class HttpRpc implements RpcClient {
       accept: 'application/json, text/event-stream',
       'content-length': String(Buffer.byteLength(body)),
       'mcp-protocol-version': this.modern ? '2026-07-28' : '2025-11-25',
+      ...this.extraHeaders,
     };
     if (this.modern) {
       const params = (message.params ?? {}) as Message;

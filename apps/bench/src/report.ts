@@ -33,11 +33,22 @@ export function renderMarkdown(results: Record<string, unknown>): string {
         lines.push(`| ${transport} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${ratio(row.cpuUsPerCall, rows.raw.cpuUsPerCall)} |`);
     }
   }
+  // Auth rows (#14): the plain echo, behind the pipeline, and JWT-verified, beside the testbed's echo.
+  const auth = results.auth as Record<string, Record<string, { callsPerSecond: number; cpuUsPerCall: number }>> | undefined;
+  if (auth) {
+    if (lines.length > 0) lines.push('');
+    lines.push('| transport | server (echo, 16 in flight) | calls/s | CPU µs/call | CPU vs no pipeline |', '| --- | --- | --- | --- | --- |');
+    for (const [transport, rows] of Object.entries(auth)) {
+      const plain = rows['echo, no pipeline'];
+      for (const [server, row] of Object.entries(rows))
+        lines.push(`| ${transport} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${plain ? ratio(row.cpuUsPerCall, plain.cpuUsPerCall) : '–'} |`);
+    }
+  }
   type Memory = Record<string, { idleMb: number; after20kMb: number }>;
   const cold = results.coldStartMs as Record<string, number>;
   const memory = results.memory as Memory;
   const list = results.toolsList505P50Ms as Record<string, number> | undefined;
-  // A `--only logging` run has nothing else.
+  // A `--only logging` or `--only auth` run has nothing else.
   if (!cold) return lines.join('\n');
   if (lines.length > 0) lines.push('');
   lines.push(

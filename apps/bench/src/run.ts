@@ -2,7 +2,9 @@
 // Flags: --smoke (a few verified calls, no figures judged), --out <file.json>, --docs (rewrite
 // docs/benchmarks.md), --only startup (cold start and memory alone, on both Nodes: ~1 minute),
 // --only logging (echo at 16 in flight: raw, mcpkit at warn, at info, in its default
-// configuration and with OpenTelemetry on, interleaved, stdio and HTTP: ~3 minutes).
+// configuration and with OpenTelemetry on, interleaved, stdio and HTTP: ~3 minutes),
+// --only auth (echo at 16 in flight: plain, behind @RequireScopes and a guard, and JWT-verified
+// on HTTP, beside the testbed's echo, interleaved: ~3 minutes).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +15,7 @@ import { otlpSink } from './otlp-sink';
 import { renderMarkdown } from './report';
 import { withTables } from './render';
 
-export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw';
+export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth';
 export type Transport = 'stdio' | 'http' | 'http-stateless' | 'stdio-2026' | 'http-2026';
 
 const SCRIPTS: Record<ServerName, string> = {
@@ -21,13 +23,15 @@ const SCRIPTS: Record<ServerName, string> = {
   sdk: join(__dirname, 'servers', 'sdk-server.js'),
   sdk2: join(__dirname, 'servers', 'sdk2-server.js'),
   raw: join(__dirname, 'servers', 'raw-server.js'),
+  'mcpkit-auth': join(__dirname, 'servers', 'mcpkit-auth-server.js'),
 };
 
 const smoke = process.argv.includes('--smoke');
 const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const OUT = flag('--out');
 const ONLY = flag('--only');
-if (ONLY !== undefined && ONLY !== 'startup' && ONLY !== 'logging') throw new Error(`--only takes "startup" or "logging", not "${ONLY}"`);
+if (ONLY !== undefined && ONLY !== 'startup' && ONLY !== 'logging' && ONLY !== 'auth')
+  throw new Error(`--only takes "startup", "logging" or "auth", not "${ONLY}"`);
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
 // The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves
@@ -86,7 +90,9 @@ async function start(server: ServerName, transport: Transport, env: NodeJS.Proce
     MCP_HTTP_MODE: transport === 'http-stateless' ? 'stateless' : 'stateful',
   });
   await waitForPort(port);
-  const client = new HttpRpc(`http://127.0.0.1:${port}/mcp`, modern);
+  // The auth rows' server wants a bearer token: any for a fixed caller, its own JWT for jwtVerifier.
+  const token = env.BENCH_AUTH === 'jwt' ? await benchToken(env.AS_PORT!) : env.BENCH_AUTH === 'fixed' ? 'fixed' : undefined;
+  const client = new HttpRpc(`http://127.0.0.1:${port}/mcp`, modern, token === undefined ? {} : { authorization: `Bearer ${token}` });
   if (!modern) {
     await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
     await client.notify('notifications/initialized');
@@ -101,6 +107,13 @@ async function start(server: ServerName, transport: Transport, env: NodeJS.Proce
       );
     },
   };
+}
+
+/** A token from the stub authorization server of the auth rows' server (its port answers once it listens). */
+async function benchToken(asPort: string): Promise<string> {
+  await waitForPort(Number(asPort));
+  const response = await fetch(`http://127.0.0.1:${asPort}/bench-token`);
+  return ((await response.json()) as { token: string }).token;
 }
 
 function textOf(answer: Message): string | undefined {
@@ -207,6 +220,7 @@ async function callFigures(results: Record<string, unknown>): Promise<void> {
   }
   results.throughput = medians(throughput);
   results.logging = await loggingFigures(ROUNDS + 1);
+  results.auth = await authFigures(ROUNDS + 1);
 }
 
 // The cost of mcpkit's one info line per request (the matrix runs at LOG_LEVEL=warn), and the
@@ -231,6 +245,39 @@ async function loggingFigures(rounds: number): Promise<Record<string, Record<str
     for (const transport of ['stdio', 'http'] as const) {
       for (const [row, server, env] of LOGGING_ROWS) {
         const target = await start(server, transport, row === OTEL_ROW ? { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: await otlpSink() } : env);
+        if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS[transport] / 10);
+        (runs[`${row}|${transport}|echo|16`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS[transport]));
+        await target.stop();
+      }
+    }
+  }
+  const figures = medians(runs);
+  const byTransport: Record<string, Record<string, Measurement>> = {};
+  for (const [key, figure] of Object.entries(figures)) (byTransport[key.split('|')[1]] ??= {})[key.split('|')[0]] = figure;
+  return byTransport;
+}
+
+// The cost of #14's pipeline and resource server on one call: the same echo with no pipeline,
+// behind @RequireScopes and a guard (a fixed AuthInfo: stdio's auth hook, or on HTTP a verifier
+// that names it), and with every HTTP request's JWT verified (ES256, jwtVerifier), beside the
+// testbed's echo (an app without guards or auth), interleaved as the logging rows are.
+const AUTH_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv, ReadonlyArray<'stdio' | 'http'>]> = [
+  ['mcpkit (testbed)', 'mcpkit', {}, ['stdio', 'http']],
+  ['echo, no pipeline', 'mcpkit-auth', {}, ['stdio', 'http']],
+  // HTTP: a resource server whose verifier names a fixed caller, without and with the pipeline.
+  ['echo, resource server (fixed AuthInfo)', 'mcpkit-auth', { BENCH_AUTH: 'fixed' }, ['http']],
+  ['echo + @RequireScopes + guard', 'mcpkit-auth', { BENCH_GUARDED: '1', BENCH_AUTH: 'fixed' }, ['stdio', 'http']],
+  ['echo, JWT-verified', 'mcpkit-auth', { BENCH_AUTH: 'jwt' }, ['http']],
+  ['echo + @RequireScopes + guard, JWT-verified', 'mcpkit-auth', { BENCH_GUARDED: '1', BENCH_AUTH: 'jwt' }, ['http']],
+];
+
+async function authFigures(rounds: number): Promise<Record<string, Record<string, Measurement>>> {
+  const runs: Record<string, Measurement[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const transport of ['stdio', 'http'] as const) {
+      for (const [row, server, env, transports] of AUTH_ROWS) {
+        if (!transports.includes(transport)) continue;
+        const target = await start(server, transport, env.BENCH_AUTH === 'jwt' ? { ...env, AS_PORT: String(await freePort()) } : env);
         if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS[transport] / 10);
         (runs[`${row}|${transport}|echo|16`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS[transport]));
         await target.stop();
@@ -328,6 +375,8 @@ async function main(): Promise<void> {
     await startupFigures(results);
   } else if (ONLY === 'logging') {
     results.logging = await loggingFigures(smoke ? 1 : 3);
+  } else if (ONLY === 'auth') {
+    results.auth = await authFigures(smoke ? 1 : 3);
   } else {
     await callFigures(results);
     await startupFigures(results);

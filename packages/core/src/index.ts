@@ -44,6 +44,7 @@ export { defineResourceTemplate, type DefineResourceTemplateOptions, type Resour
 export { definePrompt, type DefinePromptOptions, type PromptHandler } from './define/define-prompt';
 export { defineCompletion, type CompletionHandler } from './define/define-completion';
 export type { Definition, DefinitionKind } from './define/definition';
+export type { DefinePipelineOptions, DefineToolPipelineOptions } from './define/define-pipeline';
 
 export {
   RequestContext,
@@ -104,6 +105,7 @@ export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } f
 
 export { createLogger, isLevelEnabled, type Logger, type LoggerOptions } from './logging/logger';
 export { flushLogs } from './logging/exit-hooks';
+export { LOG_REDACT_PATHS } from './logging/redaction';
 export { LogDestination, type LogDestinationOptions } from './logging/log-destination';
 
 export type { Constructor } from './metadata/constructor';

@@ -5,6 +5,20 @@ import { authenticated, send, toHttpRequest } from './reply';
 
 const COMPRESSED = 'MCPKIT_HTTP_COMPRESSED_BODY';
 
+// Query parameters that carry credentials (RFC 6750 §2.3 and its cousins).
+const SECRET_QUERY = /([?&](?:access_token|refresh_token|id_token|token|client_secret)=)[^&#]*/gi;
+
+/** Fastify's own `req` log fields, with credentials in the query string censored. */
+function loggedRequest(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: request.url.replace(SECRET_QUERY, '$1[Redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** What Fastify's body handling found, in the core's words (the core picks status and error). */
 function faultOf(error: FastifyError): TransportFault {
   switch (error.code) {
@@ -61,14 +75,15 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
       send(reply, refused);
       return;
     }
-    if (core.options.auth === undefined) {
+    if (!core.admits) {
       done();
       return;
     }
-    // A resource server checks the token before the body is read: a stranger's body costs nothing.
+    // The token and the rate limit before the body is read: a stranger's body, or one over the limit, costs nothing.
     const path = request.routeOptions.url ?? request.url;
     const headers = withEveryAuthorization(request);
-    core.authenticate({ method: request.method, path, headers, query: request.query as HttpRequest['query'] }, request.log).then(
+    const admitted = { method: request.method, path, headers, query: request.query as HttpRequest['query'], remoteAddress: request.ip };
+    core.admit(admitted, request.log).then(
       (outcome) => {
         if (outcome.refused) send(reply, outcome.refused);
         else {
@@ -84,7 +99,9 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
 
   for (const { methods, path } of core.routes) {
     const handler = async (request: FastifyRequest, reply: FastifyReply) => send(reply, await core.handle(toHttpRequest(request, reply, path)));
-    instance.route({ method: [...methods], url: path, exposeHeadRoute: false, handler });
+    // With request logging on, Fastify's lines carry `req.url`: a token sent in the query (refused
+    // with 400, A13) must not reach the log on the way.
+    instance.route({ method: [...methods], url: path, exposeHeadRoute: false, handler, logSerializers: { req: loggedRequest } });
   }
 
   // End streams and sessions before the server waits for open connections to finish.

@@ -107,9 +107,9 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
 
     let result = core.guard(headers);
     let auth: AuthInfo | null | undefined;
-    if (result === undefined && core.options.auth !== undefined) {
-      // The token first: a stranger's body is never read.
-      const outcome = await core.authenticate({ method: request.method, path: decodePath(url.pathname), headers, query });
+    if (result === undefined && core.admits) {
+      // The token and the rate limit first: a stranger's body, or one over the limit, is never read.
+      const outcome = await core.admit({ method: request.method, path: decodePath(url.pathname), headers, query, remoteAddress: info?.remoteAddress });
       if (outcome.refused) result = outcome.refused;
       else auth = outcome.auth ?? null;
     }

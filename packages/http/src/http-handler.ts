@@ -16,6 +16,7 @@ import { SessionRegistry } from './session-registry';
 import { RoutedSessions } from './routed-sessions';
 import { StreamableHttpEndpoint } from './streamable-http';
 import { ResourceServer, type Authentication } from './resource-server';
+import { EndpointRateLimit } from './endpoint-rate-limit';
 
 /**
  * What went wrong below the MCP endpoint, in the binding's own HTTP layer (reading the body …).
@@ -63,6 +64,15 @@ export interface McpHttpHandler {
    * it passes the outcome on as `request.auth`; otherwise `handle` calls it.
    */
   authenticate(request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query'>, logger?: Logger): Promise<Authentication>;
+  /**
+   * Everything decided before a request's body is read, in order: its bearer token (with
+   * `auth`: `authenticate`), then the endpoint's rate limit (with `rateLimit`: `429`). A binding
+   * that calls it (when `admits`) passes the outcome on as `request.auth`; otherwise `handle`
+   * calls it, after the body was read.
+   */
+  admit(request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query' | 'remoteAddress'>, logger?: Logger): Promise<Authentication>;
+  /** Whether `admit` checks anything (`auth` or `rateLimit` is set); a binding skips it otherwise. */
+  readonly admits: boolean;
   /** The answer to a fault the binding's HTTP layer found. */
   fault(fault: TransportFault, logger?: Logger): HttpResult;
   /** Ends streams and sessions (shutdown). */
@@ -127,6 +137,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       })
     : undefined;
   const resourceServer = options.auth ? new ResourceServer(options.auth, options.path) : undefined;
+  const limiter = options.rateLimit ? new EndpointRateLimit(options.rateLimit) : undefined;
   const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer, routed);
   const ssePaths = options.httpSse;
   const sse = ssePaths
@@ -176,21 +187,31 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       ? Promise.resolve(anonymous)
       : resourceServer.authenticate(request, log);
 
+  const admits = resourceServer !== undefined || limiter !== undefined;
+  const admit = async (
+    request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query' | 'remoteAddress'>,
+    log: Logger = logger,
+  ): Promise<Authentication> => {
+    const outcome = await authenticate(request, log);
+    // After the token check, so an authenticated caller counts as itself wherever it connects from.
+    if (outcome.refused || limiter === undefined || request.path !== options.path || request.method === 'OPTIONS') return outcome;
+    const limited = await limiter.check({ auth: outcome.auth, remoteAddress: request.remoteAddress }, log);
+    return limited ? { refused: limited } : outcome;
+  };
+
   const route = async (request: HttpRequest): Promise<HttpResult> => {
     if (resourceServer?.metadataPaths.has(request.path)) return resourceServer.metadata(request.method);
-    if (resourceServer !== undefined && request.path === options.path) {
-      if (request.auth === undefined) {
-        const outcome = await authenticate(request, request.logger);
-        if (outcome.refused) return outcome.refused;
-        request = { ...request, auth: outcome.auth ?? null };
-      }
+    if (admits && request.path === options.path && request.auth === undefined) {
+      const outcome = await admit(request, request.logger);
+      if (outcome.refused) return outcome.refused;
+      request = { ...request, auth: outcome.auth ?? null };
+    }
+    if (resourceServer !== undefined && request.path === options.path && request.headers.authorization !== undefined) {
       // A7: the credential ends at the resource server. Handlers get ctx.auth, never a token to
       // pass on (nor one a session would keep from its initialize request's headers).
-      if (request.headers.authorization !== undefined) {
-        const headers = { ...request.headers };
-        delete headers.authorization;
-        request = { ...request, headers };
-      }
+      const headers = { ...request.headers };
+      delete headers.authorization;
+      request = { ...request, headers };
     }
     if (request.path === options.path) {
       switch (request.method) {
@@ -218,6 +239,8 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     routes,
     guard,
     authenticate,
+    admit,
+    admits,
     fault,
     async handle(request: HttpRequest): Promise<HttpResult> {
       try {

@@ -4,7 +4,9 @@ export { EventStream, type EventSink } from './event-stream';
 export { createFetchHandler, type FetchHandler } from './fetch-handler';
 export { onClientGone } from './client-gone';
 export type { McpHttpOptions, ResponseMode } from './options';
+export type { EndpointRateLimitOptions, EndpointCaller } from './endpoint-rate-limit';
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
+export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier';
 export { InvalidTokenError, type TokenVerifier, type ResourceServerOptions, type Authentication } from './resource-server';
 export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
 export type {

@@ -1,4 +1,6 @@
 import type { AuthInfo } from '@mcpkit/core';
+import { authInfoOf, resourceAudience } from './token-claims';
+import { metadataUrl } from './authorization-server-metadata';
 import { InvalidTokenError, type TokenVerifier } from './resource-server';
 
 // jose is ESM-only: loaded on first use (require(esm) from this CommonJS package), so a server
@@ -38,14 +40,6 @@ function isTokenProblem(error: unknown): boolean {
   );
 }
 
-function scopesOf(payload: Record<string, unknown>): string[] {
-  const { scope, scp } = payload;
-  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
-  if (Array.isArray(scp)) return scp.filter((value): value is string => typeof value === 'string');
-  if (typeof scp === 'string') return scp.split(' ').filter(Boolean);
-  return [];
-}
-
 /**
  * Verifies JWT access tokens against the issuer's published keys (jose): signature with an
  * allowed asymmetric algorithm, `iss` exact, `aud` one of ours (A5, A6), `exp` required, `nbf`,
@@ -71,7 +65,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier & { forR
   const keySet = (): Promise<ReturnType<Jose['createRemoteJWKSet']>> => {
     keys ??= (async () => {
       const { createRemoteJWKSet } = await loadJose();
-      const url = options.jwksUri ?? (await jwksUriOf(options.issuer));
+      const url = options.jwksUri ?? (await metadataUrl(options.issuer, 'jwks_uri'));
       return createRemoteJWKSet(new URL(url), { cacheMaxAge: 600_000, cooldownDuration: 30_000, timeoutDuration: 5_000 });
     })();
     // A failed discovery is retried by the next request, not remembered.
@@ -98,31 +92,12 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier & { forR
         if (isTokenProblem(error)) throw new InvalidTokenError((error as Error).message);
         throw error;
       }
-      if (typeof payload.sub !== 'string' || payload.sub === '') throw new InvalidTokenError('the token has no sub');
-      const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
-      return Object.freeze({
-        subject: payload.sub,
-        ...(clientId === undefined ? {} : { clientId }),
-        issuer: options.issuer,
-        scopes: Object.freeze(scopesOf(payload)),
-        ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp } : {}),
-        claims: Object.freeze({ ...payload }),
-      });
+      return authInfoOf(payload, options.issuer);
     },
   });
 
   const given = options.audience === undefined ? undefined : typeof options.audience === 'string' ? [options.audience] : [...options.audience];
   return Object.assign(make(given), {
-    forResource: (resource: string) => make(given ?? [resource, resource.endsWith('/') ? resource.slice(0, -1) : `${resource}/`]),
+    forResource: (resource: string) => make(given ?? resourceAudience(resource)),
   });
-}
-
-/** The issuer's `jwks_uri`, from its metadata, which must name the very same issuer (2026-07-28). */
-async function jwksUriOf(issuer: string): Promise<string> {
-  const response = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(5_000) });
-  if (!response.ok) throw new Error(`authorization server metadata answered ${response.status}`);
-  const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
-  if (metadata.issuer !== issuer) throw new Error('authorization server metadata names another issuer');
-  if (typeof metadata.jwks_uri !== 'string') throw new Error('authorization server metadata has no jwks_uri');
-  return metadata.jwks_uri;
 }

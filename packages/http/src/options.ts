@@ -4,6 +4,7 @@ import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEve
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
 import type { ResourceServerOptions } from './resource-server';
+import type { EndpointRateLimitOptions } from './endpoint-rate-limit';
 import type { SessionRouter } from './session-router';
 
 /** How a POST that carries a request is answered. */
@@ -74,6 +75,12 @@ export interface McpHttpOptions {
    * bearer token on every request (`ctx.auth`), `401` / `403` challenges. Default: none.
    */
   auth?: ResourceServerOptions;
+  /**
+   * A limit on requests to the MCP endpoint, per caller (its token's subject, else its address),
+   * checked before the body is read: over it, `429` with `Retry-After`. Default: none (a fair
+   * limit depends on the deployment: behind a proxy every client has the proxy's address).
+   */
+  rateLimit?: EndpointRateLimitOptions;
 }
 
 /** The options with every default applied, computed once (what bindings read: `bodyLimit`, `path` …). */
@@ -98,6 +105,7 @@ export interface ResolvedHttpOptions {
   /** The paths of the HTTP+SSE transport, when it is served (`legacySse`). */
   httpSse: { ssePath: string; messagesPath: string } | undefined;
   auth: ResourceServerOptions | undefined;
+  rateLimit: EndpointRateLimitOptions | undefined;
 }
 
 /** Applies the defaults docs/http.md lists; throws a TypeError without an app, or with legacySse and auth together. */
@@ -137,5 +145,6 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
       ? { ssePath: (sse === true ? undefined : sse.ssePath) ?? '/sse', messagesPath: (sse === true ? undefined : sse.messagesPath) ?? '/messages' }
       : undefined,
     auth: options.auth,
+    rateLimit: options.rateLimit,
   });
 }

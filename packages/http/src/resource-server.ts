@@ -45,6 +45,15 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 /** A quoted-string of RFC 7230: backslash and quote escaped. */
 const quoted = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
+/** `error` with every occurrence of `token` in its message and stack censored (a copy, when there is any). */
+function withoutToken(error: unknown, token: string): unknown {
+  if (!(error instanceof Error) || !`${error.message}${error.stack ?? ''}`.includes(token)) return error;
+  const copy = new Error(error.message.split(token).join('[Redacted]'));
+  copy.name = error.name;
+  copy.stack = (error.stack ?? '').split(token).join('[Redacted]');
+  return copy;
+}
+
 /** The outcome of authenticating one request: who it is (undefined: anonymous, allowed), or the answer refusing it. */
 export type Authentication = { auth: AuthInfo | undefined; refused?: undefined } | { refused: HttpBodyResult; auth?: undefined };
 
@@ -122,8 +131,9 @@ export class ResourceServer {
       return { auth: await this.verifier.verify(match[1]) };
     } catch (error) {
       if (error instanceof InvalidTokenError) return { refused: this.challenge(401, 'invalid_token', this.scopes, 'The access token is invalid') };
-      // Never accept, never leak: the reason goes to the server log only (without the token).
-      logger.error({ err: error }, 'token verifier failed');
+      // Never accept, never leak: the reason goes to the server log only, without the token
+      // even when a verifier of your own put it in its message.
+      logger.error({ err: withoutToken(error, match[1]) }, 'token verifier failed');
       return { refused: errorResult(503, new InternalError('Service Unavailable: the token cannot be verified now')) };
     }
   }

@@ -86,6 +86,18 @@ export class StubAuthorizationServer {
   readonly requests: string[] = [];
   /** Every `/authorize` request, in order. */
   readonly authorizations: AuthorizationRequest[] = [];
+  /** RFC 7662 `/introspect`: the client it admits (`client_secret_basic` or `client_secret_post`). */
+  readonly introspectionClient = { id: 'mcp-server', secret: 's3cr:et/+' };
+  /** How often `/introspect` was asked. */
+  introspectionHits = 0;
+  /** Answer `/introspect` with this status (e.g. 500) and a body that is not JSON, instead. */
+  failIntrospection: number | undefined = undefined;
+  /** Tokens `/introspect` calls inactive. */
+  readonly revoked = new Set<string>();
+  /** Shapes an active introspection answer (default: the token's claims). */
+  introspectionAnswer: (claims: Record<string, unknown>) => Record<string, unknown> = (claims) => claims;
+  /** What `/introspect` last received: its form fields and `Authorization` header. */
+  lastIntrospection: { form: URLSearchParams; authorization: string | undefined } | undefined;
   private published: Jwk[] = [];
   private readonly clients = new Map<string, readonly string[]>();
   private readonly grants = new Map<string, Grant>();
@@ -138,6 +150,7 @@ export class StubAuthorizationServer {
       authorization_endpoint: `${this.issuer}/authorize`,
       token_endpoint: `${this.issuer}/token`,
       registration_endpoint: `${this.issuer}/register`,
+      introspection_endpoint: `${this.issuer}/introspect`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],
@@ -167,6 +180,8 @@ export class StubAuthorizationServer {
     }
     if (request.method === 'GET' && url.pathname === '/authorize') return this.authorize(url.searchParams, response, json);
     if (request.method === 'POST' && url.pathname === '/token') return this.token(new URLSearchParams(await readBody(request)), json);
+    if (request.method === 'POST' && url.pathname === '/introspect')
+      return this.introspect(request, response, new URLSearchParams(await readBody(request)), json);
     response.writeHead(404).end();
   }
 
@@ -216,6 +231,35 @@ export class StubAuthorizationServer {
     const { scope, sub, claims } = grant.consent;
     const accessToken = await this.mint({ aud: resource, scope, sub: sub ?? 'user-1', claims: { client_id: grant.clientId, ...claims } });
     json(200, { access_token: accessToken, token_type: 'Bearer', expires_in: 300, scope });
+  }
+
+  /**
+   * RFC 7662: authenticates the client (Basic, its id and secret form-urlencoded, or both in the
+   * form), then answers `active: true` with the claims of a token this stub signed that is
+   * unexpired and not revoked, else `active: false`.
+   */
+  private async introspect(
+    request: IncomingMessage,
+    response: ServerResponse,
+    form: URLSearchParams,
+    json: (status: number, body: unknown) => void,
+  ): Promise<void> {
+    this.introspectionHits++;
+    this.lastIntrospection = { form, authorization: request.headers.authorization };
+    if (this.failIntrospection !== undefined) return void response.writeHead(this.failIntrospection).end('down');
+    const { id, secret } = this.introspectionClient;
+    const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+    const basic = `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
+    const posted = form.get('client_id') === id && form.get('client_secret') === secret;
+    if (request.headers.authorization !== basic && !posted) return json(401, { error: 'invalid_client' });
+    const token = form.get('token') ?? '';
+    try {
+      const { payload } = await this.jose.jwtVerify(token, this.jose.createLocalJWKSet({ keys: Object.values(this.keys).map((key) => key.jwk) }));
+      if (!this.revoked.has(token)) return json(200, { ...this.introspectionAnswer(payload), active: true, token_type: 'Bearer' });
+    } catch {
+      // Not ours, expired or garbage: inactive (RFC 7662 §2.2).
+    }
+    json(200, { active: false });
   }
 
   /** Signs an access token with any claims (RFC 9068 shape by default). */

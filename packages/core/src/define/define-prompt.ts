@@ -2,13 +2,14 @@ import type { PromptOptions } from '../decorators/decorator-options';
 import { Prompt } from '../decorators/prompt.decorator';
 import type { RequestContext } from '../dispatcher/request-context';
 import type { Constructor } from '../metadata/constructor';
+import { withPipeline, type DefinePipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';
 
 /**
  * The options of `@Prompt`, with `name` required and no `input` meaning a prompt without
  * arguments (there is no method, so no parameter type to infer from).
  */
-export interface DefinePromptOptions<I extends object = Record<string, string>> extends Omit<PromptOptions, 'name' | 'input'> {
+export interface DefinePromptOptions<I extends object = Record<string, string>> extends Omit<PromptOptions, 'name' | 'input'>, DefinePipelineOptions {
   name: string;
   /** The arguments DTO (string fields only); its instance is the handler's first argument. */
   input?: Constructor<I> | null;
@@ -39,6 +40,6 @@ export function definePrompt<I extends object = Record<string, string>>(options:
     options,
     handler,
     (given) => given.name,
-    (given) => Prompt({ ...given, input: given.input ?? null }),
+    (given) => withPipeline(given, (own) => Prompt({ ...own, input: own.input ?? null })),
   );
 }

@@ -2,10 +2,11 @@ import type { ResourceTemplateOptions } from '../decorators/decorator-options';
 import { ResourceTemplate } from '../decorators/resource-template.decorator';
 import type { RequestContext } from '../dispatcher/request-context';
 import type { TemplateVariables } from '../uri-template/template-variables';
+import { withPipeline, type DefinePipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';
 
 /** The options of `@ResourceTemplate`, with `name` required (there is no method to take it from). */
-export interface DefineResourceTemplateOptions<T extends string = string> extends Omit<ResourceTemplateOptions<T>, 'name'> {
+export interface DefineResourceTemplateOptions<T extends string = string> extends Omit<ResourceTemplateOptions<T>, 'name'>, DefinePipelineOptions {
   name: string;
 }
 
@@ -39,6 +40,6 @@ export function defineResourceTemplate<const T extends string>(
     options,
     handler,
     (given) => given.name,
-    (given) => ResourceTemplate(given),
+    (given) => withPipeline(given, (own) => ResourceTemplate(own as ResourceTemplateOptions<T>)),
   );
 }

@@ -1,10 +1,11 @@
 import type { ResourceOptions } from '../decorators/decorator-options';
 import { Resource } from '../decorators/resource.decorator';
 import type { RequestContext } from '../dispatcher/request-context';
+import { withPipeline, type DefinePipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';
 
 /** The options of `@Resource`, with `name` required (there is no method to take it from). */
-export interface DefineResourceOptions extends Omit<ResourceOptions, 'name'> {
+export interface DefineResourceOptions extends Omit<ResourceOptions, 'name'>, DefinePipelineOptions {
   name: string;
 }
 
@@ -35,6 +36,6 @@ export function defineResource(options: DefineResourceOptions, handler: Resource
     options,
     handler,
     (given) => given.name,
-    (given) => Resource(given),
+    (given) => withPipeline(given, (own) => Resource(own)),
   );
 }

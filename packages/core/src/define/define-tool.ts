@@ -2,6 +2,7 @@ import type { ToolOptions } from '../decorators/decorator-options';
 import { Tool } from '../decorators/tool.decorator';
 import type { RequestContext } from '../dispatcher/request-context';
 import type { Constructor } from '../metadata/constructor';
+import { withPipeline, type DefineToolPipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';
 
 /**
@@ -9,7 +10,7 @@ import { defineProvider, type Definition } from './definition';
  * required, and leaving `input` out means a tool without arguments (there is no parameter type
  * to infer a DTO from).
  */
-export interface DefineToolOptions<I extends object = Record<string, unknown>> extends Omit<ToolOptions, 'name' | 'input'> {
+export interface DefineToolOptions<I extends object = Record<string, unknown>> extends Omit<ToolOptions, 'name' | 'input'>, DefineToolPipelineOptions {
   name: string;
   /** The input DTO class; its instance is the handler's first argument. */
   input?: Constructor<I> | null;
@@ -47,7 +48,9 @@ export function defineTool<I extends object = Record<string, unknown>>(options: 
     handler,
     (given) => given.name,
     (given) =>
-      // Without a method there is nothing to infer from: no input and no inputSchema is `input: null`.
-      Tool({ ...given, input: given.input ?? (given.inputSchema === undefined ? null : undefined) }),
+      withPipeline(given, (own) =>
+        // Without a method there is nothing to infer from: no input and no inputSchema is `input: null`.
+        Tool({ ...own, input: own.input ?? (own.inputSchema === undefined ? null : undefined) }),
+      ),
   );
 }

@@ -145,6 +145,38 @@ describe('DeferredLogger (createLogger)', () => {
     expect(untimed(deferred.written)).toEqual(untimed(eager.written));
   });
 
+  it('censors credentials wherever a line carries them: request headers, OAuth fields, child bindings, logged arguments', () => {
+    const { deferred, logger } = pair();
+    logger.info(
+      { req: { headers: { authorization: 'Bearer abc', host: 'h' } }, access_token: 'at', body: { refresh_token: 'rt', client_secret: 'cs' } },
+      'one',
+    );
+    logger.child({ token: 'child-token', svc: 'x' }).info({ id_token: 'it' }, 'two');
+    requestLine(logger.child({ reqId: 'r' }), { rpcId: 1, method: 'tools/call', arguments: { token: 'arg-token', text: 'hi' } }, 0.1, 'ok');
+    const text = deferred.written.join('');
+    for (const secret of ['abc', '"at"', 'rt', 'cs', 'child-token', '"it"', 'arg-token']) expect(text).not.toContain(secret);
+    expect(deferred.written.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+      {
+        req: { headers: { authorization: '[Redacted]', host: 'h' } },
+        access_token: '[Redacted]',
+        body: { refresh_token: '[Redacted]', client_secret: '[Redacted]' },
+      },
+      { token: '[Redacted]', svc: 'x', id_token: '[Redacted]' },
+      { reqId: 'r', arguments: { token: '[Redacted]', text: 'hi' }, msg: 'request' },
+    ]);
+  });
+
+  it('keeps request lines off pino under its credential redaction: none of their fields is a credential', () => {
+    const { deferred, logger } = pair();
+    // Loads pino: the child below is a pino child, carrying the root's redaction.
+    logger.info('loaded');
+    const child = logger.child({}, { serializers: { req: (req: unknown) => req } } as never).child({ reqId: 'req-1' }, {} as never);
+    const info = jest.spyOn(child, 'info');
+    requestLine(child, { rpcId: 1, method: 'tools/call', target: 'echo' }, 0.1, 'ok');
+    expect(info).not.toHaveBeenCalled();
+    expect(JSON.parse(deferred.written[1])).toMatchObject({ reqId: 'req-1', rpcId: 1, msg: 'request' });
+  });
+
   it("answers the rest of pino's logger API: flush, silent, bindings, setBindings, levelVal, levels, version, events", () => {
     const { deferred, logger } = pair();
     const child = logger.child({ a: 1 }) as DeferredLogger;

@@ -3,6 +3,7 @@ import type pino from 'pino';
 import { FAST_CHINDINGS, FAST_DESTINATION, markFastLines } from './fast-destination';
 import { plainJson } from './plain-json';
 import type { LogDestination } from './log-destination';
+import { LOG_REDACT_PATHS, REDACTED, REDACTED_KEYS } from './redaction';
 
 // pino's default levels: what a line at each needs, known without loading pino.
 const LEVEL_VALUES: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
@@ -24,8 +25,8 @@ function scalarChindings(bindings: Record<string, unknown>): string | undefined 
   let text = '';
   for (const key of Object.keys(bindings)) {
     const value = bindings[key];
-    // pino gives these keys meaning (`err` has a serializer) or skips them.
-    if (key === 'level' || key === 'serializers' || key === 'formatters' || key === 'customLevels' || key === 'err') return undefined;
+    // pino gives these keys meaning (`err` has a serializer) or skips them; a credential's key is pino's to redact.
+    if (key === 'level' || key === 'serializers' || key === 'formatters' || key === 'customLevels' || key === 'err' || REDACTED_KEYS.has(key)) return undefined;
     if (value === undefined) continue;
     const json = plainJson(value);
     if (json === undefined) return undefined;
@@ -73,7 +74,7 @@ export class DeferredLogger {
     if (this.pinoLogger === undefined) {
       const made =
         this.parent === undefined
-          ? loadPino()({ name: this.root.name, level: this.ownLevel }, this.root.destination)
+          ? loadPino()({ name: this.root.name, level: this.ownLevel, redact: { paths: [...LOG_REDACT_PATHS], censor: REDACTED } }, this.root.destination)
           : this.parent.pino().child(this.ownBindings ?? {});
       if (this.parent === undefined) markFastLines(made, this.root.destination);
       // A child of pino follows its parent's level until it is given its own, as this one did.

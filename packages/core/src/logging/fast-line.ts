@@ -27,12 +27,13 @@ function chindingsOf(logger: Marked, bindings: Record<string, unknown>): string 
   if (own !== undefined) return own;
   const { chindingsSym, mixinSym, msgPrefixSym, serializersSym, stringifiersSym } = pinoSymbols();
   if (logger[mixinSym] || logger[msgPrefixSym]) return undefined;
-  // Redaction paths live in the stringifiers; an empty object when there are none.
-  for (const _ in logger[stringifiersSym] as object) return undefined;
-  const serializers = logger[serializersSym] as Record<string, unknown> | undefined;
-  if (serializers !== undefined) {
-    for (const key in bindings) if (serializers[key] !== undefined) return undefined;
-    if (serializers.ms !== undefined || serializers.outcome !== undefined || serializers.code !== undefined) return undefined;
+  // Serializers by field name; redaction paths live in the stringifiers, by their first segment
+  // (createLogger's credential paths among them). Either touching a field of the line leaves it
+  // to pino; paths that start with a wildcard reach only into objects, which the line has none of.
+  for (const table of [logger[serializersSym], logger[stringifiersSym]] as Array<Record<string, unknown> | undefined>) {
+    if (table === undefined) continue;
+    for (const key in bindings) if (table[key] !== undefined) return undefined;
+    if (table.ms !== undefined || table.outcome !== undefined || table.code !== undefined) return undefined;
   }
   return (logger[chindingsSym] as string | undefined) ?? '';
 }

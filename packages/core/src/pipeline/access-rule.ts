@@ -12,6 +12,8 @@ export interface AccessRule {
   check(auth: AuthInfo | undefined): 'hidden' | AccessDeniedError | undefined;
   /** Whether what `visible` answers depends on the caller. */
   readonly varies: boolean;
+  /** What `visible` reads of an authenticated caller: the scopes of its `hide` rules, and its role rules. */
+  readonly reads: { readonly scopes: readonly string[]; readonly roles: readonly RoleRule[] };
 }
 
 function satisfied(rule: ScopeRule, granted: ReadonlySet<string>): boolean {
@@ -44,6 +46,7 @@ export function compileAccessRule(
   };
   return Object.freeze({
     varies: hidesAnonymous || needsCaller,
+    reads: Object.freeze({ scopes: Object.freeze([...new Set(hiding.flatMap((rule) => rule.scopes))]), roles }),
     visible: (auth: AuthInfo | undefined) => (auth === undefined ? !hidesAnonymous && !needsCaller : !hidden(auth)),
     check(auth: AuthInfo | undefined) {
       if (auth === undefined) {

@@ -16,6 +16,12 @@ export interface Pipeline {
   readonly varies: boolean;
   /** Whether the caller sees the item in a list; a guard that throws hides it (fail closed). */
   visible(ctx: RequestContext): boolean | Promise<boolean>;
+  /** The built-in rules alone (what lists memoise per visibility signature). */
+  readonly access: AccessRule | undefined;
+  /** Whether guards take part in list visibility (they see the whole context, so lists run them per request). */
+  readonly guarded: boolean;
+  /** The guards' part of `visible`. */
+  guardsVisible(ctx: RequestContext): Promise<boolean>;
   /** Resolves `hidden` (answer as for an unknown name) or undefined; rejects with the denial. */
   authorize(ctx: RequestContext, operation: Operation): Promise<'hidden' | undefined>;
   /** Runs `core` (validation and the handler) inside the interceptors and filters. */
@@ -65,6 +71,9 @@ export function compilePipeline(parts: PipelineParts): Pipeline {
 
   return Object.freeze({
     varies: (access?.varies ?? false) || guards.length > 0,
+    access,
+    guarded: guards.length > 0,
+    guardsVisible,
     visible(ctx: RequestContext) {
       if (access !== undefined && !access.visible(ctx.auth)) return false;
       return guards.length === 0 ? true : guardsVisible(ctx);

@@ -7,6 +7,7 @@ import { compileAccessRule } from './access-rule';
 import { compilePipeline, type Pipeline } from './compile-pipeline';
 import type { PipelineSettings } from './pipeline-settings';
 import { rateLimiter } from './rate-limiter';
+import { VisibleLists } from './visible-lists';
 
 /** The pipelines of one kind: by name for calls, in list order for lists. */
 export interface KindPipelines {
@@ -15,6 +16,8 @@ export interface KindPipelines {
   readonly inOrder: ReadonlyArray<Pipeline | undefined>;
   /** Some item's list visibility depends on the caller. */
   readonly varies: boolean;
+  /** The kind's filtered lists, memoised per visibility signature. */
+  readonly lists: VisibleLists;
 }
 
 /** Every pipeline of an app state; the app has none at all when nothing is declared anywhere. */
@@ -83,7 +86,12 @@ function kindPipelines(kind: Kind, items: ReadonlyArray<[string, { owner: string
     if (pipeline) byName.set(name, pipeline);
     return pipeline;
   });
-  return Object.freeze({ byName, inOrder, varies: inOrder.some((pipeline) => pipeline?.varies === true) });
+  return Object.freeze({
+    byName,
+    inOrder,
+    varies: inOrder.some((pipeline) => pipeline?.varies === true),
+    lists: new VisibleLists(inOrder, settings.impliedScopes),
+  });
 }
 
 /**

@@ -1,0 +1,92 @@
+import { request as httpRequest } from 'node:http';
+import { createApp, Tool } from '@mcpkit/core';
+import { InvalidTokenError } from '@mcpkit/http';
+import pino from 'pino';
+import { serveHttp, type HttpServer, type ServeHttpOptions } from '../src';
+
+// Issue #14: the endpoint-wide rate limit of the HTTP core, over loopback: 429 with Retry-After,
+// decided in onRequest, before the body is read or parsed.
+class Tools {
+  @Tool({ input: null })
+  ping() {
+    return 'pong';
+  }
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
+
+describe('the endpoint-wide rate limit on Fastify', () => {
+  const servers: HttpServer[] = [];
+  const serve = async (options: ServeHttpOptions) => {
+    const server = await serveHttp(createApp({ name: 't', version: '1', providers: [Tools], logger: pino({ level: 'silent' }) }), { port: 0, ...options });
+    servers.push(server);
+    return server;
+  };
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
+
+  const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+
+  it('answers 429 with Retry-After and a JSON-RPC body; a limited request is never parsed (a malformed body gets 429, not 400)', async () => {
+    const server = await serve({ rateLimit: { limit: 2, windowMs: 60_000 } });
+    expect((await post(server.url, '{')).status).toBe(400);
+    expect((await post(server.url, INIT)).status).toBe(200);
+    const limited = await post(server.url, '{');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^(29|30)$/);
+    expect(await limited.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/^Too Many Requests: retry in \d+ s$/), data: { retryAfterMs: expect.any(Number) } },
+    });
+    // Nor read: a body far over bodyLimit is 429, not 413, and the connection is answered at once.
+    const big = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        server.url,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024) } },
+        (response) => {
+          resolve(response.statusCode!);
+          response.resume();
+          request.destroy();
+        },
+      );
+      request.on('error', reject);
+      request.write('{"jsonrpc":');
+    });
+    expect(big).toBe(429);
+    // A GET (the session stream) counts too: it is the same endpoint.
+    expect((await fetch(server.url, { headers: { accept: 'text/event-stream' } })).status).toBe(429);
+  });
+
+  it('keys authenticated callers by subject, after the token check', async () => {
+    const server = await serve({
+      rateLimit: { limit: 1, windowMs: 60_000 },
+      auth: {
+        resource: 'http://127.0.0.1/mcp',
+        authorizationServers: ['https://as.example'],
+        verifier: {
+          verify: (token) => {
+            if (!token.startsWith('user-')) throw new InvalidTokenError('unknown');
+            return { subject: token, scopes: [] };
+          },
+        },
+      },
+    });
+    expect((await post(server.url, INIT, { authorization: 'Bearer user-a' })).status).toBe(200);
+    expect((await post(server.url, INIT, { authorization: 'Bearer user-a' })).status).toBe(429);
+    // Another subject from the same address has its own bucket; a stranger is refused by the token check.
+    expect((await post(server.url, INIT, { authorization: 'Bearer user-b' })).status).toBe(200);
+    expect((await post(server.url, '{', { authorization: 'Bearer nobody' })).status).toBe(401);
+  });
+
+  it('is off by default', async () => {
+    const server = await serve({});
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => post(server.url, '{').then((response) => response.status)));
+    expect(new Set(statuses)).toEqual(new Set([400]));
+  });
+});
