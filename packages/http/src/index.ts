@@ -7,5 +7,14 @@ export type { McpHttpOptions, ResponseMode } from './options';
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
 export { InvalidTokenError, type TokenVerifier, type ResourceServerOptions, type Authentication } from './resource-server';
 export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
+export type {
+  SessionRouter,
+  RouterReader,
+  RouterAttachment,
+  RouterHandlers,
+  RoutedEvent,
+  ForwardTarget,
+  ChangedList,
+} from './session-router';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEve
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
 import type { ResourceServerOptions } from './resource-server';
+import type { SessionRouter } from './session-router';
 
 /** How a POST that carries a request is answered. */
 export type ResponseMode = 'auto' | 'json' | 'sse';
@@ -34,6 +35,12 @@ export interface McpHttpOptions {
   sessionIdleTimeoutMs?: number;
   /** Where sessions are remembered (default: in memory). */
   sessionStore?: SessionStore;
+  /**
+   * Carries a session's server→client messages and its client's answers between instances
+   * (scale-out, with a shared `sessionStore` and `eventStore`; `@mcpkit/redis` makes all three).
+   * Default: none, every session lives in this process.
+   */
+  router?: SessionRouter;
   /**
    * Where SSE events wait for resumption (default: a `MemoryEventStore` bounded by
    * `maxEventBytesPerSession` and `maxEventBytes`, oldest evicted first).
@@ -82,6 +89,7 @@ export interface ResolvedHttpOptions {
   sessionIdleTimeoutMs: number;
   sessionStore: SessionStore;
   eventStore: EventStore;
+  router: SessionRouter | undefined;
   maxEventBytesPerSession: number;
   limits: EncodeLimits;
   retryMs: number;
@@ -119,6 +127,7 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
     eventStore:
       options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: maxEventBytesPerSession, maxBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES }),
+    router: options.router,
     maxEventBytesPerSession,
     limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? maxResponseSize }),
     retryMs: options.retryMs ?? 1_000,

@@ -13,11 +13,24 @@ export interface SessionRecord {
  * Where sessions are remembered. The in-memory default serves one process; a shared store
  * (Redis …) lets any instance serve a session another one created: it rebuilds the session from
  * its record.
+ *
+ * A store whose records expire (a shared one does: its instances cannot sweep each other's
+ * sessions) counts every `get` as a use and slides the record's lifetime, in the same round
+ * trip; an expired record is gone for good: nothing may bring it back.
  */
 export interface SessionStore {
+  /** The record, or undefined when the session ended or expired; a store with expiry slides it. */
   get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  /** Keeps a new session's record. */
   set(record: SessionRecord): void | Promise<void>;
   delete(id: string): void | Promise<void>;
+  /**
+   * True when other instances use the same records. The endpoint then reads the record on every
+   * request (a session deleted or expired through another instance ends here too, and each use
+   * slides its lifetime), and this instance's idle expiry, session cap and shutdown only drop
+   * its own copy of a session, never the shared record. Default false.
+   */
+  readonly shared?: boolean;
 }
 
 /** The default session store: a map in this process. */

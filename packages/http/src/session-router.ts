@@ -1,0 +1,93 @@
+import type { JsonRpcMessage } from '@mcpkit/core';
+
+/** A list whose `list_changed` may be broadcast. */
+export type ChangedList = 'tools' | 'resources' | 'prompts';
+
+/** One event of a session's shared GET stream: its position (the SSE id's tail) and its JSON text. */
+export interface RoutedEvent {
+  readonly id: string;
+  readonly data: string;
+}
+
+/** Where a router delivers the events of a GET stream this instance holds. */
+export interface RouterReader {
+  /** Events of the stream, in order, each once. */
+  events(events: readonly RoutedEvent[]): void;
+  /** Another instance took the stream over (a newer GET), or the session ended: end this connection. */
+  evicted(): void;
+}
+
+/** A GET stream held by this instance. */
+export interface RouterAttachment {
+  /** The position the reader starts after (the priming event's id tail). */
+  readonly position: string;
+  /** Lets go of the stream (the connection closed). */
+  detach(): void;
+}
+
+/** What a router hands to the instance it runs on. */
+export interface RouterHandlers {
+  /**
+   * A client message that reached another instance but belongs here: the answer (or progress)
+   * to a request this instance sent, or a cancellation of a request that may run here.
+   * Returns false when nothing here wanted it (the waiter is gone).
+   */
+  deliver(sessionId: string, message: JsonRpcMessage): boolean;
+}
+
+/** Who a client message that an instance could not place is for. */
+export type ForwardTarget =
+  /** The instance that sent the request being answered (its id names it). */
+  | { instance: string }
+  /** Every instance (a cancellation: the request may run anywhere). */
+  | 'all';
+
+/**
+ * Carries server→client messages and the client's answers between the instances that serve one
+ * handshake-era session (scale-out). Without one (the default) an HTTP endpoint keeps all of a
+ * session in its own process, as a single instance does. With one:
+ *
+ * - messages that belong to no request (list changes, requests and logs outside a POST) are
+ *   appended to the session's GET stream log (`send`) and reach the instance holding that stream,
+ *   which may be another one; a GET with `Last-Event-ID` resumes that log on any instance;
+ * - answers to server→client requests, and cancellations, that land on the wrong instance are
+ *   forwarded to the right one (`forward`);
+ * - resource subscriptions and broadcast list changes are kept where every instance sees them.
+ *
+ * `@mcpkit/redis` implements it on Redis; `MemorySessionRouter` is the in-process reference the
+ * contract tests hold every implementation to.
+ *
+ * @example
+ * const scaleOut = redisScaleOut({ url: process.env.REDIS_URL });
+ * await serveHttp(app, { ...scaleOut.http }); // sessionStore, eventStore and router
+ */
+export interface SessionRouter {
+  /** This instance's id: unique among the instances sharing the router (it names the ids of requests sent from here). */
+  readonly instanceId: string;
+  /** Called once by the endpoint that uses the router, before anything else. */
+  start(handlers: RouterHandlers): void;
+  /** Appends one message (its JSON text) to the session's GET stream log and wakes the instance that reads it. Resolves once stored. */
+  send(sessionId: string, data: string): Promise<void>;
+  /**
+   * Reads the session's GET stream log on this instance from now on, taking it over from any
+   * other (last GET wins). `after` is the position the client last saw (`Last-Event-ID`);
+   * undefined starts after what was already delivered to some reader. Resolves to the handle,
+   * or undefined when `after` is not a position of this log (trimmed or never there).
+   */
+  attach(sessionId: string, after: string | undefined, reader: RouterReader): Promise<RouterAttachment | undefined>;
+  /**
+   * The lists whose change was broadcast (by the shared event bus) after position `after` of a
+   * GET stream log: what a stream that resumes from `after` missed while no reader was there.
+   */
+  changedSince(after: string): Promise<ChangedList[]>;
+  /** Passes a client message to the instance(s) that can place it; resolves to false when nobody can (the waiter's instance is gone). */
+  forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean>;
+  /** `resources/subscribe` (on) and `resources/unsubscribe` (off) of a session. */
+  subscribe(sessionId: string, uri: string, on: boolean): Promise<void>;
+  /** Which of `sessionIds` are subscribed to `uri`, in order. */
+  subscribed(sessionIds: readonly string[], uri: string): Promise<boolean[]>;
+  /** Forgets a session's log, subscriptions and stream owner, and evicts its reader wherever it is. */
+  deleteSession(sessionId: string): Promise<void>;
+  /** Stops delivering to this instance. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,2 @@
+export { redisScaleOut, resolveRedisOptions, type RedisScaleOut, type RedisHttpOptions } from './redis-scale-out';
+export type { RedisScaleOutOptions, ResolvedRedisOptions } from './options';

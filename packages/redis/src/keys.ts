@@ -1,0 +1,67 @@
+/**
+ * The Redis keys and channels of one prefix. A session's keys share the hash tag `{sid}`, so on a
+ * Cluster they live in one slot and a MULTI or a script over them stays legal.
+ */
+export class Keys {
+  constructor(readonly prefix: string) {}
+
+  /** HASH: the session's record (field `r`, JSON) and GET-stream delivery cursor (`gc`). */
+  session(sid: string): string {
+    return `${this.prefix}s:{${sid}}`;
+  }
+
+  /** STREAM: one SSE stream's events (field `m`: JSON text, `b`: bytes); `g` is the GET stream. */
+  events(sid: string, stream: string): string {
+    return `${this.prefix}s:{${sid}}:ev:${stream}`;
+  }
+
+  /** Its byte count (STRING, INCRBY), for the byte bound. */
+  eventBytes(sid: string, stream: string): string {
+    return `${this.prefix}s:{${sid}}:evb:${stream}`;
+  }
+
+  /** SET: the streams the session has in the store (for deletion). */
+  streams(sid: string): string {
+    return `${this.prefix}s:{${sid}}:streams`;
+  }
+
+  /** STRING: the instance holding the session's GET stream (a lease). */
+  owner(sid: string): string {
+    return `${this.prefix}s:{${sid}}:owner`;
+  }
+
+  /** SET: URIs the session subscribed to. */
+  subscriptions(sid: string): string {
+    return `${this.prefix}s:{${sid}}:subs`;
+  }
+
+  /** STREAM: broadcast list changes (field `l`: the list). */
+  get broadcasts(): string {
+    return `${this.prefix}bcast`;
+  }
+
+  /** Channel: app events of every instance. */
+  get bus(): string {
+    return `${this.prefix}bus`;
+  }
+
+  /** Channel: what is for one instance (wake-ups, forwarded answers, evictions). */
+  inbox(instanceId: string): string {
+    return `${this.prefix}inst:${instanceId}`;
+  }
+
+  /** STRING: a rate-limit bucket (`tokens at`). */
+  rateLimit(key: string): string {
+    return `${this.prefix}rl:${key}`;
+  }
+
+  /** STRING: one task (JSON). */
+  task(taskId: string): string {
+    return `${this.prefix}task:${taskId}`;
+  }
+
+  /** ZSET: an owner's tasks by creation time. */
+  tasksOf(owner: string | undefined): string {
+    return `${this.prefix}tasks:${owner === undefined ? '-' : `o:${owner}`}`;
+  }
+}

@@ -1,0 +1,55 @@
+import type { Logger } from '@mcpkit/core';
+import type { RedisClientType } from 'redis';
+
+/**
+ * Options of `redisScaleOut`. Give either `url` or `client`.
+ *
+ * @example
+ * const scaleOut = redisScaleOut({ url: 'redis://127.0.0.1:6379', prefix: 'notes:' });
+ */
+export interface RedisScaleOutOptions {
+  /** Redis to connect to (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS). */
+  url?: string;
+  /**
+   * A node-redis client (`createClient(...)`) to use instead of `url`, connected or not: its
+   * options (TLS, auth, sentinel …) are yours. A second connection for pub/sub is made with
+   * `client.duplicate()`. `close()` leaves a client you passed open. Give it
+   * `disableOfflineQueue: true` and a `commandOptions.timeout`, or requests wait while Redis is down.
+   */
+  client?: RedisClientType<any, any, any, any, any>;
+  /** Prefix of every key and channel (default `mcpkit:`): instances that share it share their sessions. */
+  prefix?: string;
+  /** This instance's id among those sharing the prefix (default: random). Letters, digits, `-`; at most 64. */
+  instanceId?: string;
+  /** A session nobody used this long is gone on every instance (default 1 800 000, 30 minutes); each request slides it. */
+  sessionIdleTtlMs?: number;
+  /** Events kept per SSE stream for resumption (default 1 000); the oldest go first. */
+  maxEventsPerStream?: number;
+  /** Bytes of events kept per SSE stream (default 4 MiB); the oldest go first, and a bigger event is sent but not kept. */
+  maxEventBytesPerStream?: number;
+  /** Broadcast list changes kept for streams that resume (default 1 000). */
+  maxBroadcasts?: number;
+  /**
+   * Longest wait for one Redis command, in ms (default 2 000). While Redis is unreachable
+   * commands fail at once (no offline queue), so a handshake-era request is answered `503`
+   * quickly instead of hanging.
+   */
+  commandTimeoutMs?: number;
+  /** How long a GET stream's claim on its session lasts without renewal, in ms (default 30 000; renewed every third of it). */
+  streamLeaseMs?: number;
+  /** Where connection trouble is logged (default: silent). */
+  logger?: Logger;
+}
+
+/** The options with defaults applied. */
+export interface ResolvedRedisOptions {
+  prefix: string;
+  instanceId: string;
+  sessionIdleTtlMs: number;
+  maxEventsPerStream: number;
+  maxEventBytesPerStream: number;
+  maxBroadcasts: number;
+  commandTimeoutMs: number;
+  streamLeaseMs: number;
+  logger: Logger | undefined;
+}

@@ -1,0 +1,102 @@
+import type { EventStore, StoredEvent } from '@mcpkit/http';
+import type { Keys } from './keys';
+import type { RedisLink } from './redis-link';
+import { APPEND_EVENT } from './scripts';
+
+/** Bounds of the stored streams. */
+export interface EventBounds {
+  maxEvents: number;
+  maxBytes: number;
+  ttlMs: number;
+}
+
+/**
+ * SSE events in Redis, for resumption on any instance: one STREAM per SSE stream, bounded in
+ * events and in bytes (the oldest go first, in the same script as the append), living as long
+ * as an idle session.
+ *
+ * A POST's stream has one writer (the instance answering the POST), so its ids are minted there
+ * (`<stream>_<n>`, stream names unique per instance) and written as Redis ids `0-<n>`: no round
+ * trip before the event goes out, and Redis still keeps them in order. The session's GET stream
+ * has many writers; its ids are minted by Redis (`XADD *`, see the router).
+ */
+export class RedisEventStore implements EventStore {
+  constructor(
+    private readonly link: RedisLink,
+    private readonly keys: Keys,
+    private readonly bounds: EventBounds,
+  ) {}
+
+  async append(sessionId: string, streamId: string, event: StoredEvent, bytes: number): Promise<void> {
+    if (bytes > this.bounds.maxBytes) return;
+    const n = sequenceOf(event.id);
+    if (n === undefined) return;
+    await this.appendRaw(sessionId, streamId, `0-${n}`, event.data ?? '', bytes, false);
+  }
+
+  /** Appends to a stream; resolves to the id Redis kept, or undefined when the session is gone (`requireSession`) or the event too big. */
+  async appendRaw(sessionId: string, streamId: string, id: string, data: string, bytes: number, requireSession: boolean): Promise<string | undefined> {
+    if (bytes > this.bounds.maxBytes) return undefined;
+    const k = this.keys;
+    const { maxEvents, maxBytes, ttlMs } = this.bounds;
+    const kept = await this.link.send([
+      'EVAL',
+      APPEND_EVENT,
+      '4',
+      k.events(sessionId, streamId),
+      k.eventBytes(sessionId, streamId),
+      k.streams(sessionId),
+      k.session(sessionId),
+      id,
+      data,
+      String(bytes),
+      String(maxEvents),
+      String(maxBytes),
+      String(ttlMs),
+      streamId,
+      requireSession ? '1' : '0',
+    ]);
+    return typeof kept === 'string' ? kept : undefined;
+  }
+
+  async after(sessionId: string, streamId: string, lastEventId: string): Promise<StoredEvent[] | undefined> {
+    const n = sequenceOf(lastEventId);
+    if (n === undefined) return undefined;
+    const key = this.keys.events(sessionId, streamId);
+    const entries = await this.range(key, `0-${n}`);
+    if (entries === undefined) return undefined;
+    return entries.map(([id, data]) => ({ id: `${streamId}_${id.slice(2)}`, data: data === '' ? null : data }));
+  }
+
+  /**
+   * The entries of `key` after `position` (exclusive), oldest first, as [id, data]; undefined
+   * when `position` is not an entry the stream holds (trimmed, or never there).
+   */
+  async range(key: string, position: string): Promise<Array<[string, string]> | undefined> {
+    const entries = (await this.link.send(['EVAL', RANGE_AFTER, '1', key, position])) as unknown[] | null;
+    if (!Array.isArray(entries)) return undefined;
+    return entries.map((entry) => {
+      const [id, fields] = entry as [string, string[]];
+      let data = '';
+      for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'm') data = fields[i + 1];
+      return [id, data];
+    });
+  }
+
+  async deleteSession(): Promise<void> {
+    // The session store's delete drops the streams with the record, in one script.
+  }
+}
+
+// Nil when ARGV[1] is not an entry of the stream (never there, or trimmed); '0-0' is the start of
+// a stream nothing was delivered from yet.
+const RANGE_AFTER = `
+if ARGV[1] ~= '0-0' and #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
+return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+')`;
+
+/** The sequence of a locally minted event id (`<stream>_<n>`). */
+function sequenceOf(eventId: string): string | undefined {
+  const underscore = eventId.lastIndexOf('_');
+  const tail = eventId.slice(underscore + 1);
+  return underscore > 0 && /^\d{1,15}$/.test(tail) ? tail : undefined;
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import type { EventBus, RateLimitStore, TaskStore } from '@mcpkit/core';
+import type { EventStore, SessionRouter, SessionStore } from '@mcpkit/http';
+import { Keys } from './keys';
+import type { RedisScaleOutOptions, ResolvedRedisOptions } from './options';
+import { RedisEventBus } from './redis-event-bus';
+import { RedisEventStore } from './redis-event-store';
+import { RedisLink } from './redis-link';
+import { RedisRateLimitStore } from './redis-rate-limit-store';
+import { RedisSessionRouter } from './redis-session-router';
+import { RedisSessionStore } from './redis-session-store';
+import { RedisTaskStore } from './redis-task-store';
+
+/** What the HTTP binding takes: spread it into `serveHttp`, the Fastify plugin or `createFetchHandler`. */
+export interface RedisHttpOptions {
+  readonly sessionStore: SessionStore;
+  readonly eventStore: EventStore;
+  readonly router: SessionRouter;
+}
+
+/** Everything one instance needs to share its state with the others through one Redis. */
+export interface RedisScaleOut {
+  /** This instance's id among those sharing the prefix. */
+  readonly instanceId: string;
+  /** `createApp({ bus })`: list changes, resource updates and task states reach every instance. */
+  readonly bus: EventBus;
+  /** `createApp({ rateLimitStore })`: a limit holds across instances. */
+  readonly rateLimitStore: RateLimitStore;
+  /** `createApp({ tasks: { store } })`: a task's state and outcome are readable on every instance. */
+  readonly taskStore: TaskStore;
+  /** The HTTP binding's `sessionStore`, `eventStore` and `router`. */
+  readonly http: RedisHttpOptions;
+  /** Resolves once connected and subscribed the first time; rejects if that failed (the connections keep retrying). */
+  ready(): Promise<void>;
+  /** Closes the connections it opened (a client you passed stays open). Close the HTTP server first. */
+  close(): Promise<void>;
+}
+
+const INSTANCE_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/**
+ * Scale-out on Redis: any instance serves any handshake-era session, streams resume anywhere
+ * with `Last-Event-ID`, answers to server→client requests and list changes cross instances,
+ * and rate limits and tasks are shared. One call per instance, same `url` and `prefix`
+ * everywhere; with more than one instance also give every instance the same
+ * `createApp({ requestStateSecret })`.
+ *
+ * While Redis is unreachable, handshake-era requests are answered `503` with `Retry-After`
+ * (never `404`: clients would drop healthy sessions), every command fails within
+ * `commandTimeoutMs`, and service resumes by itself when Redis is back. 2026-07-28 requests
+ * need no Redis, except the cross-instance fan-out of `subscriptions/listen`.
+ *
+ * @example
+ * const scaleOut = redisScaleOut({ url: process.env.REDIS_URL!, prefix: 'notes:' });
+ * const app = createApp({ name: 'notes', version: '1.0.0', providers: [Notes], bus: scaleOut.bus,
+ *   rateLimitStore: scaleOut.rateLimitStore, tasks: { store: scaleOut.taskStore } });
+ * await scaleOut.ready();
+ * const server = await serveHttp(app, { port: 3000, ...scaleOut.http });
+ * // on shutdown: await server.close(); await scaleOut.close();
+ */
+export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
+  const resolved = resolveRedisOptions(options);
+  const { logger } = resolved;
+  const link = new RedisLink({ url: options.url, client: options.client }, resolved.commandTimeoutMs, logger);
+  const keys = new Keys(resolved.prefix);
+  const onError = (error: unknown, what: string): void => logger?.warn({ err: error }, `Redis scale-out: could not ${what}`);
+  const eventStore = new RedisEventStore(link, keys, {
+    maxEvents: resolved.maxEventsPerStream,
+    maxBytes: resolved.maxEventBytesPerStream,
+    ttlMs: resolved.sessionIdleTtlMs,
+  });
+  const bus = new RedisEventBus(link, keys, resolved.instanceId, resolved.maxBroadcasts, onError);
+  const router = new RedisSessionRouter(resolved.instanceId, link, keys, eventStore, resolved.streamLeaseMs, onError, (sessionId, message) =>
+    logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
+  );
+  const started = link.ready().then(() => Promise.all([bus.start(), router.listen()]).then(() => undefined));
+  started.catch(() => undefined);
+  return {
+    instanceId: resolved.instanceId,
+    bus,
+    rateLimitStore: new RedisRateLimitStore(link, keys),
+    taskStore: new RedisTaskStore(link, keys),
+    http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs), eventStore, router }),
+    ready: () => started,
+    close: async () => {
+      await router.close();
+      await link.close();
+    },
+  };
+}
+
+/** Applies the defaults; throws a TypeError for a bad value. */
+export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedisOptions {
+  if (options === null || typeof options !== 'object') throw new TypeError('redisScaleOut: pass { url } or { client }');
+  if ((options.url === undefined) === (options.client === undefined)) throw new TypeError('redisScaleOut: give exactly one of `url` and `client`');
+  const instanceId = options.instanceId ?? randomBytes(9).toString('base64url').replace(/_/g, '-');
+  if (!INSTANCE_ID.test(instanceId)) throw new TypeError(`redisScaleOut: instanceId must be 1-64 letters, digits or '-' (got ${JSON.stringify(instanceId)})`);
+  return {
+    prefix: options.prefix ?? 'mcpkit:',
+    instanceId,
+    sessionIdleTtlMs: positive('sessionIdleTtlMs', options.sessionIdleTtlMs ?? 30 * 60_000),
+    maxEventsPerStream: positive('maxEventsPerStream', options.maxEventsPerStream ?? 1_000),
+    maxEventBytesPerStream: positive('maxEventBytesPerStream', options.maxEventBytesPerStream ?? 4 * 1024 * 1024),
+    maxBroadcasts: positive('maxBroadcasts', options.maxBroadcasts ?? 1_000),
+    commandTimeoutMs: positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000),
+    streamLeaseMs: positive('streamLeaseMs', options.streamLeaseMs ?? 30_000),
+    logger: options.logger,
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!(Number.isInteger(value) && value > 0)) throw new TypeError(`redisScaleOut: ${name} must be a positive integer (got ${String(value)})`);
+  return value;
+}

@@ -1,0 +1,241 @@
+import type { JsonRpcMessage } from '@mcpkit/core';
+import type { ChangedList, ForwardTarget, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from '@mcpkit/http';
+import type { Keys } from './keys';
+import type { RedisLink } from './redis-link';
+import type { RedisEventStore } from './redis-event-store';
+import { RELEASE_OWNER } from './scripts';
+
+/** What one instance's inbox carries. */
+type InboxMessage =
+  /** The session's GET log grew: read it (only a hint: the log is the truth). */
+  | { t: 'wake'; s: string }
+  /** Another instance took the session's GET stream, or the session ended. */
+  | { t: 'evict'; s: string }
+  /** A client message for a request of this instance (or, on the route channel, any instance). */
+  | { t: 'fwd'; s: string; m: JsonRpcMessage };
+
+/** The GET stream of a session while this instance reads it. */
+class LocalReader {
+  reading = false;
+  again = false;
+  closed = false;
+
+  constructor(
+    readonly sessionId: string,
+    public cursor: string,
+    readonly reader: RouterReader,
+  ) {}
+}
+
+/** Stores the delivery cursor only on a live session: never re-creates an expired one. */
+const SET_CURSOR = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'gc', ARGV[1]) end return 1`;
+/** Renews the lease only while it is still this instance's: 1 renewed, 0 taken over. */
+const RENEW_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end return 0`;
+
+/**
+ * The session router on Redis (scale-out.md §4, "stream log + per-instance inbox"). A session's
+ * GET stream is a Redis STREAM (ids minted by Redis, so any number of instances may append to it
+ * without two minting the same id); the instance holding the client's GET connection owns it
+ * (`owner` key, a lease renewed while the connection lives, last GET wins) and reads it from its
+ * cursor. An append PUBLISHes a wake-up to the owner's inbox; zero receivers means the owner
+ * died, and its claim is dropped (the events wait in the log for the client's next GET).
+ * Answers to server→client requests are forwarded to the inbox of the instance whose id the
+ * request id carries; cancellations go to every instance.
+ */
+export class RedisSessionRouter implements SessionRouter {
+  private readonly readers = new Map<string, LocalReader>();
+  private handlers: RouterHandlers | undefined = undefined;
+  private renewer: NodeJS.Timeout | undefined = undefined;
+  private stopReady: (() => void) | undefined = undefined;
+
+  constructor(
+    readonly instanceId: string,
+    private readonly link: RedisLink,
+    private readonly keys: Keys,
+    private readonly events: RedisEventStore,
+    private readonly leaseMs: number,
+    private readonly onError: (error: unknown, what: string) => void,
+    private readonly onWaiterGone: (sessionId: string, message: JsonRpcMessage) => void,
+  ) {}
+
+  /** The route channel: what every instance hears (cancellations). */
+  private get routeChannel(): string {
+    return `${this.keys.prefix}route`;
+  }
+
+  /** Subscribes this instance's inbox (and the route channel); resolves once subscribed. */
+  async listen(): Promise<void> {
+    const onMessage = (text: string): void => {
+      let message: InboxMessage;
+      try {
+        message = JSON.parse(text) as InboxMessage;
+      } catch {
+        return;
+      }
+      this.onInbox(message);
+    };
+    await Promise.all([this.link.subscribe(this.keys.inbox(this.instanceId), onMessage), this.link.subscribe(this.routeChannel, onMessage)]);
+    // Wake-ups published while the pub/sub connection was down are lost: read every log again.
+    this.stopReady = this.link.onReady(() => {
+      for (const local of this.readers.values()) this.drain(local);
+    });
+    this.renewer = setInterval(() => this.renewAll(), Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.renewer.unref();
+  }
+
+  start(handlers: RouterHandlers): void {
+    this.handlers = handlers;
+  }
+
+  async send(sessionId: string, data: string): Promise<void> {
+    const ownerKey = this.keys.owner(sessionId);
+    const [id, owner] = await Promise.all([this.events.appendRaw(sessionId, 'g', '*', data, Buffer.byteLength(data) + 40, true), this.link.send(['GET', ownerKey])]);
+    if (id === undefined) return;
+    if (typeof owner !== 'string') return;
+    if (owner === this.instanceId) {
+      const local = this.readers.get(sessionId);
+      if (local) this.drain(local);
+      return;
+    }
+    const receivers = Number(await this.link.send(['PUBLISH', this.keys.inbox(owner), JSON.stringify({ t: 'wake', s: sessionId })]));
+    // Nobody listens on that inbox: the owner died. Its claim goes; the event waits for the next GET.
+    if (receivers === 0) await this.link.send(['EVAL', RELEASE_OWNER, '1', ownerKey, owner]);
+  }
+
+  async attach(sessionId: string, after: string | undefined, reader: RouterReader): Promise<RouterAttachment | undefined> {
+    const key = this.keys.events(sessionId, 'g');
+    let cursor: string;
+    if (after !== undefined) {
+      if (!/^\d+-\d+$/.test(after)) return undefined;
+      // Checked now so an unknown position is refused before the stream is taken over.
+      if ((await this.events.range(key, after)) === undefined) return undefined;
+      cursor = after;
+    } else {
+      const delivered = await this.link.send(['HGET', this.keys.session(sessionId), 'gc']);
+      cursor = typeof delivered === 'string' ? delivered : '0-0';
+    }
+    const previous = (await this.link.send(['SET', this.keys.owner(sessionId), this.instanceId, 'PX', String(this.leaseMs), 'GET'])) as string | null;
+    const mine = this.readers.get(sessionId);
+    if (mine) this.evictLocal(mine);
+    if (typeof previous === 'string' && previous !== this.instanceId) {
+      await this.link.send(['PUBLISH', this.keys.inbox(previous), JSON.stringify({ t: 'evict', s: sessionId })]);
+    }
+    const local = new LocalReader(sessionId, cursor, reader);
+    this.readers.set(sessionId, local);
+    this.drain(local);
+    return {
+      position: cursor,
+      detach: () => {
+        if (local.closed) return;
+        local.closed = true;
+        if (this.readers.get(sessionId) === local) this.readers.delete(sessionId);
+        this.link.send(['EVAL', RELEASE_OWNER, '1', this.keys.owner(sessionId), this.instanceId]).catch((error: unknown) => this.onError(error, 'release a stream'));
+      },
+    };
+  }
+
+  async changedSince(after: string): Promise<ChangedList[]> {
+    if (!/^\d+-\d+$/.test(after)) return [];
+    const entries = (await this.link.send(['XRANGE', this.keys.broadcasts, `(${after}`, '+'])) as Array<[string, string[]]>;
+    const lists = new Set<ChangedList>();
+    for (const [, fields] of entries) {
+      for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'l') lists.add(fields[i + 1] as ChangedList);
+    }
+    return [...lists];
+  }
+
+  async forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean> {
+    const channel = target === 'all' ? this.routeChannel : this.keys.inbox(target.instance);
+    const receivers = Number(await this.link.send(['PUBLISH', channel, JSON.stringify({ t: 'fwd', s: sessionId, m: message })]));
+    return receivers > 0;
+  }
+
+  async subscribe(sessionId: string, uri: string, on: boolean): Promise<void> {
+    const key = this.keys.subscriptions(sessionId);
+    await this.link.send(on ? ['SADD', key, uri] : ['SREM', key, uri]);
+    // It lives as long as the session: the record's TTL, slid by every request, slides it too.
+    const ttl = Number(await this.link.send(['PTTL', this.keys.session(sessionId)]));
+    if (ttl > 0) await this.link.send(['PEXPIRE', key, String(ttl)]);
+  }
+
+  async subscribed(sessionIds: readonly string[], uri: string): Promise<boolean[]> {
+    const answers = await Promise.all(sessionIds.map((id) => this.link.send(['SISMEMBER', this.keys.subscriptions(id), uri])));
+    return answers.map((answer) => Number(answer) === 1);
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    const local = this.readers.get(sessionId);
+    if (local) this.evictLocal(local);
+    const owner = await this.link.send(['GET', this.keys.owner(sessionId)]);
+    if (typeof owner === 'string' && owner !== this.instanceId) {
+      await this.link.send(['PUBLISH', this.keys.inbox(owner), JSON.stringify({ t: 'evict', s: sessionId })]);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.renewer) clearInterval(this.renewer);
+    this.stopReady?.();
+    for (const local of [...this.readers.values()]) this.evictLocal(local);
+  }
+
+  private onInbox(message: InboxMessage): void {
+    const local = this.readers.get(message.s);
+    if (message.t === 'wake') {
+      if (local) this.drain(local);
+    } else if (message.t === 'evict') {
+      if (local) this.evictLocal(local);
+    } else if (message.t === 'fwd') {
+      const delivered = this.handlers?.deliver(message.s, message.m) ?? false;
+      // A cancellation goes to every instance: only a miss on the one named matters.
+      if (!delivered && 'id' in message.m) this.onWaiterGone(message.s, message.m);
+    }
+  }
+
+  private evictLocal(local: LocalReader): void {
+    local.closed = true;
+    if (this.readers.get(local.sessionId) === local) this.readers.delete(local.sessionId);
+    local.reader.evicted();
+  }
+
+  /** Reads the log from the reader's cursor until nothing is left; one read at a time per reader. */
+  private drain(local: LocalReader): void {
+    if (local.closed) return;
+    if (local.reading) {
+      local.again = true;
+      return;
+    }
+    local.reading = true;
+    void (async () => {
+      try {
+        do {
+          local.again = false;
+          const key = this.keys.events(local.sessionId, 'g');
+          let entries = await this.events.range(key, local.cursor);
+          // The cursor's entry was trimmed away (a reader far behind): go on from what is left.
+          if (entries === undefined) entries = (await this.events.range(key, '0-0')) ?? [];
+          if (local.closed || entries.length === 0) continue;
+          local.cursor = entries[entries.length - 1][0];
+          local.reader.events(entries.map(([id, data]) => ({ id, data })));
+          await this.link.send(['EVAL', SET_CURSOR, '1', this.keys.session(local.sessionId), local.cursor]);
+        } while (local.again && !local.closed);
+      } catch (error) {
+        this.onError(error, 'read a session stream');
+      } finally {
+        local.reading = false;
+      }
+    })();
+  }
+
+  /** Renews the leases of the streams read here, and reads them (wake-ups are only hints). */
+  private renewAll(): void {
+    for (const local of this.readers.values()) {
+      this.link
+        .send(['EVAL', RENEW_OWNER, '1', this.keys.owner(local.sessionId), this.instanceId, String(this.leaseMs)])
+        .then((renewed) => {
+          if (Number(renewed) === 0) this.evictLocal(local);
+          else this.drain(local);
+        })
+        .catch((error: unknown) => this.onError(error, 'renew a stream lease'));
+    }
+  }
+}

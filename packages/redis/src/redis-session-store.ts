@@ -1,0 +1,46 @@
+import type { SessionRecord, SessionStore } from '@mcpkit/http';
+import type { Keys } from './keys';
+import type { RedisLink } from './redis-link';
+import { DELETE_SESSION, TOUCH_SESSION } from './scripts';
+
+/**
+ * Sessions in Redis, shared by every instance: a HASH per session whose lifetime every use
+ * slides (`sessionIdleTtlMs`), in the same round trip as the read. An expired session is gone
+ * for good: nothing here writes a record that does not exist, except `set` for a new session.
+ */
+export class RedisSessionStore implements SessionStore {
+  readonly shared = true;
+
+  constructor(
+    private readonly link: RedisLink,
+    private readonly keys: Keys,
+    private readonly ttlMs: number,
+  ) {}
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const k = this.keys;
+    const raw = await this.link.send([
+      'EVAL',
+      TOUCH_SESSION,
+      '6',
+      k.session(id),
+      k.subscriptions(id),
+      k.events(id, 'g'),
+      k.eventBytes(id, 'g'),
+      k.streams(id),
+      k.owner(id),
+      String(this.ttlMs),
+    ]);
+    return typeof raw === 'string' ? (JSON.parse(raw) as SessionRecord) : undefined;
+  }
+
+  async set(record: SessionRecord): Promise<void> {
+    const key = this.keys.session(record.id);
+    await this.link.send(['EVAL', "redis.call('HSET', KEYS[1], 'r', ARGV[1]); return redis.call('PEXPIRE', KEYS[1], ARGV[2])", '1', key, JSON.stringify(record), String(this.ttlMs)]);
+  }
+
+  async delete(id: string): Promise<void> {
+    const k = this.keys;
+    await this.link.send(['EVAL', DELETE_SESSION, '4', k.session(id), k.streams(id), k.subscriptions(id), k.owner(id), `${k.prefix}s:{${id}}:`]);
+  }
+}

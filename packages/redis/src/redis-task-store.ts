@@ -1,0 +1,79 @@
+import { isTerminalStatus, type StoredTask, type TaskChange, type TaskStore } from '@mcpkit/core';
+import type { Keys } from './keys';
+import type { RedisLink } from './redis-link';
+import { UPDATE_TASK } from './scripts';
+
+const MAX_CAS_ATTEMPTS = 8;
+
+/**
+ * Tasks in Redis, readable from every instance: a HASH per task (version, status, JSON) that
+ * expires with the task's TTL, and a ZSET of each owner's tasks by creation time (pruned as
+ * `list` meets expired ones). `update` is a compare-and-set on the version in one script: a
+ * terminal task is never changed again, so a cancel and a late result cannot both win.
+ */
+export class RedisTaskStore implements TaskStore {
+  constructor(
+    private readonly link: RedisLink,
+    private readonly keys: Keys,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(task: StoredTask): Promise<void> {
+    const key = this.keys.task(task.taskId);
+    const args = ['HSET', key, 'v', '1', 's', task.status, 'j', JSON.stringify(task)];
+    await this.link.send(args);
+    if (task.ttlMs !== null) await this.link.send(['PEXPIREAT', key, String(task.createdAt + task.ttlMs)]);
+    await this.link.send(['ZADD', this.keys.tasksOf(task.owner), String(task.createdAt), task.taskId]);
+  }
+
+  async get(taskId: string): Promise<StoredTask | undefined> {
+    const raw = await this.link.send(['HGET', this.keys.task(taskId), 'j']);
+    return typeof raw === 'string' ? (JSON.parse(raw) as StoredTask) : undefined;
+  }
+
+  async update(taskId: string, change: TaskChange): Promise<StoredTask | undefined> {
+    const key = this.keys.task(taskId);
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+      const [version, raw] = (await this.link.send(['HMGET', key, 'v', 'j'])) as [string | null, string | null];
+      if (version === null || raw === null) return undefined;
+      const task = JSON.parse(raw) as StoredTask;
+      if (isTerminalStatus(task.status)) return undefined;
+      Object.assign(task, change, { lastUpdatedAt: this.now() });
+      if ('inputRequests' in change && change.inputRequests === undefined) delete task.inputRequests;
+      const written = Number(await this.link.send(['EVAL', UPDATE_TASK, '1', key, version, task.status, JSON.stringify(task)]));
+      if (written === 1) return task;
+      if (written === -1) return undefined;
+    }
+    throw new Error(`RedisTaskStore: task ${taskId} changed ${MAX_CAS_ATTEMPTS} times while being updated`);
+  }
+
+  async list(owner: string | undefined, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
+    const index = this.keys.tasksOf(owner);
+    let start = 0;
+    if (page.cursor !== undefined) {
+      const rank = await this.link.send(['ZREVRANK', index, page.cursor]);
+      start = typeof rank === 'number' ? rank + 1 : 0;
+    }
+    const tasks: StoredTask[] = [];
+    // Expired tasks leave their index entries behind: skip and prune them, a bounded number of pages.
+    for (let round = 0; round < 10 && tasks.length < page.limit; round += 1) {
+      const ids = (await this.link.send(['ZREVRANGE', index, String(start), String(start + page.limit - tasks.length)])) as string[];
+      if (ids.length === 0) break;
+      const found = await Promise.all(ids.map((id) => this.get(id)));
+      const gone: string[] = [];
+      for (let i = 0; i < ids.length; i += 1) {
+        const task = found[i];
+        if (task === undefined) gone.push(ids[i]);
+        else if (tasks.length < page.limit) tasks.push(task);
+        else return { tasks, nextCursor: tasks[tasks.length - 1].taskId };
+      }
+      if (gone.length > 0) await this.link.send(['ZREM', index, ...gone]);
+      start += ids.length - gone.length;
+      if (tasks.length === page.limit) {
+        const more = (await this.link.send(['ZREVRANGE', index, String(start), String(start)])) as string[];
+        return more.length > 0 ? { tasks, nextCursor: tasks[tasks.length - 1].taskId } : { tasks };
+      }
+    }
+    return { tasks };
+  }
+}

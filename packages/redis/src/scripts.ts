@@ -1,0 +1,88 @@
+/**
+ * The Lua scripts: each is one atomic step over the keys of one session (one hash tag) or one
+ * bucket. Sent with EVAL; Redis caches the compiled script by its text.
+ */
+
+/** KEYS: record, then the keys that live as long as it. ARGV: ttl ms. Returns the record's JSON, or nil: never re-creates an expired one. */
+export const TOUCH_SESSION = `
+local r = redis.call('HGET', KEYS[1], 'r')
+if not r then return false end
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+return r`;
+
+/** KEYS: record, its streams set, then fixed keys to drop. ARGV: the events-key prefix of the session. */
+export const DELETE_SESSION = `
+local streams = redis.call('SMEMBERS', KEYS[2])
+for _, stream in ipairs(streams) do
+  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evb:' .. stream)
+end
+for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
+return #streams`;
+
+/**
+ * Appends one event to a stream, bounded in count and bytes, oldest first out.
+ * KEYS: events, bytes, streams set, record. ARGV: id ('*' lets Redis mint it), data, bytes,
+ * max events, max bytes, ttl ms, stream name, require-record ('1': only while the session exists).
+ * Returns the id, or nil when the session is gone (nothing written).
+ */
+export const APPEND_EVENT = `
+if ARGV[8] == '1' and redis.call('EXISTS', KEYS[4]) == 0 then return false end
+local id = redis.call('XADD', KEYS[1], ARGV[1], 'm', ARGV[2], 'b', ARGV[3])
+local total = redis.call('INCRBY', KEYS[2], ARGV[3])
+local maxEvents = tonumber(ARGV[4])
+local maxBytes = tonumber(ARGV[5])
+local count = redis.call('XLEN', KEYS[1])
+while count > 1 and (count > maxEvents or total > maxBytes) do
+  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
+  local fields = oldest[2]
+  local size = 0
+  for i = 1, #fields, 2 do if fields[i] == 'b' then size = tonumber(fields[i + 1]) end end
+  redis.call('XDEL', KEYS[1], oldest[1])
+  total = redis.call('DECRBY', KEYS[2], size)
+  count = count - 1
+end
+redis.call('SADD', KEYS[3], ARGV[7])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+redis.call('PEXPIRE', KEYS[3], ARGV[6])
+return id`;
+
+/** KEYS: owner. ARGV: instance. Deletes the claim only if it is still that instance's. */
+export const RELEASE_OWNER = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/**
+ * A token bucket: KEYS: bucket. ARGV: limit, window ms. Uses Redis's clock, so instances with
+ * skewed clocks agree. Returns 0 (go ahead) or the ms until a token is back.
+ */
+export const TAKE_TOKEN = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or limit
+local at = tonumber(state[2]) or now
+local perMs = limit / window
+tokens = math.min(limit, tokens + math.max(0, now - at) * perMs)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / perMs) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], window)
+return wait`;
+
+/**
+ * Compare-and-set of a task kept as HASH { v: version, s: status, j: JSON }: KEYS: task.
+ * ARGV: the version read, the new status, the new JSON. Refused (0) when the task is gone, is
+ * terminal, or changed since it was read (the caller reads again); 1 when written. The JSON is
+ * merged by the caller, not in Lua: cjson turns an empty array into an object.
+ */
+export const UPDATE_TASK = `
+local state = redis.call('HMGET', KEYS[1], 'v', 's')
+if not state[1] then return -1 end
+local status = state[2]
+if status == 'completed' or status == 'failed' or status == 'cancelled' then return -1 end
+if state[1] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', tostring(tonumber(state[1]) + 1), 's', ARGV[2], 'j', ARGV[3])
+return 1`;
