@@ -20,8 +20,8 @@ function taskDatabasePath(notes: string): string {
   return notes === ':memory:' ? ':memory:' : `${notes}.tasks`;
 }
 
-/** What a deployment may add to the notes app: a shared bus and request-state key when several instances serve it. */
-export type NotesAppOptions = Pick<AppOptions, 'bus' | 'requestStateSecret'>;
+/** What a deployment may add to the notes app: a shared bus and request-state key when several instances serve it, its logger. */
+export type NotesAppOptions = Pick<AppOptions, 'bus' | 'requestStateSecret' | 'logger'>;
 
 /** The resource that lists every note; each note is also `notes://{id}`. */
 export const NOTES_INDEX = 'notes://index';

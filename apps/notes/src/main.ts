@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { serveStdio } from '@mcpkit/stdio';
 import { createNotesApp, notesDatabasePath } from './app';
 import { startTelemetry } from './telemetry';
+import { notesScaleOut } from './scale-out';
 
 const { values } = parseArgs({
   options: {
@@ -15,7 +16,9 @@ const { values } = parseArgs({
 });
 
 const database = notesDatabasePath();
-const app = createNotesApp();
+// REDIS_URL: several instances share sessions, streams, events and tasks (HTTP only).
+const scale = values.stdio ? undefined : notesScaleOut();
+const app = createNotesApp(undefined, scale?.tasks, undefined, scale?.app);
 
 function say(text: string): void {
   process.stderr.write(`${text}\n`);
@@ -45,17 +48,20 @@ if (values.stdio && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   startTelemetry()
     .then(async (stopTelemetry) => ({
       stopTelemetry,
-      server: await (await import('@mcpkit/fastify')).serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless }),
+      server: await (
+        await import('@mcpkit/fastify')
+      ).serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless, ...(await scale?.ready().then(() => scale.http)) }),
     }))
     .then(({ server, stopTelemetry }) => {
       const stop = () =>
         void server
           .close()
+          .then(() => scale?.close())
           .then(stopTelemetry)
           .then(() => process.exit(0));
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
-      say(`mcpkit notes server listening on ${server.url} (notes in ${database})`);
+      say(`mcpkit notes server listening on ${server.url} (notes in ${database}${scale ? `; scale-out instance ${scale.instanceId}` : ''})`);
       say(`  Claude Code:  claude mcp add --transport http notes ${server.url}`);
       say(`  VS Code:      .vscode/mcp.json  {"servers": {"notes": {"type": "http", "url": "${server.url}"}}}`);
       say(`  Cursor:       .cursor/mcp.json  {"mcpServers": {"notes": {"url": "${server.url}"}}}`);
