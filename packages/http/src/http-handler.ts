@@ -13,6 +13,7 @@ import {
 import { HttpSseEndpoints } from './http-sse-endpoints';
 import { resolveOptions, type McpHttpOptions, type ResolvedHttpOptions } from './options';
 import { SessionRegistry } from './session-registry';
+import { RoutedSessions } from './routed-sessions';
 import { StreamableHttpEndpoint } from './streamable-http';
 import { ResourceServer, type Authentication } from './resource-server';
 
@@ -91,7 +92,21 @@ function joinPath(prefix: string, path: string): string {
 export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandler {
   const options = resolveOptions(rawOptions);
   const logger = rawOptions.logger ?? options.app.logger;
-  const registry = options.sessions
+  // Scale-out: made only with a router, so a single instance runs none of it.
+  const routed =
+    options.sessions && options.router
+      ? new RoutedSessions({
+          app: options.app,
+          router: options.router,
+          limits: options.limits,
+          retryMs: options.retryMs,
+          keepAliveMs: options.keepAliveMs,
+          maxBufferedBytes: options.maxEventBytesPerSession,
+          logger,
+          lookup: (id) => registry?.peek(id),
+        })
+      : undefined;
+  const registry: SessionRegistry | undefined = options.sessions
     ? new SessionRegistry(options.app, {
         maxSessions: options.maxSessions,
         idleTimeoutMs: options.sessionIdleTimeoutMs,
@@ -107,10 +122,11 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           onStoreError: (error) => logger.error({ err: error }, 'event store failed'),
         },
         logger,
+        routed,
       })
     : undefined;
   const resourceServer = options.auth ? new ResourceServer(options.auth, options.path) : undefined;
-  const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer);
+  const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer, routed);
   const ssePaths = options.httpSse;
   const sse = ssePaths
     ? new HttpSseEndpoints(

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type Logger, type McpApp } from '@mcpkit/core';
+import { type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
 import { primesStreams, type Connection } from '@mcpkit/core/transport';
 import type { EventStore } from './event-store';
 import type { SessionRecord, SessionStore } from './session-store';
 import { SseStream, type SseStreamOptions } from './sse-stream';
+import type { RoutedSessions } from './routed-sessions';
 
 type StreamOptions = Omit<SseStreamOptions, 'sessionId' | 'onReader'>;
 
@@ -22,6 +23,8 @@ export class LiveSession {
   /** Who opened the session (issuer and subject), when the endpoint authenticates: nobody else may use it. */
   principal: string | undefined = undefined;
   private streamCounter = 0;
+  // Routed sessions' streams are named per instance: several instances write one session's.
+  private readonly streamPrefix: string = '';
   private holds = 0;
   private standalone: SseStream | undefined = undefined;
 
@@ -30,17 +33,24 @@ export class LiveSession {
     readonly connection: Connection,
     private readonly streamOptions: StreamOptions,
     private readonly onBusy: (session: LiveSession, busy: boolean) => void,
+    /** Routed (scale-out): where messages outside a request go, and what names this instance's streams. */
+    routed?: { outbound: (message: JsonRpcMessage) => void; streamPrefix: string },
   ) {
     this.logBindings = Object.freeze({ sessionId: id });
-    // Messages that belong to no request travel on the session's GET stream, opened lazily.
-    connection.setOutbound((message) => (this.standaloneStream ?? this.openStream('g')).send(message));
+    if (routed) {
+      this.streamPrefix = routed.streamPrefix;
+      connection.setOutbound(routed.outbound);
+    } else {
+      // Messages that belong to no request travel on the session's GET stream, opened lazily.
+      connection.setOutbound((message) => (this.standaloneStream ?? this.openStream('g')).send(message));
+    }
   }
 
   /** A new stream for a POST answer (`s<n>`) or the GET stream (`g<n>`). */
   openStream(kind: 's' | 'g'): SseStream {
     this.streamCounter += 1;
     const priming = this.streamOptions.priming && primesStreams(this.connection.protocolVersion);
-    const stream = new SseStream(`${kind}${this.streamCounter}`, {
+    const stream = new SseStream(`${this.streamPrefix}${kind}${this.streamCounter}`, {
       ...this.streamOptions,
       priming,
       sessionId: this.id,
@@ -94,6 +104,8 @@ export interface SessionRegistryOptions {
   eventStore: EventStore;
   stream: Omit<StreamOptions, 'store'>;
   logger: Logger;
+  /** Scale-out: sessions shared with other instances through a router. */
+  routed?: RoutedSessions;
 }
 
 /**
@@ -105,13 +117,21 @@ export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
   private readonly idle = new Map<string, LiveSession>();
   private readonly sweeper: NodeJS.Timeout;
+  // Read once: a shared store is asked on every request, and only this instance's copies expire here.
+  private readonly shared: boolean;
 
   constructor(
     private readonly app: McpApp,
     private readonly options: SessionRegistryOptions,
   ) {
+    this.shared = options.sessionStore.shared === true;
     this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(options.idleTimeoutMs / 2, 30_000)));
     this.sweeper.unref();
+  }
+
+  /** This instance's live copy of session `id`, not held (scale-out delivery). */
+  peek(id: string): LiveSession | undefined {
+    return this.live.get(id);
   }
 
   /** Live sessions on this instance. */
@@ -132,7 +152,8 @@ export class SessionRegistry {
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
     // 192 random bits, base64url: visible ASCII as the spec asks, unguessable.
     const id = randomBytes(24).toString('base64url');
-    const connection = this.app.connect({ kind: 'http', headers }, { sessionId: id });
+    const routed = this.options.routed;
+    const connection = this.app.connect({ kind: 'http', headers }, routed ? { sessionId: id, ...routed.connectOptions(id) } : { sessionId: id });
     const session = this.add(id, connection);
     session.principal = principal;
     session.enter();
@@ -157,12 +178,17 @@ export class SessionRegistry {
    */
   async acquire(id: string): Promise<LiveSession | undefined> {
     const local = this.live.get(id);
-    if (local) {
+    if (local && !this.shared) {
       local.enter();
       return local;
     }
+    // Shared: the record says whether the session still exists (another instance may have ended
+    // it, or it expired), and reading it slides its lifetime. Throws when the store is unreachable.
     const record = await this.options.sessionStore.get(id);
-    if (!record) return undefined;
+    if (!record) {
+      if (local) this.dropCopy(local);
+      return undefined;
+    }
     // Another request may have rebuilt it while the store answered.
     const raced = this.live.get(id);
     if (raced) {
@@ -170,7 +196,11 @@ export class SessionRegistry {
       return raced;
     }
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
-    const connection = this.app.connect({ kind: 'http' }, { sessionId: id, restore: { client: record.client } });
+    const routed = this.options.routed;
+    const connection = this.app.connect(
+      { kind: 'http' },
+      routed ? { sessionId: id, restore: { client: record.client }, ...routed.connectOptions(id) } : { sessionId: id, restore: { client: record.client } },
+    );
     const session = this.add(id, connection);
     session.principal = record.principal;
     session.enter();
@@ -182,7 +212,7 @@ export class SessionRegistry {
     const session = this.live.get(id);
     this.forget(id);
     session?.close();
-    await Promise.all([this.options.sessionStore.delete(id), this.options.eventStore.deleteSession(id)]);
+    await Promise.all([this.options.sessionStore.delete(id), this.options.eventStore.deleteSession(id), this.options.routed?.deleted(id)]);
   }
 
   /** Forgets a session that never finished its handshake. */
@@ -194,11 +224,34 @@ export class SessionRegistry {
   /** Ends every session (shutdown). */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.live.keys()].map((id) => this.delete(id)));
+    // Shared sessions outlive this instance: other instances go on serving them.
+    if (this.shared) for (const session of [...this.live.values()]) this.dropCopy(session);
+    else await Promise.all([...this.live.keys()].map((id) => this.delete(id)));
+    await this.options.routed?.close();
+  }
+
+  /** Ends this instance's copy of a shared session; the session lives on elsewhere. */
+  private dropCopy(session: LiveSession): void {
+    if (this.live.get(session.id) === session) this.forget(session.id);
+    session.close();
+  }
+
+  /** Ends a session that went idle or must make room: a shared one only here. */
+  private retire(session: LiveSession): Promise<void> {
+    if (!this.shared) return this.delete(session.id);
+    this.dropCopy(session);
+    return Promise.resolve();
   }
 
   private add(id: string, connection: Connection): LiveSession {
-    const session = new LiveSession(id, connection, { ...this.options.stream, store: this.options.eventStore }, this.onBusy);
+    const routed = this.options.routed;
+    const session = new LiveSession(
+      id,
+      connection,
+      { ...this.options.stream, store: this.options.eventStore },
+      this.onBusy,
+      routed ? { outbound: routed.outbound(id), streamPrefix: routed.streamPrefix } : undefined,
+    );
     this.live.set(id, session);
     this.idle.set(id, session);
     return session;
@@ -224,7 +277,7 @@ export class SessionRegistry {
     for (const session of this.idle.values()) {
       if (session.lastActivity >= cutoff) break;
       this.options.logger.debug({ sessionId: session.id }, 'session expired');
-      void this.delete(session.id).catch((error: unknown) => this.options.logger.error({ err: error }, 'failed to delete an expired session'));
+      void this.retire(session).catch((error: unknown) => this.options.logger.error({ err: error }, 'failed to delete an expired session'));
     }
   }
 
@@ -232,7 +285,7 @@ export class SessionRegistry {
     const oldest = this.idle.values().next().value as LiveSession | undefined;
     if (!oldest) return false;
     this.options.logger.info({ sessionId: oldest.id }, 'session cap reached; ending the least recently used idle session');
-    void this.delete(oldest.id).catch((error: unknown) => this.options.logger.error({ err: error }, 'failed to evict a session'));
+    void this.retire(oldest).catch((error: unknown) => this.options.logger.error({ err: error }, 'failed to evict a session'));
     return true;
   }
 }

@@ -29,6 +29,7 @@ import {
 import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
 import type { LiveSession, SessionRegistry } from './session-registry';
+import { ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
@@ -64,6 +65,7 @@ export class StreamableHttpEndpoint {
     private readonly registry: SessionRegistry | undefined,
     private readonly logger: Logger,
     private readonly resourceServer?: ResourceServer,
+    private readonly routed?: RoutedSessions,
   ) {}
 
   async post(request: HttpRequest): Promise<HttpResult> {
@@ -106,7 +108,9 @@ export class StreamableHttpEndpoint {
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
       if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
-      session = await this.ownSession(id, request);
+      const owned = await this.ownSession(id, request);
+      if (owned === UNAVAILABLE) return unavailableResult(idOf(message));
+      session = owned;
       if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
     }
     // The session is held (busy) until this POST is answered or its client goes.
@@ -130,6 +134,7 @@ export class StreamableHttpEndpoint {
     if (!('connection' in session)) return session;
     try {
       const lastEventId = headerValue(request.headers['last-event-id']);
+      if (this.routed && (lastEventId === undefined || streamOfEventId(lastEventId) === ROUTED_STREAM)) return await this.routedGet(request, session, lastEventId);
       if (lastEventId !== undefined) return await this.resume(request, session, lastEventId);
       if (session.standaloneStream?.isAttached) {
         return errorResult(409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
@@ -149,9 +154,37 @@ export class StreamableHttpEndpoint {
     if (!this.registry || !era.sessions) return this.methodNotAllowed();
     const session = await this.sessionOf(request, era);
     if (!('connection' in session)) return session;
-    await this.registry.delete(session.id);
-    session.leave();
+    try {
+      await this.registry.delete(session.id);
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId: session.id }, 'session store unavailable: DELETE answered 503');
+      return unavailableResult(null);
+    } finally {
+      session.leave();
+    }
     return emptyResult(200);
+  }
+
+  /**
+   * A GET of a routed session (scale-out): the session's one GET stream, read from the shared
+   * log here (taking it over from any other instance), from `Last-Event-ID` when given.
+   */
+  private async routedGet(request: HttpRequest, session: LiveSession, lastEventId: string | undefined): Promise<HttpResult> {
+    const position = lastEventId === undefined ? undefined : lastEventId.slice(ROUTED_STREAM.length + 1);
+    const body = this.streamBody(request);
+    let opened: boolean;
+    try {
+      opened = await this.routed!.open(session, body, position);
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId: session.id }, 'session router unavailable: GET answered 503');
+      body.close();
+      return unavailableResult(null);
+    }
+    if (!opened) {
+      body.close();
+      return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
+    }
+    return this.streamResult(body, session);
   }
 
   methodNotAllowed(): HttpResult {
@@ -200,6 +233,7 @@ export class StreamableHttpEndpoint {
     const id = headerValue(request.headers['mcp-session-id']);
     if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
     const session = await this.ownSession(id, request);
+    if (session === UNAVAILABLE) return unavailableResult(null);
     return session ?? errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
   }
 
@@ -208,8 +242,15 @@ export class StreamableHttpEndpoint {
    * subject's token on it answers exactly as an unknown session does (A14; a session id is
    * never a credential).
    */
-  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined> {
-    const session = await this.registry!.acquire(id);
+  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined | typeof UNAVAILABLE> {
+    let session: LiveSession | undefined;
+    try {
+      session = await this.registry!.acquire(id);
+    } catch (error) {
+      // A shared store that cannot answer: never 404 (the client would drop a healthy session) nor 500.
+      this.logger.warn({ err: error, sessionId: id }, 'session store unavailable: answered 503');
+      return UNAVAILABLE;
+    }
     if (session === undefined || session.principal === principalOf(request)) return session;
     session.leave();
     return undefined;
@@ -352,8 +393,19 @@ export class StreamableHttpEndpoint {
     }
     if (fresh && session) {
       // A client that left before its initialize was answered may have lost its session already.
-      if (succeeded(answer) && this.registry!.has(session)) await this.registry!.activate(session);
-      else this.registry!.discard(session);
+      if (succeeded(answer) && this.registry!.has(session)) {
+        try {
+          await this.registry!.activate(session);
+        } catch (error) {
+          logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
+          this.registry!.discard(session);
+          if (stream) {
+            stream.complete(errorResponse(idOf(message) ?? null, new InternalError('Session store unavailable; try again shortly')));
+            return streamed!;
+          }
+          return unavailableResult(idOf(message));
+        }
+      } else this.registry!.discard(session);
     }
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
@@ -376,6 +428,14 @@ export class StreamableHttpEndpoint {
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }
+}
+
+/** What `ownSession` says when the session store cannot answer. */
+const UNAVAILABLE = Symbol('unavailable');
+
+/** 503 with `Retry-After`: the shared session store is unreachable for now. */
+function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
+  return errorResult(503, new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly'), id ?? null, { 'retry-after': '1' });
 }
 
 /** Who a request's credential names, for binding sessions to it: issuer and subject. */

@@ -1,7 +1,7 @@
 import type { EventStore, StoredEvent } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
-import { APPEND_EVENT } from './scripts';
+import { APPEND_EVENT, DELETE_STREAMS } from './scripts';
 
 /** Bounds of the stored streams. */
 export interface EventBounds {
@@ -83,8 +83,9 @@ export class RedisEventStore implements EventStore {
     });
   }
 
-  async deleteSession(): Promise<void> {
-    // The session store's delete drops the streams with the record, in one script.
+  async deleteSession(sessionId: string): Promise<void> {
+    const k = this.keys;
+    await this.link.send(['EVAL', DELETE_STREAMS, '1', k.streams(sessionId), `${k.prefix}s:{${sessionId}}:`]);
   }
 }
 

@@ -19,6 +19,15 @@ end
 for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
 return #streams`;
 
+/** KEYS: the session's streams set. ARGV: the events-key prefix of the session. */
+export const DELETE_STREAMS = `
+local streams = redis.call('SMEMBERS', KEYS[1])
+for _, stream in ipairs(streams) do
+  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evb:' .. stream)
+end
+redis.call('DEL', KEYS[1])
+return #streams`;
+
 /**
  * Appends one event to a stream, bounded in count and bytes, oldest first out.
  * KEYS: events, bytes, streams set, record. ARGV: id ('*' lets Redis mint it), data, bytes,

@@ -68,6 +68,28 @@ export interface ConnectionOptions {
    * subscriptions, list-change notifications, server-to-client requests) are unavailable.
    */
   sessionless?: boolean;
+  /**
+   * Ids of requests sent to the client start with this (default `mcpkit-`). Instances that
+   * serve one session between them (scale-out) each give their own, so ids never collide and an
+   * answer names the instance that waits for it.
+   */
+  outboundIdPrefix?: string;
+  /**
+   * Relay app events (list changes, resource updates) to the client (default true). False when
+   * the transport relays them itself: with scale-out only the instance holding the session's
+   * stream does, whichever instance this connection is on.
+   */
+  appEvents?: boolean;
+  /** Told of each `resources/subscribe` (true) and `resources/unsubscribe` (false), for a store that shares them. */
+  onSubscription?: (uri: string, on: boolean) => void;
+  /**
+   * Given each client message this connection cannot place: a response to no request it sent,
+   * a cancellation of a request it does not run, progress on a request it did not send. A
+   * transport whose session spans instances forwards it to the one that can (scale-out).
+   * `routed` is true for a message that was forwarded here already (`receive(message, {
+   * routed: true })`): it goes nowhere else (an answer whose waiter is gone).
+   */
+  onUnplaced?: (message: JsonRpcMessage, routed: boolean) => void;
 }
 
 const NO_OPTIONS: ReceiveOptions = Object.freeze({});
@@ -98,6 +120,10 @@ export class Connection {
   // Made on the first listen: a stateless request never opens one.
   private listens: Map<string | number, { readonly id: RequestId; readonly listen: OpenListen }> | undefined = undefined;
   private readonly announcing: boolean;
+  private readonly outboundIdPrefix: string | undefined;
+  private readonly appEvents: boolean;
+  private readonly onSubscription: ((uri: string, on: boolean) => void) | undefined;
+  private readonly onUnplaced: ((message: JsonRpcMessage, routed: boolean) => void) | undefined;
   /** What this connection declares: the app's capabilities, with `listChanged` when it announces list changes. */
   readonly capabilities: Readonly<ServerCapabilities>;
   readonly session: SessionInfo;
@@ -112,6 +138,10 @@ export class Connection {
     this.session = sessionId === undefined ? {} : { id: sessionId };
     this.baseLogger = options.logger ?? app.logger;
     this.sessionless = options.sessionless === true;
+    this.outboundIdPrefix = options.outboundIdPrefix;
+    this.appEvents = options.appEvents !== false;
+    this.onSubscription = options.onSubscription;
+    this.onUnplaced = options.onUnplaced;
     const { restore } = options;
     this.restored = restore;
     this.announcing = options.announceListChanges === true || restore?.announceListChanges === true;
@@ -127,7 +157,15 @@ export class Connection {
    * stateless-era requests never creates one.
    */
   get handshake(): HandshakeSession {
-    this.handshakeState ??= new HandshakeSession(this.app, this.sessionless, this.restored, this.capabilities, (method, params) => this.notify(method, params));
+    this.handshakeState ??= new HandshakeSession(
+      this.app,
+      this.sessionless,
+      this.restored,
+      this.capabilities,
+      (method, params) => this.notify(method, params),
+      this.appEvents,
+      this.outboundIdPrefix,
+    );
     return this.handshakeState;
   }
 
@@ -347,6 +385,7 @@ export class Connection {
   /** @internal `resources/subscribe` and `resources/unsubscribe`. */
   subscribe(uri: string, on: boolean): void {
     this.handshake.subscribe(uri, on);
+    this.onSubscription?.(uri, on);
   }
 
   private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
@@ -375,31 +414,34 @@ export class Connection {
       case 'request':
         return ERAS[frame.era].serve(frame as RequestFrame, this as HandshakeHost, options);
       case 'notification':
-        this.notification(frame);
+        if (!this.notification(frame) && this.onUnplaced !== undefined) this.onUnplaced(frameMessage(frame), options.routed === true);
         return Promise.resolve(undefined);
       case 'response':
         // A response answers one of our requests: only a handshake session sends any.
-        this.handshakeState?.outbound.settle(frame.response!);
+        if (this.handshakeState?.outbound.settle(frame.response!) !== true && this.onUnplaced !== undefined) {
+          this.onUnplaced(frame.response as unknown as JsonRpcMessage, options.routed === true);
+        }
         return Promise.resolve(undefined);
       default:
         return Promise.resolve(errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
     }
   }
 
-  private notification(frame: Frame): void {
+  /** Handles a notification; false when it names a request this connection does not have (cancelled, progress). */
+  private notification(frame: Frame): boolean {
     const { method, params } = frame;
     if (method === METHOD.CANCELLED && isRequestId(params.requestId)) {
       // Cancellation: stop the handler and send no response for it (utilities/cancellation).
       const key = idKey(params.requestId);
       const ctx = this.inflight.get(key);
-      if (ctx) {
-        this.inflight.delete(key);
-        this.stop(ctx, new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
-      }
+      if (!ctx) return false;
+      this.inflight.delete(key);
+      this.stop(ctx, new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
     } else if (method === METHOD.PROGRESS) {
-      this.handshakeState?.outbound.progress(params.progressToken);
+      return this.handshakeState?.outbound.progress(params.progressToken) === true;
     }
     // notifications/initialized and unknown notifications need nothing.
+    return true;
   }
 
   // Cancels a request already out of the table; it counts as running until its handler returns.
@@ -441,6 +483,11 @@ export class Connection {
 }
 
 export type { JsonRpcNotification };
+
+/** A notification frame as the message it was. */
+function frameMessage(frame: Frame): JsonRpcMessage {
+  return { jsonrpc: '2.0', method: frame.method!, params: frame.params } as JsonRpcMessage;
+}
 
 /** The params with what a `mcpkit:client-request` subscriber put in `_meta` (a `traceparent`). */
 function withMeta(params: Record<string, unknown>, meta: Record<string, unknown>): Record<string, unknown> {

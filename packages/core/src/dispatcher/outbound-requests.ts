@@ -35,6 +35,9 @@ export class OutboundRequests {
   private sequence = 0;
   private readonly pending = new Map<RequestId, Pending>();
 
+  // A prefix the client is unlikely to use for its own ids keeps logs readable in both directions.
+  constructor(private readonly idPrefix = 'mcpkit-') {}
+
   /** Requests waiting for an answer. */
   get size(): number {
     return this.pending.size;
@@ -47,8 +50,7 @@ export class OutboundRequests {
     options: OutboundRequestOptions = {},
   ): Promise<Record<string, unknown>> {
     this.sequence += 1;
-    // A prefix the client is unlikely to use for its own ids keeps logs readable in both directions.
-    const id = `mcpkit-${this.sequence}`;
+    const id = `${this.idPrefix}${this.sequence}`;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + (options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS);
     return new Promise((resolve, reject) => {
@@ -89,10 +91,10 @@ export class OutboundRequests {
     return true;
   }
 
-  /** Client progress on one of our requests restarts its timeout (up to the hard maximum). */
-  progress(token: unknown): void {
+  /** Client progress on one of our requests restarts its timeout (up to the hard maximum); false when the token is not ours. */
+  progress(token: unknown): boolean {
     const entry = typeof token === 'string' || typeof token === 'number' ? this.pending.get(token) : undefined;
-    if (!entry) return;
+    if (!entry) return false;
     clearTimeout(entry.timer);
     const id = token as RequestId;
     const left = entry.deadline - Date.now();
@@ -100,6 +102,7 @@ export class OutboundRequests {
       () => this.giveUp(id, new RequestTimeoutError(entry.method, entry.timeoutMs), 'timeout'),
       Math.max(0, Math.min(entry.timeoutMs, left)),
     );
+    return true;
   }
 
   /** Rejects everything: the connection is gone. */

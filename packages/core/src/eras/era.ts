@@ -31,6 +31,8 @@ export interface ReceiveOptions {
    * comes back with `Last-Event-ID` for the rest. Absent on transports without it.
    */
   detach?: () => void;
+  /** The message was forwarded from another instance (scale-out): if this connection cannot place it either, it goes nowhere else. */
+  routed?: boolean;
 }
 
 /** How a request's result and failure take their era's shape, and how it reaches its client. */

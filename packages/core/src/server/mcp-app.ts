@@ -1,3 +1,4 @@
+import type { EventBus } from '../app/event-bus';
 import type { AppSettings, RevisionView } from '../dispatcher/app-model';
 import { Connection, type ConnectionOptions } from '../dispatcher/connection';
 import { Dispatcher } from '../dispatcher/dispatcher';
@@ -93,6 +94,14 @@ export class McpApp {
   /** @internal The `@Complete` methods. */
   get completions(): ReadonlyMap<string, CompletionDefinition> {
     return this.current.state.registry.completions;
+  }
+
+  /**
+   * The bus app events travel on (`createApp({ bus })`), for a transport that relays them to its
+   * clients itself (HTTP scale-out: only the instance holding a session's stream tells it).
+   */
+  get bus(): EventBus {
+    return this.settings.bus;
   }
 
   /** The precomputed results for a protocol revision. */

@@ -41,7 +41,7 @@ export class HandshakeSession {
   private readonly subscriptions = new Set<string>();
   private unsubscribeBus: (() => void) | undefined = undefined;
   /** Requests this server sent the client, awaiting answers. */
-  readonly outbound = new OutboundRequests();
+  readonly outbound: OutboundRequests;
   /** The client-visible log threshold; undefined sends nothing. */
   logLevel: LogLevel | undefined;
   /** When `initialize` was answered (`performance.now()`), for the session's duration; undefined before, and for a restored or stateless session. */
@@ -56,14 +56,18 @@ export class HandshakeSession {
     /** What `initialize` declares and which list changes are sent: the app's, or announcing ones. */
     private readonly capabilities: Readonly<ServerCapabilities>,
     private readonly notify: (method: string, params?: Record<string, unknown>) => void,
+    /** Relay app events to the client (false: the transport does). */
+    appEvents = true,
+    outboundIdPrefix?: string,
   ) {
+    this.outbound = new OutboundRequests(outboundIdPrefix);
     this.logLevel = restored?.logLevel ?? app.settings.clientLogging?.defaultLevel;
     if (restored?.client) {
       this.client = Object.freeze({ ...restored.client });
       this.initialized = true;
     }
     for (const uri of restored?.subscriptions ?? []) this.subscriptions.add(uri);
-    if (!sessionless) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
+    if (!sessionless && appEvents) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
   }
 
   get isInitialized(): boolean {

@@ -1,0 +1,228 @@
+import { METHOD, type AppEvent, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
+import { encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
+import type { EventStream } from './event-stream';
+import type { ChangedList, RouterAttachment, SessionRouter } from './session-router';
+import type { LiveSession } from './session-registry';
+
+const LIST_METHOD: Readonly<Record<ChangedList, string>> = {
+  tools: METHOD.TOOLS_LIST_CHANGED,
+  resources: METHOD.RESOURCES_LIST_CHANGED,
+  prompts: METHOD.PROMPTS_LIST_CHANGED,
+};
+
+/** The GET stream id of a routed session: one per session, whichever instance holds it. */
+export const ROUTED_STREAM = 'g';
+
+/** A GET stream this instance holds for a routed session. */
+interface HeldStream {
+  readonly session: LiveSession;
+  readonly body: EventStream;
+  attachment: RouterAttachment | undefined;
+}
+
+export interface RoutedSessionsOptions {
+  app: McpApp;
+  router: SessionRouter;
+  limits: EncodeLimits;
+  retryMs: number;
+  keepAliveMs: number;
+  maxBufferedBytes: number;
+  logger: Logger;
+  /** The live session with this id on this instance, if any. */
+  lookup(sessionId: string): LiveSession | undefined;
+}
+
+/**
+ * The scale-out side of the HTTP endpoint (with a `SessionRouter`): how a session's messages
+ * outside a request reach the instance holding its GET stream, how that stream is served and
+ * resumed here, and where the client's answers go when they land on the wrong instance. Made
+ * only when a router is configured: a single instance never runs any of it.
+ */
+export class RoutedSessions {
+  private readonly held = new Map<string, HeldStream>();
+  private readonly idPrefix: string;
+  private readonly unsubscribeBus: () => void;
+
+  constructor(private readonly options: RoutedSessionsOptions) {
+    const { router } = options;
+    this.idPrefix = `mcpkit.${router.instanceId}.`;
+    router.start({ deliver: (sessionId, message) => this.deliver(sessionId, message) });
+    // Only the instance holding a session's stream tells it of app events: every instance hears
+    // every event, and each session must hear it once.
+    this.unsubscribeBus = options.app.bus.subscribe((event) => this.onAppEvent(event));
+  }
+
+  /** What names this instance's streams of a routed session (`<instance>-s<n>`). */
+  get streamPrefix(): string {
+    return `${this.options.router.instanceId}-`;
+  }
+
+  /** How the registry connects a routed session `sessionId`. */
+  connectOptions(sessionId: string): ConnectionOptions {
+    return {
+      outboundIdPrefix: this.idPrefix,
+      appEvents: false,
+      onSubscription: (uri, on) => {
+        this.options.router.subscribe(sessionId, uri, on).catch((error: unknown) => this.warn(error, sessionId, 'could not store a resource subscription'));
+      },
+      onUnplaced: (message, routed) => this.unplaced(sessionId, message, routed),
+    };
+  }
+
+  /** Where a routed session's messages outside a request go: its GET stream log, wherever it is read. */
+  outbound(sessionId: string): (message: JsonRpcMessage) => void {
+    return (message) => {
+      const data = encodeMessage(message, this.options.limits, this.options.logger);
+      if (data === undefined) return;
+      this.options.router.send(sessionId, data).catch((error: unknown) => this.warn(error, sessionId, 'could not send to a session stream'));
+    };
+  }
+
+  /**
+   * Serves a GET of a routed session here: takes its stream over, replays what the client
+   * missed after `position` (its `Last-Event-ID`; undefined: what was never delivered), and then
+   * whatever comes. Resolves false when `position` is unknown (nothing can be replayed).
+   */
+  async open(session: LiveSession, body: EventStream, position: string | undefined): Promise<boolean> {
+    const { router } = this.options;
+    let opened = false;
+    const early: string[] = [];
+    const write = (text: string): void => {
+      if (!opened) {
+        early.push(text);
+        return;
+      }
+      if (body.writableEnded) return;
+      // A reader that does not read: drop its connection; the events stay in the log.
+      if (body.writableLength > this.options.maxBufferedBytes) {
+        body.destroy();
+        return;
+      }
+      body.write(text);
+    };
+    const held: HeldStream = { session, body, attachment: undefined };
+    const attachment = await router.attach(session.id, position, {
+      events: (events) => {
+        for (const event of events) write(`id: ${ROUTED_STREAM}_${event.id}\nevent: message\ndata: ${event.data}\n\n`);
+      },
+      evicted: () => body.end(),
+    });
+    if (attachment === undefined) return false;
+    held.attachment = attachment;
+    const previous = this.held.get(session.id);
+    this.held.set(session.id, held);
+    if (previous && previous.body !== body) previous.body.end();
+    session.enter();
+    let keepAlive: NodeJS.Timeout | undefined;
+    body.onClose(() => {
+      if (keepAlive) clearInterval(keepAlive);
+      attachment.detach();
+      if (this.held.get(session.id) === held) this.held.delete(session.id);
+      session.leave();
+    });
+    if (primesStreams(session.connection.protocolVersion)) body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
+    else body.write(': open\n\n');
+    if (position !== undefined) {
+      // List changes broadcast while no stream was open: hints, so sent once each and without an id.
+      const lists = await router.changedSince(position).catch((error: unknown) => (this.warn(error, session.id, 'could not read broadcasts'), []));
+      for (const list of lists) if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
+    }
+    opened = true;
+    for (const text of early.splice(0)) write(text);
+    if (this.options.keepAliveMs > 0) {
+      keepAlive = setInterval(() => write(': keepalive\n\n'), this.options.keepAliveMs);
+      keepAlive.unref();
+    }
+    return true;
+  }
+
+  /** The session ended: its stream here (if any) too, and everywhere. */
+  async deleted(sessionId: string): Promise<void> {
+    this.held.get(sessionId)?.body.end();
+    await this.options.router.deleteSession(sessionId);
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribeBus();
+    for (const held of [...this.held.values()]) held.body.end();
+    await this.options.router.close();
+  }
+
+  /** A client message a session's connection here could not place. */
+  private unplaced(sessionId: string, message: JsonRpcMessage, routed: boolean): void {
+    const { router } = this.options;
+    const id = 'id' in message ? message.id : undefined;
+    if (id !== undefined && !('method' in message)) {
+      // An answer to a request sent to the client: its id names the instance that waits.
+      const instance = routed ? undefined : instanceOf(id);
+      if (instance === undefined || instance === router.instanceId) {
+        this.waiterGone(sessionId, message);
+        return;
+      }
+      router.forward(sessionId, message, { instance }).then(
+        (reached) => reached || this.waiterGone(sessionId, message),
+        (error: unknown) => this.warn(error, sessionId, 'could not forward an answer'),
+      );
+      return;
+    }
+    if (routed || !('method' in message)) return;
+    if (message.method === METHOD.CANCELLED) {
+      router.forward(sessionId, message, 'all').catch((error: unknown) => this.warn(error, sessionId, 'could not forward a cancellation'));
+    } else if (message.method === METHOD.PROGRESS) {
+      const instance = instanceOf((message.params as { progressToken?: unknown } | undefined)?.progressToken);
+      if (instance !== undefined && instance !== router.instanceId) {
+        router.forward(sessionId, message, { instance }).catch((error: unknown) => this.warn(error, sessionId, 'could not forward progress'));
+      }
+    }
+  }
+
+  /** A message another instance forwarded for a session of this one. */
+  private deliver(sessionId: string, message: JsonRpcMessage): boolean {
+    const session = this.options.lookup(sessionId);
+    if (!session) return false;
+    void session.connection.receive(message, { routed: true });
+    return true;
+  }
+
+  private waiterGone(sessionId: string, message: JsonRpcMessage): void {
+    this.options.logger.warn(
+      { sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' },
+      'dropped a client answer: the request it answers is gone (timed out, or its instance ended)',
+    );
+  }
+
+  private onAppEvent(event: AppEvent): void {
+    if (this.held.size === 0) return;
+    if (event.type === 'listChanged') {
+      const text = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[event.list] })}\n\n`;
+      for (const held of this.held.values()) if (this.announces(held.session, event.list) && !held.body.writableEnded) held.body.write(text);
+    } else if (event.type === 'resourceUpdated') {
+      const streams = [...this.held.values()];
+      const text = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri } })}\n\n`;
+      this.options.router.subscribed(
+        streams.map((held) => held.session.id),
+        event.uri,
+      ).then(
+        (subscribed) => {
+          for (let i = 0; i < streams.length; i += 1) if (subscribed[i] && !streams[i].body.writableEnded) streams[i].body.write(text);
+        },
+        (error: unknown) => this.warn(error, undefined, 'could not read resource subscriptions'),
+      );
+    }
+  }
+
+  private announces(session: LiveSession, list: ChangedList): boolean {
+    return session.connection.isInitialized && session.connection.capabilities[list]?.listChanged === true;
+  }
+
+  private warn(error: unknown, sessionId: string | undefined, message: string): void {
+    this.options.logger.warn({ err: error, sessionId }, `scale-out: ${message}`);
+  }
+}
+
+/** The instance a request id minted by `mcpkit.<instance>.<n>` names, if it is one. */
+function instanceOf(id: unknown): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  const match = /^mcpkit\.([A-Za-z0-9-]{1,64})\.\d+$/.exec(id);
+  return match === null ? undefined : match[1];
+}
