@@ -186,9 +186,12 @@ function frame(id: string | undefined, data: string): string {
   return id === undefined ? `event: message\ndata: ${data}\n\n` : `id: ${id}\nevent: message\ndata: ${data}\n\n`;
 }
 
-/** The stream id an event id names (`<stream>_<sequence>`), or undefined for a malformed id. */
+/**
+ * The stream id an event id names (`<stream>_<sequence>`, or `<stream>_<ms>-<n>` for a log whose
+ * ids a shared store mints, scale-out's GET stream), or undefined for a malformed id.
+ */
 export function streamOfEventId(eventId: string): string | undefined {
   const underscore = eventId.lastIndexOf('_');
-  if (underscore <= 0 || !/^\d+$/.test(eventId.slice(underscore + 1))) return undefined;
+  if (underscore <= 0 || !/^\d+(-\d+)?$/.test(eventId.slice(underscore + 1))) return undefined;
   return eventId.slice(0, underscore);
 }

@@ -3,6 +3,14 @@ import type { Logger } from '@mcpkit/core';
 
 type AnyClient = RedisClientType<any, any, any, any, any>;
 
+/** A Redis command that got no reply within `commandTimeoutMs`. */
+export class RedisTimeoutError extends Error {
+  constructor(command: string, ms: number) {
+    super(`Redis did not answer ${command} within ${ms} ms`);
+    this.name = 'RedisTimeoutError';
+  }
+}
+
 /**
  * The two connections of one instance: commands, and pub/sub (a subscribed connection serves
  * nothing else). Commands are raw argument lists (`sendCommand`), so every store speaks plain
@@ -31,6 +39,8 @@ export class RedisLink {
         url: source.url,
         disableOfflineQueue: true,
         commandOptions: { timeout: commandTimeoutMs },
+        // A Redis that hangs cannot make this process queue without bound: past it, commands fail at once.
+        commandsQueueMaxLength: 10_000,
         socket: {
           connectTimeout: commandTimeoutMs,
           // Back within a second of Redis coming back; never give up.
@@ -62,9 +72,25 @@ export class RedisLink {
     return this.connected;
   }
 
-  /** One command; rejects at once while Redis is unreachable, and after `commandTimeoutMs` at most. */
+  /**
+   * One command; rejects at once while Redis is unreachable, and after `commandTimeoutMs` at
+   * most. The timer is ours: node-redis's command timeout covers only the wait to be written,
+   * not the wait for a reply from a Redis that hangs.
+   */
   send(args: readonly string[]): Promise<unknown> {
-    return this.commands.sendCommand(args as string[], { timeout: this.commandTimeoutMs });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new RedisTimeoutError(args[0], this.commandTimeoutMs)), this.commandTimeoutMs);
+      this.commands.sendCommand(args as string[]).then(
+        (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Subscribes `listener` to `channel` (re-subscribed by node-redis after a reconnect). */

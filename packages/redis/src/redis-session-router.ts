@@ -29,6 +29,16 @@ class LocalReader {
 
 /** Stores the delivery cursor only on a live session: never re-creates an expired one. */
 const SET_CURSOR = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'gc', ARGV[1]) end return 1`;
+/**
+ * Adds (ARGV[1] '1') or removes a subscription of a live session, the set living as long as the
+ * record (each request slides both): nothing is written for a session that is gone.
+ */
+const SUBSCRIBE = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then return 0 end
+if ARGV[1] == '1' then redis.call('SADD', KEYS[2], ARGV[2]) else redis.call('SREM', KEYS[2], ARGV[2]) end
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1`;
 /** Renews the lease only while it is still this instance's: 1 renewed, 0 taken over. */
 const RENEW_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end return 0`;
 
@@ -151,11 +161,7 @@ export class RedisSessionRouter implements SessionRouter {
   }
 
   async subscribe(sessionId: string, uri: string, on: boolean): Promise<void> {
-    const key = this.keys.subscriptions(sessionId);
-    await this.link.send(on ? ['SADD', key, uri] : ['SREM', key, uri]);
-    // It lives as long as the session: the record's TTL, slid by every request, slides it too.
-    const ttl = Number(await this.link.send(['PTTL', this.keys.session(sessionId)]));
-    if (ttl > 0) await this.link.send(['PEXPIRE', key, String(ttl)]);
+    await this.link.send(['EVAL', SUBSCRIBE, '2', this.keys.session(sessionId), this.keys.subscriptions(sessionId), on ? '1' : '0', uri]);
   }
 
   async subscribed(sessionIds: readonly string[], uri: string): Promise<boolean[]> {

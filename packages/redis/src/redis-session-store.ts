@@ -22,13 +22,12 @@ export class RedisSessionStore implements SessionStore {
     const raw = await this.link.send([
       'EVAL',
       TOUCH_SESSION,
-      '6',
+      '5',
       k.session(id),
       k.subscriptions(id),
       k.events(id, 'g'),
       k.eventBytes(id, 'g'),
       k.streams(id),
-      k.owner(id),
       String(this.ttlMs),
     ]);
     return typeof raw === 'string' ? (JSON.parse(raw) as SessionRecord) : undefined;

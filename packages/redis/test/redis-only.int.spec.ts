@@ -1,0 +1,113 @@
+import { createClient } from 'redis';
+import { redisScaleOut, type RedisScaleOut } from '@mcpkit/redis';
+import type { RoutedEvent } from '@mcpkit/http';
+import { startRedisServer, type RedisServer } from './support/redis-server';
+
+// What only a shared store has to get right: lifetimes across instances, and many writers on one log.
+let redis: RedisServer;
+let raw: ReturnType<typeof createClient>;
+let opened: RedisScaleOut[] = [];
+let tests = 0;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  raw = createClient({ url: redis.url });
+  await raw.connect();
+});
+afterAll(async () => {
+  await raw?.close();
+  await redis?.stop();
+});
+afterEach(async () => {
+  for (const s of opened) await s.close();
+  opened = [];
+});
+
+async function scaleOut(prefix: string, instanceId: string, sessionIdleTtlMs?: number): Promise<RedisScaleOut> {
+  const made = redisScaleOut({ url: redis.url, prefix, instanceId, sessionIdleTtlMs });
+  opened.push(made);
+  await made.ready();
+  return made;
+}
+
+const record = (id: string) => ({ id, client: { protocolVersion: '2025-11-25', capabilities: {} }, createdAt: Date.now() });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('RedisSessionStore lifetimes', () => {
+  it('slides the idle TTL with every get, on any instance, and forgets the session once it is idle that long', async () => {
+    const prefix = `ttl-${++tests}:`;
+    const a = await scaleOut(prefix, 'a', 400);
+    const b = await scaleOut(prefix, 'b', 400);
+    await a.http.sessionStore.set(record('slide'));
+    // 1.2 s of use, three TTLs, a get every 150 ms alternating instances: never expires.
+    for (let i = 0; i < 8; i += 1) {
+      await sleep(150);
+      expect((await (i % 2 === 0 ? b : a).http.sessionStore.get('slide'))?.id).toBe('slide');
+    }
+    await sleep(600);
+    expect(await a.http.sessionStore.get('slide')).toBeUndefined();
+    expect(await b.http.sessionStore.get('slide')).toBeUndefined();
+  });
+
+  it('never resurrects an expired session: sends, subscriptions and gets after expiry write nothing', async () => {
+    const prefix = `ttl-${++tests}:`;
+    const a = await scaleOut(prefix, 'a', 200);
+    await a.http.sessionStore.set(record('gone'));
+    await a.http.router.subscribe('gone', 'notes://1', true);
+    await a.http.router.send('gone', '{"jsonrpc":"2.0","method":"notifications/message"}');
+    expect(await raw.keys(`${prefix}*`)).not.toEqual([]);
+    await sleep(400);
+    expect(await raw.keys(`${prefix}*`)).toEqual([]);
+    await a.http.router.send('gone', '{"jsonrpc":"2.0","method":"notifications/message"}');
+    await a.http.router.subscribe('gone', 'notes://2', true);
+    expect(await a.http.sessionStore.get('gone')).toBeUndefined();
+    expect(await raw.keys(`${prefix}*`)).toEqual([]);
+  });
+
+  it('gives every key of a session a TTL (nothing outlives an idle session)', async () => {
+    const prefix = `ttl-${++tests}:`;
+    const a = await scaleOut(prefix, 'a', 60_000);
+    await a.http.sessionStore.set(record('keys'));
+    await a.http.router.subscribe('keys', 'notes://1', true);
+    await a.http.router.send('keys', '{"jsonrpc":"2.0","method":"notifications/message"}');
+    await a.http.eventStore.append('keys', 'a-s1', { id: 'a-s1_1', data: '{}' }, 10);
+    const keys = await raw.keys(`${prefix}s:*`);
+    expect(keys.length).toBeGreaterThanOrEqual(5);
+    for (const key of keys) {
+      const ttl = await raw.pTTL(key);
+      expect({ key, expires: ttl > 0 && ttl <= 60_000 }).toEqual({ key, expires: true });
+    }
+  });
+});
+
+describe('RedisSessionRouter with many writers', () => {
+  it('keeps 500 concurrent sends to one session from two instances in one strictly increasing order, none lost', async () => {
+    const prefix = `race-${++tests}:`;
+    const a = await scaleOut(prefix, 'a');
+    const b = await scaleOut(prefix, 'b');
+    await a.http.sessionStore.set(record('busy'));
+    const seen: RoutedEvent[] = [];
+    const held = await a.http.router.attach('busy', undefined, { events: (events) => void seen.push(...events), evicted: () => undefined });
+    await Promise.all(
+      Array.from({ length: 500 }, (_, n) => (n % 2 === 0 ? a : b).http.router.send('busy', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } }))),
+    );
+    const deadline = Date.now() + 10_000;
+    while (seen.length < 500 && Date.now() < deadline) await sleep(10);
+    expect(seen).toHaveLength(500);
+    const ids = seen.map((event) => event.id.split('-').map(Number));
+    for (let i = 1; i < ids.length; i += 1) {
+      const [pm, ps] = ids[i - 1];
+      const [m, s] = ids[i];
+      expect(m > pm || (m === pm && s > ps)).toBe(true);
+    }
+    const numbers = seen.map((event) => (JSON.parse(event.data) as { params: { n: number } }).params.n).sort((x, y) => x - y);
+    expect(numbers).toEqual(Array.from({ length: 500 }, (_, n) => n));
+    held!.detach();
+    // A reader that resumes from the first event gets the other 499, in the same order.
+    const again: RoutedEvent[] = [];
+    const resumed = await b.http.router.attach('busy', seen[0].id, { events: (events) => void again.push(...events), evicted: () => undefined });
+    while (again.length < 499 && Date.now() < deadline) await sleep(10);
+    expect(again.map((event) => event.id)).toEqual(seen.slice(1).map((event) => event.id));
+    resumed!.detach();
+  });
+});

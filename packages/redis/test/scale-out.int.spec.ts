@@ -1,0 +1,204 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { initialize, openStream, rpc, send, SESSION_HEADERS } from './support/http-client';
+import { startRedisServer, type RedisServer } from './support/redis-server';
+import { startInstance, type Instance } from './support/two-instances';
+
+// Two instances (two apps, two HTTP servers, two Redis scale-outs with their own instance ids) in
+// this process, on a real redis-server of this file's own: what crosses instances, over real
+// loopback sockets. Killing an instance for real is the multi-process suite's (apps/notes).
+let redis: RedisServer;
+let a: Instance;
+let b: Instance;
+let suite = 0;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+beforeEach(async () => {
+  const prefix = `scale-${++suite}:`;
+  a = await startInstance('a', { url: redis.url, prefix });
+  b = await startInstance('b', { url: redis.url, prefix });
+});
+afterEach(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+const callTool = (id: number, name: string, args: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { name, arguments: args } });
+const textOf = (answer: { json?: Record<string, unknown> }) => ((answer.json?.result as { content: Array<{ text: string }> }).content[0] ?? {}).text;
+
+describe('scale-out over Redis: two instances', () => {
+  it('serves a session made on A on B, and answers 404 for an unknown one', async () => {
+    const session = await initialize(a.url);
+    const onB = await rpc(b.url, session, callTool(1, 'where'));
+    expect(onB.status).toBe(200);
+    expect(textOf(onB)).toBe('b');
+    expect((await rpc(a.url, session, callTool(2, 'where'))).status).toBe(200);
+    expect((await rpc(b.url, 'no-such-session', callTool(3, 'where'))).status).toBe(404);
+  });
+
+  it('ends a session deleted on B on A too', async () => {
+    const session = await initialize(a.url);
+    expect((await rpc(a.url, session, callTool(1, 'where'))).status).toBe(200);
+    expect((await send(b.url, 'DELETE', SESSION_HEADERS(session))).status).toBe(200);
+    expect((await rpc(a.url, session, callTool(2, 'where'))).status).toBe(404);
+  });
+
+  it('carries a list change raised on B to the GET stream held by A', async () => {
+    const session = await initialize(a.url);
+    const stream = await openStream(a.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' });
+    expect(stream.status).toBe(200);
+    await stream.until((s) => s.events.length >= 1);
+    b.app.disable('tool', 'where');
+    await stream.until((s) => s.messages().some((m) => m.method === 'notifications/tools/list_changed'));
+    expect(stream.messages().filter((m) => m.method === 'notifications/tools/list_changed')).toHaveLength(1);
+    stream.close();
+  });
+
+  it('sends resources/updated raised on B only to the sessions subscribed, on the instance holding their stream', async () => {
+    const subscriber = await initialize(a.url);
+    const bystander = await initialize(b.url);
+    expect((await rpc(b.url, subscriber, { id: 1, method: 'resources/subscribe', params: { uri: 'notes://1' } })).status).toBe(200);
+    const subscribed = await openStream(a.url, 'GET', { ...SESSION_HEADERS(subscriber), accept: 'text/event-stream' });
+    const other = await openStream(b.url, 'GET', { ...SESSION_HEADERS(bystander), accept: 'text/event-stream' });
+    await subscribed.until((s) => s.events.length >= 1);
+    await other.until((s) => s.events.length >= 1);
+    b.app.resourceUpdated('notes://2');
+    b.app.resourceUpdated('notes://1');
+    await subscribed.until((s) => s.messages().some((m) => m.method === 'notifications/resources/updated'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(subscribed.messages().filter((m) => m.method === 'notifications/resources/updated')).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'notes://1' } },
+    ]);
+    expect(other.messages()).toEqual([]);
+    subscribed.close();
+    other.close();
+  });
+
+  it('resumes the GET stream on another instance from Last-Event-ID: missed events in order, once, and list changes raised meanwhile', async () => {
+    const session = await initialize(a.url);
+    const first = await openStream(a.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' });
+    await first.until((s) => s.events.length >= 1);
+    const router = b.scaleOut.http.router;
+    await router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } }));
+    await first.until((s) => s.messages().length === 1);
+    const lastSeen = first.events[first.events.length - 1].id!;
+    first.close();
+    // While no stream is open: two messages from B, one from A, and a list change broadcast by A.
+    await router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 2 } }));
+    await a.scaleOut.http.router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 3 } }));
+    a.app.disable('tool', 'where');
+    await router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 4 } }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const resumed = await openStream(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': lastSeen });
+    expect(resumed.status).toBe(200);
+    await resumed.until((s) => s.messages().filter((m) => m.method === 'notifications/message').length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const messages = resumed.messages();
+    expect(messages.filter((m) => m.method === 'notifications/message').map((m) => (m.params as { data: number }).data)).toEqual([2, 3, 4]);
+    expect(messages.filter((m) => m.method === 'notifications/tools/list_changed')).toHaveLength(1);
+    const ids = resumed.events.filter((e) => e.data !== '' && e.id !== undefined).map((e) => e.id!);
+    expect(ids).toHaveLength(3);
+    expect([...ids].sort(compareEventIds)).toEqual(ids);
+    resumed.close();
+    // An id that was never in the log: nothing can be replayed.
+    const unknown = await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': 'g_99999999999999-0' });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('hands the GET stream to the newest GET, on whichever instance (no 409)', async () => {
+    const session = await initialize(a.url);
+    const old = await openStream(a.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' });
+    await old.until((s) => s.events.length >= 1);
+    const newer = await openStream(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' });
+    expect(newer.status).toBe(200);
+    await old.until((s) => s.ended);
+    await a.scaleOut.http.router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }));
+    await newer.until((s) => s.messages().length === 1);
+    newer.close();
+  });
+
+  it('routes the answer to an elicitation sent from a handler on B, POSTed to A, back to B (official SDK client, round robin)', async () => {
+    const origins = [new URL(a.url), new URL(b.url)];
+    let turn = 0;
+    // A round-robin balancer without a proxy: every request of the client goes to the next instance.
+    const balancer: typeof fetch = (input, init) => {
+      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+      const target = origins[turn++ % origins.length];
+      url.host = target.host;
+      return fetch(url, init);
+    };
+    const client = new Client({ name: 'round-robin', version: '1' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { reply: 'yes' } }));
+    const changes: unknown[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => void changes.push(notification));
+    await client.connect(new StreamableHTTPClientTransport(new URL(a.url), { fetch: balancer }));
+    const answers = await Promise.all([0, 1, 2, 3].map(() => client.callTool({ name: 'ask', arguments: { question: 'ok?' } })));
+    const texts = answers.map((answer) => (answer.content as Array<{ text: string }>)[0].text);
+    // Both instances asked, and each got its own answer back wherever the client POSTed it.
+    expect(new Set(texts.map((text) => text.split(':')[0]))).toEqual(new Set(['a', 'b']));
+    for (const text of texts) expect(text).toMatch(/^[ab]:accept:\{"reply":"yes"\}$/);
+    await client.close();
+  });
+
+  it('routes the answer to an elicitation from a handler on B, POSTed to A, to B; an answer nobody waits for gets 202 and is dropped', async () => {
+    const session = await initialize(a.url);
+    const call = await openStream(b.url, 'POST', SESSION_HEADERS(session), JSON.stringify({ jsonrpc: '2.0', ...callTool(7, 'ask', { question: 'ok?' }) }));
+    await call.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
+    const request = call.messages().find((m) => m.method === 'elicitation/create')!;
+    // The id names the instance that waits for it.
+    expect(request.id).toMatch(/^mcpkit\.b\.\d+$/);
+    const reply = await rpc(a.url, session, { id: request.id, result: { action: 'accept', content: { reply: 'from A' } } });
+    expect(reply.status).toBe(202);
+    await call.until((s) => s.messages().some((m) => m.id === 7));
+    expect(call.messages().find((m) => m.id === 7)).toMatchObject({ result: { content: [{ type: 'text', text: 'b:accept:{"reply":"from A"}' }] } });
+    // Late, unknown, or for an instance that is gone: accepted and dropped, the session serves on.
+    for (const id of [request.id, 'mcpkit.b.999', 'mcpkit.gone.1', 'client-made']) {
+      expect((await rpc(a.url, session, { id, result: { action: 'accept', content: {} } })).status).toBe(202);
+    }
+    expect((await rpc(a.url, session, callTool(8, 'where'))).status).toBe(200);
+  });
+
+  it('cancels a request running on B from a notifications/cancelled POSTed to A', async () => {
+    const session = await initialize(a.url);
+    const running = rpc(b.url, session, callTool(41, 'wait', { tag: 'w1' }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const cancel = await rpc(a.url, session, { method: 'notifications/cancelled', params: { requestId: 41, reason: 'test' } });
+    expect(cancel.status).toBe(202);
+    const deadline = Date.now() + 5_000;
+    while (b.log.cancelled.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(b.log.cancelled).toEqual(['w1']);
+    await running.catch(() => undefined);
+  });
+
+  it('fans a change on B out to a 2026-07-28 subscriptions/listen stream on A', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'listen', version: '1' },
+    };
+    const listen = await openStream(
+      a.url,
+      'POST',
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      JSON.stringify({ jsonrpc: '2.0', id: 'l1', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } }),
+    );
+    expect(listen.status).toBe(200);
+    await listen.until((s) => s.messages().some((m) => m.method === 'notifications/subscriptions/acknowledged'));
+    b.app.disable('tool', 'where');
+    await listen.until((s) => s.messages().some((m) => m.method === 'notifications/tools/list_changed'));
+    listen.close();
+  });
+});
+
+/** Orders `g_<ms>-<n>` ids as Redis does. */
+function compareEventIds(x: string, y: string): number {
+  const [xm, xs] = x.slice(2).split('-').map(Number);
+  const [ym, ys] = y.slice(2).split('-').map(Number);
+  return xm - ym || xs - ys;
+}

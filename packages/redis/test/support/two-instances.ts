@@ -1,0 +1,98 @@
+import { IsString } from 'class-validator';
+import pino from 'pino';
+import { createApp, Resource, Tool, type McpApp, type RequestContext } from '@mcpkit/core';
+import { serveHttp, type HttpServer } from '@mcpkit/fastify';
+import { redisScaleOut, type RedisScaleOut, type RedisScaleOutOptions } from '@mcpkit/redis';
+
+class AskInput {
+  @IsString()
+  question: string;
+}
+
+class WaitInput {
+  @IsString()
+  tag: string;
+}
+
+/** What the tools of one instance saw (tests look at it). */
+export interface InstanceLog {
+  cancelled: string[];
+}
+
+function toolsOf(name: string, log: InstanceLog) {
+  class ScaleOutTools {
+    @Tool({ description: 'Says which instance served it' })
+    where() {
+      return name;
+    }
+
+    @Tool({ description: 'Asks the client (elicitation) and returns its answer, with the instance that asked' })
+    async ask(input: AskInput, ctx: RequestContext) {
+      const answer = await ctx.elicit(input.question, { type: 'object', properties: { reply: { type: 'string' } } });
+      return `${name}:${answer.action}:${JSON.stringify(answer.action === "accept" ? answer.content : null)}`;
+    }
+
+    @Tool({ description: 'Waits until cancelled (at most 10 s)' })
+    async wait(input: WaitInput, ctx: RequestContext) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 10_000);
+        ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+      if (ctx.signal.aborted) log.cancelled.push(input.tag);
+      return ctx.signal.aborted ? 'cancelled' : 'waited';
+    }
+
+    @Resource({ uri: 'notes://1', name: 'note-1', description: 'A note' })
+    note1() {
+      return 'one';
+    }
+
+    @Resource({ uri: 'notes://2', name: 'note-2', description: 'Another note' })
+    note2() {
+      return 'two';
+    }
+  }
+  return ScaleOutTools;
+}
+
+/** One instance: an app on its own Redis scale-out, served over HTTP on a loopback port. */
+export interface Instance {
+  readonly name: string;
+  readonly app: McpApp;
+  readonly scaleOut: RedisScaleOut;
+  readonly server: HttpServer;
+  readonly url: string;
+  readonly log: InstanceLog;
+  close(): Promise<void>;
+}
+
+/** Starts one instance named `name` (its instance id) on Redis at `url` with `prefix`. */
+export async function startInstance(name: string, redis: Omit<RedisScaleOutOptions, 'instanceId'>): Promise<Instance> {
+  const log: InstanceLog = { cancelled: [] };
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+  const scaleOut = redisScaleOut({ ...redis, instanceId: name, logger });
+  const app = createApp({
+    name: 'scale-out',
+    version: '1.0.0',
+    providers: [toolsOf(name, log)],
+    dynamic: true,
+    subscriptions: true,
+    logger,
+    requestStateSecret: 'scale-out-test-secret-shared-by-every-instance',
+    bus: scaleOut.bus,
+  });
+  await scaleOut.ready();
+  const server = await serveHttp(app, { port: 0, ...scaleOut.http, keepAliveMs: 0 });
+  return {
+    name,
+    app,
+    scaleOut,
+    server,
+    url: server.url,
+    log,
+    close: async () => {
+      await server.close();
+      await scaleOut.close();
+    },
+  };
+}
