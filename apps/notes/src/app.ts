@@ -21,7 +21,7 @@ function taskDatabasePath(notes: string): string {
 }
 
 /** What a deployment may add to the notes app: a shared bus and request-state key when several instances serve it, its logger. */
-export type NotesAppOptions = Pick<AppOptions, 'bus' | 'requestStateSecret' | 'logger'>;
+export type NotesAppOptions = Pick<AppOptions, 'bus' | 'requestStateSecret' | 'logger' | 'dynamic'>;
 
 /** The resource that lists every note; each note is also `notes://{id}`. */
 export const NOTES_INDEX = 'notes://index';

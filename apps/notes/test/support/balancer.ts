@@ -6,6 +6,8 @@ export interface Routed {
   rpc: string | undefined;
   /** The instance (index into the origins) it went to. */
   to: number;
+  /** Its `Last-Event-ID` (a resumption), if any. */
+  lastEventId?: string;
   /** Its status, once answered (undefined while pending or when the connection failed). */
   status?: number;
 }
@@ -22,6 +24,8 @@ export type Chooser = (request: { method: string; rpc: string | undefined }) => 
  */
 export class Balancer {
   readonly log: Routed[] = [];
+  /** The events of every GET stream (id and data), in arrival order, as the client read them. */
+  readonly getEvents: Array<{ id: string | undefined; data: string }> = [];
   private turn = 0;
   private readonly dead = new Set<number>();
   choose: Chooser | undefined;
@@ -48,13 +52,40 @@ export class Balancer {
     const method = (init?.method ?? 'GET').toUpperCase();
     const rpc = rpcOf(init?.body);
     const to = this.pick(method, rpc);
-    const routed: Routed = { method, rpc, to };
+    const lastEventId = new Headers(init?.headers).get('last-event-id') ?? undefined;
+    const routed: Routed = { method, rpc, to, ...(lastEventId ? { lastEventId } : {}) };
     this.log.push(routed);
     const target = new URL(url.pathname + url.search, this.origins[to]);
     const response = await fetch(target, init);
     routed.status = response.status;
-    return response;
+    if (method !== 'GET' || !response.body || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
+    const [mine, theirs] = response.body.tee();
+    void this.readIds(mine);
+    return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+
+  private async readIds(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let pending = '';
+    let event: { id: string | undefined; data: string } = { id: undefined, data: '' };
+    try {
+      for await (const chunk of body) {
+        pending += decoder.decode(chunk, { stream: true });
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          if (line.startsWith('id:')) event.id = line.slice(3).trim();
+          else if (line.startsWith('data:')) event.data += line.slice(5).trim();
+          else if (line === '' || line === '\r') {
+            if (event.data !== '') this.getEvents.push(event);
+            event = { id: undefined, data: '' };
+          }
+        }
+      }
+    } catch {
+      // The connection broke (an instance died): the client's copy sees it too.
+    }
+  }
 
   private pick(method: string, rpc: string | undefined): number {
     const chosen = this.choose?.({ method, rpc });
