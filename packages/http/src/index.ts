@@ -15,6 +15,7 @@ export type {
   RoutedEvent,
   ForwardTarget,
   ChangedList,
+  MissedBroadcasts,
 } from './session-router';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

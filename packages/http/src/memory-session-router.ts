@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import type { ChangedList, ForwardTarget, RoutedEvent, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from './session-router';
+import type { ChangedList, ForwardTarget, MissedBroadcasts, RoutedEvent, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from './session-router';
 
 interface Log {
   events: RoutedEvent[];
@@ -35,7 +35,7 @@ export class MemoryRouterHub {
   /** @internal */
   readonly routers = new Map<string, MemorySessionRouter>();
   /** @internal */
-  readonly broadcasts: Array<{ at: number; list: ChangedList }> = [];
+  readonly broadcasts: Array<{ at: number; list?: ChangedList; uri?: string }> = [];
   /** @internal */
   counter = 0;
   /** Most events kept per session log (default 1 000). */
@@ -52,6 +52,12 @@ export class MemoryRouterHub {
   recordListChange(list: ChangedList): void {
     this.counter += 1;
     this.broadcasts.push({ at: this.counter, list });
+  }
+
+  /** Records a broadcast resource update. */
+  recordResourceUpdate(uri: string): void {
+    this.counter += 1;
+    this.broadcasts.push({ at: this.counter, uri });
   }
 
   /** @internal */
@@ -118,9 +124,13 @@ export class MemorySessionRouter implements SessionRouter {
     });
   }
 
-  changedSince(after: string): Promise<ChangedList[]> {
+  missedSince(sessionId: string, after: string): Promise<MissedBroadcasts> {
     const n = sequence(after) ?? 0;
-    return Promise.resolve([...new Set(this.hub.broadcasts.filter((entry) => entry.at > n).map((entry) => entry.list))]);
+    const since = this.hub.broadcasts.filter((entry) => entry.at > n);
+    const subscriptions = this.hub.logs.get(sessionId)?.subscriptions ?? new Set<string>();
+    const lists = new Set(since.flatMap((entry) => (entry.list === undefined ? [] : [entry.list])));
+    const resources = new Set(since.flatMap((entry) => (entry.uri !== undefined && subscriptions.has(entry.uri) ? [entry.uri] : [])));
+    return Promise.resolve({ lists: [...lists], resources: [...resources] });
   }
 
   forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean> {

@@ -123,9 +123,14 @@ export class RoutedSessions {
     if (primesStreams(session.connection.protocolVersion)) body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
     else body.write(': open\n\n');
     if (position !== undefined) {
-      // List changes broadcast while no stream was open: hints, so sent once each and without an id.
-      const lists = await router.changedSince(position).catch((error: unknown) => (this.warn(error, session.id, 'could not read broadcasts'), []));
-      for (const list of lists) if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
+      // Broadcasts raised while no stream was open: hints, so sent once each and without an id.
+      const missed = await router
+        .missedSince(session.id, position)
+        .catch((error: unknown) => (this.warn(error, session.id, 'could not read broadcasts'), { lists: [], resources: [] }));
+      for (const list of missed.lists) if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
+      for (const uri of missed.resources) {
+        body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri } })}\n\n`);
+      }
     }
     opened = true;
     for (const text of early.splice(0)) write(text);

@@ -3,6 +3,14 @@ import type { JsonRpcMessage } from '@mcpkit/core';
 /** A list whose `list_changed` may be broadcast. */
 export type ChangedList = 'tools' | 'resources' | 'prompts';
 
+/** What a GET stream that resumes missed of the broadcasts: hints, sent once each and without an id. */
+export interface MissedBroadcasts {
+  /** Lists whose `list_changed` was broadcast. */
+  lists: ChangedList[];
+  /** URIs the session is subscribed to whose `resources/updated` was broadcast. */
+  resources: string[];
+}
+
 /** One event of a session's shared GET stream: its position (the SSE id's tail) and its JSON text. */
 export interface RoutedEvent {
   readonly id: string;
@@ -76,10 +84,11 @@ export interface SessionRouter {
    */
   attach(sessionId: string, after: string | undefined, reader: RouterReader): Promise<RouterAttachment | undefined>;
   /**
-   * The lists whose change was broadcast (by the shared event bus) after position `after` of a
-   * GET stream log: what a stream that resumes from `after` missed while no reader was there.
+   * What the shared event bus broadcast after position `after` of session `sessionId`'s GET
+   * stream log: the list changes, and the resource updates of URIs the session subscribed to
+   * (each once) that a stream resuming from `after` missed while no reader was there.
    */
-  changedSince(after: string): Promise<ChangedList[]>;
+  missedSince(sessionId: string, after: string): Promise<MissedBroadcasts>;
   /** Passes a client message to the instance(s) that can place it; resolves to false when nobody can (the waiter's instance is gone). */
   forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean>;
   /** `resources/subscribe` (on) and `resources/unsubscribe` (off) of a session. */

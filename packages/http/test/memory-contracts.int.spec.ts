@@ -27,6 +27,7 @@ sessionRouterContract('MemorySessionRouter', () => {
     b: hub.router('b'),
     createSession: () => Promise.resolve(),
     broadcast: (list) => Promise.resolve(hub.recordListChange(list)),
+    broadcastUpdate: (uri) => Promise.resolve(hub.recordResourceUpdate(uri)),
   });
 });
 rateLimitStoreContract('MemoryRateLimitStore', () => ({ store: new MemoryRateLimitStore() }));

@@ -35,7 +35,7 @@ export class Keys {
     return `${this.prefix}s:{${sid}}:subs`;
   }
 
-  /** STREAM: broadcast list changes (field `l`: the list). */
+  /** STREAM: broadcasts (field `l`: a changed list, or `u`: an updated resource's URI). */
   get broadcasts(): string {
     return `${this.prefix}bcast`;
   }

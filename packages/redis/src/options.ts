@@ -27,7 +27,7 @@ export interface RedisScaleOutOptions {
   maxEventsPerStream?: number;
   /** Bytes of events kept per SSE stream (default 4 MiB); the oldest go first, and a bigger event is sent but not kept. */
   maxEventBytesPerStream?: number;
-  /** Broadcast list changes kept for streams that resume (default 1 000). */
+  /** Broadcasts (list changes, resource updates) kept for streams that resume (default 1 000). */
   maxBroadcasts?: number;
   /**
    * Longest wait for one Redis command, in ms (default 2 000). While Redis is unreachable

@@ -10,9 +10,9 @@ interface Envelope {
 
 /**
  * The app event bus across instances: an event reaches this process's listeners at once, and
- * every other instance's through one PUBLISH on `<prefix>bus`. A list change is also appended to
- * `<prefix>bcast`, so a session's GET stream that resumes later (on any instance) still hears of
- * it. Pub/sub is at most once: an instance that is disconnected from Redis misses what is
+ * every other instance's through one PUBLISH on `<prefix>bus`. A list change or resource update
+ * is also appended to `<prefix>bcast`, so a session's GET stream that resumes later (on any
+ * instance) still hears of it. Pub/sub is at most once: an instance that is disconnected from Redis misses what is
  * published meanwhile (its listens and streams get list changes again from `bcast` on resume).
  * Publishing never throws; a Redis failure is logged and the local listeners are still told.
  */
@@ -44,10 +44,11 @@ export class RedisEventBus implements EventBus {
     this.emit(event);
     const envelope: Envelope = { o: this.instanceId, e: event };
     this.link.send(['PUBLISH', this.keys.bus, JSON.stringify(envelope)]).catch((error: unknown) => this.onError(error, 'publish an app event'));
-    if (event.type === 'listChanged') {
+    const entry = event.type === 'listChanged' ? ['l', event.list] : event.type === 'resourceUpdated' ? ['u', event.uri] : undefined;
+    if (entry !== undefined) {
       this.link
-        .send(['XADD', this.keys.broadcasts, 'MAXLEN', '~', String(this.maxBroadcasts), '*', 'l', event.list])
-        .catch((error: unknown) => this.onError(error, 'record a list change'));
+        .send(['XADD', this.keys.broadcasts, 'MAXLEN', '~', String(this.maxBroadcasts), '*', ...entry])
+        .catch((error: unknown) => this.onError(error, 'record a broadcast'));
     }
   }
 

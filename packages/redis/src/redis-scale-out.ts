@@ -24,7 +24,7 @@ export interface RedisScaleOut {
   readonly instanceId: string;
   /** `createApp({ bus })`: list changes, resource updates and task states reach every instance. */
   readonly bus: EventBus;
-  /** `createApp({ rateLimitStore })`: a limit holds across instances. */
+  /** `createApp({ rateLimitStore })`: a limit holds across instances (and fails open while Redis is down). */
   readonly rateLimitStore: RateLimitStore;
   /** `createApp({ tasks: { store } })`: a task's state and outcome are readable on every instance. */
   readonly taskStore: TaskStore;
@@ -78,7 +78,7 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
   return {
     instanceId: resolved.instanceId,
     bus,
-    rateLimitStore: new RedisRateLimitStore(link, keys),
+    rateLimitStore: new RedisRateLimitStore(link, keys, onError),
     taskStore: new RedisTaskStore(link, keys),
     http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs), eventStore, router }),
     ready: () => started,

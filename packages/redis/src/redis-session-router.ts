@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import type { ChangedList, ForwardTarget, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from '@mcpkit/http';
+import type { ChangedList, ForwardTarget, MissedBroadcasts, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import type { RedisEventStore } from './redis-event-store';
@@ -144,14 +144,23 @@ export class RedisSessionRouter implements SessionRouter {
     };
   }
 
-  async changedSince(after: string): Promise<ChangedList[]> {
-    if (!/^\d+-\d+$/.test(after)) return [];
-    const entries = (await this.link.send(['XRANGE', this.keys.broadcasts, `(${after}`, '+'])) as Array<[string, string[]]>;
+  async missedSince(sessionId: string, after: string): Promise<MissedBroadcasts> {
+    if (!/^\d+-\d+$/.test(after)) return { lists: [], resources: [] };
+    // Both logs take their ids from Redis's clock, so a GET-log position orders broadcasts too.
+    const [entries, subscribed] = (await Promise.all([
+      this.link.send(['XRANGE', this.keys.broadcasts, `(${after}`, '+']),
+      this.link.send(['SMEMBERS', this.keys.subscriptions(sessionId)]),
+    ])) as [Array<[string, string[]]>, string[]];
+    const subscriptions = new Set(subscribed);
     const lists = new Set<ChangedList>();
+    const resources = new Set<string>();
     for (const [, fields] of entries) {
-      for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'l') lists.add(fields[i + 1] as ChangedList);
+      for (let i = 0; i < fields.length; i += 2) {
+        if (fields[i] === 'l') lists.add(fields[i + 1] as ChangedList);
+        else if (fields[i] === 'u' && subscriptions.has(fields[i + 1])) resources.add(fields[i + 1]);
+      }
     }
-    return [...lists];
+    return { lists: [...lists], resources: [...resources] };
   }
 
   async forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean> {

@@ -53,6 +53,10 @@ sessionRouterContract('RedisSessionRouter', async () => {
       // The bus records it without waiting: a command after it on the same connection lands after it.
       await a.http.sessionStore.get('-');
     },
+    broadcastUpdate: async (uri) => {
+      a.bus.publish({ type: 'resourceUpdated', uri });
+      await a.http.sessionStore.get('-');
+    },
     cleanup: async () => (await a.close(), await b.close()),
   };
 });

@@ -63,6 +63,9 @@ describe('Redis outage', () => {
     expect((await send(a.url, 'POST', {}, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }))).status).toBe(503);
     expect((await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' })).status).toBe(503);
     expect((await send(b.url, 'DELETE', SESSION_HEADERS(session))).status).toBe(503);
+    // Rate limits fail open (twice the one token a minute: both go ahead), so they stop nothing.
+    expect(await a.scaleOut.rateLimitStore.take('outage', 1, 60_000)).toBe(0);
+    expect(await a.scaleOut.rateLimitStore.take('outage', 1, 60_000)).toBe(0);
     // Nothing on a 2026-07-28 request's path needs Redis.
     const modern = await modernCall(b.url);
     expect(modern.status).toBe(200);

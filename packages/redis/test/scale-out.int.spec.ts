@@ -80,8 +80,9 @@ describe('scale-out over Redis: two instances', () => {
     other.close();
   });
 
-  it('resumes the GET stream on another instance from Last-Event-ID: missed events in order, once, and list changes raised meanwhile', async () => {
+  it('resumes the GET stream on another instance from Last-Event-ID: missed events in order, once, and the broadcasts raised meanwhile', async () => {
     const session = await initialize(a.url);
+    expect((await rpc(a.url, session, { id: 1, method: 'resources/subscribe', params: { uri: 'notes://1' } })).status).toBe(200);
     const first = await openStream(a.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' });
     await first.until((s) => s.events.length >= 1);
     const router = b.scaleOut.http.router;
@@ -93,6 +94,8 @@ describe('scale-out over Redis: two instances', () => {
     await router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 2 } }));
     await a.scaleOut.http.router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 3 } }));
     a.app.disable('tool', 'where');
+    b.app.resourceUpdated('notes://1');
+    b.app.resourceUpdated('notes://2');
     await router.send(session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 4 } }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const resumed = await openStream(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': lastSeen });
@@ -102,6 +105,9 @@ describe('scale-out over Redis: two instances', () => {
     const messages = resumed.messages();
     expect(messages.filter((m) => m.method === 'notifications/message').map((m) => (m.params as { data: number }).data)).toEqual([2, 3, 4]);
     expect(messages.filter((m) => m.method === 'notifications/tools/list_changed')).toHaveLength(1);
+    expect(messages.filter((m) => m.method === 'notifications/resources/updated')).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'notes://1' } },
+    ]);
     const ids = resumed.events.filter((e) => e.data !== '' && e.id !== undefined).map((e) => e.id!);
     expect(ids).toHaveLength(3);
     expect([...ids].sort(compareEventIds)).toEqual(ids);

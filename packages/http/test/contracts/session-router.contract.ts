@@ -9,6 +9,8 @@ export interface SessionRouterFixture {
   createSession(id: string): Promise<void>;
   /** Broadcasts a list change the way the shared bus does. */
   broadcast(list: ChangedList): Promise<void>;
+  /** Broadcasts a resource update the way the shared bus does. */
+  broadcastUpdate(uri: string): Promise<void>;
   cleanup?: () => Promise<void> | void;
 }
 
@@ -150,18 +152,23 @@ export function sessionRouterContract(name: string, make: () => Promise<SessionR
       expect(await fixture.a.subscribed(['u1', 'u2'], 'notes://2')).toEqual([false, true]);
     });
 
-    it('tells a resuming stream which lists changed since its position', async () => {
+    it('tells a resuming stream which lists changed and which of its resources were updated since its position', async () => {
       await fixture.createSession('c1');
+      await fixture.a.subscribe('c1', 'notes://1', true);
       await fixture.a.send('c1', note(1));
       const reader = new Reader();
       const held = await fixture.a.attach('c1', undefined, reader);
       await until(() => reader.seen.length === 1);
       held!.detach();
-      expect(await fixture.b.changedSince(reader.seen[0].id)).toEqual([]);
+      expect(await fixture.b.missedSince('c1', reader.seen[0].id)).toEqual({ lists: [], resources: [] });
       await fixture.broadcast('tools');
+      await fixture.broadcastUpdate('notes://1');
       await fixture.broadcast('prompts');
+      await fixture.broadcastUpdate('notes://2');
       await fixture.broadcast('tools');
-      expect((await fixture.b.changedSince(reader.seen[0].id)).sort()).toEqual(['prompts', 'tools']);
+      await fixture.broadcastUpdate('notes://1');
+      const missed = await fixture.b.missedSince('c1', reader.seen[0].id);
+      expect({ lists: missed.lists.sort(), resources: missed.resources }).toEqual({ lists: ['prompts', 'tools'], resources: ['notes://1'] });
     });
 
     it('evicts the reader of a deleted session', async () => {
