@@ -248,9 +248,13 @@ describe('notes scaled out on Redis: faults', () => {
   it('resumes the GET stream of a killed instance on another with Last-Event-ID: every event once, in order', async () => {
     // The events: the status notifications of a task that runs on B while A holds the GET stream.
     const writer = await legacy(balancer(() => B));
-    for (let n = 1; n <= 6; n += 1) await writer.client.callTool({ name: 'create_note', arguments: { title: `r${n}`, body: 'resume', tags: ['resume'] } });
+    const notes: number[] = [];
+    for (let n = 1; n <= 6; n += 1) {
+      notes.push(idOf(await writer.client.callTool({ name: 'create_note', arguments: { title: `r${n}`, body: 'resume', tags: ['resume'] } })));
+    }
     const lb = balancer(({ method }) => (method === 'GET' ? A : B));
     const reader = await legacy(lb);
+    await reader.client.subscribeResource({ uri: `notes://${notes[0]}` });
     const created = await reader.client.request(
       { method: 'tools/call', params: { name: 'export_notes', arguments: { tag: 'resume', throttleMs: 150 }, task: { ttl: 60_000 } } },
       CreateTaskResultSchema,
@@ -260,15 +264,30 @@ describe('notes scaled out on Redis: faults', () => {
 
     await kill(instances[A]);
     lb.down(A);
+    const atKill = lb.log.length;
+    // The client reconnects after the server's retry (1 s): meanwhile no stream is open anywhere
+    // while a resource update is raised and task statuses pile up in the log.
+    await writer.client.callTool({ name: 'update_note', arguments: { id: notes[0], body: 'changed while A was dead' } });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // two of the task's 150 ms steps
+    const seenWhileAway = statuses().length;
+    const away = lb.log.slice(atKill);
     lb.choose = () => B;
     await waitFor('the task completes', () => statuses().some((n) => n.params?.status === 'completed'), 15_000);
+    await waitFor('the update made while no stream was open arrives', () => reader.updates.length >= 1);
     const seen = statuses().map((n) => `${String(n.params?.status)} ${String(n.params?.statusMessage ?? '')}`.trim());
     expect(seen).toEqual([...Array.from({ length: 6 }, (_, i) => `working ${i + 1} of 6 notes`), expect.stringMatching(/^completed/)]);
+    expect(seenWhileAway).toBeLessThan(7);
+    expect(away.filter((routed) => routed.method === 'GET' && routed.status === 200)).toEqual([]);
     const resumed = lb.log.filter((routed) => routed.method === 'GET' && routed.to === B);
     expect(resumed[0]).toMatchObject({ status: 200, lastEventId: expect.stringMatching(/^g_\d+-\d+$/) });
+    // A sentinel after it: a second copy of the replayed update would have come before.
+    await writer.client.callTool({ name: 'update_note', arguments: { id: notes[0], body: 'sentinel' } });
+    await waitFor('the sentinel arrives', () => reader.updates.length >= 2);
+    expect(reader.updates).toEqual([`notes://${notes[0]}`, `notes://${notes[0]}`]);
     // Every event id of the GET stream once, increasing, across the two instances.
-    const ids = lb.getEvents.filter((event) => event.id !== undefined).map((event) => event.id!);
-    expect(new Set(ids).size).toBe(ids.length);
+    const ids = lb.getEvents.filter((event) => event.id !== undefined).map((event) => /^g_(\d+)-(\d+)$/.exec(event.id!)!.slice(1).map(BigInt));
+    expect(ids.length).toBeGreaterThanOrEqual(7);
+    for (let i = 1; i < ids.length; i += 1) expect(ids[i][0] > ids[i - 1][0] || (ids[i][0] === ids[i - 1][0] && ids[i][1] > ids[i - 1][1])).toBe(true);
   });
 
   it('fails the request of an instance killed while its handler waits for an elicitation; the late answer gets 202 and is logged as waiter-gone', async () => {
