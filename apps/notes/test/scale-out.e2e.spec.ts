@@ -121,9 +121,14 @@ afterEach(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all(instances.map((instance) => instance.stop()));
+  // SIGTERM: the HTTP server closes, then scale.close() the Redis connections, and the process exits 0.
+  const exits = await Promise.all(instances.map((instance) => instance.stop()));
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
+  expect(exits).toEqual([
+    { code: 0, signal: null },
+    { code: 0, signal: null },
+  ]);
 });
 
 describe('notes scaled out on Redis: two instances behind a round-robin balancer', () => {
@@ -168,6 +173,8 @@ describe('notes scaled out on Redis: two instances behind a round-robin balancer
     const result = await client.callTool({ name: 'draft_note', arguments: {} });
     expect(text(result)).toMatch(/^Saved #\d+ Crossed\.$/);
     expect(asked).toEqual(['Write a note.', expect.stringContaining('asked on B, answered on A')]);
+    // The handler on B may finish before A has answered the second POST: its status comes after.
+    await waitFor('both answers are acknowledged', () => lb.log.filter((routed) => routed.rpc === 'response' && routed.status !== undefined).length === 2);
     expect(lb.log.filter((routed) => routed.rpc === 'response')).toEqual([
       expect.objectContaining({ to: A, status: 202 }),
       expect.objectContaining({ to: A, status: 202 }),
