@@ -377,6 +377,7 @@ const NOT_AN_APP: Record<string, string> = {
   'protocol.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'testing.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'testing-package.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
+  'redis.example.ts': 'starts an instance on a running Redis; packages/redis/test/readme-example.int.spec.ts runs two of them',
 };
 
 describe('every documentation example is an app the CLI loads', () => {

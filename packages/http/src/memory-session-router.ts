@@ -1,5 +1,14 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import type { ChangedList, ForwardTarget, MissedBroadcasts, RoutedEvent, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from './session-router';
+import type {
+  ChangedList,
+  ForwardTarget,
+  MissedBroadcasts,
+  RoutedEvent,
+  RouterAttachment,
+  RouterHandlers,
+  RouterReader,
+  SessionRouter,
+} from './session-router';
 
 interface Log {
   events: RoutedEvent[];

@@ -101,40 +101,52 @@ export class RoutedSessions {
       body.write(text);
     };
     const held: HeldStream = { session, body, attachment: undefined };
+    let keepAlive: NodeJS.Timeout | undefined;
+    let finished = false;
+    let entered = false;
+    // Once, however the stream ends: its client went, another GET took it over, the session ended.
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      if (keepAlive) clearInterval(keepAlive);
+      held.attachment?.detach();
+      if (this.held.get(session.id) === held) this.held.delete(session.id);
+      if (entered) session.leave();
+    };
     const attachment = await router.attach(session.id, position, {
       events: (events) => {
         for (const event of events) write(`id: ${ROUTED_STREAM}_${event.id}\nevent: message\ndata: ${event.data}\n\n`);
       },
-      evicted: () => body.end(),
+      evicted: () => {
+        body.end();
+        finish();
+      },
     });
     if (attachment === undefined) return false;
     held.attachment = attachment;
-    const previous = this.held.get(session.id);
+    // Taken over already, in the moment it took to attach: the response just ends.
+    if (finished) return true;
     this.held.set(session.id, held);
-    if (previous && previous.body !== body) previous.body.end();
     session.enter();
-    let keepAlive: NodeJS.Timeout | undefined;
-    body.onClose(() => {
-      if (keepAlive) clearInterval(keepAlive);
-      attachment.detach();
-      if (this.held.get(session.id) === held) this.held.delete(session.id);
-      session.leave();
-    });
-    if (primesStreams(session.connection.protocolVersion)) body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
+    entered = true;
+    body.onClose(finish);
+    if (primesStreams(session.connection.protocolVersion))
+      body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
     else body.write(': open\n\n');
     if (position !== undefined) {
       // Broadcasts raised while no stream was open: hints, so sent once each and without an id.
       const missed = await router
         .missedSince(session.id, position)
         .catch((error: unknown) => (this.warn(error, session.id, 'could not read broadcasts'), { lists: [], resources: [] }));
-      for (const list of missed.lists) if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
+      for (const list of missed.lists)
+        if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
       for (const uri of missed.resources) {
         body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri } })}\n\n`);
       }
     }
     opened = true;
     for (const text of early.splice(0)) write(text);
-    if (this.options.keepAliveMs > 0) {
+    if (this.options.keepAliveMs > 0 && !finished) {
       keepAlive = setInterval(() => write(': keepalive\n\n'), this.options.keepAliveMs);
       keepAlive.unref();
     }
@@ -204,15 +216,17 @@ export class RoutedSessions {
     } else if (event.type === 'resourceUpdated') {
       const streams = [...this.held.values()];
       const text = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri } })}\n\n`;
-      this.options.router.subscribed(
-        streams.map((held) => held.session.id),
-        event.uri,
-      ).then(
-        (subscribed) => {
-          for (let i = 0; i < streams.length; i += 1) if (subscribed[i] && !streams[i].body.writableEnded) streams[i].body.write(text);
-        },
-        (error: unknown) => this.warn(error, undefined, 'could not read resource subscriptions'),
-      );
+      this.options.router
+        .subscribed(
+          streams.map((held) => held.session.id),
+          event.uri,
+        )
+        .then(
+          (subscribed) => {
+            for (let i = 0; i < streams.length; i += 1) if (subscribed[i] && !streams[i].body.writableEnded) streams[i].body.write(text);
+          },
+          (error: unknown) => this.warn(error, undefined, 'could not read resource subscriptions'),
+        );
     }
   }
 

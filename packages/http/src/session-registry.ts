@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
-import { primesStreams, type Connection } from '@mcpkit/core/transport';
+import { primesStreams, type Connection, type ConnectionOptions } from '@mcpkit/core/transport';
 import type { EventStore } from './event-store';
 import type { SessionRecord, SessionStore } from './session-store';
 import { SseStream, type SseStreamOptions } from './sse-stream';
-import type { RoutedSessions } from './routed-sessions';
 
 type StreamOptions = Omit<SseStreamOptions, 'sessionId' | 'onReader'>;
 
@@ -97,6 +96,19 @@ export class LiveSession {
   }
 }
 
+/** What the registry asks of scale-out (`RoutedSessions`) for the sessions it shares with other instances. */
+export interface SessionRouting {
+  /** How a shared session connects (outbound ids, app events, subscriptions, unplaced messages). */
+  connectOptions(sessionId: string): ConnectionOptions;
+  /** Where a shared session's messages outside a request go. */
+  outbound(sessionId: string): (message: JsonRpcMessage) => void;
+  /** What names this instance's streams of a shared session. */
+  readonly streamPrefix: string;
+  /** The session ended: everywhere. */
+  deleted(sessionId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface SessionRegistryOptions {
   maxSessions: number;
   idleTimeoutMs: number;
@@ -105,7 +117,7 @@ export interface SessionRegistryOptions {
   stream: Omit<StreamOptions, 'store'>;
   logger: Logger;
   /** Scale-out: sessions shared with other instances through a router. */
-  routed?: RoutedSessions;
+  routed?: SessionRouting;
 }
 
 /**

@@ -134,7 +134,8 @@ export class StreamableHttpEndpoint {
     if (!('connection' in session)) return session;
     try {
       const lastEventId = headerValue(request.headers['last-event-id']);
-      if (this.routed && (lastEventId === undefined || streamOfEventId(lastEventId) === ROUTED_STREAM)) return await this.routedGet(request, session, lastEventId);
+      if (this.routed && (lastEventId === undefined || streamOfEventId(lastEventId) === ROUTED_STREAM))
+        return await this.routedGet(request, session, lastEventId);
       if (lastEventId !== undefined) return await this.resume(request, session, lastEventId);
       if (session.standaloneStream?.isAttached) {
         return errorResult(409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
@@ -435,7 +436,9 @@ const UNAVAILABLE = Symbol('unavailable');
 
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
-  return errorResult(503, new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly'), id ?? null, { 'retry-after': '1' });
+  return errorResult(503, new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly'), id ?? null, {
+    'retry-after': '1',
+  });
 }
 
 /** Who a request's credential names, for binding sessions to it: issuer and subject. */

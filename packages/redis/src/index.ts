@@ -1,2 +1,2 @@
 export { redisScaleOut, resolveRedisOptions, type RedisScaleOut, type RedisHttpOptions } from './redis-scale-out';
-export type { RedisScaleOutOptions, ResolvedRedisOptions } from './options';
+export type { RedisScaleOutOptions, ResolvedRedisOptions, RedisClientLike } from './options';

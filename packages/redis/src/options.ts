@@ -1,5 +1,20 @@
 import type { Logger } from '@mcpkit/core';
-import type { RedisClientType } from 'redis';
+
+/**
+ * The part of a node-redis client (`createClient(...)` of `redis@^6`) the scale-out uses: raw
+ * commands, pub/sub on a duplicate, and its lifecycle.
+ */
+export interface RedisClientLike {
+  readonly isOpen: boolean;
+  readonly isReady: boolean;
+  connect(): Promise<unknown>;
+  sendCommand(args: string[]): Promise<unknown>;
+  duplicate(overrides?: { disableOfflineQueue?: boolean }): RedisClientLike;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  on(event: 'error' | 'ready', listener: (...args: unknown[]) => void): unknown;
+  close(): Promise<unknown>;
+  destroy(): unknown;
+}
 
 /**
  * Options of `redisScaleOut`. Give either `url` or `client`.
@@ -16,7 +31,7 @@ export interface RedisScaleOutOptions {
    * `client.duplicate()`. `close()` leaves a client you passed open. Give it
    * `disableOfflineQueue: true` and a `commandOptions.timeout`, or requests wait while Redis is down.
    */
-  client?: RedisClientType<any, any, any, any, any>;
+  client?: RedisClientLike;
   /** Prefix of every key and channel (default `mcpkit:`): instances that share it share their sessions. */
   prefix?: string;
   /** This instance's id among those sharing the prefix (default: random). Letters, digits, `-`; at most 64. */

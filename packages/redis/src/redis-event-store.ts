@@ -27,6 +27,11 @@ export class RedisEventStore implements EventStore {
     private readonly bounds: EventBounds,
   ) {}
 
+  /** Bytes kept per stream; a bigger event is not kept. */
+  get maxBytes(): number {
+    return this.bounds.maxBytes;
+  }
+
   async append(sessionId: string, streamId: string, event: StoredEvent, bytes: number): Promise<void> {
     if (bytes > this.bounds.maxBytes) return;
     const n = sequenceOf(event.id);

@@ -1,7 +1,9 @@
-import { createClient, type RedisClientType } from 'redis';
+import { createHash } from 'node:crypto';
+import { createClient } from 'redis';
 import type { Logger } from '@mcpkit/core';
+import type { RedisClientLike } from './options';
 
-type AnyClient = RedisClientType<any, any, any, any, any>;
+type AnyClient = RedisClientLike;
 
 /** A Redis command that got no reply within `commandTimeoutMs`. */
 export class RedisTimeoutError extends Error {
@@ -24,6 +26,7 @@ export class RedisLink {
   private readonly readyListeners = new Set<() => void>();
   private readonly connected: Promise<void>;
   private closed = false;
+  private readonly shas = new Map<string, string>();
 
   constructor(
     source: { url?: string; client?: AnyClient },
@@ -46,10 +49,10 @@ export class RedisLink {
           // Back within a second of Redis coming back; never give up.
           reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1_000),
         },
-      }) as AnyClient;
+      }) as unknown as AnyClient;
       this.owned = true;
     }
-    this.subscriber = this.commands.duplicate({ disableOfflineQueue: true }) as AnyClient;
+    this.subscriber = this.commands.duplicate({ disableOfflineQueue: true }) as unknown as AnyClient;
     for (const [name, client] of [
       ['commands', this.commands],
       ['pubsub', this.subscriber],
@@ -78,6 +81,18 @@ export class RedisLink {
    * not the wait for a reply from a Redis that hangs.
    */
   send(args: readonly string[]): Promise<unknown> {
+    if (args[0] !== 'EVAL') return this.raw(args);
+    // Scripts go by their SHA1 (Redis caches them by it), and once in full if Redis forgot them (a restart).
+    const script = args[1];
+    let sha = this.shas.get(script);
+    if (sha === undefined) this.shas.set(script, (sha = createHash('sha1').update(script).digest('hex')));
+    return this.raw(['EVALSHA', sha, ...args.slice(2)]).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return this.raw(args);
+      throw error;
+    });
+  }
+
+  private raw(args: readonly string[]): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new RedisTimeoutError(args[0], this.commandTimeoutMs)), this.commandTimeoutMs);
       this.commands.sendCommand(args as string[]).then(

@@ -99,7 +99,14 @@ export class RedisSessionRouter implements SessionRouter {
 
   async send(sessionId: string, data: string): Promise<void> {
     const ownerKey = this.keys.owner(sessionId);
-    const [id, owner] = await Promise.all([this.events.appendRaw(sessionId, 'g', '*', data, Buffer.byteLength(data) + 40, true), this.link.send(['GET', ownerKey])]);
+    // The frame's bytes as the reader writes it (id and field names included), about.
+    const bytes = Buffer.byteLength(data) + 40;
+    if (bytes > this.events.maxBytes) {
+      // The log is the only way to the reader: an event it cannot keep is not delivered at all.
+      this.onError(new Error(`a message of ${bytes} bytes is over maxEventBytesPerStream (${this.events.maxBytes})`), 'send to a session stream');
+      return;
+    }
+    const [id, owner] = await Promise.all([this.events.appendRaw(sessionId, 'g', '*', data, bytes, true), this.link.send(['GET', ownerKey])]);
     if (id === undefined) return;
     if (typeof owner !== 'string') return;
     if (owner === this.instanceId) {
@@ -139,7 +146,9 @@ export class RedisSessionRouter implements SessionRouter {
         if (local.closed) return;
         local.closed = true;
         if (this.readers.get(sessionId) === local) this.readers.delete(sessionId);
-        this.link.send(['EVAL', RELEASE_OWNER, '1', this.keys.owner(sessionId), this.instanceId]).catch((error: unknown) => this.onError(error, 'release a stream'));
+        this.link
+          .send(['EVAL', RELEASE_OWNER, '1', this.keys.owner(sessionId), this.instanceId])
+          .catch((error: unknown) => this.onError(error, 'release a stream'));
       },
     };
   }

@@ -35,7 +35,14 @@ export class RedisSessionStore implements SessionStore {
 
   async set(record: SessionRecord): Promise<void> {
     const key = this.keys.session(record.id);
-    await this.link.send(['EVAL', "redis.call('HSET', KEYS[1], 'r', ARGV[1]); return redis.call('PEXPIRE', KEYS[1], ARGV[2])", '1', key, JSON.stringify(record), String(this.ttlMs)]);
+    await this.link.send([
+      'EVAL',
+      "redis.call('HSET', KEYS[1], 'r', ARGV[1]); return redis.call('PEXPIRE', KEYS[1], ARGV[2])",
+      '1',
+      key,
+      JSON.stringify(record),
+      String(this.ttlMs),
+    ]);
   }
 
   async delete(id: string): Promise<void> {

@@ -19,7 +19,9 @@ afterAll(async () => {
 
 let tests = 0;
 /** A fresh prefix per test: no test sees another's keys. */
-async function scaleOut(options: { instanceId?: string; prefix?: string; maxEventsPerStream?: number; maxEventBytesPerStream?: number } = {}): Promise<RedisScaleOut> {
+async function scaleOut(
+  options: { instanceId?: string; prefix?: string; maxEventsPerStream?: number; maxEventBytesPerStream?: number } = {},
+): Promise<RedisScaleOut> {
   const made = redisScaleOut({ url: redis.url, prefix: options.prefix ?? `contract-${++tests}:`, ...options });
   await made.ready();
   return made;
@@ -46,8 +48,7 @@ sessionRouterContract('RedisSessionRouter', async () => {
   return {
     a: a.http.router,
     b: b.http.router,
-    createSession: (id) =>
-      Promise.resolve(a.http.sessionStore.set({ id, client: { protocolVersion: '2025-11-25', capabilities: {} }, createdAt: Date.now() })),
+    createSession: (id) => Promise.resolve(a.http.sessionStore.set({ id, client: { protocolVersion: '2025-11-25', capabilities: {} }, createdAt: Date.now() })),
     broadcast: async (list) => {
       a.bus.publish({ type: 'listChanged', list });
       // The bus records it without waiting: a command after it on the same connection lands after it.

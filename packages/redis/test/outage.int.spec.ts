@@ -60,7 +60,21 @@ describe('Redis outage', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(down.json).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32603 } });
     }
-    expect((await send(a.url, 'POST', {}, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }))).status).toBe(503);
+    expect(
+      (
+        await send(
+          a.url,
+          'POST',
+          {},
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+          }),
+        )
+      ).status,
+    ).toBe(503);
     expect((await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' })).status).toBe(503);
     expect((await send(b.url, 'DELETE', SESSION_HEADERS(session))).status).toBe(503);
     // Rate limits fail open (twice the one token a minute: both go ahead), so they stop nothing.
@@ -72,7 +86,11 @@ describe('Redis outage', () => {
     expect(modern.body).toContain('"b"');
 
     await redis.restart();
-    const back = await until(() => rpc(b.url, session, callTool(3, 'where')), (answer) => answer.status === 200, 10_000);
+    const back = await until(
+      () => rpc(b.url, session, callTool(3, 'where')),
+      (answer) => answer.status === 200,
+      10_000,
+    );
     expect(back.status).toBe(200);
     expect((await rpc(a.url, session, callTool(4, 'where'))).status).toBe(200);
     // Pub/sub is back too, without restarting either instance: a list change on B reaches A's stream.
@@ -104,7 +122,11 @@ describe('Redis outage', () => {
     } finally {
       process.kill(redis.pid!, 'SIGCONT');
     }
-    const back = await until(() => rpc(a.url, session, callTool(2, 'where')), (answer) => answer.status === 200, 10_000);
+    const back = await until(
+      () => rpc(a.url, session, callTool(2, 'where')),
+      (answer) => answer.status === 200,
+      10_000,
+    );
     expect(back.status).toBe(200);
   }, 30_000);
 
@@ -113,10 +135,22 @@ describe('Redis outage', () => {
     const [a, b] = await twoInstances(redis);
     const session = await initialize(a.url);
     await redis.restart();
-    const after = await until(() => rpc(b.url, session, callTool(1, 'where')), (answer) => answer.status !== 503, 10_000);
+    const after = await until(
+      () => rpc(b.url, session, callTool(1, 'where')),
+      (answer) => answer.status !== 503,
+      10_000,
+    );
     expect(after.status).toBe(404);
     expect((await rpc(a.url, session, callTool(2, 'where'))).status).toBe(404);
-    const fresh = await until(() => initialize(b.url).then((id) => id, () => ''), (id) => id !== '', 10_000);
+    const fresh = await until(
+      () =>
+        initialize(b.url).then(
+          (id) => id,
+          () => '',
+        ),
+      (id) => id !== '',
+      10_000,
+    );
     expect((await rpc(a.url, fresh, callTool(3, 'where'))).status).toBe(200);
   }, 30_000);
 });

@@ -89,7 +89,9 @@ describe('RedisSessionRouter with many writers', () => {
     const seen: RoutedEvent[] = [];
     const held = await a.http.router.attach('busy', undefined, { events: (events) => void seen.push(...events), evicted: () => undefined });
     await Promise.all(
-      Array.from({ length: 500 }, (_, n) => (n % 2 === 0 ? a : b).http.router.send('busy', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } }))),
+      Array.from({ length: 500 }, (_, n) =>
+        (n % 2 === 0 ? a : b).http.router.send('busy', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } })),
+      ),
     );
     const deadline = Date.now() + 10_000;
     while (seen.length < 500 && Date.now() < deadline) await sleep(10);
@@ -109,5 +111,45 @@ describe('RedisSessionRouter with many writers', () => {
     while (again.length < 499 && Date.now() < deadline) await sleep(10);
     expect(again.map((event) => event.id)).toEqual(seen.slice(1).map((event) => event.id));
     resumed!.detach();
+  });
+});
+
+describe('redisScaleOut({ client })', () => {
+  it('uses a node-redis client the application made, and leaves it open on close', async () => {
+    const client = createClient({ url: redis.url, disableOfflineQueue: true });
+    const made = redisScaleOut({ client, prefix: `client-${++tests}:`, instanceId: 'own' });
+    await made.ready();
+    await made.http.sessionStore.set(record('mine'));
+    expect((await made.http.sessionStore.get('mine'))?.id).toBe('mine');
+    await made.close();
+    expect(client.isOpen).toBe(true);
+    expect(await client.ping()).toBe('PONG');
+    await client.close();
+  });
+
+  it('refuses options it cannot work with', () => {
+    expect(() => redisScaleOut({} as never)).toThrow(TypeError);
+    expect(() => redisScaleOut({ url: redis.url, client: createClient() })).toThrow(/exactly one/);
+    expect(() => redisScaleOut({ url: redis.url, instanceId: 'has space' })).toThrow(/instanceId/);
+    expect(() => redisScaleOut({ url: redis.url, sessionIdleTtlMs: 0 })).toThrow(/sessionIdleTtlMs/);
+  });
+});
+
+describe('RedisSessionRouter when the stream owner is gone', () => {
+  it("drops a dead owner's claim on the first send (nobody listens on its inbox) and keeps the event for the next reader", async () => {
+    const prefix = `dead-${++tests}:`;
+    const b = await scaleOut(prefix, 'b');
+    await b.http.sessionStore.set(record('orphan'));
+    // What a killed instance leaves behind: its claim, with the lease still running.
+    await raw.set(`${prefix}s:{orphan}:owner`, 'killed', { PX: 30_000 });
+    await b.http.router.send('orphan', '{"jsonrpc":"2.0","method":"notifications/message","params":{"n":1}}');
+    expect(await raw.get(`${prefix}s:{orphan}:owner`)).toBeNull();
+    const seen: RoutedEvent[] = [];
+    const held = await b.http.router.attach('orphan', undefined, { events: (events) => void seen.push(...events), evicted: () => undefined });
+    const deadline = Date.now() + 3_000;
+    while (seen.length < 1 && Date.now() < deadline) await sleep(10);
+    expect(seen.map((event) => JSON.parse(event.data))).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { n: 1 } }]);
+    expect(await raw.get(`${prefix}s:{orphan}:owner`)).toBe('b');
+    held!.detach();
   });
 });

@@ -8,7 +8,11 @@ export interface EventStoreFixture {
   cleanup?: () => Promise<void> | void;
 }
 
-const event = (stream: string, n: number, data: string | null = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } })): StoredEvent => ({
+const event = (
+  stream: string,
+  n: number,
+  data: string | null = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } }),
+): StoredEvent => ({
   id: `${stream}_${n}`,
   data,
 });

@@ -36,7 +36,12 @@ export async function initialize(url: string): Promise<string> {
   const answer = await send(url, 'POST', {}, INIT);
   if (answer.status !== 200) throw new Error(`initialize answered ${answer.status}: ${answer.body}`);
   const id = answer.headers['mcp-session-id'] as string;
-  const initialized = await send(url, 'POST', { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  const initialized = await send(
+    url,
+    'POST',
+    { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  );
   if (initialized.status !== 202) throw new Error(`initialized answered ${initialized.status}`);
   return id;
 }

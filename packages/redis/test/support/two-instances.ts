@@ -29,7 +29,7 @@ function toolsOf(name: string, log: InstanceLog) {
     @Tool({ description: 'Asks the client (elicitation) and returns its answer, with the instance that asked' })
     async ask(input: AskInput, ctx: RequestContext) {
       const answer = await ctx.elicit(input.question, { type: 'object', properties: { reply: { type: 'string' } } });
-      return `${name}:${answer.action}:${JSON.stringify(answer.action === "accept" ? answer.content : null)}`;
+      return `${name}:${answer.action}:${JSON.stringify(answer.action === 'accept' ? answer.content : null)}`;
     }
 
     @Tool({ description: 'Waits until cancelled (at most 10 s)' })
