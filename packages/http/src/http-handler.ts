@@ -103,6 +103,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           keepAliveMs: options.keepAliveMs,
           maxBufferedBytes: options.maxEventBytesPerSession,
           logger,
+          sessionStore: options.sessionStore,
           lookup: (id) => registry?.peek(id),
         })
       : undefined;

@@ -3,6 +3,7 @@ import { encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits
 import type { EventStream } from './event-stream';
 import type { ChangedList, RouterAttachment, SessionRouter } from './session-router';
 import type { LiveSession } from './session-registry';
+import type { SessionStore } from './session-store';
 
 const LIST_METHOD: Readonly<Record<ChangedList, string>> = {
   tools: METHOD.TOOLS_LIST_CHANGED,
@@ -28,6 +29,7 @@ export interface RoutedSessionsOptions {
   keepAliveMs: number;
   maxBufferedBytes: number;
   logger: Logger;
+  sessionStore: SessionStore;
   /** The live session with this id on this instance, if any. */
   lookup(sessionId: string): LiveSession | undefined;
 }
@@ -66,6 +68,10 @@ export class RoutedSessions {
         this.options.router.subscribe(sessionId, uri, on).catch((error: unknown) => this.warn(error, sessionId, 'could not store a resource subscription'));
       },
       onUnplaced: (message, routed) => this.unplaced(sessionId, message, routed),
+      onLogLevel: (level) => {
+        const stored = this.options.sessionStore.setLogLevel?.(sessionId, level);
+        if (stored instanceof Promise) stored.catch((error: unknown) => this.warn(error, sessionId, 'could not store the log level'));
+      },
     };
   }
 

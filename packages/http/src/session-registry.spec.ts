@@ -4,11 +4,16 @@ import { MemoryEventStore } from './event-store';
 import { LiveSession, SessionRegistry } from './session-registry';
 import { MemorySessionStore } from './session-store';
 
-function registry(maxSessions: number, idleTimeoutMs = 60_000): SessionRegistry {
+/** A store other instances would share: the registry must read it on every request and never delete its records on its own account. */
+class SharedStore extends MemorySessionStore {
+  readonly shared = true;
+}
+
+function registry(maxSessions: number, idleTimeoutMs = 60_000, sessionStore: MemorySessionStore = new MemorySessionStore()): SessionRegistry {
   const logger = pino({ level: 'silent' });
   const app = createApp({ name: 'registry', version: '1', providers: [], logger });
   const stream = { priming: false, retryMs: 1_000, keepAliveMs: 0, limits: { maxMessageBytes: 1 << 20, maxBatchBytes: 1 << 20 }, maxBufferedBytes: 1 << 20 };
-  return new SessionRegistry(app, { maxSessions, idleTimeoutMs, sessionStore: new MemorySessionStore(), eventStore: new MemoryEventStore(), stream, logger });
+  return new SessionRegistry(app, { maxSessions, idleTimeoutMs, sessionStore, eventStore: new MemoryEventStore(), stream, logger });
 }
 
 describe('SessionRegistry', () => {
@@ -55,5 +60,57 @@ describe('SessionRegistry', () => {
     expect(sessions.idleCount).toBe(1_000);
     // Generous: a thousand creations with eviction, on a loaded machine.
     expect(elapsed).toBeLessThan(2_000);
+  });
+
+  describe('with a shared store', () => {
+    it('reads the record on every use: a session ended elsewhere ends here too', async () => {
+      const store = new SharedStore();
+      const sessions = registry(10, 60_000, store);
+      registries.push(sessions);
+      const session = sessions.create({})!;
+      await sessions.activate(session);
+      session.leave();
+      const get = jest.spyOn(store, 'get');
+      (await sessions.acquire(session.id))!.leave();
+      expect(get).toHaveBeenCalledTimes(1);
+      store.delete(session.id);
+      expect(await sessions.acquire(session.id)).toBeUndefined();
+      expect(sessions.has(session)).toBe(false);
+    });
+
+    it('lets idle expiry, the cap and shutdown drop only its own copy, never the shared record', async () => {
+      const store = new SharedStore();
+      const sessions = registry(1, 20, store);
+      const first = sessions.create({})!;
+      await sessions.activate(first);
+      first.leave();
+      // The cap: a new session takes the idle one's place here, its record stays for the others.
+      const second = sessions.create({})!;
+      await sessions.activate(second);
+      second.leave();
+      expect(sessions.has(first)).toBe(false);
+      expect(store.get(first.id)).toBeDefined();
+      // Idle expiry.
+      const deadline = Date.now() + 2_000;
+      while (sessions.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(sessions.size).toBe(0);
+      expect(store.get(second.id)).toBeDefined();
+      // Shutdown.
+      (await sessions.acquire(second.id))!.leave();
+      await sessions.closeAll();
+      expect(store.size).toBe(2);
+    });
+
+    it('without one, the same expiry deletes the record (a single instance)', async () => {
+      const store = new MemorySessionStore();
+      const sessions = registry(10, 20, store);
+      registries.push(sessions);
+      const session = sessions.create({})!;
+      await sessions.activate(session);
+      session.leave();
+      const deadline = Date.now() + 2_000;
+      while (store.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(store.size).toBe(0);
+    });
   });
 });

@@ -201,17 +201,21 @@ export class SessionRegistry {
       if (local) this.dropCopy(local);
       return undefined;
     }
-    // Another request may have rebuilt it while the store answered.
-    const raced = this.live.get(id);
-    if (raced) {
-      raced.enter();
-      return raced;
+    // Live here already, or rebuilt by another request while the store answered.
+    const current = this.live.get(id);
+    if (current) {
+      // Another instance may have changed it (logging/setLevel there).
+      if (record.logLevel !== undefined && current.connection.logLevel !== record.logLevel) current.connection.logLevel = record.logLevel;
+      current.enter();
+      return current;
     }
     if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
     const routed = this.options.routed;
     const connection = this.app.connect(
       { kind: 'http' },
-      routed ? { sessionId: id, restore: { client: record.client }, ...routed.connectOptions(id) } : { sessionId: id, restore: { client: record.client } },
+      routed
+        ? { sessionId: id, restore: { client: record.client, logLevel: record.logLevel }, ...routed.connectOptions(id) }
+        : { sessionId: id, restore: { client: record.client } },
     );
     const session = this.add(id, connection);
     session.principal = record.principal;

@@ -1,4 +1,4 @@
-import type { ClientInfo } from '@mcpkit/core';
+import type { ClientInfo, LogLevel } from '@mcpkit/core';
 
 /** What a handshake-era session is, apart from the live objects of the instance serving it. */
 export interface SessionRecord {
@@ -7,6 +7,8 @@ export interface SessionRecord {
   createdAt: number;
   /** Who opened it (issuer and subject of its credential), when the endpoint authenticates: only they may use it (A14). */
   principal?: string;
+  /** The client's log level (`logging/setLevel`), kept by a shared store so every instance honours it. */
+  logLevel?: LogLevel;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface SessionStore {
    * its own copy of a session, never the shared record. Default false.
    */
   readonly shared?: boolean;
+  /** Keeps a session's new log level (a shared store; never re-creates an expired record). */
+  setLogLevel?(id: string, level: LogLevel | undefined): void | Promise<void>;
 }
 
 /** The default session store: a map in this process. */

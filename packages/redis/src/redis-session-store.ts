@@ -1,7 +1,8 @@
+import type { LogLevel } from '@mcpkit/core';
 import type { SessionRecord, SessionStore } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
-import { DELETE_SESSION, TOUCH_SESSION } from './scripts';
+import { DELETE_SESSION, SET_LOG_LEVEL, TOUCH_SESSION } from './scripts';
 
 /**
  * Sessions in Redis, shared by every instance: a HASH per session whose lifetime every use
@@ -30,7 +31,14 @@ export class RedisSessionStore implements SessionStore {
       k.streams(id),
       String(this.ttlMs),
     ]);
-    return typeof raw === 'string' ? (JSON.parse(raw) as SessionRecord) : undefined;
+    if (!Array.isArray(raw) || typeof raw[0] !== 'string') return undefined;
+    const record = JSON.parse(raw[0]) as SessionRecord;
+    if (typeof raw[1] === 'string') record.logLevel = raw[1] as LogLevel;
+    return record;
+  }
+
+  async setLogLevel(id: string, level: LogLevel | undefined): Promise<void> {
+    await this.link.send(['EVAL', SET_LOG_LEVEL, '1', this.keys.session(id), level ?? '']);
   }
 
   async set(record: SessionRecord): Promise<void> {

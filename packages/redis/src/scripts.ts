@@ -3,12 +3,21 @@
  * bucket. Sent with EVAL; Redis caches the compiled script by its text.
  */
 
-/** KEYS: record, then the keys that live as long as it. ARGV: ttl ms. Returns the record's JSON, or nil: never re-creates an expired one. */
+/**
+ * KEYS: record, then the keys that live as long as it. ARGV: ttl ms. Returns { record JSON, log
+ * level or nothing }, or nil: never re-creates an expired one.
+ */
 export const TOUCH_SESSION = `
-local r = redis.call('HGET', KEYS[1], 'r')
-if not r then return false end
+local state = redis.call('HMGET', KEYS[1], 'r', 'll')
+if not state[1] then return false end
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
-return r`;
+return state`;
+
+/** KEYS: record. ARGV: log level ('' removes it). Only on a live session. */
+export const SET_LOG_LEVEL = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'll') else redis.call('HSET', KEYS[1], 'll', ARGV[1]) end
+return 1`;
 
 /** KEYS: record, its streams set, then fixed keys to drop. ARGV: the events-key prefix of the session. */
 export const DELETE_SESSION = `

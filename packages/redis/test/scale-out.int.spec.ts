@@ -170,6 +170,16 @@ describe('scale-out over Redis: two instances', () => {
     expect((await rpc(a.url, session, callTool(8, 'where'))).status).toBe(200);
   });
 
+  it('honours a log level set on A in what a handler on B logs to the client', async () => {
+    const session = await initialize(a.url);
+    const before = await rpc(b.url, session, callTool(1, 'speak'));
+    expect(before.body).not.toContain('from b');
+    expect((await rpc(a.url, session, { id: 2, method: 'logging/setLevel', params: { level: 'info' } })).status).toBe(200);
+    const after = await rpc(b.url, session, callTool(3, 'speak'));
+    expect(after.body).toContain('info from b');
+    expect(after.body).not.toContain('debug from b');
+  });
+
   it('cancels a request running on B from a notifications/cancelled POSTed to A', async () => {
     const session = await initialize(a.url);
     const running = rpc(b.url, session, callTool(41, 'wait', { tag: 'w1' }));

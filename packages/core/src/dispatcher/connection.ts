@@ -82,6 +82,8 @@ export interface ConnectionOptions {
   appEvents?: boolean;
   /** Told of each `resources/subscribe` (true) and `resources/unsubscribe` (false), for a store that shares them. */
   onSubscription?: (uri: string, on: boolean) => void;
+  /** Told when the client's log level changes (`logging/setLevel`), for a store that shares it. */
+  onLogLevel?: (level: LogLevel | undefined) => void;
   /**
    * Given each client message this connection cannot place: a response to no request it sent,
    * a cancellation of a request it does not run, progress on a request it did not send. A
@@ -123,6 +125,7 @@ export class Connection {
   private readonly outboundIdPrefix: string | undefined;
   private readonly appEvents: boolean;
   private readonly onSubscription: ((uri: string, on: boolean) => void) | undefined;
+  private readonly onLogLevel: ((level: LogLevel | undefined) => void) | undefined;
   private readonly onUnplaced: ((message: JsonRpcMessage, routed: boolean) => void) | undefined;
   /** What this connection declares: the app's capabilities, with `listChanged` when it announces list changes. */
   readonly capabilities: Readonly<ServerCapabilities>;
@@ -141,6 +144,7 @@ export class Connection {
     this.outboundIdPrefix = options.outboundIdPrefix;
     this.appEvents = options.appEvents !== false;
     this.onSubscription = options.onSubscription;
+    this.onLogLevel = options.onLogLevel;
     this.onUnplaced = options.onUnplaced;
     const { restore } = options;
     this.restored = restore;
@@ -190,7 +194,9 @@ export class Connection {
   }
 
   set logLevel(level: LogLevel | undefined) {
+    const changed = this.handshake.logLevel !== level;
     this.handshake.logLevel = level;
+    if (changed) this.onLogLevel?.(level);
   }
 
   /** Number of requests being handled. */

@@ -32,6 +32,13 @@ function toolsOf(name: string, log: InstanceLog) {
       return `${name}:${answer.action}:${JSON.stringify(answer.action === 'accept' ? answer.content : null)}`;
     }
 
+    @Tool({ description: 'Logs one line to the client at info and one at debug (ctx.log)', input: null })
+    speak(_input: unknown, ctx: RequestContext) {
+      ctx.log.info(`info from ${name}`);
+      ctx.log.debug(`debug from ${name}`);
+      return 'spoke';
+    }
+
     @Tool({ description: 'Waits until cancelled (at most 10 s)' })
     async wait(input: WaitInput, ctx: RequestContext) {
       await new Promise<void>((resolve) => {
@@ -77,6 +84,7 @@ export async function startInstance(name: string, redis: Omit<RedisScaleOutOptio
     providers: [toolsOf(name, log)],
     dynamic: true,
     subscriptions: true,
+    clientLogging: true,
     logger,
     requestStateSecret: 'scale-out-test-secret-shared-by-every-instance',
     bus: scaleOut.bus,
