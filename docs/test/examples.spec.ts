@@ -385,6 +385,7 @@ const NOT_AN_APP: Record<string, string> = {
   'stdio.example.ts': 'an entry that serves stdio when run (it shows serveStdio and its options; mcpkit start does this for an exported app)',
   'session-restore.example.ts': 'an entry that serves stdio when run (it shows serveStdio continuing a handed-over session)',
   'fastify-package.example.ts': 'an entry that listens on port 3000 when run (it shows serveHttp in a script of your own)',
+  'scale-out.example.ts': 'a function that starts an instance on a Redis (the scale-out test runs two against a real redis-server), not an app module',
   'channels.example.ts': 'a helper (a diagnostics_channel subscriber), not an app: the observability test runs it against one',
   'eras.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'protocol.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
@@ -467,5 +468,33 @@ describe('tasks: the reports example', () => {
     await client.request('tasks/cancel', { taskId });
     expect((await until(client, taskId, (state) => state.status !== 'working')).status).toBe('cancelled');
     client.close();
+  });
+});
+
+describe('documentation examples with a real Redis', () => {
+  it('scale-out: a session made on one instance is served by the other', async () => {
+    const { startRedisServer } = await import('../../packages/redis/test/support/redis-server');
+    const { startInstance } = await import('../examples/scale-out.example');
+    const redis = await startRedisServer();
+    const [a, b] = await Promise.all([startInstance(redis.url, 'a'), startInstance(redis.url, 'b')]);
+    try {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+      const post = (url: string, body: unknown, sessionId?: string) =>
+        fetch(url, { method: 'POST', headers: sessionId ? { ...headers, 'mcp-session-id': sessionId } : headers, body: JSON.stringify(body) });
+      const init = await post(a.url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'docs', version: '1' } },
+      });
+      const sessionId = init.headers.get('mcp-session-id')!;
+      expect((await post(b.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)).status).toBe(202);
+      const answer = await post(b.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, sessionId);
+      expect(await answer.json()).toMatchObject({ result: { content: [{ type: 'text', text: 'served by b' }] } });
+      expect((await post(b.url, { jsonrpc: '2.0', id: 3, method: 'ping' }, 'unknown-session')).status).toBe(404);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await redis.stop();
+    }
   });
 });

@@ -150,6 +150,12 @@ export class HttpRpc implements RpcClient {
 
 const running = new Set<ChildProcess>();
 
+/** Counts a process the bench started among those `stopAllServers` kills. */
+export function track(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
 /** Kills every server still running (a failed figure leaves its servers behind). */
 export function stopAllServers(): void {
   for (const child of running) child.kill('SIGKILL');
@@ -159,8 +165,7 @@ export function stopAllServers(): void {
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): ChildProcess {
   const merged = { ...process.env, LOG_LEVEL: 'warn', ...env };
   const child = spawn(node, args, { env: merged, stdio: ['pipe', 'pipe', 'pipe'] });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
+  track(child);
   // stderr is a pipe someone reads, as under a real client: warnings show, request lines drain.
   if (merged.LOG_LEVEL === 'warn') child.stderr!.pipe(process.stderr, { end: false });
   else child.stderr!.resume();

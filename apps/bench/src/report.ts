@@ -44,11 +44,29 @@ export function renderMarkdown(results: Record<string, unknown>): string {
         lines.push(`| ${transport} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${plain ? ratio(row.cpuUsPerCall, plain.cpuUsPerCall) : '–'} |`);
     }
   }
+  // Scale-out rows: the same HTTP session server with its sessions in memory and on Redis.
+  type ScaleOut = { callsPerSecond: number; p50Ms: number; cpuUsPerCall: number; redisCpuUsPerCall: number; redisCommandsPerCall: number };
+  const scaleOut = results.scaleOut as Record<string, ScaleOut> | undefined;
+  if (scaleOut) {
+    if (lines.length > 0) lines.push('');
+    lines.push(
+      '| HTTP with a session, echo | in flight | calls/s | p50 ms | server CPU µs/call | Redis CPU µs/call | Redis commands/call | server + Redis CPU vs memory |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    );
+    for (const [key, row] of Object.entries(scaleOut)) {
+      const [stores, concurrency] = key.split('|');
+      const memory = scaleOut[`memory stores|${concurrency}`];
+      const total = row.cpuUsPerCall + row.redisCpuUsPerCall;
+      lines.push(
+        `| mcpkit, ${stores} | ${concurrency} | ${row.callsPerSecond} | ${row.p50Ms} | ${row.cpuUsPerCall} | ${row.redisCpuUsPerCall} | ${row.redisCommandsPerCall} | ${memory ? ratio(total, memory.cpuUsPerCall + memory.redisCpuUsPerCall) : '–'} |`,
+      );
+    }
+  }
   type Memory = Record<string, { idleMb: number; after20kMb: number }>;
   const cold = results.coldStartMs as Record<string, number>;
   const memory = results.memory as Memory;
   const list = results.toolsList505P50Ms as Record<string, number> | undefined;
-  // A `--only logging` or `--only auth` run has nothing else.
+  // A `--only logging`, `--only auth` or `--only scale-out` run has nothing else.
   if (!cold) return lines.join('\n');
   if (lines.length > 0) lines.push('');
   lines.push(

@@ -4,7 +4,8 @@
 // --only logging (echo at 16 in flight: raw, mcpkit at warn, at info, in its default
 // configuration and with OpenTelemetry on, interleaved, stdio and HTTP: ~3 minutes),
 // --only auth (echo at 16 in flight: plain, behind @RequireScopes and a guard, and JWT-verified
-// on HTTP, beside the testbed's echo, interleaved: ~3 minutes).
+// on HTTP, beside the testbed's echo, interleaved: ~3 minutes), --only scale-out (HTTP with a
+// session, its sessions in memory and on Redis: ~2 minutes; needs redis-server).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { BAD_VALIDATE, callFor, type Workload } from './payloads';
 import { cpuMicros, freePort, rssMb, waitForPort } from './proc';
 import { otlpSink } from './otlp-sink';
 import { renderMarkdown } from './report';
+import { startBenchRedis } from './redis-server';
 import { withTables } from './render';
 
 export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth';
@@ -30,8 +32,9 @@ const smoke = process.argv.includes('--smoke');
 const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const OUT = flag('--out');
 const ONLY = flag('--only');
-if (ONLY !== undefined && ONLY !== 'startup' && ONLY !== 'logging' && ONLY !== 'auth')
-  throw new Error(`--only takes "startup", "logging" or "auth", not "${ONLY}"`);
+if (ONLY !== undefined && ONLY !== 'startup' && ONLY !== 'logging' && ONLY !== 'auth' && ONLY !== 'scale-out') {
+  throw new Error(`--only takes "startup", "logging", "auth" or "scale-out", not "${ONLY}"`);
+}
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
 // The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves
@@ -221,6 +224,7 @@ async function callFigures(results: Record<string, unknown>): Promise<void> {
   results.throughput = medians(throughput);
   results.logging = await loggingFigures(ROUNDS + 1);
   results.auth = await authFigures(ROUNDS + 1);
+  results.scaleOut = await scaleOutFigures(ROUNDS + 1);
 }
 
 // The cost of mcpkit's one info line per request (the matrix runs at LOG_LEVEL=warn), and the
@@ -288,6 +292,56 @@ async function authFigures(rounds: number): Promise<Record<string, Record<string
   const byTransport: Record<string, Record<string, Measurement>> = {};
   for (const [key, figure] of Object.entries(figures)) (byTransport[key.split('|')[1]] ??= {})[key.split('|')[0]] = figure;
   return byTransport;
+}
+
+// Scale-out (#16): HTTP with a session, its sessions in memory (the default) and on Redis
+// (@mcpkit/redis: sessions, resumable streams and routing in a redis-server the bench starts on a
+// free loopback port and stops by PID), what a handshake-era call costs when any instance may
+// serve it. Interleaved rounds of `echo`; Redis's own CPU and the commands it ran count per call too.
+const SCALE_OUT_ROWS: Array<[string, boolean]> = [
+  ['memory stores', false],
+  ['Redis stores', true],
+];
+const SCALE_OUT_CALLS = smoke ? 40 : 20_000;
+const SCALE_OUT_CONCURRENCY = [1, 16];
+
+interface ScaleOutMeasurement extends Measurement {
+  redisCpuUsPerCall: number;
+  redisCommandsPerCall: number;
+}
+
+async function scaleOutFigures(rounds: number): Promise<Record<string, ScaleOutMeasurement>> {
+  const redis = await startBenchRedis();
+  try {
+    const runs: Record<string, ScaleOutMeasurement[]> = {};
+    for (let pass = 0; pass < rounds; pass++) {
+      for (const [row, onRedis] of SCALE_OUT_ROWS) {
+        // A prefix per pass: no session of an earlier server is ever read.
+        const target = await start('mcpkit', 'http', onRedis ? { REDIS_URL: redis.url, REDIS_PREFIX: `bench-${pass}:` } : {});
+        if (!smoke) await measure(target, 'echo', 16, SCALE_OUT_CALLS / 10);
+        for (const concurrency of SCALE_OUT_CONCURRENCY) {
+          const cpuBefore = cpuMicros(redis.pid);
+          const commandsBefore = await redis.commands();
+          const figure = await measure(target, 'echo', concurrency, SCALE_OUT_CALLS);
+          (runs[`${row}|${concurrency}`] ??= []).push({
+            ...figure,
+            redisCpuUsPerCall: round((cpuMicros(redis.pid) - cpuBefore) / SCALE_OUT_CALLS),
+            redisCommandsPerCall: round(((await redis.commands()) - commandsBefore) / SCALE_OUT_CALLS),
+          });
+        }
+        await target.stop();
+      }
+    }
+    const fields = ['callsPerSecond', 'p50Ms', 'p99Ms', 'cpuUsPerCall', 'redisCpuUsPerCall', 'redisCommandsPerCall'] as const;
+    return Object.fromEntries(
+      Object.entries(runs).map(([key, figures]) => [
+        key,
+        Object.fromEntries(fields.map((field) => [field, median(figures.map((figure) => figure[field]))])) as unknown as ScaleOutMeasurement,
+      ]),
+    );
+  } finally {
+    await redis.stop();
+  }
 }
 
 function medians(throughput: Record<string, Measurement[]>): Record<string, Measurement> {
@@ -377,6 +431,8 @@ async function main(): Promise<void> {
     results.logging = await loggingFigures(smoke ? 1 : 3);
   } else if (ONLY === 'auth') {
     results.auth = await authFigures(smoke ? 1 : 3);
+  } else if (ONLY === 'scale-out') {
+    results.scaleOut = await scaleOutFigures(smoke ? 1 : 3);
   } else {
     await callFigures(results);
     await startupFigures(results);

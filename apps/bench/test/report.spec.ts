@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withTables } from '../src/render';
+import { renderMarkdown } from '../src/report';
 
 describe('docs/benchmarks.md', () => {
   it('shows exactly the tables generated from the committed benchmarks.json', () => {
@@ -8,5 +9,27 @@ describe('docs/benchmarks.md', () => {
     const page = readFileSync(join(docs, 'benchmarks.md'), 'utf8');
     const results = JSON.parse(readFileSync(join(docs, 'benchmarks.json'), 'utf8')) as Record<string, unknown>;
     expect(withTables(page, results)).toBe(page);
+  });
+});
+
+describe('the scale-out table', () => {
+  it('puts the Redis rows beside the in-memory ones, with server and Redis CPU against memory', () => {
+    const figure = (cpuUsPerCall: number, redisCpuUsPerCall: number, redisCommandsPerCall: number) => ({
+      callsPerSecond: 1000,
+      p50Ms: 1,
+      p99Ms: 2,
+      cpuUsPerCall,
+      redisCpuUsPerCall,
+      redisCommandsPerCall,
+    });
+    const markdown = renderMarkdown({
+      scaleOut: { 'memory stores|16': figure(40, 0, 0), 'Redis stores|16': figure(90, 10, 7) },
+    });
+    expect(markdown.split('\n')).toEqual([
+      '| HTTP with a session, echo | in flight | calls/s | p50 ms | server CPU µs/call | Redis CPU µs/call | Redis commands/call | server + Redis CPU vs memory |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| mcpkit, memory stores | 16 | 1000 | 1 | 40 | 0 | 0 | 1.00× |',
+      '| mcpkit, Redis stores | 16 | 1000 | 1 | 90 | 10 | 7 | 2.50× |',
+    ]);
   });
 });

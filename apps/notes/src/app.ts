@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { createApp, type McpApp, type TaskStore } from '@mcpkit/core';
+import { createApp, type AppOptions, type McpApp, type TaskStore } from '@mcpkit/core';
 import { GuardedNotesExport, GuardedNotesProvider } from './access';
 import { NotesExport } from './export.provider';
 import { SqliteTaskStore } from './sqlite-task-store';
@@ -22,15 +22,27 @@ function taskDatabasePath(notes: string): string {
 }
 
 /**
+ * What a deployment may add to the notes app: a shared bus and request-state key when several
+ * instances serve it, its logger; `guarded`: every primitive has its access rule and needs a
+ * caller (the authenticated mode, auth.ts).
+ */
+export type NotesAppOptions = Pick<AppOptions, 'bus' | 'requestStateSecret' | 'logger' | 'dynamic'> & { guarded?: boolean };
+
+/** The resource that lists every note; each note is also `notes://{id}`. */
+export const NOTES_INDEX = 'notes://index';
+
+/**
  * Builds the notes app over a store. Side-effect free apart from opening the databases. Tasks
- * (`export_notes`) live in SQLite beside the notes, so their outcome outlives a restart.
- * `guarded`: every primitive has its access rule and needs a caller (the authenticated mode, auth.ts).
+ * (`export_notes`) live in SQLite beside the notes, so their outcome outlives a restart. Its
+ * resources are subscribable: every note written through `store` tells the subscribers of
+ * `notes://index` and of `notes://{id}`. The input-required key is `MCP_REQUEST_STATE_SECRET`
+ * unless `options` says otherwise (default: random per process).
  */
 export function createNotesApp(
   store: NoteStore = new NoteStore(notesDatabasePath()),
   tasks: TaskStore = new SqliteTaskStore(taskDatabasePath(notesDatabasePath())),
   exportDir: string = notesExportDir(),
-  guarded = false,
+  { guarded = false, ...options }: NotesAppOptions = {},
 ): McpApp {
   const access = guarded
     ? {
@@ -39,12 +51,25 @@ export function createNotesApp(
         impliedScopes: { 'notes:write': ['notes:read'] },
       }
     : { providers: [new NotesProvider(store), new NotesExport(store, exportDir)] };
-  return createApp({
+  const app = createApp({
     name: 'mcpkit-notes',
     version: '0.1.0',
     title: 'Notes',
     instructions: 'Keeps notes. Search before creating duplicates; read notes://{id} for a whole note.',
     ...access,
     tasks: { store: tasks, pollIntervalMs: 500 },
+    subscriptions: true,
+    requestStateSecret: process.env.MCP_REQUEST_STATE_SECRET || undefined,
+    ...options,
   });
+  store.onChange((id) => {
+    // The write is done: a failed announcement is logged, never the tool's error.
+    try {
+      app.resourceUpdated(NOTES_INDEX);
+      app.resourceUpdated(`notes://${id}`);
+    } catch (error) {
+      app.logger.warn({ err: error, noteId: id }, 'could not announce a note change');
+    }
+  });
+  return app;
 }

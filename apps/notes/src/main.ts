@@ -5,6 +5,7 @@ import { serveStdio } from '@mcpkit/stdio';
 import { createNotesApp, notesDatabasePath } from './app';
 import { notesAuthFromEnv, notesHttpAuth, type NotesAuth } from './auth';
 import { startTelemetry } from './telemetry';
+import { notesScaleOut } from './scale-out';
 
 const { values } = parseArgs({
   options: {
@@ -24,7 +25,9 @@ try {
   process.stderr.write(`notes server could not start: ${(error as Error).message}\n`);
   process.exit(1);
 }
-const app = createNotesApp(undefined, undefined, undefined, auth !== undefined);
+// REDIS_URL: several instances share sessions, streams, events and tasks (HTTP only).
+const scale = values.stdio ? undefined : notesScaleOut();
+const app = createNotesApp(undefined, scale?.tasks, undefined, { ...scale?.app, guarded: auth !== undefined });
 
 function say(text: string): void {
   process.stderr.write(`${text}\n`);
@@ -56,17 +59,24 @@ if (values.stdio && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
       stopTelemetry,
       server: await (
         await import('@mcpkit/fastify')
-      ).serveHttp(app, { host: values.host, port: Number(values.port), sessions: !values.stateless, ...(auth && (await notesHttpAuth(auth))) }),
+      ).serveHttp(app, {
+        host: values.host,
+        port: Number(values.port),
+        sessions: !values.stateless,
+        ...(auth && (await notesHttpAuth(auth))),
+        ...(await scale?.ready().then(() => scale.http)),
+      }),
     }))
     .then(({ server, stopTelemetry }) => {
       const stop = () =>
         void server
           .close()
+          .then(() => scale?.close())
           .then(stopTelemetry)
           .then(() => process.exit(0));
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
-      say(`mcpkit notes server listening on ${server.url} (notes in ${database})`);
+      say(`mcpkit notes server listening on ${server.url} (notes in ${database}${scale ? `; scale-out instance ${scale.instanceId}` : ''})`);
       if (auth) say(`  tokens required: from ${auth.issuer}, for ${auth.resource}`);
       say(`  Claude Code:  claude mcp add --transport http notes ${server.url}`);
       say(`  VS Code:      .vscode/mcp.json  {"servers": {"notes": {"type": "http", "url": "${server.url}"}}}`);

@@ -29,6 +29,7 @@ function toNote(row: NoteRow): Note {
 export class NoteStore {
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly listeners = new Set<(id: number) => void>();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -54,10 +55,22 @@ export class NoteStore {
     };
   }
 
+  /**
+   * Calls `listener` with the id of every note this store creates, updates or deletes, after the
+   * write. Returns the function that stops it. Writes of other processes on the same file are
+   * theirs to announce.
+   */
+  onChange(listener: (id: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   create(title: string, body: string, tags: string[]): Note {
     const now = new Date().toISOString();
     const { lastInsertRowid } = this.statements.insert.run(title, body, JSON.stringify(tags), now, now);
-    return this.get(Number(lastInsertRowid))!;
+    const note = this.get(Number(lastInsertRowid))!;
+    this.changed(note.id);
+    return note;
   }
 
   get(id: number): Note | undefined {
@@ -78,14 +91,21 @@ export class NoteStore {
     const note = this.get(id);
     if (!note) return undefined;
     this.statements.update.run(changes.title ?? note.title, changes.body ?? note.body, JSON.stringify(changes.tags ?? note.tags), new Date().toISOString(), id);
+    this.changed(id);
     return this.get(id);
   }
 
   delete(id: number): boolean {
-    return this.statements.remove.run(id).changes > 0;
+    const deleted = this.statements.remove.run(id).changes > 0;
+    if (deleted) this.changed(id);
+    return deleted;
   }
 
   close(): void {
     this.db.close();
+  }
+
+  private changed(id: number): void {
+    for (const listener of this.listeners) listener(id);
   }
 }

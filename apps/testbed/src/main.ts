@@ -32,11 +32,20 @@ if (mode === 'stdio' && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   // serves the same surface through the web-standard binding, on node:http.
   // Telemetry first: the Fastify instrumentation sees only instances created after it.
   const flushing = startTelemetry();
-  const started = flushing.then(() =>
+  // REDIS_URL (the bench's scale-out rows): sessions, resumable streams and routing in Redis.
+  const redisUrl = process.env.REDIS_URL;
+  const scaling = redisUrl
+    ? import('@mcpkit/redis').then(async ({ redisScaleOut }) => {
+        const scale = redisScaleOut({ url: redisUrl, prefix: process.env.REDIS_PREFIX ?? 'mcpkit-testbed:' });
+        await scale.ready();
+        return scale;
+      })
+    : Promise.resolve(undefined);
+  const started = Promise.all([flushing, scaling]).then(([, scale]) =>
     mode === 'http'
-      ? import('@mcpkit/fastify').then(({ serveHttp }) => serveHttp(app, { host, port, sessions, responseMode }))
+      ? import('@mcpkit/fastify').then(({ serveHttp }) => serveHttp(app, { host, port, sessions, responseMode, ...scale?.http }))
       : Promise.all([import('@mcpkit/http'), import('./fetch-server.js')]).then(async ([{ createFetchHandler }, { serveFetch }]) => {
-          const handler = createFetchHandler(app, { sessions, responseMode });
+          const handler = createFetchHandler(app, { sessions, responseMode, ...scale?.http });
           const server = await serveFetch(handler, host, port);
           return { url: server.url, close: () => handler.close().then(() => server.close()) };
         }),
@@ -46,6 +55,7 @@ if (mode === 'stdio' && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
       const stop = () =>
         void server
           .close()
+          .then(async () => (await scaling)?.close())
           .then(async () => (await flushing)?.())
           .then(() => process.exit(0));
       process.once('SIGTERM', stop);
