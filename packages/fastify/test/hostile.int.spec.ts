@@ -2,7 +2,9 @@ import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { openSync, closeSync } from 'node:fs';
 import pino from 'pino';
+import { createLogger } from '@mcpkit/core';
 import { MemoryEventStore, serveHttp, type HttpServer, type ServeHttpOptions } from '../src';
 import { cancelled, fixtureApp, INITIALIZE, openSession, parseSse, post } from './fixture-app';
 
@@ -517,5 +519,28 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
     const bounded = await settle(await post(server.url, HUGE_BATCH, { 'mcp-protocol-version': '2025-03-26' }));
     expect(JSON.parse(bounded.body)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('Batch too large') } });
     expect(await (await post(server.url, call(3, 'echo', { text: 'solo' }))).json()).toMatchObject({ id: 3, result: {} });
+  });
+});
+
+describe('client errors logged at debug, with the default logger and its redaction', () => {
+  it('a malformed request line and an oversized header get their answers, and the server serves on', async () => {
+    const devNull = openSync('/dev/null', 'w');
+    try {
+      const logger = createLogger({ level: 'debug', fd: devNull, sync: true });
+      const server = await start({}, logger as unknown as pino.Logger);
+      const port = Number(new URL(server.url).port);
+      // Node's parser error carries the raw bytes (a Buffer) on the error the server logs.
+      const garbage = rawClient(port);
+      garbage.socket.write('FOO BAR\r\n\r\n');
+      await garbage.closed;
+      expect(garbage.received()).toMatch(/^HTTP\/1\.1 400/);
+      const oversized = rawClient(port);
+      oversized.socket.write(`${postHead(port, { Authorization: `Bearer ${'a'.repeat(20_000)}` }, 2)}{}`);
+      await oversized.closed;
+      expect(oversized.received()).toMatch(/^HTTP\/1\.1 431/);
+      await expectAlive(server);
+    } finally {
+      closeSync(devNull);
+    }
   });
 });
