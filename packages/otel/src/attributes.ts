@@ -46,3 +46,9 @@ export const TOOL_ERROR = 'tool_error';
 
 /** `error.type` of a request cancelled by its client (no answer was sent). */
 export const CANCELLED = 'cancelled';
+
+/**
+ * The convention's value for a method the server does not know; mcpkit uses it in metrics for an
+ * unknown tool or prompt name too, so the client's text never becomes a series.
+ */
+export const OTHER = '_OTHER';

@@ -11,8 +11,8 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import type { RequestTrace } from '@mcpkit/core';
-import { ATTR, CANCELLED, TOOL_ERROR } from './attributes';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type RequestTrace } from '@mcpkit/core';
+import { ATTR, CANCELLED, OTHER, TOOL_ERROR } from './attributes';
 import type { Instruments } from './instruments';
 
 /** What a request's `start` leaves for its end. */
@@ -48,15 +48,28 @@ function networkTransport(kind: string): string | undefined {
   return kind === 'stdio' ? 'pipe' : kind === 'http' ? 'tcp' : undefined;
 }
 
-/** The attributes both the span and the duration histogram carry (the low-cardinality ones). */
-function commonAttributes(request: RequestTrace): Attributes {
-  const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: request.method };
+// The revisions this server speaks: any other version string is the client's text.
+const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set<string>([...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]);
+
+/**
+ * The attributes both the span and the duration histogram carry (the low-cardinality ones).
+ * `forMetrics`: names the server does not know (an unknown method, tool or prompt) become `_OTHER`
+ * and an unsupported protocol version is left out, so a client cannot make a series per call; a
+ * span keeps the client's text.
+ */
+function commonAttributes(request: RequestTrace, forMetrics: boolean): Attributes {
+  const known = !forMetrics || request.known;
+  // Not known there may mean only the tool or prompt is not: the method itself is a constant.
+  const methodKnown = known || request.method === TOOLS_CALL || request.method === PROMPTS_GET;
+  const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: methodKnown ? request.method : OTHER };
   if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_OPERATION_NAME] = 'execute_tool';
   if (request.target !== undefined) {
-    if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_NAME] = request.target;
-    else if (request.method === PROMPTS_GET) attributes[ATTR.GEN_AI_PROMPT_NAME] = request.target;
+    if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_NAME] = known ? request.target : OTHER;
+    else if (request.method === PROMPTS_GET) attributes[ATTR.GEN_AI_PROMPT_NAME] = known ? request.target : OTHER;
   }
-  if (request.protocolVersion !== '') attributes[ATTR.MCP_PROTOCOL_VERSION] = request.protocolVersion;
+  if (request.protocolVersion !== '' && (!forMetrics || SUPPORTED_VERSIONS.has(request.protocolVersion))) {
+    attributes[ATTR.MCP_PROTOCOL_VERSION] = request.protocolVersion;
+  }
   const { transport } = request;
   const network = networkTransport(transport.kind);
   if (network !== undefined) attributes[ATTR.NETWORK_TRANSPORT] = network;
@@ -138,7 +151,7 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
         let span: Span | undefined;
         let inside = parent;
         if (tracer !== undefined) {
-          const attributes = commonAttributes(request);
+          const attributes = commonAttributes(request, false);
           if (request.target !== undefined && RESOURCE_METHODS.has(request.method)) attributes[ATTR.MCP_RESOURCE_URI] = request.target;
           // A request always has an id here: notifications are not requests.
           attributes[ATTR.JSONRPC_REQUEST_ID] = String(request.id);
@@ -205,7 +218,7 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
         }
         const instruments = settings.instruments();
         if (instruments === undefined) return;
-        const attributes = commonAttributes(request);
+        const attributes = commonAttributes(request, true);
         if (errorType !== undefined) attributes[ATTR.ERROR_TYPE] = errorType;
         if (request.error !== undefined) attributes[ATTR.RPC_RESPONSE_STATUS_CODE] = String(request.error.code);
         if (request.outcome !== undefined) attributes[ATTR.MCPKIT_OUTCOME] = request.outcome;

@@ -1,5 +1,6 @@
 import { channel, tracingChannel } from 'node:diagnostics_channel';
 import type { RequestId } from '../protocol/json-rpc';
+import { METHOD } from '../protocol/methods';
 import type { Meta } from '../protocol/mcp-types';
 import type { EraName, RequestFrame } from '../wire/frame';
 import type { TransportInfo } from './request-context';
@@ -70,6 +71,13 @@ export interface RequestTrace {
   outcome: string | undefined;
   /** True when an access rule or guard of the primitive let the caller through (set before `asyncStart`). */
   authorized: boolean;
+  /**
+   * True when the server knows what this request names (set before `asyncStart`): a method it
+   * implements and, for `tools/call` and `prompts/get`, a registered tool or prompt. `method` and
+   * `target` are the client's text otherwise: a subscriber that labels metrics with them must not
+   * use them unless this is true, or each call with a new name makes a new series.
+   */
+  known: boolean;
 }
 
 /**
@@ -157,6 +165,7 @@ export function requestTrace(
     cancelled: false,
     outcome: undefined,
     authorized: false,
+    known: false,
   };
 }
 
@@ -181,7 +190,7 @@ export function endTrace(trace: RequestTrace, response: Answer): void {
 /**
  * @internal Publishes a request the era answered without running a handler (`initialize`, an
  * unknown method, a request refused before its handler): `start`, `end`, then how it ended, in
- * one go. Returns the answer.
+ * one go. `known`: the server implements `frame.method`. Returns the answer.
  */
 export function traceAnswered<R extends Answer>(
   frame: RequestFrame,
@@ -189,8 +198,11 @@ export function traceAnswered<R extends Answer>(
   sessionId: string | undefined,
   transport: TransportInfo,
   answer: R,
+  known: boolean,
 ): R {
   const trace = requestTrace(frame.method, frame.target, frame.id, frame.era, protocolVersion, sessionId, transport, frame.meta, frame.params, {});
+  // No handler ran, so no tool or prompt name was looked up.
+  trace.known = known && frame.method !== METHOD.TOOLS_CALL && frame.method !== METHOD.PROMPTS_GET;
   requestChannel.start.publish(trace);
   requestChannel.end.publish(trace);
   endTrace(trace, answer);
@@ -203,6 +215,8 @@ export function traceAnswered<R extends Answer>(
  */
 export function traceLasting<R extends Answer>(frame: RequestFrame, protocolVersion: string, transport: TransportInfo, serve: () => Promise<R>): Promise<R> {
   const trace = requestTrace(frame.method, frame.target, frame.id, frame.era, protocolVersion, undefined, transport, frame.meta, frame.params, {});
+  // Only subscriptions/listen lasts: a method the server implements.
+  trace.known = true;
   const answer = requestChannel.start.runStores(trace, () => (trace.runWithin === undefined ? serve() : trace.runWithin(serve)));
   requestChannel.end.publish(trace);
   return answer.then(

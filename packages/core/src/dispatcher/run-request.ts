@@ -8,6 +8,7 @@ import type { JsonRpcResponse } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import type { RequestFrame } from '../wire/frame';
 import type { Era, EraHost, ReceiveOptions, RunPlan } from '../eras/era';
+import type { CapabilityMap } from '../scanner/definitions';
 import type { MethodHandler } from './method-handler';
 import { RequestContext } from './request-context';
 import { endTrace, requestChannel, requestTrace, type RequestTrace } from './diagnostics-channels';
@@ -108,9 +109,20 @@ export async function runRequest(
   if (trace !== undefined) {
     trace.outcome = ctx.outcome;
     trace.authorized = ctx.authorized;
+    trace.known = namesKnown(host.app.map, method, target);
     endTrace(trace, response);
   }
   return response;
+}
+
+/**
+ * Whether a request that reached its handler (so its method is implemented) names a registered
+ * tool or prompt, where it names one: only then may a metric carry the name.
+ */
+function namesKnown(map: CapabilityMap, method: string, target: unknown): boolean {
+  if (method === METHOD.TOOLS_CALL) return typeof target === 'string' && map.tools.has(target);
+  if (method === METHOD.PROMPTS_GET) return typeof target === 'string' && map.prompts.has(target);
+  return true;
 }
 
 /**

@@ -45,7 +45,14 @@ export const handshakeEra: Era = {
     const answered = (response: JsonRpcResponse): Promise<JsonRpcResponse> =>
       Promise.resolve(
         requestChannel.hasSubscribers
-          ? traceAnswered(frame, handshake.clientInfo.protocolVersion, handshakeLink.session.id, options.transport ?? host.transport, response)
+          ? traceAnswered(
+              frame,
+              handshake.clientInfo.protocolVersion,
+              handshakeLink.session.id,
+              options.transport ?? host.transport,
+              response,
+              method === METHOD.INITIALIZE || host.app.methods.has(method),
+            )
           : response,
       );
     if (method === METHOD.INITIALIZE) return answered(handshake.initialize(id, frame.params));

@@ -17,7 +17,9 @@ import { discoverResult, shapeModernResult } from './results';
 function answered(frame: RequestFrame, host: EraHost, options: ReceiveOptions, response: JsonRpcResponse): Promise<JsonRpcResponse> {
   if (!requestChannel.hasSubscribers) return Promise.resolve(response);
   const version = frame.meta?.[META.PROTOCOL_VERSION];
-  return Promise.resolve(traceAnswered(frame, typeof version === 'string' ? version : '', undefined, options.transport ?? host.transport, response));
+  const { method } = frame;
+  const known = method === SERVER_DISCOVER || method === SUBSCRIPTIONS_LISTEN || host.app.methods.has(method);
+  return Promise.resolve(traceAnswered(frame, typeof version === 'string' ? version : '', undefined, options.transport ?? host.transport, response, known));
 }
 
 function answer(frame: RequestFrame, host: EraHost, options: ReceiveOptions, error: unknown): Promise<JsonRpcResponse> {
