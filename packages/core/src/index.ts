@@ -77,6 +77,7 @@ export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, Clie
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
 export { ErrorCode } from './errors/error-codes';
+export { clip, CLIP_LENGTH } from './errors/clip';
 export {
   McpError,
   ParseError,

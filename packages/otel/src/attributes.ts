@@ -52,3 +52,6 @@ export const CANCELLED = 'cancelled';
  * unknown tool or prompt name too, so the client's text never becomes a series.
  */
 export const OTHER = '_OTHER';
+
+/** How much of a status message a span keeps (a tool's error text, a JSON-RPC error message), as `clip` cuts it. */
+export const STATUS_LENGTH = 500;

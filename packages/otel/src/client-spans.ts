@@ -1,6 +1,6 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { ClientRequestTrace } from '@mcpkit/core';
-import { ATTR } from './attributes';
+import { clip, type ClientRequestTrace } from '@mcpkit/core';
+import { ATTR, STATUS_LENGTH } from './attributes';
 
 // Low-cardinality names for the ways a request to the client fails without a JSON-RPC code.
 const FAILURES: Readonly<Record<string, string>> = { RequestTimeoutError: 'timeout', ConnectionClosedError: 'connection_closed' };
@@ -49,7 +49,9 @@ export function clientSpans(tracer: Tracer | undefined): {
       const type = errorType(request.error);
       span.setAttribute(ATTR.ERROR_TYPE, type);
       if (/^-?\d+$/.test(type)) span.setAttribute(ATTR.RPC_RESPONSE_STATUS_CODE, type);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: request.error instanceof Error ? request.error.message : String(request.error) });
+      // The client's error message is the client's text: clipped like the server span's.
+      const text = request.error instanceof Error ? request.error.message : String(request.error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: clip(text, STATUS_LENGTH) });
     },
 
     asyncEnd(message: unknown): void {

@@ -1,4 +1,4 @@
-import { createApp, Prompt, Tool } from '@mcpkit/core';
+import { createApp, Prompt, Tool, type RequestContext } from '@mcpkit/core';
 import type { Connection } from '@mcpkit/core/transport';
 import pino from 'pino';
 import { record, type Recorder } from '../test/recorder';
@@ -11,6 +11,11 @@ class Known {
   @Tool({ input: null })
   echo(): string {
     return 'ok';
+  }
+
+  @Tool({ input: null })
+  async ask(_: unknown, ctx: RequestContext): Promise<string> {
+    return `${(await ctx.roots({ timeoutMs: 2_000 })).length} roots`;
   }
 
   @Prompt({ input: null })
@@ -32,11 +37,13 @@ afterAll(async () => {
   await recorder.stop();
 });
 
+let sent: Array<Record<string, unknown>>;
 async function connect(): Promise<Connection> {
+  sent = [];
   const app = createApp({ name: 'known', version: '1', providers: [Known], logger: pino({ level: 'silent' }) });
   const connection = app.connect({ kind: 'http' }, { sessionId: 's' });
-  connection.setOutbound(() => {});
-  await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+  connection.setOutbound((message) => sent.push(message as unknown as Record<string, unknown>));
+  await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} } } });
   return connection;
 }
 
@@ -84,5 +91,54 @@ describe('metrics carry only names the server knows', () => {
     // The span still says what the client asked for.
     expect(recorder.span('tools/call nope-0').attributes['gen_ai.tool.name']).toBe('nope-0');
     expect(recorder.span('bogus/m0').attributes['mcp.method.name']).toBe('bogus/m0');
+  });
+});
+
+describe('spans keep a bounded part of what the client sent', () => {
+  // clip's bound and its note "…(N more characters)".
+  const NAME_BOUND = 200 + 40;
+  const STATUS_BOUND = 500 + 40;
+
+  it('huge names, methods, URIs, ids and versions are clipped in span names, attributes and status messages', async () => {
+    const connection = await connect();
+    recorder.reset();
+    const huge = (letter: string) => letter.repeat(200_000);
+    const answers = [
+      await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: huge('T'), arguments: {} } }),
+      await connection.receive({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: huge('P') } }),
+      await connection.receive({ jsonrpc: '2.0', id: 3, method: huge('M'), params: {} }),
+    ];
+    // Core's answers echo at most CLIP_LENGTH characters of the name (issue #11) too.
+    for (const answer of answers) expect(JSON.stringify(answer).length).toBeLessThan(400);
+    await connection.receive({ jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: `notes://${huge('u')}` } });
+    await connection.receive({ jsonrpc: '2.0', id: huge('I'), method: 'tools/list', params: {} });
+    await connection.receive({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/list',
+      params: { _meta: { ...MODERN, 'io.modelcontextprotocol/protocolVersion': huge('V') } },
+    });
+    // A request to the client answered with a huge error message.
+    const pending = connection.receive({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'ask', arguments: {} } });
+    let question: Record<string, unknown> | undefined;
+    for (let round = 0; round < 100 && question === undefined; round++) {
+      question = sent.find((message) => message.method === 'roots/list');
+      if (question === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(question).toBeDefined();
+    await connection.receive({ jsonrpc: '2.0', id: question!.id as number, error: { code: -32603, message: huge('E') } });
+    await pending;
+
+    const spans = recorder.spans();
+    expect(spans.length).toBe(8);
+    for (const span of spans) {
+      expect(span.name.length).toBeLessThanOrEqual(NAME_BOUND + 'tools/call '.length);
+      for (const value of Object.values(span.attributes))
+        if (typeof value === 'string') expect(value.length).toBeLessThanOrEqual(NAME_BOUND + 'notes://'.length);
+      expect((span.status.message ?? '').length).toBeLessThanOrEqual(STATUS_BOUND);
+    }
+    // Clipped, not dropped: the start of what the client sent is still there.
+    expect(spans.map((span) => span.name)).toContainEqual(expect.stringMatching(/^tools\/call T{200}…\(199800 more characters\)$/));
+    expect(spans.find((span) => span.name === 'roots/list')?.status.message).toMatch(/^The client answered roots\/list with error -32603: E+…/);
   });
 });

@@ -11,8 +11,8 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type RequestTrace } from '@mcpkit/core';
-import { ATTR, CANCELLED, OTHER, TOOL_ERROR } from './attributes';
+import { clip, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type RequestTrace } from '@mcpkit/core';
+import { ATTR, CANCELLED, OTHER, STATUS_LENGTH, TOOL_ERROR } from './attributes';
 import type { Instruments } from './instruments';
 
 /** What a request's `start` leaves for its end. */
@@ -36,11 +36,14 @@ const PROMPTS_GET = 'prompts/get';
 // Methods whose target is a resource URI.
 const RESOURCE_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
 
-/** The name a span of this request has: `{mcp.method.name} {target}` for tools and prompts (a URI stays out of names). */
+/**
+ * The name a span of this request has: `{mcp.method.name} {target}` for tools and prompts (a URI
+ * stays out of names). Both parts may be the client's text, so each is clipped.
+ */
 export function spanName(request: Pick<RequestTrace, 'method' | 'target'>): string {
   return request.target !== undefined && (request.method === TOOLS_CALL || request.method === PROMPTS_GET)
-    ? `${request.method} ${request.target}`
-    : request.method;
+    ? `${request.method} ${clip(request.target)}`
+    : clip(request.method);
 }
 
 /** `network.transport` of the convention: stdio is a pipe, HTTP runs on TCP; in-memory has none. */
@@ -61,14 +64,16 @@ function commonAttributes(request: RequestTrace, forMetrics: boolean): Attribute
   const known = !forMetrics || request.known;
   // Not known there may mean only the tool or prompt is not: the method itself is a constant.
   const methodKnown = known || request.method === TOOLS_CALL || request.method === PROMPTS_GET;
-  const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: methodKnown ? request.method : OTHER };
+  const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: !methodKnown ? OTHER : forMetrics ? request.method : clip(request.method) };
   if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_OPERATION_NAME] = 'execute_tool';
   if (request.target !== undefined) {
-    if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_NAME] = known ? request.target : OTHER;
-    else if (request.method === PROMPTS_GET) attributes[ATTR.GEN_AI_PROMPT_NAME] = known ? request.target : OTHER;
+    // In metrics a name here is a registered one; a span keeps the client's, clipped.
+    const name = !known ? OTHER : forMetrics ? request.target : clip(request.target);
+    if (request.method === TOOLS_CALL) attributes[ATTR.GEN_AI_TOOL_NAME] = name;
+    else if (request.method === PROMPTS_GET) attributes[ATTR.GEN_AI_PROMPT_NAME] = name;
   }
   if (request.protocolVersion !== '' && (!forMetrics || SUPPORTED_VERSIONS.has(request.protocolVersion))) {
-    attributes[ATTR.MCP_PROTOCOL_VERSION] = request.protocolVersion;
+    attributes[ATTR.MCP_PROTOCOL_VERSION] = forMetrics ? request.protocolVersion : clip(request.protocolVersion);
   }
   const { transport } = request;
   const network = networkTransport(transport.kind);
@@ -122,7 +127,7 @@ function firstText(result: Readonly<Record<string, unknown>> | undefined): strin
   for (const block of content) {
     if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text') {
       const text = (block as { text?: unknown }).text;
-      if (typeof text === 'string') return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+      if (typeof text === 'string') return clip(text, STATUS_LENGTH);
     }
   }
   return TOOL_ERROR;
@@ -152,9 +157,9 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
         let inside = parent;
         if (tracer !== undefined) {
           const attributes = commonAttributes(request, false);
-          if (request.target !== undefined && RESOURCE_METHODS.has(request.method)) attributes[ATTR.MCP_RESOURCE_URI] = request.target;
+          if (request.target !== undefined && RESOURCE_METHODS.has(request.method)) attributes[ATTR.MCP_RESOURCE_URI] = clip(request.target);
           // A request always has an id here: notifications are not requests.
-          attributes[ATTR.JSONRPC_REQUEST_ID] = String(request.id);
+          attributes[ATTR.JSONRPC_REQUEST_ID] = clip(String(request.id));
           if (request.sessionId !== undefined) attributes[ATTR.MCP_SESSION_ID] = request.sessionId;
           const { transport } = request;
           if (transport.remoteAddress !== undefined) {
@@ -197,7 +202,7 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
         if (request.error !== undefined) {
           errorType = String(request.error.code);
           span?.setAttribute(ATTR.RPC_RESPONSE_STATUS_CODE, errorType);
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: request.error.message });
+          span?.setStatus({ code: SpanStatusCode.ERROR, message: clip(request.error.message, STATUS_LENGTH) });
         } else if (request.isError) {
           errorType = TOOL_ERROR;
           span?.setStatus({ code: SpanStatusCode.ERROR, message: firstText(request.result) });
