@@ -7,6 +7,14 @@ import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
  */
 export type TelemetryMode = 'native' | 'propagation_only' | 'off';
 
+/**
+ * What the client's trace context (`_meta.traceparent`, or the HTTP `traceparent` header when no
+ * HTTP span is around) is to a request's span: `parent` joins the client's trace, and so follows
+ * its sampled flag (a parent-based sampler); `link` starts the server's own trace, sampled by the
+ * server's sampler alone, with a link to the client's span.
+ */
+export type TrustClientTraceContext = 'parent' | 'link';
+
 /** Options of `otel()`. */
 export interface OtelOptions {
   /** Default `native`. */
@@ -29,4 +37,16 @@ export interface OtelOptions {
   captureEndUser?: boolean;
   /** Put `trace_id` and `span_id` on the request line and `ctx.logger` lines (default true). */
   logIds?: boolean;
+  /**
+   * Default `parent`: the request's span is a child of the client's `_meta.traceparent`, so one
+   * agent action is one trace, as the MCP conventions ask; the client's sampled flag then decides
+   * whether it is recorded (with the SDK's default parent-based sampler, `00` keeps a call out of
+   * the traces and `01` passes a ratio sampler by). `link` for clients you do not trust: the server
+   * samples on its own and links the client's span. In `propagation_only` mode, `link` means the
+   * handlers do not run in the client's context.
+   *
+   * @example
+   * otel({ trustClientTraceContext: 'link' }); // a public server: the client's flags decide nothing
+   */
+  trustClientTraceContext?: TrustClientTraceContext;
 }

@@ -61,6 +61,7 @@ export function otel(options: OtelOptions = {}): Telemetry {
     captureResults: options.captureResults === true,
     captureEndUser: options.captureEndUser === true,
     logIds: options.logIds !== false,
+    trustClientTraceContext: options.trustClientTraceContext ?? 'parent',
   });
   requests.start.subscribe(onRequest.start);
   requests.asyncEnd.subscribe(onRequest.asyncEnd);

@@ -2,6 +2,7 @@ import {
   context,
   isSpanContextValid,
   propagation,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -14,6 +15,7 @@ import {
 import { clip, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type RequestTrace } from '@mcpkit/core';
 import { ATTR, CANCELLED, OTHER, STATUS_LENGTH, TOOL_ERROR } from './attributes';
 import type { Instruments } from './instruments';
+import type { TrustClientTraceContext } from './options';
 
 /** What a request's `start` leaves for its end. */
 interface Open {
@@ -29,6 +31,7 @@ export interface RequestSpanSettings {
   readonly captureResults: boolean;
   readonly captureEndUser: boolean;
   readonly logIds: boolean;
+  readonly trustClientTraceContext: TrustClientTraceContext;
 }
 
 const TOOLS_CALL = 'tools/call';
@@ -103,8 +106,15 @@ function authDecision(request: RequestTrace): string | undefined {
  * The parent of a request's span, and the ambient span to link to: `_meta.traceparent` first
  * (both eras), else the ambient context (an HTTP span), else the HTTP headers' trace context.
  */
-function parentOf(request: RequestTrace, active: Context): { parent: Context; links: Link[] | undefined } {
+function parentOf(request: RequestTrace, active: Context, trust: TrustClientTraceContext): { parent: Context; links: Link[] | undefined } {
   const ambient = trace.getSpan(active);
+  if (trust === 'link') {
+    // The client's context is only a link: its sampled flag decides nothing here.
+    const carrier = request.meta?.traceparent !== undefined ? request.meta : ambient === undefined ? request.transport.headers : undefined;
+    if (carrier?.traceparent === undefined) return { parent: active, links: undefined };
+    const remote = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, carrier));
+    return { parent: active, links: remote !== undefined && isSpanContextValid(remote) ? [{ context: remote }] : undefined };
+  }
   if (request.meta?.traceparent !== undefined) {
     const parent = propagation.extract(active, request.meta);
     const remote = trace.getSpanContext(parent);
@@ -152,7 +162,7 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
     start(message: unknown): void {
       const request = message as RequestTrace;
       try {
-        const { parent, links } = parentOf(request, context.active());
+        const { parent, links } = parentOf(request, context.active(), settings.trustClientTraceContext);
         let span: Span | undefined;
         let inside = parent;
         if (tracer !== undefined) {
