@@ -22,8 +22,18 @@ function consoleToStderr(): void {
 }
 
 /**
- * Starts OpenTelemetry when the standard configuration asks for it (`OTEL_EXPORTER_OTLP_ENDPOINT`
- * set): the Node SDK reads the rest of `OTEL_*` itself (`OTEL_EXPORTER_OTLP_PROTOCOL` http/json or
+ * Whether the standard configuration asks for telemetry: an OTLP endpoint, or an exporter named
+ * for traces or metrics (`prometheus` serves metrics for scraping with no endpoint at all).
+ * `none` in both, or nothing set, starts nothing.
+ */
+export function telemetryWanted(env: NodeJS.ProcessEnv): boolean {
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) return true;
+  const named = (value: string | undefined) => value !== undefined && value.split(',').some((name) => name.trim() !== '' && name.trim() !== 'none');
+  return named(env.OTEL_TRACES_EXPORTER) || named(env.OTEL_METRICS_EXPORTER);
+}
+
+/**
+ * Starts OpenTelemetry when the standard configuration asks for it (`telemetryWanted`): the Node SDK reads the rest of `OTEL_*` itself (`OTEL_EXPORTER_OTLP_PROTOCOL` http/json or
  * http/protobuf, `OTEL_SERVICE_NAME`, `OTEL_METRIC_EXPORT_INTERVAL`), `@fastify/otel` makes the
  * HTTP spans and `@mcpkit/otel` the MCP ones. Nothing is loaded otherwise, so a server without it
  * starts as fast as before. The OTLP exporters send over HTTP, and whatever the SDK prints
@@ -33,7 +43,7 @@ function consoleToStderr(): void {
  * @returns what flushes and stops it before the process exits
  */
 export async function startTelemetry(): Promise<() => Promise<void>> {
-  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return () => Promise.resolve();
+  if (!telemetryWanted(process.env)) return () => Promise.resolve();
   // Before the SDK exists: its constructor already logs when OTEL_LOG_LEVEL is set.
   consoleToStderr();
   const [{ NodeSDK }, { FastifyOtelInstrumentation }, { otel }] = await Promise.all([

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -9,6 +10,18 @@ import { HttpServerProcess, OtlpReceiver, RawStdioClient, spanAttribute as attri
 // the spans and metrics of a session driven by the official SDK client arrive, joined to the
 // client's trace through `_meta.traceparent`.
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
+
+/** A loopback port nobody listens on now (the Prometheus exporter's, which has no port 0). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 const CLIENT_TRACE = '5b8efff798038103d269b633813fc60c';
 const CLIENT_SPAN = 'eee19b7ec3c1b174';
 const TRACEPARENT = `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`;
@@ -52,6 +65,32 @@ describe('notes with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     }
     return false;
   }
+
+  it('Prometheus only (OTEL_METRICS_EXPORTER=prometheus, no OTLP endpoint): the SDK starts and serves the MCP metrics for scraping', async () => {
+    const port = await freePort();
+    const server = await HttpServerProcess.start(process.execPath, [MAIN], {
+      NOTES_DB: join(dir, 'notes.db'),
+      LOG_LEVEL: 'warn',
+      OTEL_METRICS_EXPORTER: 'prometheus',
+      OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      OTEL_TRACES_EXPORTER: 'none',
+      OTEL_LOGS_EXPORTER: 'none',
+    });
+    try {
+      await session(server);
+      let scraped = '';
+      for (const until = Date.now() + 5_000; Date.now() < until && !scraped.includes('mcp_server_operation_duration');) {
+        scraped = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+          (response) => response.text(),
+          () => '',
+        );
+        if (!scraped.includes('mcp_server_operation_duration')) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(scraped).toMatch(/mcp_server_operation_duration_count\{[^}]*mcp_method_name="tools\/call"/);
+    } finally {
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    }
+  });
 
   it('over HTTP (http/json): MCP spans under the client trace, linked to the Fastify span, and the metrics', async () => {
     const server = await HttpServerProcess.start(process.execPath, [MAIN], env('http/json'));
