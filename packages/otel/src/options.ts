@@ -28,7 +28,11 @@ export interface OtelOptions {
    * arguments may hold secrets.
    */
   captureArguments?: boolean;
-  /** Record `tools/call` results as `gen_ai.tool.call.result` (JSON). Off by default, like arguments. */
+  /**
+   * Record `tools/call` results as `gen_ai.tool.call.result` (JSON), and a failed tool's text as
+   * its span's status message (else `tool_error`). Off by default, like arguments: a result may
+   * quote them.
+   */
   captureResults?: boolean;
   /**
    * Record the authenticated caller's subject (`ctx.auth.subject`) as `enduser.id`. Off by

@@ -37,6 +37,12 @@ class Tools {
     throw new ToolError('the disk is offline');
   }
 
+  @Tool()
+  lookup(args: EchoArgs): string {
+    // A tool's error text may quote its arguments.
+    throw new ToolError(`no note named ${args.text}`);
+  }
+
   @Tool({ input: null })
   async ask(_: unknown, ctx: RequestContext) {
     return `${(await ctx.roots()).length} roots`;
@@ -146,12 +152,22 @@ describe.each([
     expect(allValues()).not.toContain('s3cr3t');
   });
 
-  it('says error.type tool_error for isError, with status ERROR and its message', async () => {
+  it('says error.type tool_error for isError, with status ERROR; its text is the message only with captureResults', async () => {
     const connection = await connect(era);
     await call(connection, extra, 'broken', {});
     const span = recorder.span('tools/call broken');
     expect(span.attributes['error.type']).toBe('tool_error');
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'the disk is offline' });
+    // The result's text may quote the client's arguments (an invalid-arguments result does).
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'tool_error' });
+    const echoed = await call(connection, extra, 'lookup', { text: 'sk_SECRET_ARG' });
+    expect(JSON.stringify(echoed)).toContain('sk_SECRET_ARG');
+    expect(recorder.span('tools/call lookup').status.message).toBe('tool_error');
+    expect(allValues()).not.toContain('sk_SECRET_ARG');
+    telemetry.disable();
+    telemetry = otel({ captureResults: true });
+    recorder.reset();
+    await call(connection, extra, 'broken', {});
+    expect(recorder.span('tools/call broken').status).toEqual({ code: SpanStatusCode.ERROR, message: 'the disk is offline' });
   });
 
   it('says error.type and rpc.response.status_code with the JSON-RPC code for errors', async () => {

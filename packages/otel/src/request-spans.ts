@@ -215,7 +215,9 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
           span?.setStatus({ code: SpanStatusCode.ERROR, message: clip(request.error.message, STATUS_LENGTH) });
         } else if (request.isError) {
           errorType = TOOL_ERROR;
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: firstText(request.result) });
+          // The result's text is the tool's output, and an invalid-arguments result quotes the
+          // client's input: like the result itself, only when asked for.
+          span?.setStatus({ code: SpanStatusCode.ERROR, message: settings.captureResults ? firstText(request.result) : TOOL_ERROR });
         } else if (request.cancelled) {
           errorType = CANCELLED;
           span?.setStatus({ code: SpanStatusCode.ERROR, message: 'cancelled by the client' });
