@@ -8,7 +8,10 @@ export function countOutcomes(): { counts: Map<string, number>; stop(): void } {
   const onEnd = (message: unknown) => {
     const request = message as RequestTrace;
     // The request line's word: ok, tool_error, denied, hidden, rate_limited, invalid, cancelled, error <code>.
-    const key = `${request.method} ${request.outcome}`;
+    // A method the server does not implement is the client's text: one key for all of them
+    // (not known on tools/call may be the tool name only, and the method is not counted by tool).
+    const method = request.known || request.method === 'tools/call' || request.method === 'prompts/get' ? request.method : '_OTHER';
+    const key = `${method} ${request.outcome}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   };
   requests.asyncEnd.subscribe(onEnd);

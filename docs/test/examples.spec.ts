@@ -110,7 +110,10 @@ describe('documentation examples', () => {
       await client.callTool('summary', { city: 'Oslo', days: 3 });
       await client.callTool('summary', { city: 'Atlantis', days: 1 });
       await client.listTools();
-      expect(Object.fromEntries(watch.counts)).toMatchObject({ 'tools/call ok': 1, 'tools/call tool_error': 1, 'tools/list ok': 1 });
+      // Made-up methods share one key: a client cannot grow the map.
+      for (const method of ['made/up1', 'made/up2']) await expect(client.request(method)).rejects.toThrow();
+      expect(Object.fromEntries(watch.counts)).toMatchObject({ 'tools/call ok': 1, 'tools/call tool_error': 1, 'tools/list ok': 1, '_OTHER error -32601': 2 });
+      expect([...watch.counts.keys()].join()).not.toContain('made/up');
     } finally {
       watch.stop();
     }

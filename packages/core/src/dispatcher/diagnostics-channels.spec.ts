@@ -228,6 +228,41 @@ describe('the mcpkit:request tracing channel', () => {
     expect(JSON.parse(fast.written[0])).toMatchObject({ msg: 'request', trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' });
   });
 
+  it.each([['handshake' as const], ['modern' as const]])(
+    "says whether the server knows what a request names (%s): its methods and registered tools yes, the client's inventions no",
+    async (era) => {
+      const connection = await connect(era);
+      const meta = era === 'modern' ? { _meta: MODERN } : {};
+      const knownOf = async (method: string, params: Record<string, unknown>) => {
+        listening.events.length = 0;
+        await connection.receive({ jsonrpc: '2.0', id: 9, method, params: { ...params, ...meta } });
+        const ended = listening.events.find(([name]) => name === 'asyncEnd');
+        return ended?.[1].known;
+      };
+      expect(await knownOf('tools/call', { name: 'echo', arguments: { text: 'hi' } })).toBe(true);
+      expect(await knownOf('tools/call', { name: 'echo', arguments: { text: 1 } })).toBe(true);
+      expect(await knownOf('tools/list', {})).toBe(true);
+      expect(await knownOf('tools/call', { name: 'nope', arguments: {} })).toBe(false);
+      expect(await knownOf('bogus/method', {})).toBe(false);
+    },
+  );
+
+  it('knows nothing a request names that was answered before its handler: a tools/call before initialize', async () => {
+    const app = createApp({ name: 'traced', version: '1', providers: [Traced], logger: pino({ level: 'silent' }) });
+    const connection = app.connect({ kind: 'memory' }, { sessionId: 's' });
+    connection.setOutbound(() => {});
+    listening.events.length = 0;
+    await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+    await connection.receive({ jsonrpc: '2.0', id: 2, method: 'ping', params: {} });
+    await connection.receive({ jsonrpc: '2.0', id: 3, method: 'made/up', params: {} });
+    const ended = listening.events.filter(([name]) => name === 'asyncEnd').map(([, trace]) => [trace.method, trace.known]);
+    expect(ended).toEqual([
+      ['tools/call', false],
+      ['ping', true],
+      ['made/up', false],
+    ]);
+  });
+
   it('publishes initialize, with the negotiated revision', async () => {
     await connect('handshake');
     expect(names(listening.events)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
