@@ -1,5 +1,5 @@
 import { createApp, RequireScopes, Tool, type RequestContext } from '@mcpkit/core';
-import { jwtVerifier } from '@mcpkit/http';
+import { introspectionVerifier, jwtVerifier, type TokenVerifier } from '@mcpkit/http';
 import pino from 'pino';
 import { serveHttp, type HttpServer, type ServeHttpOptions } from '../src';
 import { StubAuthorizationServer } from '@mcpkit/testing';
@@ -34,7 +34,7 @@ describe('floods against a resource server', () => {
   });
   afterAll(() => as.close());
 
-  const serve = async (options: Partial<ServeHttpOptions> & { verifier?: ReturnType<typeof jwtVerifier> } = {}) => {
+  const serve = async (options: Partial<ServeHttpOptions> & { verifier?: TokenVerifier } = {}) => {
     const { verifier, ...rest } = options;
     const server = await serveHttp(createApp({ name: 'notes', version: '1', providers: [Notes], logger: pino({ level: 'silent' }) }), {
       port: 0,
@@ -91,5 +91,54 @@ describe('floods against a resource server', () => {
     await new Promise((resolve) => setTimeout(resolve, 350));
     expect((await post(server, token)).status).toBe(200);
     expect(as.jwksHits - before).toBe(2);
+  });
+
+  it('answers a flood of garbage tokens 429 with Retry-After before verifying: the verifier runs no more than the limit allows', async () => {
+    const inner = jwtVerifier({ issuer: as.issuer }).forResource(RESOURCE);
+    const seen: string[] = [];
+    const counting: TokenVerifier = {
+      verify: (token) => {
+        seen.push(token);
+        return inner.verify(token);
+      },
+    };
+    const server = await serve({ verifier: counting, rateLimit: { limit: 5, windowMs: 60_000 } });
+    // A verified caller counts against its subject, not against the address.
+    const good = await as.mint({ aud: RESOURCE, scope: 'notes:read', sub: 'ada' });
+    for (let i = 0; i < 5; i++) expect((await post(server, good)).status).toBe(200);
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 30; i++) {
+      const response = await post(server, `garbage-${i}`);
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter ??= response.headers.get('retry-after');
+      await response.arrayBuffer();
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5)).toEqual(Array.from({ length: 25 }, () => 429));
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(seen.filter((token) => token.startsWith('garbage-'))).toHaveLength(5);
+    // No token at all counts against the address too.
+    expect((await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: INIT })).status).toBe(429);
+  });
+
+  it('costs the introspection endpoint no more than the limit allows, and remembers an inactive token for a while', async () => {
+    const verifier = introspectionVerifier({ issuer: as.issuer, clientId: as.introspectionClient.id, clientSecret: as.introspectionClient.secret });
+    const limited = await serve({ verifier, rateLimit: { limit: 3, windowMs: 60_000 } });
+    const before = as.introspectionHits;
+    const statuses = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await post(limited, `opaque-${i}`)).status));
+    // All at once: counted before their check, but the first of the burst (nothing suspect yet): one more at most.
+    const hits = as.introspectionHits - before;
+    expect(hits).toBeGreaterThanOrEqual(3);
+    expect(hits).toBeLessThanOrEqual(4);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(hits);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(16);
+    // Without a limit, one bad token repeated is asked about once within inactiveCacheSec (default 5 s).
+    const open = await serve({
+      verifier: introspectionVerifier({ issuer: as.issuer, clientId: as.introspectionClient.id, clientSecret: as.introspectionClient.secret }),
+    });
+    const again = as.introspectionHits;
+    for (let i = 0; i < 10; i++) expect((await post(open, 'the-same-bad-token')).status).toBe(401);
+    expect(as.introspectionHits - again).toBe(1);
   });
 });

@@ -65,8 +65,10 @@ export interface McpHttpHandler {
    */
   authenticate(request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query'>, logger?: Logger): Promise<Authentication>;
   /**
-   * Everything decided before a request's body is read, in order: its bearer token (with
-   * `auth`: `authenticate`), then the endpoint's rate limit (with `rateLimit`: `429`). A binding
+   * Everything decided before a request's body is read, in order: with `rateLimit`, a `429` for
+   * an address over its limit for requests without a valid token (before any token check);
+   * its bearer token (with `auth`: `authenticate`); then the endpoint's rate limit (`429`), by
+   * subject when the token is good, else by address. A binding
    * that calls it (when `admits`) passes the outcome on as `request.auth`; otherwise `handle`
    * calls it, after the body was read.
    */
@@ -192,11 +194,28 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query' | 'remoteAddress'>,
     log: Logger = logger,
   ): Promise<Authentication> => {
-    const outcome = await authenticate(request, log);
+    const limited = limiter !== undefined && request.path === options.path && request.method !== 'OPTIONS' ? limiter : undefined;
+    if (limited === undefined) return authenticate(request, log);
+    // An address over its limit for requests without a valid token is refused before its token
+    // costs a verification (and an authorization server round trip with introspection).
+    const gate = await limited.beforeTokenCheck(request.remoteAddress, log);
+    if (gate.refused) return { refused: gate.refused };
+    let outcome: Authentication;
+    try {
+      outcome = await authenticate(request, log);
+    } finally {
+      gate.done();
+    }
+    if (outcome.auth === undefined) {
+      // Anonymous or refused: the address's bucket (once: it may have been counted before).
+      if (outcome.refused) limited.refusedAt(request.remoteAddress);
+      if (gate.counted) return outcome;
+      const over = await limited.check({ auth: undefined, remoteAddress: request.remoteAddress }, log);
+      return over ? { refused: over } : outcome;
+    }
     // After the token check, so an authenticated caller counts as itself wherever it connects from.
-    if (outcome.refused || limiter === undefined || request.path !== options.path || request.method === 'OPTIONS') return outcome;
-    const limited = await limiter.check({ auth: outcome.auth, remoteAddress: request.remoteAddress }, log);
-    return limited ? { refused: limited } : outcome;
+    const over = await limited.check({ auth: outcome.auth, remoteAddress: request.remoteAddress }, log);
+    return over ? { refused: over } : outcome;
   };
 
   const route = async (request: HttpRequest): Promise<HttpResult> => {
