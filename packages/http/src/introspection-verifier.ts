@@ -27,11 +27,14 @@ export interface IntrospectionVerifierOptions {
    * time): a flood repeating one bad token costs one call per this time, not one each.
    */
   inactiveCacheSec?: number;
-  /** Most answers cached, active and inactive (default 10 000); past it the least recently used goes. */
+  /** Most active answers cached (default 10 000; inactive ones: 1 000 at most, apart); past it the least recently used goes. */
   maxCacheEntries?: number;
   /** How long the endpoint may take to answer, in ms (default 5 000); slower is a `503`. */
   timeoutMs?: number;
 }
+
+// Most inactive answers remembered (at most maxCacheEntries too).
+const MAX_INACTIVE = 1_000;
 
 // An introspection answer is a handful of claims: anything bigger is not one.
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -141,6 +144,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
 
   // One cache and one table of calls in flight per verifier, whatever audience it checks for.
   const cache = new Map<string, Cached>();
+  // Inactive answers apart, and fewer: a flood of made-up tokens must not evict the good ones.
+  const inactive = new Map<string, Cached>();
+  const maxInactive = Math.min(maxEntries, MAX_INACTIVE);
   const inFlight = new Map<string, Promise<Record<string, unknown>>>();
 
   const ask = async (token: string): Promise<Record<string, unknown>> => {
@@ -159,8 +165,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     const expiresAtMs = auth?.expiresAt === undefined ? Infinity : auth.expiresAt * 1000 - Date.now();
     const lifetime = auth === undefined ? inactiveMs : Math.min(ttlMs, expiresAtMs);
     if (!(lifetime > 0)) return;
-    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-    cache.set(key, { auth, until: performance.now() + lifetime });
+    const into = auth === undefined ? inactive : cache;
+    if (into.size >= (auth === undefined ? maxInactive : maxEntries)) into.delete(into.keys().next().value as string);
+    into.set(key, { auth, until: performance.now() + lifetime });
   };
 
   const make = (audience: readonly string[] | undefined): TokenVerifier => ({
@@ -168,11 +175,12 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       if (audience === undefined || audience.length === 0) throw new Error('introspectionVerifier: no audience (give audience, or use it as auth.verifier)');
       // The digest names the token in memory; the token itself is kept nowhere.
       const key = `${audience.join(' ')}\u0000${createHash('sha256').update(token).digest('base64url')}`;
-      const hit = cache.get(key);
+      const hit = cache.get(key) ?? inactive.get(key);
       if (hit !== undefined) {
-        cache.delete(key);
+        const from = hit.auth === undefined ? inactive : cache;
+        from.delete(key);
         if (hit.until > performance.now()) {
-          cache.set(key, hit);
+          from.set(key, hit);
           if (hit.auth === undefined) throw new InvalidTokenError('the token is not active');
           return hit.auth;
         }
