@@ -1,3 +1,5 @@
+import { InvalidTokenError } from '@mcpkit/http';
+import { StubAuthorizationServer } from '@mcpkit/testing';
 import { notesAuthFromEnv, notesHttpAuth } from './auth';
 
 describe('the notes authenticated mode from the environment', () => {
@@ -26,5 +28,25 @@ describe('the notes authenticated mode from the environment', () => {
     const options = await notesHttpAuth({ issuer, resource });
     expect(options.auth).toMatchObject({ resource, authorizationServers: [issuer], scopesSupported: ['notes:read', 'notes:write'] });
     expect(options.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'notes.example.com']);
+  });
+
+  it('pins the JWT typ only when NOTES_AUTH_TYP says so (default: any, as most providers send JWT)', async () => {
+    const as = await StubAuthorizationServer.start();
+    try {
+      const aud = 'http://127.0.0.1/mcp';
+      const verifierOf = async (env: NodeJS.ProcessEnv) => {
+        const options = await notesHttpAuth(notesAuthFromEnv({ NOTES_AUTH_ISSUER: as.issuer, NOTES_AUTH_RESOURCE: aud, ...env })!);
+        const { verifier } = options.auth!;
+        return verifier.forResource?.(aud) ?? verifier;
+      };
+      const [jwt, atJwt] = await Promise.all([as.mint({ aud, typ: 'JWT' }), as.mint({ aud })]);
+      const any = await verifierOf({});
+      expect((await any.verify(jwt)).subject).toBe('user-1');
+      const pinned = await verifierOf({ NOTES_AUTH_TYP: 'at+jwt' });
+      expect((await pinned.verify(atJwt)).subject).toBe('user-1');
+      await expect(pinned.verify(jwt)).rejects.toBeInstanceOf(InvalidTokenError);
+    } finally {
+      await as.close();
+    }
   });
 });

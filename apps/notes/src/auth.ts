@@ -7,6 +7,12 @@ export interface NotesAuth {
   readonly issuer: string;
   /** `NOTES_AUTH_RESOURCE`: the canonical URL of the notes MCP endpoint, as tokens carry it in `aud`. */
   readonly resource: string;
+  /**
+   * `NOTES_AUTH_TYP`: the JWT `typ` header required, e.g. `at+jwt` (RFC 9068). Unset: any, as
+   * Auth0's default profile, Entra ID and Keycloak send `JWT`; the audience check is what keeps
+   * an ID token (its `aud` is a client id) out.
+   */
+  readonly requireTyp?: string;
 }
 
 /**
@@ -26,7 +32,8 @@ export function notesAuthFromEnv(env: NodeJS.ProcessEnv = process.env): NotesAut
   ] as const) {
     if (!URL.canParse(url)) throw new Error(`${name} must be an absolute URL, got ${JSON.stringify(url)}`);
   }
-  return { issuer, resource };
+  const requireTyp = env.NOTES_AUTH_TYP || undefined;
+  return requireTyp === undefined ? { issuer, resource } : { issuer, resource, requireTyp };
 }
 
 /**
@@ -35,13 +42,13 @@ export function notesAuthFromEnv(env: NodeJS.ProcessEnv = process.env): NotesAut
  * in front forwards its public name in `Host`). Loads the HTTP package only when asked, as
  * main.ts loads Fastify: a stdio server does not pay for either.
  */
-export async function notesHttpAuth({ issuer, resource }: NotesAuth): Promise<Pick<McpHttpOptions, 'auth' | 'allowedHosts'>> {
+export async function notesHttpAuth({ issuer, resource, requireTyp }: NotesAuth): Promise<Pick<McpHttpOptions, 'auth' | 'allowedHosts'>> {
   const { jwtVerifier, LOOPBACK_HOSTS } = await import('@mcpkit/http');
   return {
     auth: {
       resource,
       authorizationServers: [issuer],
-      verifier: jwtVerifier({ issuer }),
+      verifier: jwtVerifier({ issuer, requireTyp }),
       scopesSupported: [...NOTES_SCOPES],
       resourceName: 'mcpkit notes',
     },

@@ -70,7 +70,8 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
   // DNS-rebinding protection before any body is read: a bad Host or Origin is 403. A callback
   // hook, not an async one: Fastify then spends no promise on every request that passes.
   instance.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const refused = core.guard(request.headers);
+    const path = request.routeOptions.url ?? request.url;
+    const refused = core.guard(request.headers, path);
     if (refused) {
       send(reply, refused);
       return;
@@ -80,7 +81,6 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
       return;
     }
     // The token and the rate limit before the body is read: a stranger's body, or one over the limit, costs nothing.
-    const path = request.routeOptions.url ?? request.url;
     const headers = withEveryAuthorization(request);
     const admitted = { method: request.method, path, headers, query: request.query as HttpRequest['query'], remoteAddress: request.ip };
     core.admit(admitted, request.log).then(

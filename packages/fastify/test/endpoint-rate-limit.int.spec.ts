@@ -79,7 +79,7 @@ describe('the endpoint-wide rate limit on Fastify', () => {
     });
     expect((await post(server.url, INIT, { authorization: 'Bearer user-a' })).status).toBe(200);
     expect((await post(server.url, INIT, { authorization: 'Bearer user-a' })).status).toBe(429);
-    // Another subject from the same address has its own bucket; a stranger is refused by the token check.
+    // Another subject from the same address has its own bucket; a stranger is refused by the token check (counted by address).
     expect((await post(server.url, INIT, { authorization: 'Bearer user-b' })).status).toBe(200);
     expect((await post(server.url, '{', { authorization: 'Bearer nobody' })).status).toBe(401);
   });

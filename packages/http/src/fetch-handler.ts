@@ -105,7 +105,7 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
     };
     request.signal?.addEventListener('abort', gone, { once: true });
 
-    let result = core.guard(headers);
+    let result = core.guard(headers, decodePath(url.pathname));
     let auth: AuthInfo | null | undefined;
     if (result === undefined && core.admits) {
       // The token and the rate limit first: a stranger's body, or one over the limit, is never read.

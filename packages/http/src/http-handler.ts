@@ -17,6 +17,7 @@ import { RoutedSessions } from './routed-sessions';
 import { StreamableHttpEndpoint } from './streamable-http';
 import { ResourceServer, type Authentication } from './resource-server';
 import { EndpointRateLimit } from './endpoint-rate-limit';
+import { preflight, withCors } from './cors';
 
 /**
  * What went wrong below the MCP endpoint, in the binding's own HTTP layer (reading the body …).
@@ -56,8 +57,12 @@ export interface McpHttpHandler {
   readonly routes: ReadonlyArray<{ readonly methods: readonly string[]; readonly path: string }>;
   /** Serves one request: never throws, always answers. */
   handle(request: HttpRequest): Promise<HttpResult>;
-  /** DNS-rebinding protection: the `403` for a bad `Host` or `Origin`, else undefined. A binding may call it before reading a body; `handle` calls it too. */
-  guard(headers: HttpHeaders): HttpResult | undefined;
+  /**
+   * DNS-rebinding protection: the `403` for a bad `Host` or `Origin`, else undefined. A binding
+   * may call it before reading a body; `handle` calls it too. With `path`, the Protected
+   * Resource Metadata is public: any `Origin` may read it (its `Host` is still checked).
+   */
+  guard(headers: HttpHeaders, path?: string): HttpResult | undefined;
   /**
    * With `auth`: checks a request's bearer token before its body is read (who it is, or the
    * `401` / `400` / `503` to answer). Without `auth`: everyone is anonymous. A binding that calls
@@ -65,8 +70,10 @@ export interface McpHttpHandler {
    */
   authenticate(request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query'>, logger?: Logger): Promise<Authentication>;
   /**
-   * Everything decided before a request's body is read, in order: its bearer token (with
-   * `auth`: `authenticate`), then the endpoint's rate limit (with `rateLimit`: `429`). A binding
+   * Everything decided before a request's body is read, in order: with `rateLimit`, a `429` for
+   * an address over its limit for requests without a valid token (before any token check);
+   * its bearer token (with `auth`: `authenticate`); then the endpoint's rate limit (`429`), by
+   * subject when the token is good, else by address. A binding
    * that calls it (when `admits`) passes the outcome on as `request.auth`; otherwise `handle`
    * calls it, after the body was read.
    */
@@ -153,9 +160,11 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   if (ssePaths) routes.push({ methods: ['GET'], path: ssePaths.ssePath }, { methods: ['POST'], path: ssePaths.messagesPath });
   for (const path of resourceServer?.metadataPaths ?? []) routes.push({ methods: ['GET', 'HEAD', 'OPTIONS'], path });
 
-  const guard = (headers: HttpHeaders): HttpResult | undefined => {
+  const guard = (headers: HttpHeaders, path?: string): HttpResult | undefined => {
     if (!isAllowedHost(headerValue(headers.host), options.allowedHosts))
       return errorResult(403, new InvalidRequestError('Forbidden: this Host is not allowed'));
+    // Public metadata (RFC 9728) for browser clients of any origin; it answers with `*`.
+    if (path !== undefined && resourceServer?.metadataPaths.has(path)) return undefined;
     if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts))
       return errorResult(403, new InvalidRequestError('Forbidden: this Origin is not allowed'));
     return undefined;
@@ -192,11 +201,33 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query' | 'remoteAddress'>,
     log: Logger = logger,
   ): Promise<Authentication> => {
-    const outcome = await authenticate(request, log);
+    const outcome = await admitted(request, log);
+    // A browser must read a 401's challenge (or a 429's Retry-After) to act on it.
+    return outcome.refused && request.path === options.path ? { refused: withCors(request.headers, outcome.refused) } : outcome;
+  };
+  const admitted = async (request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query' | 'remoteAddress'>, log: Logger): Promise<Authentication> => {
+    const limited = limiter !== undefined && request.path === options.path && request.method !== 'OPTIONS' ? limiter : undefined;
+    if (limited === undefined) return authenticate(request, log);
+    // An address over its limit for requests without a valid token is refused before its token
+    // costs a verification (and an authorization server round trip with introspection).
+    const gate = await limited.beforeTokenCheck(request.remoteAddress, log);
+    if (gate.refused) return { refused: gate.refused };
+    let outcome: Authentication;
+    try {
+      outcome = await authenticate(request, log);
+    } finally {
+      gate.done();
+    }
+    if (outcome.auth === undefined) {
+      // Anonymous or refused: the address's bucket (once: it may have been counted before).
+      if (outcome.refused) limited.refusedAt(request.remoteAddress);
+      if (gate.counted) return outcome;
+      const over = await limited.check({ auth: undefined, remoteAddress: request.remoteAddress }, log);
+      return over ? { refused: over } : outcome;
+    }
     // After the token check, so an authenticated caller counts as itself wherever it connects from.
-    if (outcome.refused || limiter === undefined || request.path !== options.path || request.method === 'OPTIONS') return outcome;
-    const limited = await limiter.check({ auth: outcome.auth, remoteAddress: request.remoteAddress }, log);
-    return limited ? { refused: limited } : outcome;
+    const over = await limited.check({ auth: outcome.auth, remoteAddress: request.remoteAddress }, log);
+    return over ? { refused: over } : outcome;
   };
 
   const route = async (request: HttpRequest): Promise<HttpResult> => {
@@ -215,6 +246,8 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     }
     if (request.path === options.path) {
       switch (request.method) {
+        case 'OPTIONS':
+          return preflight(request.headers, registry ? 'GET, POST, DELETE' : 'POST') ?? endpoint.methodNotAllowed();
         case 'POST':
           return endpoint.post(request);
         case 'GET':
@@ -244,7 +277,10 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     fault,
     async handle(request: HttpRequest): Promise<HttpResult> {
       try {
-        return guard(request.headers) ?? (await route(request));
+        const refused = guard(request.headers, request.path);
+        if (refused) return refused;
+        const result = await route(request);
+        return request.path === options.path ? withCors(request.headers, result) : result;
       } catch (error) {
         return fault({ kind: 'internal', error }, request.logger);
       }

@@ -22,17 +22,26 @@ export interface IntrospectionVerifierOptions {
   clockToleranceSec?: number;
   /** Longest a positive answer is reused, in seconds (default 60; 0: ask every time). Never past the token's `exp`. */
   cacheTtlSec?: number;
-  /** Most answers cached (default 10 000); past it the least recently used goes. */
+  /**
+   * How long an inactive answer (`active: false`) is reused, in seconds (default 5; 0: ask every
+   * time): a flood repeating one bad token costs one call per this time, not one each.
+   */
+  inactiveCacheSec?: number;
+  /** Most active answers cached (default 10 000; inactive ones: 1 000 at most, apart); past it the least recently used goes. */
   maxCacheEntries?: number;
   /** How long the endpoint may take to answer, in ms (default 5 000); slower is a `503`. */
   timeoutMs?: number;
 }
 
+// Most inactive answers remembered (at most maxCacheEntries too).
+const MAX_INACTIVE = 1_000;
+
 // An introspection answer is a handful of claims: anything bigger is not one.
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 interface Cached {
-  readonly auth: AuthInfo;
+  /** Undefined: the token was inactive. */
+  readonly auth: AuthInfo | undefined;
   /** `performance.now()` past which the answer is asked again. */
   readonly until: number;
 }
@@ -87,8 +96,8 @@ function basic(clientId: string, clientSecret: string): string {
  * false` is `401 invalid_token`; an active answer must name this resource in `aud` (A5, A6),
  * and its `iss` (when present) the issuer; `exp` and `nbf` are checked with the tolerance. The
  * same `AuthInfo` as `jwtVerifier` comes out. A positive answer is reused for `cacheTtlSec`
- * at most, never past the token's `exp` (a revoked token is refused again within that time);
- * the cache holds SHA-256 digests, not tokens. Concurrent checks of one token share one call.
+ * at most, never past the token's `exp` (a revoked token is refused again within that time), an
+ * inactive one for `inactiveCacheSec`; the cache holds SHA-256 digests, not tokens. Concurrent checks of one token share one call.
  * An endpoint that cannot be reached, is slow, or answers other than 200 fails the request with
  * `503`: a token is never accepted without an answer.
  *
@@ -115,11 +124,12 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     throw new TypeError(`introspectionVerifier: clientAuth ${JSON.stringify(clientAuth)} is not client_secret_basic or client_secret_post`);
   }
   const ttlMs = (options.cacheTtlSec ?? 60) * 1000;
+  const inactiveMs = (options.inactiveCacheSec ?? 5) * 1000;
   const maxEntries = options.maxCacheEntries ?? 10_000;
   const toleranceSec = options.clockToleranceSec ?? 30;
   const timeoutMs = options.timeoutMs ?? 5_000;
-  if (!(ttlMs >= 0) || !(Number.isInteger(maxEntries) && maxEntries > 0)) {
-    throw new TypeError('introspectionVerifier: cacheTtlSec must be >= 0 and maxCacheEntries a positive integer');
+  if (!(ttlMs >= 0) || !(inactiveMs >= 0) || !(Number.isInteger(maxEntries) && maxEntries > 0)) {
+    throw new TypeError('introspectionVerifier: cacheTtlSec and inactiveCacheSec must be >= 0 and maxCacheEntries a positive integer');
   }
   const authorization = basic(options.clientId, options.clientSecret);
 
@@ -134,6 +144,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
 
   // One cache and one table of calls in flight per verifier, whatever audience it checks for.
   const cache = new Map<string, Cached>();
+  // Inactive answers apart, and fewer: a flood of made-up tokens must not evict the good ones.
+  const inactive = new Map<string, Cached>();
+  const maxInactive = Math.min(maxEntries, MAX_INACTIVE);
   const inFlight = new Map<string, Promise<Record<string, unknown>>>();
 
   const ask = async (token: string): Promise<Record<string, unknown>> => {
@@ -148,12 +161,13 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     return answerOf(response);
   };
 
-  const remember = (key: string, auth: AuthInfo): void => {
-    const expiresAtMs = auth.expiresAt === undefined ? Infinity : auth.expiresAt * 1000 - Date.now();
-    const lifetime = Math.min(ttlMs, expiresAtMs);
+  const remember = (key: string, auth: AuthInfo | undefined): void => {
+    const expiresAtMs = auth?.expiresAt === undefined ? Infinity : auth.expiresAt * 1000 - Date.now();
+    const lifetime = auth === undefined ? inactiveMs : Math.min(ttlMs, expiresAtMs);
     if (!(lifetime > 0)) return;
-    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-    cache.set(key, { auth, until: performance.now() + lifetime });
+    const into = auth === undefined ? inactive : cache;
+    if (into.size >= (auth === undefined ? maxInactive : maxEntries)) into.delete(into.keys().next().value as string);
+    into.set(key, { auth, until: performance.now() + lifetime });
   };
 
   const make = (audience: readonly string[] | undefined): TokenVerifier => ({
@@ -161,11 +175,13 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       if (audience === undefined || audience.length === 0) throw new Error('introspectionVerifier: no audience (give audience, or use it as auth.verifier)');
       // The digest names the token in memory; the token itself is kept nowhere.
       const key = `${audience.join(' ')}\u0000${createHash('sha256').update(token).digest('base64url')}`;
-      const hit = cache.get(key);
+      const hit = cache.get(key) ?? inactive.get(key);
       if (hit !== undefined) {
-        cache.delete(key);
+        const from = hit.auth === undefined ? inactive : cache;
+        from.delete(key);
         if (hit.until > performance.now()) {
-          cache.set(key, hit);
+          from.set(key, hit);
+          if (hit.auth === undefined) throw new InvalidTokenError('the token is not active');
           return hit.auth;
         }
       }
@@ -174,7 +190,13 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
         pending = ask(token).finally(() => inFlight.delete(key));
         inFlight.set(key, pending);
       }
-      const auth = check(await pending, audience);
+      const answer = await pending;
+      // RFC 7662 §2.2: only a literal true is active. Remembered briefly: it will not turn active.
+      if (answer.active !== true) {
+        remember(key, undefined);
+        throw new InvalidTokenError('the token is not active');
+      }
+      const auth = check(answer, audience);
       remember(key, auth);
       return auth;
     },

@@ -2,12 +2,7 @@ import type { AuthInfo } from '@mcpkit/core';
 import { authInfoOf, resourceAudience } from './token-claims';
 import { metadataUrl } from './authorization-server-metadata';
 import { InvalidTokenError, type TokenVerifier } from './resource-server';
-
-// jose is ESM-only: loaded on first use (require(esm) from this CommonJS package), so a server
-// that verifies no JWT never loads it.
-type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
-let jose: Promise<Jose> | undefined;
-const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
+import { JwksCache, loadJose } from './jwks-cache';
 
 /** Options of `jwtVerifier`. */
 export interface JwtVerifierOptions {
@@ -23,6 +18,12 @@ export interface JwtVerifierOptions {
   clockToleranceSec?: number;
   /** Require this `typ` header, e.g. `at+jwt` (RFC 9068). Default: any, as many providers send `JWT`. */
   requireTyp?: string;
+  /**
+   * Least seconds between two key set fetches, whatever their outcome (default 30): an unknown
+   * `kid`, or the authorization server failing, costs it at most one fetch per this time; in
+   * between a failed fetch and the next one, requests answer `503` at once.
+   */
+  jwksCooldownSec?: number;
 }
 
 const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
@@ -43,9 +44,11 @@ function isTokenProblem(error: unknown): boolean {
 /**
  * Verifies JWT access tokens against the issuer's published keys (jose): signature with an
  * allowed asymmetric algorithm, `iss` exact, `aud` one of ours (A5, A6), `exp` required, `nbf`,
- * optional `typ`. The key set is fetched once and cached; an unknown `kid` refetches at most
- * every 30 s, so a flood of made-up kids cannot flood the authorization server. An unreachable
- * key set fails the request with `503`; a token is never accepted without a checked signature.
+ * optional `typ`. The key set is fetched once and cached (10 min); it is fetched at most once per
+ * `jwksCooldownSec` whatever happens, so neither a flood of made-up kids nor a flood of
+ * requests while the authorization server is down floods it. An unreachable key set fails the
+ * request with `503` (at once, until the cooldown ends); a token is never accepted without a
+ * checked signature.
  *
  * @example
  * serveHttp(app, {
@@ -61,26 +64,25 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier & { forR
   const symmetric = algorithms.filter((alg) => !ASYMMETRIC.test(alg));
   if (symmetric.length > 0) throw new TypeError(`jwtVerifier: ${symmetric.join(', ')} is not an asymmetric algorithm; a JWKS holds public keys only`);
   if (typeof options.issuer !== 'string' || options.issuer === '') throw new TypeError('jwtVerifier: issuer is required');
-  let keys: Promise<ReturnType<Jose['createRemoteJWKSet']>> | undefined;
-  const keySet = (): Promise<ReturnType<Jose['createRemoteJWKSet']>> => {
-    keys ??= (async () => {
-      const { createRemoteJWKSet } = await loadJose();
-      const url = options.jwksUri ?? (await metadataUrl(options.issuer, 'jwks_uri'));
-      return createRemoteJWKSet(new URL(url), { cacheMaxAge: 600_000, cooldownDuration: 30_000, timeoutDuration: 5_000 });
-    })();
-    // A failed discovery is retried by the next request, not remembered.
-    keys.catch(() => (keys = undefined));
-    return keys;
+  const cooldownSec = options.jwksCooldownSec ?? 30;
+  if (!(Number.isFinite(cooldownSec) && cooldownSec >= 0)) throw new TypeError('jwtVerifier: jwksCooldownSec must be a number >= 0');
+  let discovered: Promise<string> | undefined;
+  const url = (): Promise<string> => {
+    if (options.jwksUri !== undefined) return Promise.resolve(options.jwksUri);
+    discovered ??= metadataUrl(options.issuer, 'jwks_uri');
+    // A failed discovery is tried again at the next fetch (the cache's cooldown paces it).
+    discovered.catch(() => (discovered = undefined));
+    return discovered;
   };
+  const keys = new JwksCache({ url, cooldownMs: cooldownSec * 1000, maxAgeMs: 600_000, timeoutMs: 5_000 });
 
   const make = (audience: readonly string[] | undefined): TokenVerifier => ({
     async verify(token: string): Promise<AuthInfo> {
       if (audience === undefined || audience.length === 0) throw new Error('jwtVerifier: no audience (give audience, or use it as auth.verifier)');
       const { jwtVerify } = await loadJose();
-      const set = await keySet();
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, set, {
+        ({ payload } = await jwtVerify(token, keys.lookup, {
           issuer: options.issuer,
           audience: [...audience],
           algorithms,

@@ -94,11 +94,11 @@ describe('introspectionVerifier', () => {
     as.revoked.add(other);
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await refusal(short.verify(other))).toBeInstanceOf(InvalidTokenError);
-    // A token living 1 s is asked again after 1 s, not after 60.
+    // A token living 1 to 2 s (exp is in whole seconds: 1 would be 0 to 1, flaky) is asked again after 2 s, not after 60.
     as.introspectionHits = 0;
-    const brief = await as.mint({ aud: RESOURCE, exp: 1 });
+    const brief = await as.mint({ aud: RESOURCE, exp: 2 });
     await v.verify(brief);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
     await refusal(v.verify(brief));
     expect(as.introspectionHits).toBe(2);
   });
@@ -114,6 +114,22 @@ describe('introspectionVerifier', () => {
     const uncached = verifier({ cacheTtlSec: 0 });
     await uncached.verify(a);
     await uncached.verify(a);
+    expect(as.introspectionHits).toBe(2);
+  });
+
+  it('remembers an inactive answer for inactiveCacheSec, apart from the active ones, which made-up tokens do not evict', async () => {
+    const v = verifier({ maxCacheEntries: 2 });
+    const good = await as.mint({ aud: RESOURCE, sub: 'ada' });
+    await v.verify(good);
+    for (let i = 0; i < 5; i++) await expect(v.verify('made-up')).rejects.toBeInstanceOf(InvalidTokenError);
+    expect(as.introspectionHits).toBe(2);
+    for (let i = 0; i < 10; i++) await expect(v.verify(`made-up-${i}`)).rejects.toBeInstanceOf(InvalidTokenError);
+    as.introspectionHits = 0;
+    expect((await v.verify(good)).subject).toBe('ada');
+    expect(as.introspectionHits).toBe(0);
+    const asking = verifier({ inactiveCacheSec: 0 });
+    await expect(asking.verify('made-up')).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(asking.verify('made-up')).rejects.toBeInstanceOf(InvalidTokenError);
     expect(as.introspectionHits).toBe(2);
   });
 

@@ -81,7 +81,7 @@ describe('jwtVerifier', () => {
     }
     const handler = createFetchHandler(createApp({ name: 'n', version: '1', providers: [Notes], logger: pino({ level: 'silent' }) }), {
       sessions: false,
-      auth: { resource: RESOURCE, authorizationServers: [as.issuer], verifier: jwtVerifier({ issuer: as.issuer }) },
+      auth: { resource: RESOURCE, authorizationServers: [as.issuer], verifier: jwtVerifier({ issuer: as.issuer, jwksCooldownSec: 0 }) },
     });
     const post = (token: string) =>
       handler(

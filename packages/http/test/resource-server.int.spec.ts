@@ -171,4 +171,17 @@ describe('the resource server', () => {
       /legacySse cannot be combined with auth/,
     );
   });
+
+  it('serves the metadata to a foreign origin with Access-Control-Allow-Origin: * through the fetch binding; /mcp still refuses that origin', async () => {
+    const handler = endpoint();
+    try {
+      const got = await handler(new Request(PRM_URL, { headers: { host: 'localhost', origin: 'https://elsewhere.example' } }));
+      expect(got.status).toBe(200);
+      expect(got.headers.get('access-control-allow-origin')).toBe('*');
+      const mcp = await post(handler, callTool('1', 'whoami'), { authorization: 'Bearer reader', origin: 'https://elsewhere.example' });
+      expect(mcp.status).toBe(403);
+    } finally {
+      await handler.close();
+    }
+  });
 });
