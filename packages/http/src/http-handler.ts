@@ -130,7 +130,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           limits: options.limits,
           maxBufferedBytes: options.maxEventBytesPerSession,
           logger,
-          onStoreError: (error) => logger.error({ err: error }, 'event store failed'),
+          onStoreError: (error, streamId) => logger.error({ err: error, streamId }, 'event store failed: an event of this stream cannot be resumed'),
         },
         logger,
         routed,

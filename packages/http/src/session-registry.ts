@@ -102,8 +102,8 @@ export interface SessionRouting {
   connectOptions(sessionId: string): ConnectionOptions;
   /** Where a shared session's messages outside a request go. */
   outbound(sessionId: string): (message: JsonRpcMessage) => void;
-  /** What names this instance's streams of a shared session. */
-  readonly streamPrefix: string;
+  /** What names the streams of one copy of a shared session here: new for every copy. */
+  streamPrefix(): string;
   /** The session ended: everywhere. */
   deleted(sessionId: string): Promise<void>;
   close(): Promise<void>;
@@ -266,7 +266,7 @@ export class SessionRegistry {
       connection,
       { ...this.options.stream, store: this.options.eventStore },
       this.onBusy,
-      routed ? { outbound: routed.outbound(id), streamPrefix: routed.streamPrefix } : undefined,
+      routed ? { outbound: routed.outbound(id), streamPrefix: routed.streamPrefix() } : undefined,
     );
     this.live.set(id, session);
     this.idle.set(id, session);

@@ -42,9 +42,12 @@ function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boo
  * id gets an error that says why.
  */
 function cancelledAnswer(body: MessageBody): JsonRpcResponse | JsonRpcResponse[] {
-  const answers = requestIds(body).map((id) =>
-    errorResponse(id, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows')),
-  );
+  return errorResponses(body, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows'));
+}
+
+/** The same error for every request of a body (one answer, or a batch's). */
+function errorResponses(body: MessageBody, error: InternalError): JsonRpcResponse | JsonRpcResponse[] {
+  const answers = requestIds(body).map((id) => errorResponse(id, error));
   return Array.isArray(body) ? answers : answers[0];
 }
 
@@ -355,6 +358,15 @@ export class StreamableHttpEndpoint {
     let streamed: HttpResult | undefined;
     const openStream = (): SseStream => {
       stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
+      // A shared store can fail: the request then fails at the client (an error for each of its
+      // ids ends the stream) rather than go on with events a resumption would miss.
+      if (session && this.routed) {
+        const failing = stream;
+        failing.onStoreFailed = () =>
+          failing.complete(
+            errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
+          );
+      }
       const body = this.streamBody(request);
       stream.attach(body);
       respond((streamed = this.streamResult(body, session)));
