@@ -28,7 +28,7 @@ import {
 } from './http-result';
 import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
-import type { LiveSession, SessionRegistry } from './session-registry';
+import type { AtCapacity, LiveSession, SessionRegistry } from './session-registry';
 import { ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
@@ -107,12 +107,13 @@ export class StreamableHttpEndpoint {
     const fresh = isInitializeRequest(message);
     if (fresh) {
       session = this.registry.create(request.headers, principalOf(request));
-      if (!session) return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), idOf(message), { 'retry-after': '5' });
+      if (!session) return fullResult(idOf(message));
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
       if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
       const owned = await this.ownSession(id, request);
       if (owned === UNAVAILABLE) return unavailableResult(idOf(message));
+      if (owned === FULL) return fullResult(idOf(message));
       session = owned;
       if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
     }
@@ -238,6 +239,7 @@ export class StreamableHttpEndpoint {
     if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
     const session = await this.ownSession(id, request);
     if (session === UNAVAILABLE) return unavailableResult(null);
+    if (session === FULL) return fullResult(null);
     return session ?? errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
   }
 
@@ -246,8 +248,8 @@ export class StreamableHttpEndpoint {
    * subject's token on it answers exactly as an unknown session does (A14; a session id is
    * never a credential).
    */
-  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined | typeof UNAVAILABLE> {
-    let session: LiveSession | undefined;
+  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined | typeof UNAVAILABLE | typeof FULL> {
+    let session: LiveSession | undefined | AtCapacity;
     try {
       session = await this.registry!.acquire(id);
     } catch (error) {
@@ -255,6 +257,7 @@ export class StreamableHttpEndpoint {
       this.logger.warn({ err: error, sessionId: id }, 'session store unavailable: answered 503');
       return UNAVAILABLE;
     }
+    if (session !== undefined && 'full' in session) return session.principal === principalOf(request) ? FULL : undefined;
     if (session === undefined || session.principal === principalOf(request)) return session;
     session.leave();
     return undefined;
@@ -445,6 +448,14 @@ export class StreamableHttpEndpoint {
 
 /** What `ownSession` says when the session store cannot answer. */
 const UNAVAILABLE = Symbol('unavailable');
+
+/** What `ownSession` says when a shared session exists but this instance has no free slot for it. */
+const FULL = Symbol('full');
+
+/** 503 with `Retry-After`: every session slot of this instance is busy. */
+function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
+  return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), id ?? null, { 'retry-after': '5' });
+}
 
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {

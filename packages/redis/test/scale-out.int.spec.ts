@@ -44,6 +44,32 @@ describe('scale-out over Redis: two instances', () => {
     expect((await rpc(b.url, 'no-such-session', callTool(3, 'where'))).status).toBe(404);
   });
 
+  it('answers 503 + Retry-After, not 404, for a session that exists when every slot of the instance is busy', async () => {
+    const c = await startInstance('c', { url: redis.url, prefix }, { maxSessions: 1 });
+    try {
+      const victim = await initialize(b.url);
+      const holder = await initialize(c.url);
+      const held = await openStream(c.url, 'GET', { ...SESSION_HEADERS(holder), accept: 'text/event-stream' });
+      await held.until((s) => s.events.length >= 1);
+      const full = await rpc(c.url, victim, callTool(1, 'where'));
+      expect(full.status).toBe(503);
+      expect(full.headers['retry-after']).toBeDefined();
+      expect((await send(c.url, 'GET', { ...SESSION_HEADERS(victim), accept: 'text/event-stream' })).status).toBe(503);
+      // A session the store does not have is still not found.
+      expect((await rpc(c.url, 'no-such-session', callTool(2, 'where'))).status).toBe(404);
+      held.close();
+      const deadline = Date.now() + 5_000;
+      let served = await rpc(c.url, victim, callTool(3, 'where'));
+      while (served.status !== 200 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        served = await rpc(c.url, victim, callTool(3, 'where'));
+      }
+      expect(textOf(served)).toBe('c');
+    } finally {
+      await c.close();
+    }
+  });
+
   it('ends a session deleted on B on A too', async () => {
     const session = await initialize(a.url);
     expect((await rpc(a.url, session, callTool(1, 'where'))).status).toBe(200);
