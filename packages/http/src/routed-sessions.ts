@@ -255,6 +255,18 @@ export class RoutedSessions {
   }
 }
 
+const MAX_PART = 18_446_744_073_709_551_615n;
+
+/**
+ * True for a position a shared GET stream log can hold (`<ms>-<n>` or `<ms>`, each part at most
+ * 2^64 - 1, as Redis stream ids): anything else is an unknown `Last-Event-ID` (400), never a
+ * question to put to the store.
+ */
+export function isRoutedPosition(position: string): boolean {
+  if (!/^\d{1,20}(-\d{1,20})?$/.test(position)) return false;
+  return position.split('-').every((part) => BigInt(part) <= MAX_PART);
+}
+
 /** 48 random bits, hex: what tells one copy of a session (or one run of an instance) from another. */
 function epoch(): string {
   return randomBytes(6).toString('hex');

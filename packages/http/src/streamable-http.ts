@@ -29,7 +29,7 @@ import {
 import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
 import type { AtCapacity, LiveSession, SessionRegistry } from './session-registry';
-import { ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
+import { isRoutedPosition, ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
@@ -176,6 +176,8 @@ export class StreamableHttpEndpoint {
    */
   private async routedGet(request: HttpRequest, session: LiveSession, lastEventId: string | undefined): Promise<HttpResult> {
     const position = lastEventId === undefined ? undefined : lastEventId.slice(ROUTED_STREAM.length + 1);
+    if (position !== undefined && !isRoutedPosition(position))
+      return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
     const body = this.streamBody(request);
     let opened: boolean;
     try {

@@ -143,6 +143,11 @@ describe('scale-out over Redis: two instances', () => {
     // An id that was never in the log: nothing can be replayed.
     const unknown = await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': 'g_99999999999999-0' });
     expect(unknown.status).toBe(400);
+    // Parts past 2^64 - 1 are no Redis id: unknown too (400), not a store failure (503).
+    for (const id of ['g_18446744073709551616-0', 'g_0-18446744073709551616', 'g_99999999999999999999999-1']) {
+      const invalid = await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': id });
+      expect([id, invalid.status]).toEqual([id, 400]);
+    }
   });
 
   it('hands the GET stream to the newest GET, on whichever instance (no 409)', async () => {
