@@ -1,4 +1,12 @@
-import { InternalError, InvalidRequestError, UnsupportedProtocolVersionError, type JsonRpcResponse, type Logger, type TransportInfo } from '@mcpkit/core';
+import {
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  UnsupportedProtocolVersionError,
+  type JsonRpcResponse,
+  type Logger,
+  type TransportInfo,
+} from '@mcpkit/core';
 import {
   errorResponse,
   isServedVersion,
@@ -29,6 +37,7 @@ import {
 import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
 import type { AtCapacity, LiveSession, SessionRegistry } from './session-registry';
+import { SessionRecordTooLargeError } from './session-store';
 import { isRoutedPosition, ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
@@ -415,8 +424,19 @@ export class StreamableHttpEndpoint {
         try {
           await this.registry!.activate(session);
         } catch (error) {
-          logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
           this.registry!.discard(session);
+          if (error instanceof SessionRecordTooLargeError) {
+            logger.info({ bytes: error.bytes, maxBytes: error.maxBytes }, 'initialize refused: the session record would be too large to keep');
+            const refused = new InvalidParamsError(
+              `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
+            );
+            if (stream) {
+              stream.complete(errorResponse(idOf(message) ?? null, refused));
+              return streamed!;
+            }
+            return errorResult(400, refused, idOf(message));
+          }
+          logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
           if (stream) {
             stream.complete(errorResponse(idOf(message) ?? null, new InternalError('Session store unavailable; try again shortly')));
             return streamed!;

@@ -80,7 +80,7 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
     bus,
     rateLimitStore: new RedisRateLimitStore(link, keys, onError),
     taskStore: new RedisTaskStore(link, keys),
-    http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs), eventStore, router }),
+    http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs, resolved.maxSessionRecordBytes), eventStore, router }),
     ready: () => started,
     close: async () => {
       await router.close();
@@ -99,6 +99,7 @@ export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedi
     prefix: options.prefix ?? 'mcpkit:',
     instanceId,
     sessionIdleTtlMs: positive('sessionIdleTtlMs', options.sessionIdleTtlMs ?? 30 * 60_000),
+    maxSessionRecordBytes: positive('maxSessionRecordBytes', options.maxSessionRecordBytes ?? 16 * 1024),
     maxEventsPerStream: positive('maxEventsPerStream', options.maxEventsPerStream ?? 1_000),
     maxEventBytesPerStream: positive('maxEventBytesPerStream', options.maxEventBytesPerStream ?? 4 * 1024 * 1024),
     maxBroadcasts: positive('maxBroadcasts', options.maxBroadcasts ?? 1_000),

@@ -70,6 +70,32 @@ describe('scale-out over Redis: two instances', () => {
     }
   });
 
+  it('refuses an initialize whose session record would exceed maxSessionRecordBytes (-32602, 400), keeping nothing in Redis', async () => {
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const before = (await raw.keys(`${prefix}s:*`)).length;
+      const huge = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'big', version: '1', description: 'x'.repeat(1_900_000) } },
+      });
+      const refused = await send(a.url, 'POST', {}, huge);
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body)).toMatchObject({ id: 0, error: { code: -32602, message: expect.stringContaining('16384 bytes') } });
+      expect(refused.headers['mcp-session-id']).toBeUndefined();
+      expect((await raw.keys(`${prefix}s:*`)).length).toBe(before);
+      // A usual client's record is far below it.
+      const session = await initialize(a.url);
+      const record = await raw.hGet(`${prefix}s:{${session}}`, 'r');
+      expect(Buffer.byteLength(record!)).toBeLessThan(1_024);
+      expect((await rpc(b.url, session, callTool(1, 'where'))).status).toBe(200);
+    } finally {
+      await raw.quit();
+    }
+  });
+
   it('ends a session deleted on B on A too', async () => {
     const session = await initialize(a.url);
     expect((await rpc(a.url, session, callTool(1, 'where'))).status).toBe(200);
