@@ -56,6 +56,11 @@ export interface RedisScaleOutOptions {
    * quickly instead of hanging.
    */
   commandTimeoutMs?: number;
+  /**
+   * Longest wait for the first connection at start-up, in ms (default 10 000): past it `ready()`
+   * rejects (an unreachable Redis would otherwise keep a server from ever listening, silently).
+   */
+  startTimeoutMs?: number;
   /** How long a GET stream's claim on its session lasts without renewal, in ms (default 30 000; renewed every third of it). */
   streamLeaseMs?: number;
   /** Where connection trouble is logged (default: silent). */
@@ -72,6 +77,7 @@ export interface ResolvedRedisOptions {
   maxEventBytesPerStream: number;
   maxBroadcasts: number;
   commandTimeoutMs: number;
+  startTimeoutMs: number;
   streamLeaseMs: number;
   logger: Logger | undefined;
 }

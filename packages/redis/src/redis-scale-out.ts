@@ -30,7 +30,10 @@ export interface RedisScaleOut {
   readonly taskStore: TaskStore;
   /** The HTTP binding's `sessionStore`, `eventStore` and `router`. */
   readonly http: RedisHttpOptions;
-  /** Resolves once connected and subscribed the first time; rejects if that failed (the connections keep retrying). */
+  /**
+   * Resolves once connected and subscribed the first time; rejects if that failed, or did not
+   * happen within `startTimeoutMs` (Redis unreachable at start-up). The connections keep retrying.
+   */
   ready(): Promise<void>;
   /** Closes the connections it opened (a client you passed stays open). Close the HTTP server first. */
   close(): Promise<void>;
@@ -73,7 +76,10 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
   const router = new RedisSessionRouter(resolved.instanceId, link, keys, eventStore, resolved.streamLeaseMs, onError, (sessionId, message) =>
     logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
   );
-  const started = link.ready().then(() => Promise.all([bus.start(), router.listen()]).then(() => undefined));
+  const started = withStartTimeout(
+    link.ready().then(() => Promise.all([bus.start(), router.listen()]).then(() => undefined)),
+    resolved.startTimeoutMs,
+  );
   started.catch(() => undefined);
   return {
     instanceId: resolved.instanceId,
@@ -104,9 +110,20 @@ export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedi
     maxEventBytesPerStream: positive('maxEventBytesPerStream', options.maxEventBytesPerStream ?? 4 * 1024 * 1024),
     maxBroadcasts: positive('maxBroadcasts', options.maxBroadcasts ?? 1_000),
     commandTimeoutMs: positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000),
+    startTimeoutMs: positive('startTimeoutMs', options.startTimeoutMs ?? 10_000),
     streamLeaseMs: positive('streamLeaseMs', options.streamLeaseMs ?? 30_000),
     logger: options.logger,
   };
+}
+
+/** `start`, or a rejection once `ms` passed without it settling (the connections retry forever on their own). */
+function withStartTimeout(start: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis could not be reached within ${ms} ms (startTimeoutMs)`)), ms);
+    timer.unref();
+  });
+  return Promise.race([start, expired]).finally(() => clearTimeout(timer));
 }
 
 function positive(name: string, value: number): number {
