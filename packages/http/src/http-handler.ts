@@ -115,6 +115,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           logger,
           sessionStore: options.sessionStore,
           lookup: (id) => registry?.peek(id),
+          ended: (id) => registry?.endCopy(id),
         })
       : undefined;
   const registry: SessionRegistry | undefined = options.sessions

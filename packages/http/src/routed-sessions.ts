@@ -33,6 +33,8 @@ export interface RoutedSessionsOptions {
   sessionStore: SessionStore;
   /** The live session with this id on this instance, if any. */
   lookup(sessionId: string): LiveSession | undefined;
+  /** The session was deleted through another instance: end this instance's copy (and what it runs). */
+  ended(sessionId: string): void;
 }
 
 /**
@@ -47,7 +49,7 @@ export class RoutedSessions {
 
   constructor(private readonly options: RoutedSessionsOptions) {
     const { router } = options;
-    router.start({ deliver: (sessionId, message) => this.deliver(sessionId, message) });
+    router.start({ deliver: (sessionId, message) => this.deliver(sessionId, message), ended: (sessionId) => options.ended(sessionId) });
     // Only the instance holding a session's stream tells it of app events: every instance hears
     // every event, and each session must hear it once.
     this.unsubscribeBus = options.app.bus.subscribe((event) => this.onAppEvent(event));

@@ -241,6 +241,12 @@ export class SessionRegistry {
     await Promise.all([this.options.sessionStore.delete(id), this.options.eventStore.deleteSession(id), this.options.routed?.deleted(id)]);
   }
 
+  /** A shared session was deleted through another instance: its copy here ends, and its requests are cancelled. */
+  endCopy(id: string): void {
+    const session = this.live.get(id);
+    if (session) this.dropCopy(session);
+  }
+
   /** Forgets a session that never finished its handshake. */
   discard(session: LiveSession): void {
     if (this.live.get(session.id) === session) this.forget(session.id);

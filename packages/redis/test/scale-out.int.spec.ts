@@ -103,6 +103,20 @@ describe('scale-out over Redis: two instances', () => {
     expect((await rpc(a.url, session, callTool(2, 'where'))).status).toBe(404);
   });
 
+  it('cancels the requests a session runs on A when it is deleted on B, and ends their streams', async () => {
+    const session = await initialize(a.url);
+    const running = rpc(a.url, session, callTool(5, 'wait', { tag: 'deleted-on-b' }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await send(b.url, 'DELETE', SESSION_HEADERS(session))).status).toBe(200);
+    // Its POST ends (well before the tool's own 10 s), with no result.
+    const ended = await running.catch(() => undefined);
+    expect(ended?.json?.result).toBeUndefined();
+    const deadline = Date.now() + 5_000;
+    while (a.log.cancelled.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(a.log.cancelled).toEqual(['deleted-on-b']);
+    expect((await rpc(a.url, session, callTool(6, 'where'))).status).toBe(404);
+  });
+
   it('carries a list change raised on B to the GET stream held by A', async () => {
     const session = await initialize(a.url);
     const stream = await openStream(a.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream' });
