@@ -18,15 +18,17 @@ const { values } = parseArgs({
 
 const database = notesDatabasePath();
 let auth: NotesAuth | undefined;
+let scaleOut: ReturnType<typeof notesScaleOut>;
 try {
   // stdio takes no OAuth (its caller is whoever started the process): only HTTP is authenticated.
   auth = values.stdio ? undefined : notesAuthFromEnv();
+  // REDIS_URL: several instances share sessions, streams, events and tasks (HTTP only).
+  scaleOut = values.stdio ? undefined : notesScaleOut();
 } catch (error) {
   process.stderr.write(`notes server could not start: ${(error as Error).message}\n`);
   process.exit(1);
 }
-// REDIS_URL: several instances share sessions, streams, events and tasks (HTTP only).
-const scale = values.stdio ? undefined : notesScaleOut();
+const scale = scaleOut;
 const app = createNotesApp(undefined, scale?.tasks, undefined, { ...scale?.app, guarded: auth !== undefined });
 
 function say(text: string): void {

@@ -21,7 +21,8 @@ export interface NotesScaleOut {
  * Scale-out from the environment. With `REDIS_URL` set, every instance started with the same
  * `REDIS_URL` and `REDIS_PREFIX` (default `mcpkit-notes:`) serves every session; give them all
  * the same `MCP_REQUEST_STATE_SECRET` too (read by `createNotesApp`), and the same `NOTES_DB`.
- * `MCP_INSTANCE_ID` names the instance (default: random). Without `REDIS_URL`: undefined, one
+ * `MCP_INSTANCE_ID` names the instance (default: random); `REDIS_START_TIMEOUT_MS` (default
+ * 10 000) is how long start-up waits for Redis before the server gives up. Without `REDIS_URL`: undefined, one
  * instance keeps everything in its process, and `@mcpkit/redis` is never loaded.
  */
 export function notesScaleOut(env: NodeJS.ProcessEnv = process.env): NotesScaleOut | undefined {
@@ -31,7 +32,13 @@ export function notesScaleOut(env: NodeJS.ProcessEnv = process.env): NotesScaleO
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { redisScaleOut } = require('@mcpkit/redis') as typeof import('@mcpkit/redis');
   const logger = createLogger();
-  const scale = redisScaleOut({ url, prefix: env.REDIS_PREFIX || 'mcpkit-notes:', instanceId: env.MCP_INSTANCE_ID || undefined, logger });
+  const scale = redisScaleOut({
+    url,
+    prefix: env.REDIS_PREFIX || 'mcpkit-notes:',
+    instanceId: env.MCP_INSTANCE_ID || undefined,
+    startTimeoutMs: env.REDIS_START_TIMEOUT_MS ? Number(env.REDIS_START_TIMEOUT_MS) : undefined,
+    logger,
+  });
   return {
     app: { bus: scale.bus, logger },
     tasks: scale.taskStore,

@@ -122,6 +122,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           logger,
           sessionStore: options.sessionStore,
           lookup: (id) => registry?.peek(id),
+          ended: (id) => registry?.endCopy(id),
         })
       : undefined;
   const registry: SessionRegistry | undefined = options.sessions
@@ -137,7 +138,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           limits: options.limits,
           maxBufferedBytes: options.maxEventBytesPerSession,
           logger,
-          onStoreError: (error) => logger.error({ err: error }, 'event store failed'),
+          onStoreError: (error, streamId) => logger.error({ err: error, streamId }, 'event store failed: an event of this stream cannot be resumed'),
         },
         logger,
         routed,

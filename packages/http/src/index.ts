@@ -8,7 +8,7 @@ export type { EndpointRateLimitOptions, EndpointCaller } from './endpoint-rate-l
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier';
 export { InvalidTokenError, type TokenVerifier, type ResourceServerOptions, type Authentication } from './resource-server';
-export { MemorySessionStore, type SessionStore, type SessionRecord } from './session-store';
+export { MemorySessionStore, SessionRecordTooLargeError, type SessionStore, type SessionRecord } from './session-store';
 export type {
   SessionRouter,
   RouterReader,

@@ -168,6 +168,7 @@ export class MemorySessionRouter implements SessionRouter {
     const log = this.hub.logs.get(sessionId);
     this.hub.logs.delete(sessionId);
     log?.reader?.evicted();
+    for (const router of this.hub.routers.values()) if (router !== this && !router.closed) router.handlers?.ended?.(sessionId);
     return Promise.resolve();
   }
 

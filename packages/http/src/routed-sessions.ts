@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { METHOD, type AppEvent, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
 import { encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
 import type { EventStream } from './event-stream';
@@ -32,6 +33,8 @@ export interface RoutedSessionsOptions {
   sessionStore: SessionStore;
   /** The live session with this id on this instance, if any. */
   lookup(sessionId: string): LiveSession | undefined;
+  /** The session was deleted through another instance: end this instance's copy (and what it runs). */
+  ended(sessionId: string): void;
 }
 
 /**
@@ -42,27 +45,34 @@ export interface RoutedSessionsOptions {
  */
 export class RoutedSessions {
   private readonly held = new Map<string, HeldStream>();
-  private readonly idPrefix: string;
   private readonly unsubscribeBus: () => void;
 
   constructor(private readonly options: RoutedSessionsOptions) {
     const { router } = options;
-    this.idPrefix = `mcpkit.${router.instanceId}.`;
-    router.start({ deliver: (sessionId, message) => this.deliver(sessionId, message) });
+    router.start({ deliver: (sessionId, message) => this.deliver(sessionId, message), ended: (sessionId) => options.ended(sessionId) });
     // Only the instance holding a session's stream tells it of app events: every instance hears
     // every event, and each session must hear it once.
     this.unsubscribeBus = options.app.bus.subscribe((event) => this.onAppEvent(event));
   }
 
-  /** What names this instance's streams of a routed session (`<instance>-s<n>`). */
-  get streamPrefix(): string {
-    return `${this.options.router.instanceId}-`;
+  /**
+   * What names the streams of one copy of a routed session on this instance
+   * (`<instance>-<epoch>-s<n>`). Each copy counts from 1, and the same instance id comes back
+   * after a restart or when a copy is rebuilt: the random epoch keeps its names new (a reused
+   * name's events would be refused by the store, and a resumption would replay another request's).
+   */
+  streamPrefix(): string {
+    return `${this.options.router.instanceId}-${epoch()}-`;
   }
 
-  /** How the registry connects a routed session `sessionId`. */
+  /**
+   * How the registry connects a routed session `sessionId`: the ids of requests this copy sends
+   * (`mcpkit.<instance>.<epoch>.<n>`) name the instance that waits, and an epoch of their own, so
+   * a late answer to a request of an earlier copy never resolves one of this copy.
+   */
   connectOptions(sessionId: string): ConnectionOptions {
     return {
-      outboundIdPrefix: this.idPrefix,
+      outboundIdPrefix: `mcpkit.${this.options.router.instanceId}.${epoch()}.`,
       appEvents: false,
       onSubscription: (uri, on) => {
         this.options.router.subscribe(sessionId, uri, on).catch((error: unknown) => this.warn(error, sessionId, 'could not store a resource subscription'));
@@ -80,7 +90,9 @@ export class RoutedSessions {
     return (message) => {
       const data = encodeMessage(message, this.options.limits, this.options.logger);
       if (data === undefined) return;
-      this.options.router.send(sessionId, data).catch((error: unknown) => this.warn(error, sessionId, 'could not send to a session stream'));
+      this.options.router
+        .send(sessionId, data)
+        .catch((error: unknown) => this.options.logger.error({ err: error, sessionId }, 'scale-out: could not send to a session stream: the message is lost'));
     };
   }
 
@@ -245,9 +257,26 @@ export class RoutedSessions {
   }
 }
 
-/** The instance a request id minted by `mcpkit.<instance>.<n>` names, if it is one. */
+const MAX_PART = 18_446_744_073_709_551_615n;
+
+/**
+ * True for a position a shared GET stream log can hold (`<ms>-<n>` or `<ms>`, each part at most
+ * 2^64 - 1, as Redis stream ids): anything else is an unknown `Last-Event-ID` (400), never a
+ * question to put to the store.
+ */
+export function isRoutedPosition(position: string): boolean {
+  if (!/^\d{1,20}(-\d{1,20})?$/.test(position)) return false;
+  return position.split('-').every((part) => BigInt(part) <= MAX_PART);
+}
+
+/** 48 random bits, hex: what tells one copy of a session (or one run of an instance) from another. */
+function epoch(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** The instance a request id minted by `mcpkit.<instance>.<epoch>.<n>` names, if it is one. */
 function instanceOf(id: unknown): string | undefined {
   if (typeof id !== 'string') return undefined;
-  const match = /^mcpkit\.([A-Za-z0-9-]{1,64})\.\d+$/.exec(id);
+  const match = /^mcpkit\.([A-Za-z0-9-]{1,64})\.[0-9a-f]{12}\.\d+$/.exec(id);
   return match === null ? undefined : match[1];
 }

@@ -26,8 +26,8 @@ describe('SessionRegistry', () => {
     const [a, b, c] = [sessions.create({})!, sessions.create({})!, sessions.create({})!];
     for (const session of [a, b, c]) session.leave();
     // a is busy (a client is there), b was used after c.
-    (await sessions.acquire(a.id))!;
-    (await sessions.acquire(b.id))!.leave();
+    await sessions.acquire(a.id);
+    ((await sessions.acquire(b.id)) as LiveSession).leave();
     const d = sessions.create({})!;
     expect(sessions.has(c)).toBe(false);
     expect([a, b, d].every((session) => sessions.has(session))).toBe(true);
@@ -71,7 +71,7 @@ describe('SessionRegistry', () => {
       await sessions.activate(session);
       session.leave();
       const get = jest.spyOn(store, 'get');
-      (await sessions.acquire(session.id))!.leave();
+      ((await sessions.acquire(session.id)) as LiveSession).leave();
       expect(get).toHaveBeenCalledTimes(1);
       store.delete(session.id);
       expect(await sessions.acquire(session.id)).toBeUndefined();
@@ -96,7 +96,7 @@ describe('SessionRegistry', () => {
       expect(sessions.size).toBe(0);
       expect(store.get(second.id)).toBeDefined();
       // Shutdown.
-      (await sessions.acquire(second.id))!.leave();
+      ((await sessions.acquire(second.id)) as LiveSession).leave();
       await sessions.closeAll();
       expect(store.size).toBe(2);
     });

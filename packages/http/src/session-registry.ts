@@ -96,14 +96,21 @@ export class LiveSession {
   }
 }
 
+/** A shared session that exists, but this instance has no free slot for a copy of it right now. */
+export interface AtCapacity {
+  readonly full: true;
+  /** Who opened it: anybody else is told it does not exist. */
+  readonly principal: string | undefined;
+}
+
 /** What the registry asks of scale-out (`RoutedSessions`) for the sessions it shares with other instances. */
 export interface SessionRouting {
   /** How a shared session connects (outbound ids, app events, subscriptions, unplaced messages). */
   connectOptions(sessionId: string): ConnectionOptions;
   /** Where a shared session's messages outside a request go. */
   outbound(sessionId: string): (message: JsonRpcMessage) => void;
-  /** What names this instance's streams of a shared session. */
-  readonly streamPrefix: string;
+  /** What names the streams of one copy of a shared session here: new for every copy. */
+  streamPrefix(): string;
   /** The session ended: everywhere. */
   deleted(sessionId: string): Promise<void>;
   close(): Promise<void>;
@@ -187,8 +194,10 @@ export class SessionRegistry {
   /**
    * The session with this id, live here or rebuilt from the store, held for the caller (who
    * leaves it when done): held at once, so nothing can evict it before the caller uses it.
+   * Undefined when no such session exists; `AtCapacity` when it exists in the shared store but
+   * every slot here is busy (a 503, never a 404 that would make its client drop it).
    */
-  async acquire(id: string): Promise<LiveSession | undefined> {
+  async acquire(id: string): Promise<LiveSession | undefined | AtCapacity> {
     const local = this.live.get(id);
     if (local && !this.shared) {
       local.enter();
@@ -209,7 +218,8 @@ export class SessionRegistry {
       current.enter();
       return current;
     }
-    if (this.live.size >= this.options.maxSessions && !this.evictOne()) return undefined;
+    // Every slot busy: the session exists (the store said so), this instance just has no room now.
+    if (this.live.size >= this.options.maxSessions && !this.evictOne()) return { full: true, principal: record.principal };
     const routed = this.options.routed;
     const connection = this.app.connect(
       { kind: 'http' },
@@ -229,6 +239,12 @@ export class SessionRegistry {
     this.forget(id);
     session?.close();
     await Promise.all([this.options.sessionStore.delete(id), this.options.eventStore.deleteSession(id), this.options.routed?.deleted(id)]);
+  }
+
+  /** A shared session was deleted through another instance: its copy here ends, and its requests are cancelled. */
+  endCopy(id: string): void {
+    const session = this.live.get(id);
+    if (session) this.dropCopy(session);
   }
 
   /** Forgets a session that never finished its handshake. */
@@ -266,7 +282,7 @@ export class SessionRegistry {
       connection,
       { ...this.options.stream, store: this.options.eventStore },
       this.onBusy,
-      routed ? { outbound: routed.outbound(id), streamPrefix: routed.streamPrefix } : undefined,
+      routed ? { outbound: routed.outbound(id), streamPrefix: routed.streamPrefix() } : undefined,
     );
     this.live.set(id, session);
     this.idle.set(id, session);

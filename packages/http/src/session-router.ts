@@ -41,6 +41,11 @@ export interface RouterHandlers {
    * Returns false when nothing here wanted it (the waiter is gone).
    */
   deliver(sessionId: string, message: JsonRpcMessage): boolean;
+  /**
+   * The session was deleted on another instance: drop its copy here and cancel what it runs,
+   * as a DELETE on this instance would. Optional for routers made before it.
+   */
+  ended?(sessionId: string): void;
 }
 
 /** Who a client message that an instance could not place is for. */
@@ -95,7 +100,7 @@ export interface SessionRouter {
   subscribe(sessionId: string, uri: string, on: boolean): Promise<void>;
   /** Which of `sessionIds` are subscribed to `uri`, in order. */
   subscribed(sessionIds: readonly string[], uri: string): Promise<boolean[]>;
-  /** Forgets a session's log, subscriptions and stream owner, and evicts its reader wherever it is. */
+  /** Forgets a session's log, subscriptions and stream owner, evicts its reader wherever it is, and tells every other instance (`ended`). */
   deleteSession(sessionId: string): Promise<void>;
   /** Stops delivering to this instance. */
   close(): Promise<void>;

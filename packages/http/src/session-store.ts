@@ -23,7 +23,7 @@ export interface SessionRecord {
 export interface SessionStore {
   /** The record, or undefined when the session ended or expired; a store with expiry slides it. */
   get(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
-  /** Keeps a new session's record. */
+  /** Keeps a new session's record; may throw `SessionRecordTooLargeError` for one bigger than it keeps. */
   set(record: SessionRecord): void | Promise<void>;
   delete(id: string): void | Promise<void>;
   /**
@@ -35,6 +35,24 @@ export interface SessionStore {
   readonly shared?: boolean;
   /** Keeps a session's new log level (a shared store; never re-creates an expired record). */
   setLogLevel?(id: string, level: LogLevel | undefined): void | Promise<void>;
+}
+
+/**
+ * What a store's `set` throws for a record bigger than it keeps (a shared store re-reads the
+ * record on every request, so it bounds it): the `initialize` that would make it fails with
+ * -32602 and no session is made.
+ *
+ * @example
+ * if (Buffer.byteLength(json) > maxBytes) throw new SessionRecordTooLargeError(Buffer.byteLength(json), maxBytes);
+ */
+export class SessionRecordTooLargeError extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`session record of ${bytes} bytes exceeds the store's limit of ${maxBytes}`);
+    this.name = 'SessionRecordTooLargeError';
+  }
 }
 
 /** The default session store: a map in this process. */

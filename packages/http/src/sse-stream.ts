@@ -24,8 +24,8 @@ export interface SseStreamOptions {
   maxBufferedBytes: number;
   /** Where a message that cannot be serialised is reported. */
   logger?: Logger;
-  /** Called with any error the event store reports. */
-  onStoreError?: (error: unknown) => void;
+  /** Called with any error the event store reports, and the stream whose event it could not keep. */
+  onStoreError?: (error: unknown, streamId: string) => void;
   /** Told when a reader attaches (true) or goes (false). */
   onReader?: (attached: boolean) => void;
 }
@@ -52,6 +52,11 @@ export class SseStream {
   private writer: EventStream | undefined = undefined;
   private keepAlive: NodeJS.Timeout | undefined = undefined;
   private completed = false;
+  /**
+   * Told once when the store could not keep one of this stream's events (after `onStoreError`):
+   * a resumption would miss it, so the request the stream answers fails rather than lose it silently.
+   */
+  onStoreFailed: (() => void) | undefined = undefined;
   // Frames sent before any connection attached (a GET stream the client has not opened yet).
   private backlog: string[] | undefined = [];
   private backlogBytes = 0;
@@ -174,10 +179,17 @@ export class SseStream {
     if (!store || sessionId === undefined) return;
     try {
       const done = store.append(sessionId, this.id, event, bytes);
-      if (done instanceof Promise) done.catch((error: unknown) => this.options.onStoreError?.(error));
+      if (done instanceof Promise) done.catch((error: unknown) => this.storeFailed(error));
     } catch (error) {
-      this.options.onStoreError?.(error);
+      this.storeFailed(error);
     }
+  }
+
+  private storeFailed(error: unknown): void {
+    this.options.onStoreError?.(error, this.id);
+    const failed = this.onStoreFailed;
+    this.onStoreFailed = undefined;
+    failed?.();
   }
 }
 

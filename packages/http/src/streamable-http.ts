@@ -1,4 +1,12 @@
-import { InternalError, InvalidRequestError, UnsupportedProtocolVersionError, type JsonRpcResponse, type Logger, type TransportInfo } from '@mcpkit/core';
+import {
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  UnsupportedProtocolVersionError,
+  type JsonRpcResponse,
+  type Logger,
+  type TransportInfo,
+} from '@mcpkit/core';
 import {
   errorResponse,
   isServedVersion,
@@ -28,8 +36,9 @@ import {
 } from './http-result';
 import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
-import type { LiveSession, SessionRegistry } from './session-registry';
-import { ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
+import type { AtCapacity, LiveSession, SessionRegistry } from './session-registry';
+import { SessionRecordTooLargeError } from './session-store';
+import { isRoutedPosition, ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
@@ -42,9 +51,12 @@ function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boo
  * id gets an error that says why.
  */
 function cancelledAnswer(body: MessageBody): JsonRpcResponse | JsonRpcResponse[] {
-  const answers = requestIds(body).map((id) =>
-    errorResponse(id, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows')),
-  );
+  return errorResponses(body, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows'));
+}
+
+/** The same error for every request of a body (one answer, or a batch's). */
+function errorResponses(body: MessageBody, error: InternalError): JsonRpcResponse | JsonRpcResponse[] {
+  const answers = requestIds(body).map((id) => errorResponse(id, error));
   return Array.isArray(body) ? answers : answers[0];
 }
 
@@ -104,12 +116,13 @@ export class StreamableHttpEndpoint {
     const fresh = isInitializeRequest(message);
     if (fresh) {
       session = this.registry.create(request.headers, principalOf(request));
-      if (!session) return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), idOf(message), { 'retry-after': '5' });
+      if (!session) return fullResult(idOf(message));
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
       if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
       const owned = await this.ownSession(id, request);
       if (owned === UNAVAILABLE) return unavailableResult(idOf(message));
+      if (owned === FULL) return fullResult(idOf(message));
       session = owned;
       if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
     }
@@ -172,6 +185,8 @@ export class StreamableHttpEndpoint {
    */
   private async routedGet(request: HttpRequest, session: LiveSession, lastEventId: string | undefined): Promise<HttpResult> {
     const position = lastEventId === undefined ? undefined : lastEventId.slice(ROUTED_STREAM.length + 1);
+    if (position !== undefined && !isRoutedPosition(position))
+      return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
     const body = this.streamBody(request);
     let opened: boolean;
     try {
@@ -235,6 +250,7 @@ export class StreamableHttpEndpoint {
     if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
     const session = await this.ownSession(id, request);
     if (session === UNAVAILABLE) return unavailableResult(null);
+    if (session === FULL) return fullResult(null);
     return session ?? errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
   }
 
@@ -243,8 +259,8 @@ export class StreamableHttpEndpoint {
    * subject's token on it answers exactly as an unknown session does (A14; a session id is
    * never a credential).
    */
-  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined | typeof UNAVAILABLE> {
-    let session: LiveSession | undefined;
+  private async ownSession(id: string, request: HttpRequest): Promise<LiveSession | undefined | typeof UNAVAILABLE | typeof FULL> {
+    let session: LiveSession | undefined | AtCapacity;
     try {
       session = await this.registry!.acquire(id);
     } catch (error) {
@@ -252,6 +268,7 @@ export class StreamableHttpEndpoint {
       this.logger.warn({ err: error, sessionId: id }, 'session store unavailable: answered 503');
       return UNAVAILABLE;
     }
+    if (session !== undefined && 'full' in session) return session.principal === principalOf(request) ? FULL : undefined;
     if (session === undefined || session.principal === principalOf(request)) return session;
     session.leave();
     return undefined;
@@ -355,6 +372,15 @@ export class StreamableHttpEndpoint {
     let streamed: HttpResult | undefined;
     const openStream = (): SseStream => {
       stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
+      // A shared store can fail: the request then fails at the client (an error for each of its
+      // ids ends the stream) rather than go on with events a resumption would miss.
+      if (session && this.routed) {
+        const failing = stream;
+        failing.onStoreFailed = () =>
+          failing.complete(
+            errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
+          );
+      }
       const body = this.streamBody(request);
       stream.attach(body);
       respond((streamed = this.streamResult(body, session)));
@@ -398,8 +424,19 @@ export class StreamableHttpEndpoint {
         try {
           await this.registry!.activate(session);
         } catch (error) {
-          logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
           this.registry!.discard(session);
+          if (error instanceof SessionRecordTooLargeError) {
+            logger.info({ bytes: error.bytes, maxBytes: error.maxBytes }, 'initialize refused: the session record would be too large to keep');
+            const refused = new InvalidParamsError(
+              `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
+            );
+            if (stream) {
+              stream.complete(errorResponse(idOf(message) ?? null, refused));
+              return streamed!;
+            }
+            return errorResult(400, refused, idOf(message));
+          }
+          logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
           if (stream) {
             stream.complete(errorResponse(idOf(message) ?? null, new InternalError('Session store unavailable; try again shortly')));
             return streamed!;
@@ -433,6 +470,14 @@ export class StreamableHttpEndpoint {
 
 /** What `ownSession` says when the session store cannot answer. */
 const UNAVAILABLE = Symbol('unavailable');
+
+/** What `ownSession` says when a shared session exists but this instance has no free slot for it. */
+const FULL = Symbol('full');
+
+/** 503 with `Retry-After`: every session slot of this instance is busy. */
+function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
+  return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), id ?? null, { 'retry-after': '5' });
+}
 
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {

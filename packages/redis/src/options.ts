@@ -38,6 +38,12 @@ export interface RedisScaleOutOptions {
   instanceId?: string;
   /** A session nobody used this long is gone on every instance (default 1 800 000, 30 minutes); each request slides it. */
   sessionIdleTtlMs?: number;
+  /**
+   * Most bytes of one session's record (its JSON: client info, capabilities, version; default
+   * 16 384). Every request reads it back; an `initialize` whose record would be bigger fails
+   * with -32602 (HTTP 400) and makes no session.
+   */
+  maxSessionRecordBytes?: number;
   /** Events kept per SSE stream for resumption (default 1 000); the oldest go first. */
   maxEventsPerStream?: number;
   /** Bytes of events kept per SSE stream (default 4 MiB); the oldest go first, and a bigger event is sent but not kept. */
@@ -50,6 +56,11 @@ export interface RedisScaleOutOptions {
    * quickly instead of hanging.
    */
   commandTimeoutMs?: number;
+  /**
+   * Longest wait for the first connection at start-up, in ms (default 10 000): past it `ready()`
+   * rejects (an unreachable Redis would otherwise keep a server from ever listening, silently).
+   */
+  startTimeoutMs?: number;
   /** How long a GET stream's claim on its session lasts without renewal, in ms (default 30 000; renewed every third of it). */
   streamLeaseMs?: number;
   /** Where connection trouble is logged (default: silent). */
@@ -61,10 +72,12 @@ export interface ResolvedRedisOptions {
   prefix: string;
   instanceId: string;
   sessionIdleTtlMs: number;
+  maxSessionRecordBytes: number;
   maxEventsPerStream: number;
   maxEventBytesPerStream: number;
   maxBroadcasts: number;
   commandTimeoutMs: number;
+  startTimeoutMs: number;
   streamLeaseMs: number;
   logger: Logger | undefined;
 }

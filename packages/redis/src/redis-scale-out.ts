@@ -30,7 +30,10 @@ export interface RedisScaleOut {
   readonly taskStore: TaskStore;
   /** The HTTP binding's `sessionStore`, `eventStore` and `router`. */
   readonly http: RedisHttpOptions;
-  /** Resolves once connected and subscribed the first time; rejects if that failed (the connections keep retrying). */
+  /**
+   * Resolves once connected and subscribed the first time; rejects if that failed, or did not
+   * happen within `startTimeoutMs` (Redis unreachable at start-up). The connections keep retrying.
+   */
   ready(): Promise<void>;
   /** Closes the connections it opened (a client you passed stays open). Close the HTTP server first. */
   close(): Promise<void>;
@@ -73,14 +76,17 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
   const router = new RedisSessionRouter(resolved.instanceId, link, keys, eventStore, resolved.streamLeaseMs, onError, (sessionId, message) =>
     logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
   );
-  const started = link.ready().then(() => Promise.all([bus.start(), router.listen()]).then(() => undefined));
+  const started = withStartTimeout(
+    link.ready().then(() => Promise.all([bus.start(), router.listen()]).then(() => undefined)),
+    resolved.startTimeoutMs,
+  );
   started.catch(() => undefined);
   return {
     instanceId: resolved.instanceId,
     bus,
     rateLimitStore: new RedisRateLimitStore(link, keys, onError),
     taskStore: new RedisTaskStore(link, keys),
-    http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs), eventStore, router }),
+    http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs, resolved.maxSessionRecordBytes), eventStore, router }),
     ready: () => started,
     close: async () => {
       await router.close();
@@ -99,13 +105,25 @@ export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedi
     prefix: options.prefix ?? 'mcpkit:',
     instanceId,
     sessionIdleTtlMs: positive('sessionIdleTtlMs', options.sessionIdleTtlMs ?? 30 * 60_000),
+    maxSessionRecordBytes: positive('maxSessionRecordBytes', options.maxSessionRecordBytes ?? 16 * 1024),
     maxEventsPerStream: positive('maxEventsPerStream', options.maxEventsPerStream ?? 1_000),
     maxEventBytesPerStream: positive('maxEventBytesPerStream', options.maxEventBytesPerStream ?? 4 * 1024 * 1024),
     maxBroadcasts: positive('maxBroadcasts', options.maxBroadcasts ?? 1_000),
     commandTimeoutMs: positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000),
+    startTimeoutMs: positive('startTimeoutMs', options.startTimeoutMs ?? 10_000),
     streamLeaseMs: positive('streamLeaseMs', options.streamLeaseMs ?? 30_000),
     logger: options.logger,
   };
+}
+
+/** `start`, or a rejection once `ms` passed without it settling (the connections retry forever on their own). */
+function withStartTimeout(start: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis could not be reached within ${ms} ms (startTimeoutMs)`)), ms);
+    timer.unref();
+  });
+  return Promise.race([start, expired]).finally(() => clearTimeout(timer));
 }
 
 function positive(name: string, value: number): number {

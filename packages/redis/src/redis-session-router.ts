@@ -12,7 +12,9 @@ type InboxMessage =
   /** Another instance took the session's GET stream, or the session ended. */
   | { t: 'evict'; s: string }
   /** A client message for a request of this instance (or, on the route channel, any instance). */
-  | { t: 'fwd'; s: string; m: JsonRpcMessage };
+  | { t: 'fwd'; s: string; m: JsonRpcMessage }
+  /** On the route channel: the session was deleted through instance `i`; every other drops its copy. */
+  | { t: 'end'; s: string; i: string };
 
 /** The GET stream of a session while this instance reads it. */
 class LocalReader {
@@ -50,7 +52,8 @@ const RENEW_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('P
  * cursor. An append PUBLISHes a wake-up to the owner's inbox; zero receivers means the owner
  * died, and its claim is dropped (the events wait in the log for the client's next GET).
  * Answers to server→client requests are forwarded to the inbox of the instance whose id the
- * request id carries; cancellations go to every instance.
+ * request id carries; cancellations, and the end of a session deleted through one instance, go
+ * to every instance.
  */
 export class RedisSessionRouter implements SessionRouter {
   private readonly readers = new Map<string, LocalReader>();
@@ -194,6 +197,8 @@ export class RedisSessionRouter implements SessionRouter {
     if (typeof owner === 'string' && owner !== this.instanceId) {
       await this.link.send(['PUBLISH', this.keys.inbox(owner), JSON.stringify({ t: 'evict', s: sessionId })]);
     }
+    // Any instance may hold a copy running requests: each one ends its own, as a DELETE there would.
+    await this.link.send(['PUBLISH', this.routeChannel, JSON.stringify({ t: 'end', s: sessionId, i: this.instanceId })]);
   }
 
   async close(): Promise<void> {
@@ -208,6 +213,8 @@ export class RedisSessionRouter implements SessionRouter {
       if (local) this.drain(local);
     } else if (message.t === 'evict') {
       if (local) this.evictLocal(local);
+    } else if (message.t === 'end') {
+      if (message.i !== this.instanceId) this.handlers?.ended?.(message.s);
     } else if (message.t === 'fwd') {
       const delivered = this.handlers?.deliver(message.s, message.m) ?? false;
       // A cancellation goes to every instance: only a miss on the one named matters.

@@ -1,5 +1,5 @@
 import type { LogLevel } from '@mcpkit/core';
-import type { SessionRecord, SessionStore } from '@mcpkit/http';
+import { SessionRecordTooLargeError, type SessionRecord, type SessionStore } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import { DELETE_SESSION, SET_LOG_LEVEL, TOUCH_SESSION } from './scripts';
@@ -16,6 +16,7 @@ export class RedisSessionStore implements SessionStore {
     private readonly link: RedisLink,
     private readonly keys: Keys,
     private readonly ttlMs: number,
+    private readonly maxRecordBytes: number,
   ) {}
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -43,12 +44,16 @@ export class RedisSessionStore implements SessionStore {
 
   async set(record: SessionRecord): Promise<void> {
     const key = this.keys.session(record.id);
+    const json = JSON.stringify(record);
+    // Read back on every request of the session, on every instance: a client's own info must not make that unbounded.
+    if (json.length > this.maxRecordBytes || Buffer.byteLength(json) > this.maxRecordBytes)
+      throw new SessionRecordTooLargeError(Buffer.byteLength(json), this.maxRecordBytes);
     await this.link.send([
       'EVAL',
       "redis.call('HSET', KEYS[1], 'r', ARGV[1]); return redis.call('PEXPIRE', KEYS[1], ARGV[2])",
       '1',
       key,
-      JSON.stringify(record),
+      json,
       String(this.ttlMs),
     ]);
   }

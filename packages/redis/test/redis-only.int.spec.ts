@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import { redisScaleOut, type RedisScaleOut } from '@mcpkit/redis';
 import type { RoutedEvent } from '@mcpkit/http';
@@ -127,11 +128,21 @@ describe('redisScaleOut({ client })', () => {
     await client.close();
   });
 
+  it('rejects ready() once startTimeoutMs passed without reaching Redis (a closed port), and closes', async () => {
+    const port = await closedPort();
+    const unreachable = redisScaleOut({ url: `redis://127.0.0.1:${port}`, prefix: `down-${++tests}:`, startTimeoutMs: 300 });
+    const started = Date.now();
+    await expect(unreachable.ready()).rejects.toThrow(/could not be reached within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await unreachable.close();
+  });
+
   it('refuses options it cannot work with', () => {
     expect(() => redisScaleOut({} as never)).toThrow(TypeError);
     expect(() => redisScaleOut({ url: redis.url, client: createClient() })).toThrow(/exactly one/);
     expect(() => redisScaleOut({ url: redis.url, instanceId: 'has space' })).toThrow(/instanceId/);
     expect(() => redisScaleOut({ url: redis.url, sessionIdleTtlMs: 0 })).toThrow(/sessionIdleTtlMs/);
+    expect(() => redisScaleOut({ url: redis.url, startTimeoutMs: -1 })).toThrow(/startTimeoutMs/);
   });
 });
 
@@ -153,3 +164,15 @@ describe('RedisSessionRouter when the stream owner is gone', () => {
     held!.detach();
   });
 });
+
+/** A loopback port nothing listens on (bound once, then closed). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,7 +1,8 @@
+import { createClient } from 'redis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { initialize, openStream, rpc, send, SESSION_HEADERS } from './support/http-client';
+import { initialize, openStream, parseEvents, rpc, send, SESSION_HEADERS } from './support/http-client';
 import { startRedisServer, type RedisServer } from './support/redis-server';
 import { startInstance, type Instance } from './support/two-instances';
 
@@ -12,6 +13,7 @@ let redis: RedisServer;
 let a: Instance;
 let b: Instance;
 let suite = 0;
+let prefix: string;
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -20,7 +22,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 beforeEach(async () => {
-  const prefix = `scale-${++suite}:`;
+  prefix = `scale-${++suite}:`;
   a = await startInstance('a', { url: redis.url, prefix });
   b = await startInstance('b', { url: redis.url, prefix });
 });
@@ -42,11 +44,77 @@ describe('scale-out over Redis: two instances', () => {
     expect((await rpc(b.url, 'no-such-session', callTool(3, 'where'))).status).toBe(404);
   });
 
+  it('answers 503 + Retry-After, not 404, for a session that exists when every slot of the instance is busy', async () => {
+    const c = await startInstance('c', { url: redis.url, prefix }, { maxSessions: 1 });
+    try {
+      const victim = await initialize(b.url);
+      const holder = await initialize(c.url);
+      const held = await openStream(c.url, 'GET', { ...SESSION_HEADERS(holder), accept: 'text/event-stream' });
+      await held.until((s) => s.events.length >= 1);
+      const full = await rpc(c.url, victim, callTool(1, 'where'));
+      expect(full.status).toBe(503);
+      expect(full.headers['retry-after']).toBeDefined();
+      expect((await send(c.url, 'GET', { ...SESSION_HEADERS(victim), accept: 'text/event-stream' })).status).toBe(503);
+      // A session the store does not have is still not found.
+      expect((await rpc(c.url, 'no-such-session', callTool(2, 'where'))).status).toBe(404);
+      held.close();
+      const deadline = Date.now() + 5_000;
+      let served = await rpc(c.url, victim, callTool(3, 'where'));
+      while (served.status !== 200 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        served = await rpc(c.url, victim, callTool(3, 'where'));
+      }
+      expect(textOf(served)).toBe('c');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('refuses an initialize whose session record would exceed maxSessionRecordBytes (-32602, 400), keeping nothing in Redis', async () => {
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const before = (await raw.keys(`${prefix}s:*`)).length;
+      const huge = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'big', version: '1', description: 'x'.repeat(1_900_000) } },
+      });
+      const refused = await send(a.url, 'POST', {}, huge);
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body)).toMatchObject({ id: 0, error: { code: -32602, message: expect.stringContaining('16384 bytes') } });
+      expect(refused.headers['mcp-session-id']).toBeUndefined();
+      expect((await raw.keys(`${prefix}s:*`)).length).toBe(before);
+      // A usual client's record is far below it.
+      const session = await initialize(a.url);
+      const record = await raw.hGet(`${prefix}s:{${session}}`, 'r');
+      expect(Buffer.byteLength(record!)).toBeLessThan(1_024);
+      expect((await rpc(b.url, session, callTool(1, 'where'))).status).toBe(200);
+    } finally {
+      await raw.quit();
+    }
+  });
+
   it('ends a session deleted on B on A too', async () => {
     const session = await initialize(a.url);
     expect((await rpc(a.url, session, callTool(1, 'where'))).status).toBe(200);
     expect((await send(b.url, 'DELETE', SESSION_HEADERS(session))).status).toBe(200);
     expect((await rpc(a.url, session, callTool(2, 'where'))).status).toBe(404);
+  });
+
+  it('cancels the requests a session runs on A when it is deleted on B, and ends their streams', async () => {
+    const session = await initialize(a.url);
+    const running = rpc(a.url, session, callTool(5, 'wait', { tag: 'deleted-on-b' }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await send(b.url, 'DELETE', SESSION_HEADERS(session))).status).toBe(200);
+    // Its POST ends (well before the tool's own 10 s), with no result.
+    const ended = await running.catch(() => undefined);
+    expect(ended?.json?.result).toBeUndefined();
+    const deadline = Date.now() + 5_000;
+    while (a.log.cancelled.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(a.log.cancelled).toEqual(['deleted-on-b']);
+    expect((await rpc(a.url, session, callTool(6, 'where'))).status).toBe(404);
   });
 
   it('carries a list change raised on B to the GET stream held by A', async () => {
@@ -115,6 +183,11 @@ describe('scale-out over Redis: two instances', () => {
     // An id that was never in the log: nothing can be replayed.
     const unknown = await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': 'g_99999999999999-0' });
     expect(unknown.status).toBe(400);
+    // Parts past 2^64 - 1 are no Redis id: unknown too (400), not a store failure (503).
+    for (const id of ['g_18446744073709551616-0', 'g_0-18446744073709551616', 'g_99999999999999999999999-1']) {
+      const invalid = await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': id });
+      expect([id, invalid.status]).toEqual([id, 400]);
+    }
   });
 
   it('hands the GET stream to the newest GET, on whichever instance (no 409)', async () => {
@@ -158,16 +231,76 @@ describe('scale-out over Redis: two instances', () => {
     await call.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
     const request = call.messages().find((m) => m.method === 'elicitation/create')!;
     // The id names the instance that waits for it.
-    expect(request.id).toMatch(/^mcpkit\.b\.\d+$/);
+    expect(request.id).toMatch(/^mcpkit\.b\.[0-9a-f]{12}\.\d+$/);
     const reply = await rpc(a.url, session, { id: request.id, result: { action: 'accept', content: { reply: 'from A' } } });
     expect(reply.status).toBe(202);
     await call.until((s) => s.messages().some((m) => m.id === 7));
     expect(call.messages().find((m) => m.id === 7)).toMatchObject({ result: { content: [{ type: 'text', text: 'b:accept:{"reply":"from A"}' }] } });
     // Late, unknown, or for an instance that is gone: accepted and dropped, the session serves on.
-    for (const id of [request.id, 'mcpkit.b.999', 'mcpkit.gone.1', 'client-made']) {
+    for (const id of [request.id, `${String(request.id)}9`, 'mcpkit.gone.0123456789ab.1', 'client-made']) {
       expect((await rpc(a.url, session, { id, result: { action: 'accept', content: {} } })).status).toBe(202);
     }
     expect((await rpc(a.url, session, callTool(8, 'where'))).status).toBe(200);
+  });
+
+  it('names the streams and requests of a restarted instance (same instance id) anew: nothing lost, no old answer replayed or accepted', async () => {
+    const session = await initialize(a.url);
+    const ask = async (id: number, question: string) => {
+      const call = await openStream(a.url, 'POST', SESSION_HEADERS(session), JSON.stringify({ jsonrpc: '2.0', ...callTool(id, 'ask', { question }) }));
+      await call.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
+      return { call, request: call.messages().find((m) => m.method === 'elicitation/create')! };
+    };
+    const first = await ask(1, 'first?');
+    expect((await rpc(b.url, session, { id: first.request.id, result: { action: 'accept', content: { reply: 'one' } } })).status).toBe(202);
+    await first.call.until((s) => s.messages().some((m) => m.id === 1));
+    first.call.close();
+    await a.close();
+    a = await startInstance('a', { url: redis.url, prefix });
+    const second = await ask(2, 'second?');
+    expect(second.request.id).not.toBe(first.request.id);
+    expect(second.call.events[0].id).not.toBe(first.call.events[0].id);
+    // A late answer to the first request must not resolve the second.
+    expect((await rpc(b.url, session, { id: first.request.id, result: { action: 'accept', content: { reply: 'stale' } } })).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(second.call.messages().some((m) => m.id === 2)).toBe(false);
+    // Its events were kept: a resumption on B from its priming event replays its own elicitation.
+    second.call.close();
+    const resumed = await openStream(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': second.call.events[0].id! });
+    expect(resumed.status).toBe(200);
+    await resumed.until((s) => s.messages().length >= 1);
+    expect(resumed.messages()[0]).toMatchObject({ id: second.request.id, method: 'elicitation/create', params: { message: 'second?' } });
+    resumed.close();
+    expect((await rpc(b.url, session, { id: second.request.id, result: { action: 'accept', content: { reply: 'two' } } })).status).toBe(202);
+    // The answer, kept after the elicitation: replayed from there (the stream lives on A).
+    const elicitationEvent = resumed.events.find((e) => e.data !== '')!.id!;
+    let replay: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < 50 && !replay.some((m) => m.id === 2); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const again = await send(a.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': elicitationEvent });
+      replay = parseEvents(again.body)
+        .filter((e) => e.data !== '')
+        .map((e) => JSON.parse(e.data) as Record<string, unknown>);
+    }
+    expect(replay).toEqual([
+      expect.objectContaining({ id: 2, result: expect.objectContaining({ content: [{ type: 'text', text: 'a:accept:{"reply":"two"}' }] }) }),
+    ]);
+  });
+
+  it('fails a request whose stream events Redis cannot keep (OOM) instead of losing them silently', async () => {
+    const session = await initialize(a.url);
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    await raw.configSet('maxmemory', '1');
+    try {
+      const call = await openStream(a.url, 'POST', SESSION_HEADERS(session), JSON.stringify({ jsonrpc: '2.0', ...callTool(3, 'ask', { question: 'kept?' }) }));
+      await call.until((s) => s.messages().some((m) => m.id === 3));
+      expect(call.messages().find((m) => m.id === 3)).toMatchObject({ error: { code: -32603, message: expect.stringContaining('event store') } });
+      call.close();
+    } finally {
+      await raw.configSet('maxmemory', '0');
+      await raw.quit();
+    }
+    expect((await rpc(b.url, session, callTool(4, 'where'))).status).toBe(200);
   });
 
   it('honours a log level set on A in what a handler on B logs to the client', async () => {

@@ -40,12 +40,15 @@ export function sessionRouterContract(name: string, make: () => Promise<SessionR
   describe(`SessionRouter contract: ${name}`, () => {
     let fixture: SessionRouterFixture;
     const delivered: Record<'a' | 'b', Array<{ sessionId: string; message: JsonRpcMessage }>> = { a: [], b: [] };
+    const ended: Record<'a' | 'b', string[]> = { a: [], b: [] };
     beforeEach(async () => {
       fixture = await make();
       delivered.a = [];
       delivered.b = [];
-      fixture.a.start({ deliver: (sessionId, message) => (delivered.a.push({ sessionId, message }), true) });
-      fixture.b.start({ deliver: (sessionId, message) => (delivered.b.push({ sessionId, message }), true) });
+      ended.a = [];
+      ended.b = [];
+      fixture.a.start({ deliver: (sessionId, message) => (delivered.a.push({ sessionId, message }), true), ended: (id) => void ended.a.push(id) });
+      fixture.b.start({ deliver: (sessionId, message) => (delivered.b.push({ sessionId, message }), true), ended: (id) => void ended.b.push(id) });
     });
     afterEach(async () => {
       await fixture.a.close();
@@ -132,6 +135,15 @@ export function sessionRouterContract(name: string, make: () => Promise<SessionR
       expect(delivered.a).toEqual([{ sessionId: 'f1', message: answer }]);
       expect(delivered.b).toEqual([]);
       expect(await fixture.b.forward('f1', answer, { instance: 'nobody-here' })).toBe(false);
+    });
+
+    it('tells every other instance of a session deleted through one (they end their copies)', async () => {
+      await fixture.createSession('e1');
+      await fixture.a.deleteSession('e1');
+      await until(() => ended.b.length === 1);
+      expect(ended.b).toEqual(['e1']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ended.a).toEqual([]);
     });
 
     it('forwards a cancellation to every instance', async () => {

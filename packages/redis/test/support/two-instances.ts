@@ -74,7 +74,7 @@ export interface Instance {
 }
 
 /** Starts one instance named `name` (its instance id) on Redis at `url` with `prefix`. */
-export async function startInstance(name: string, redis: Omit<RedisScaleOutOptions, 'instanceId'>): Promise<Instance> {
+export async function startInstance(name: string, redis: Omit<RedisScaleOutOptions, 'instanceId'>, http: { maxSessions?: number } = {}): Promise<Instance> {
   const log: InstanceLog = { cancelled: [] };
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
   const scaleOut = redisScaleOut({ ...redis, instanceId: name, logger });
@@ -90,7 +90,7 @@ export async function startInstance(name: string, redis: Omit<RedisScaleOutOptio
     bus: scaleOut.bus,
   });
   await scaleOut.ready();
-  const server = await serveHttp(app, { port: 0, ...scaleOut.http, keepAliveMs: 0 });
+  const server = await serveHttp(app, { port: 0, ...scaleOut.http, keepAliveMs: 0, ...http });
   return {
     name,
     app,
