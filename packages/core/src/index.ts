@@ -150,7 +150,13 @@ export type {
 } from './protocol/json-rpc';
 export { METHOD } from './protocol/methods';
 export { ExactNumberId } from './protocol/exact-id';
-export { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, type LegacyProtocolVersion } from './protocol/protocol-versions';
+export {
+  LEGACY_PROTOCOL_VERSIONS,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type LegacyProtocolVersion,
+} from './protocol/protocol-versions';
 
 export { text, image, audio, embeddedResource, resourceLink } from './results/content';
 

@@ -12,7 +12,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { clip, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type RequestTrace } from '@mcpkit/core';
+import { clip, SUPPORTED_PROTOCOL_VERSIONS, type RequestTrace } from '@mcpkit/core';
 import { ATTR, CANCELLED, OTHER, STATUS_LENGTH, TOOL_ERROR } from './attributes';
 import type { Instruments } from './instruments';
 import type { TrustClientTraceContext } from './options';
@@ -55,7 +55,7 @@ function networkTransport(kind: string): string | undefined {
 }
 
 // The revisions this server speaks: any other version string is the client's text.
-const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set<string>([...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]);
+const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 
 /**
  * The attributes both the span and the duration histogram carry (the low-cardinality ones).
