@@ -5,6 +5,7 @@ import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import nodeModule = require('node:module');
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { hashOf } from './path-hash';
 
 type ModuleRecord = { exports: unknown; filename: string; paths: string[]; loaded: boolean };
 type ModuleStatics = {
@@ -20,13 +21,6 @@ const WRAPPER_END = '\n});';
 // Long enough for a server to have started and answered its first requests, whose functions
 // are then compiled and go into the cache too.
 const SAVE_AFTER_MS = 1_000;
-
-/** FNV-1a of a path: a short, stable part of the cache file's name. */
-function hashOf(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(36);
-}
 
 /**
  * A 32-bit checksum of `bytes`, four at a time (a few hundred kB in well under a millisecond):

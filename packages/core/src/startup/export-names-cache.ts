@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
+import { hashOf } from './path-hash';
 
 /** What a re-exported module exports, and the state of its file when that was recorded. */
 export interface ModuleExports {
@@ -21,13 +22,6 @@ const resolveFilename = (nodeModule.Module as unknown as { _resolveFilename: Res
 function stampOf(file: string): string {
   const { size, mtimeMs } = statSync(file);
   return `${size}-${Math.trunc(mtimeMs)}`;
-}
-
-/** FNV-1a: a short, stable name for a folder (node:crypto would cost more than this saves). */
-function hashOf(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(36);
 }
 
 function isModuleExports(value: unknown): value is ModuleExports {
