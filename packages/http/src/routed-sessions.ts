@@ -74,13 +74,15 @@ export class RoutedSessions {
     return {
       outboundIdPrefix: `mcpkit.${this.options.router.instanceId}.${epoch()}.`,
       appEvents: false,
-      onSubscription: (uri, on) => {
-        this.options.router.subscribe(sessionId, uri, on).catch((error: unknown) => this.warn(error, sessionId, 'could not store a resource subscription'));
-      },
+      // Both answer once the store has the change, so the client's next request, wherever it
+      // lands, sees it. A store that fails is logged; the change still holds here.
+      onSubscription: (uri, on) =>
+        this.options.router.subscribe(sessionId, uri, on).catch((error: unknown) => this.warn(error, sessionId, 'could not store a resource subscription')),
       onUnplaced: (message, routed) => this.unplaced(sessionId, message, routed),
       onLogLevel: (level) => {
         const stored = this.options.sessionStore.setLogLevel?.(sessionId, level);
-        if (stored instanceof Promise) stored.catch((error: unknown) => this.warn(error, sessionId, 'could not store the log level'));
+        if (stored instanceof Promise) return stored.catch((error: unknown) => this.warn(error, sessionId, 'could not store the log level'));
+        return undefined;
       },
     };
   }

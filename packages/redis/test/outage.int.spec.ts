@@ -141,7 +141,13 @@ describe('Redis outage', () => {
       10_000,
     );
     expect(after.status).toBe(404);
-    expect((await rpc(a.url, session, callTool(2, 'where'))).status).toBe(404);
+    // A reconnects on its own schedule: 503 until it has, then the same 404.
+    const onA = await until(
+      () => rpc(a.url, session, callTool(2, 'where')),
+      (answer) => answer.status !== 503,
+      10_000,
+    );
+    expect(onA.status).toBe(404);
     const fresh = await until(
       () =>
         initialize(b.url).then(

@@ -81,9 +81,13 @@ export interface ConnectionOptions {
    */
   appEvents?: boolean;
   /** Told of each `resources/subscribe` (true) and `resources/unsubscribe` (false), for a store that shares them. */
-  onSubscription?: (uri: string, on: boolean) => void;
-  /** Told when the client's log level changes (`logging/setLevel`), for a store that shares it. */
-  onLogLevel?: (level: LogLevel | undefined) => void;
+  onSubscription?: (uri: string, on: boolean) => void | Promise<void>;
+  /**
+   * Told when the client's log level changes (`logging/setLevel`), for a store that shares it.
+   * A promise holds the answer back until it settles, so the client's next request, on any
+   * instance, sees the new level.
+   */
+  onLogLevel?: (level: LogLevel | undefined) => void | Promise<void>;
   /**
    * Given each client message this connection cannot place: a response to no request it sent,
    * a cancellation of a request it does not run, progress on a request it did not send. A
@@ -124,8 +128,8 @@ export class Connection {
   private readonly announcing: boolean;
   private readonly outboundIdPrefix: string | undefined;
   private readonly appEvents: boolean;
-  private readonly onSubscription: ((uri: string, on: boolean) => void) | undefined;
-  private readonly onLogLevel: ((level: LogLevel | undefined) => void) | undefined;
+  private readonly onSubscription: ((uri: string, on: boolean) => void | Promise<void>) | undefined;
+  private readonly onLogLevel: ((level: LogLevel | undefined) => void | Promise<void>) | undefined;
   private readonly onUnplaced: ((message: JsonRpcMessage, routed: boolean) => void) | undefined;
   /** What this connection declares: the app's capabilities, with `listChanged` when it announces list changes. */
   readonly capabilities: Readonly<ServerCapabilities>;
@@ -193,10 +197,16 @@ export class Connection {
     return this.handshake.logLevel;
   }
 
+  /** Adopts a level set elsewhere (another instance's `logging/setLevel`): no store is told. */
   set logLevel(level: LogLevel | undefined) {
+    this.handshake.logLevel = level;
+  }
+
+  /** The client's `logging/setLevel`: sets the threshold, and settles once a store that shares it has it. */
+  setLogLevel(level: LogLevel | undefined): void | Promise<void> {
     const changed = this.handshake.logLevel !== level;
     this.handshake.logLevel = level;
-    if (changed) this.onLogLevel?.(level);
+    return changed ? this.onLogLevel?.(level) : undefined;
   }
 
   /** Number of requests being handled. */
@@ -389,9 +399,9 @@ export class Connection {
   }
 
   /** @internal `resources/subscribe` and `resources/unsubscribe`. */
-  subscribe(uri: string, on: boolean): void {
+  subscribe(uri: string, on: boolean): void | Promise<void> {
     this.handshake.subscribe(uri, on);
-    this.onSubscription?.(uri, on);
+    return this.onSubscription?.(uri, on);
   }
 
   private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {

@@ -3,8 +3,10 @@ import type { RequestContext } from './request-context';
 
 /** What a handshake-era method may change on its session. */
 export interface SessionControls {
-  logLevel: LogLevel | undefined;
-  subscribe(uri: string, on: boolean): void;
+  readonly logLevel: LogLevel | undefined;
+  /** Settles once a store that shares the session has the change. */
+  setLogLevel(level: LogLevel): void | Promise<void>;
+  subscribe(uri: string, on: boolean): void | Promise<void>;
 }
 
 /** A method's handler: params in, result object out (or a thrown wire error). */

@@ -52,13 +52,11 @@ export function buildMethodTable(app: AppModel): MethodTable {
     table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(app.map.prompts, params, ctx, app.pipelines?.prompts.byName));
   }
   if (app.capabilities.resources?.subscribe) {
-    table.set(
-      METHOD.RESOURCES_SUBSCRIBE,
-      (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true), {}),
+    table.set(METHOD.RESOURCES_SUBSCRIBE, (params, _ctx, connection) =>
+      settled(connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true)),
     );
-    table.set(
-      METHOD.RESOURCES_UNSUBSCRIBE,
-      (params, _ctx, connection) => (connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE), false), {}),
+    table.set(METHOD.RESOURCES_UNSUBSCRIBE, (params, _ctx, connection) =>
+      settled(connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE), false)),
     );
   }
   if (app.capabilities.logging) {
@@ -67,14 +65,18 @@ export function buildMethodTable(app: AppModel): MethodTable {
         throw new InvalidParamsError(`Invalid log level: ${clipJson(params.level)}`, {
           levels: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'],
         });
-      connection.logLevel = params.level;
-      return {};
+      return settled(connection.setLogLevel(params.level));
     });
   }
   if (app.capabilities.completions) {
     table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.pipelines));
   }
   return table;
+}
+
+/** An empty result, once a shared store has what the method changed (at once when nothing is shared). */
+function settled(stored: void | Promise<void>): object | Promise<object> {
+  return stored instanceof Promise ? stored.then(() => ({})) : {};
 }
 
 export type { MethodHandler, MethodTable };

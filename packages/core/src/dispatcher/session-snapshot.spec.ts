@@ -47,6 +47,43 @@ describe('session snapshots', () => {
   };
   afterEach(() => opened.splice(0).forEach((connection) => connection.close()));
 
+  it('holds the answer to logging/setLevel and resources/subscribe until a sharing store has the change', async () => {
+    const told: string[] = [];
+    const pending: Array<() => void> = [];
+    const later = (what: string) =>
+      new Promise<void>((resolve) =>
+        pending.push(() => {
+          told.push(what);
+          resolve();
+        }),
+      );
+    const { connection } = track(
+      open(makeApp(), { onLogLevel: (level) => later(`level ${level}`), onSubscription: (uri, on) => later(`${on ? 'sub' : 'unsub'} ${uri}`) }),
+    );
+    await connection.receive({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    for (const [id, method, params] of [
+      [2, 'logging/setLevel', { level: 'info' }],
+      [3, 'resources/subscribe', { uri: 'test://r' }],
+    ] as const) {
+      let answered = false;
+      const answer = connection.receive({ jsonrpc: '2.0', id, method, params }).then((response) => ((answered = true), response));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(answered).toBe(false);
+      pending.shift()!();
+      expect(await answer).toEqual({ jsonrpc: '2.0', id, result: {} });
+    }
+    expect(told).toEqual(['level info', 'sub test://r']);
+    // A level adopted from elsewhere tells no store (it came from one).
+    connection.logLevel = 'error';
+    expect(pending).toHaveLength(0);
+    expect(connection.logLevel).toBe('error');
+  });
+
   it('is undefined while there is nothing to keep', () => {
     const { connection } = track(open(makeApp()));
     expect(connection.snapshot()).toBeUndefined();

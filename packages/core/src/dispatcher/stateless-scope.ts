@@ -16,9 +16,7 @@ const NO_SESSION: SessionControls = Object.freeze({
   get logLevel() {
     return undefined;
   },
-  set logLevel(_level) {
-    noSession();
-  },
+  setLogLevel: noSession,
   subscribe: noSession,
 });
 
