@@ -136,29 +136,29 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
-  // Answers that finish in the same tick leave in one write (one syscall) instead of one each.
-  let corked = false;
-  const uncork = (): void => {
-    corked = false;
-    outputStream.uncork();
+  // Answers that finish in the same tick leave as one string in one write (one syscall), not
+  // as one chunk each: a corked stream would keep a buffer entry per answer and hand the
+  // kernel a vector of them.
+  let queued = '';
+  const flushOutput = (): void => {
+    if (queued === '') return;
+    const text = queued;
+    queued = '';
+    // Backpressure: stop reading while the client is not draining our output.
+    if (!writeRaw(text) && !input.isPaused()) {
+      input.pause();
+      outputStream.once('drain', () => {
+        if (!stopped) input.resume();
+      });
+    }
   };
   const send = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
     if (response === undefined || outputClosed) return;
     // Never throws: an answer that cannot go out becomes an error for its id.
     const text = encodeMessage(response, limits, logger);
     if (text === undefined) return;
-    if (!corked) {
-      corked = true;
-      outputStream.cork();
-      process.nextTick(uncork);
-    }
-    // Backpressure: stop reading while the client is not draining our output.
-    if (!writeRaw(text + '\n') && !input.isPaused()) {
-      input.pause();
-      outputStream.once('drain', () => {
-        if (!stopped) input.resume();
-      });
-    }
+    if (queued === '') process.nextTick(flushOutput);
+    queued += text + '\n';
   };
 
   const settle = (): void => {
@@ -266,7 +266,10 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
       process.exit(0);
     }, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
     // The empty write's callback fires once everything queued before it reached the client.
-    const flushThenExit = (): void => void writeRaw('', () => process.exit(0));
+    const flushThenExit = (): void => {
+      flushOutput();
+      writeRaw('', () => process.exit(0));
+    };
     if (pending === 0) flushThenExit();
     else onIdle = flushThenExit;
   }
