@@ -47,6 +47,42 @@ function checkRawFields(validators: ValidatorFactory, built: { schema: JsonSchem
   if (built.rawFields) checkNow(validators, built.schema, `The schema of ${dto.name}, with its @Field({ schema }) parts,`);
 }
 
+interface DtoInput {
+  inputSchema: JsonSchema;
+  parseInput: InputParser;
+}
+
+// Per app (its validator factory), per DTO, loose and strict: tools that take the same input
+// class share one frozen schema and one parser, so that class is read, and its validator
+// compiled, once however many tools take it.
+const dtoInputs = new WeakMap<ValidatorFactory, Map<Constructor, [DtoInput?, DtoInput?]>>();
+
+function dtoInput(validators: ValidatorFactory, dto: Constructor, strict: boolean): DtoInput {
+  let byDto = dtoInputs.get(validators);
+  if (byDto === undefined) dtoInputs.set(validators, (byDto = new Map()));
+  let variants = byDto.get(dto);
+  if (variants === undefined) byDto.set(dto, (variants = []));
+  const slot = strict ? 1 : 0;
+  const known = variants[slot];
+  if (known !== undefined) return known;
+  const built = dtoToJsonSchema(dto, { strict });
+  checkRawFields(validators, built, dto);
+  const input: DtoInput = {
+    inputSchema: built.schema,
+    parseInput: validators.inputParser({
+      schema: built.schema,
+      dto,
+      needsClassValidator: built.needsClassValidator,
+      stripUnknown: !strict,
+      generated: true,
+      instantiate: built.instantiate,
+      schemaChecked: built.schemaChecked,
+    }),
+  };
+  variants[slot] = input;
+  return input;
+}
+
 /** Compiles one `@Tool` method: name checks, schemas, validators and the bound handler. */
 export function compileTool(method: DecoratedMethod, validators: ValidatorFactory): ToolDefinition {
   const options = method.options as ToolOptions;
@@ -70,20 +106,8 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   } else {
     const dto = resolveInputDto(method);
     const strict = options.strict === true;
-    if (dto) {
-      const built = dtoToJsonSchema(dto, { strict });
-      checkRawFields(validators, built, dto);
-      inputSchema = built.schema;
-      parseInput = validators.inputParser({
-        schema: inputSchema,
-        dto,
-        needsClassValidator: built.needsClassValidator,
-        stripUnknown: !strict,
-        generated: true,
-        instantiate: built.instantiate,
-        schemaChecked: built.schemaChecked,
-      });
-    } else {
+    if (dto) ({ inputSchema, parseInput } = dtoInput(validators, dto, strict));
+    else {
       inputSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };
       parseInput = validators.inputParser({ schema: inputSchema, stripUnknown: !strict, generated: true });
     }

@@ -243,4 +243,35 @@ describe('createApp start-up checks', () => {
     expect(Object.isFrozen(app)).toBe(true);
     expect(Object.isFrozen(app.map.tools.get('hello')!.entry)).toBe(true);
   });
+
+  it('builds one schema and one parser per input class, shared by the tools that take it, and each strictness its own', async () => {
+    class A {
+      @Tool()
+      one(input: NameInput) {
+        return input.name;
+      }
+
+      @Tool()
+      two(input: NameInput) {
+        return input.name;
+      }
+
+      @Tool({ strict: true })
+      three(input: NameInput) {
+        return input.name;
+      }
+    }
+    const app = createApp({ name: 't', version: '1', providers: [A] });
+    const [one, two, three] = ['one', 'two', 'three'].map((name) => app.map.tools.get(name)!);
+    expect(two.entry.inputSchema).toBe(one.entry.inputSchema);
+    expect(two.parseInput).toBe(one.parseInput);
+    expect(three.entry.inputSchema).not.toBe(one.entry.inputSchema);
+    expect(three.entry.inputSchema).toMatchObject({ additionalProperties: false });
+    expect(one.entry.inputSchema).not.toHaveProperty('additionalProperties');
+    // A second app reads the class again: nothing is shared between apps.
+    const other = createApp({ name: 't', version: '1', providers: [A] });
+    expect(other.map.tools.get('one')!.parseInput).not.toBe(one.parseInput);
+    expect(await one.parseInput({ name: 'x', extra: 1 })).toMatchObject({ ok: true });
+    expect(await three.parseInput({ name: 'x', extra: 1 })).toMatchObject({ ok: false });
+  });
 });
