@@ -83,6 +83,25 @@ describe('requireCached', () => {
     expect((load(file) as { twice(n: number): number }).twice(21)).toBe(42);
   });
 
+  it("deletes what an earlier build of the same file kept once it keeps its own, and nothing else's", async () => {
+    const file = moduleFile('upgraded.js', 'exports.v = 1;');
+    load(file);
+    await waitFor(() => cacheFiles().length > 0);
+    const [first] = cacheFiles();
+    const stem = first.slice(0, first.lastIndexOf('-') + 1);
+    // Another file's cache, one whose name only starts alike, and a temporary file: all stay.
+    const others = ['mcpkit-other-abc-12.v8', `${stem}12.v8.999.tmp`, `${stem}x.v8`];
+    for (const name of others) writeFileSync(join(cacheDir, name), 'x');
+    delete registry[file];
+    writeFileSync(file, `${SIGNATURE}\nexports.v = 2; // a longer build`);
+    expect((load(file) as { v: number }).v).toBe(2);
+    await waitFor(() => !cacheFiles().includes(first));
+    const left = readdirSync(cacheDir);
+    expect(left).not.toContain(first);
+    expect(left.filter((name) => name.startsWith(stem) && name.endsWith('.v8') && !others.includes(name))).toHaveLength(1);
+    for (const name of others) expect(left).toContain(name);
+  });
+
   it('compiles afresh, and keeps new code, when the kept code is damaged or belongs to another source of the same size', async () => {
     const file = moduleFile('damaged.js', 'exports.value = "first";');
     load(file);

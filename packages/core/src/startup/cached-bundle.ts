@@ -1,5 +1,5 @@
 // Used by core's bundle entries (scripts/bundle.js) to load dist/bundle/core.js. Depends on Node alone.
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 // The module object itself (not a namespace copy): what Node has now is what is asked.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import nodeModule = require('node:module');
@@ -144,6 +144,7 @@ function keepCode(script: Script, cacheFile: string, sourceSum: number, atExit: 
       header.writeUInt32LE(checksum(data), 12);
       writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
       renameSync(temporary, cacheFile);
+      forgetOtherBuilds(cacheFile);
     } catch {
       // A cache only: a read-only folder costs the next start its speed, nothing else.
       try {
@@ -158,4 +159,24 @@ function keepCode(script: Script, cacheFile: string, sourceSum: number, atExit: 
   // Never what keeps a process alive: exit keeps the code instead.
   timer.unref();
   if (atExit) process.once('exit', onExit);
+}
+
+/**
+ * Deletes what earlier builds of the same file kept (same name and path, another length): each
+ * upgrade would otherwise leave its few hundred kB behind for good. Runs only when code is kept,
+ * once per build.
+ */
+function forgetOtherBuilds(cacheFile: string): void {
+  const folder = dirname(cacheFile);
+  const name = basename(cacheFile);
+  // `mcpkit-<file>-<path hash>-`: the length and `.v8` follow.
+  const stem = name.slice(0, name.lastIndexOf('-') + 1);
+  for (const other of readdirSync(folder)) {
+    if (other === name || !other.startsWith(stem) || !/^\d+\.v8$/.test(other.slice(stem.length))) continue;
+    try {
+      unlinkSync(join(folder, other));
+    } catch {
+      // Another process got there first, or the folder is not ours to change.
+    }
+  }
 }
