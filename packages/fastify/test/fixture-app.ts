@@ -1,10 +1,17 @@
-import { IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { ArrayUnique, IsBoolean, IsInt, IsObject, IsOptional, IsString, Min } from 'class-validator';
 import pino from 'pino';
 import { createApp, Field, Prompt, Resource, Tool, type McpApp, type RequestContext, type RequestId } from '@mcpkit/core';
 
 class EchoInput {
   @IsString()
   text: string;
+}
+
+class TaggedInput {
+  // Published as `uniqueItems: true` over objects: the case ajv compared pair by pair.
+  @ArrayUnique()
+  @IsObject({ each: true })
+  items: Array<Record<string, unknown>>;
 }
 
 class StepsInput {
@@ -63,6 +70,11 @@ class FixtureTools {
   @Tool({ description: 'Echoes its text' })
   echo(input: EchoInput, ctx: RequestContext) {
     return `${input.text}|${ctx.session?.id ? 'session' : 'stateless'}`;
+  }
+
+  @Tool({ description: 'Counts distinct items' })
+  tagged(input: TaggedInput) {
+    return `${input.items.length} distinct`;
   }
 
   @Tool({ description: 'Reports progress steps, then returns' })

@@ -161,6 +161,22 @@ describe('malformed envelopes', () => {
   });
 });
 
+describe('validation cannot pin the CPU', () => {
+  it('checks uniqueItems over 150 000 distinct objects (2 MB) at once, answers a repeat as invalid arguments, and serves on', async () => {
+    const server = await start();
+    const session = await openSession(server.url);
+    const items = Array.from({ length: 150_000 }, (_, n) => ({ n }));
+    // ajv compared every pair of these: 10^10 deep comparisons, hours of CPU for one request.
+    const distinct = await post(server.url, call(1, 'tagged', { items }), { 'mcp-session-id': session });
+    expect(await distinct.text()).toContain('150000 distinct');
+    items.push({ n: 149_999 });
+    const repeated = await (await post(server.url, call(2, 'tagged', { items }), { 'mcp-session-id': session })).text();
+    expect(JSON.parse(repeated)).toMatchObject({ id: 2, result: { isError: true } });
+    expect(repeated).toContain('items: must NOT have duplicate items (items ## 149999 and 150000 are identical)');
+    await expectAlive(server);
+  }, 30_000);
+});
+
 describe('the event store is bounded in bytes (#11, item 2)', () => {
   it('keeps at most 4 MiB per session of 4 MB tool names and 3 MB answers; memory stays flat', async () => {
     const eventStore = new MemoryEventStore();

@@ -25,6 +25,7 @@ import {
   ValidatorConstraint,
 } from 'class-validator';
 import { Field } from '../decorators/field.decorator';
+import { ValidatorFactory } from '../validation/validator-factory';
 import { dtoToJsonSchema } from './dto-to-json-schema';
 
 enum Color {
@@ -173,6 +174,56 @@ describe('dtoToJsonSchema', () => {
     expect(dtoToJsonSchema(Custom).needsClassValidator).toBe(true);
     expect(dtoToJsonSchema(Conditional)).toMatchObject({ schema: { type: 'object', properties: { n: { type: 'integer' } } }, needsClassValidator: true });
     expect(dtoToJsonSchema(Flagged).needsClassValidator).toBe(true);
+  });
+
+  it('leaves @ArrayUnique with a selector to class-validator, which then rejects items the selector finds equal', async () => {
+    class Tag {
+      @IsInt()
+      id: number;
+
+      @IsString()
+      label: string;
+    }
+    class ById {
+      @ArrayUnique((tag: Tag) => tag.id)
+      @ValidateNested({ each: true })
+      @Type(() => Tag)
+      tags: Tag[];
+    }
+    class ByItself {
+      @ArrayUnique((tag: Tag) => tag)
+      @ValidateNested({ each: true })
+      @Type(() => Tag)
+      tags: Tag[];
+    }
+    const byId = dtoToJsonSchema(ById);
+    expect(byId.schema.properties).toEqual({ tags: { type: 'array', items: expect.any(Object) } });
+    expect(byId.needsClassValidator).toBe(true);
+    const parse = new ValidatorFactory().inputParser({
+      schema: byId.schema,
+      dto: ById,
+      needsClassValidator: true,
+      generated: true,
+      instantiate: byId.instantiate,
+      schemaChecked: byId.schemaChecked,
+    });
+    const same = await parse({
+      tags: [
+        { id: 1, label: 'a' },
+        { id: 1, label: 'b' },
+      ],
+    });
+    expect(same).toMatchObject({ ok: false, problems: [expect.stringContaining('unique')] });
+    expect(
+      await parse({
+        tags: [
+          { id: 1, label: 'a' },
+          { id: 2, label: 'a' },
+        ],
+      }),
+    ).toMatchObject({ ok: true });
+    // A selector that tells any two items apart compares as none does: published.
+    expect(dtoToJsonSchema(ByItself).schema.properties).toMatchObject({ tags: { uniqueItems: true } });
   });
 
   it('includes inherited fields', () => {

@@ -7,6 +7,7 @@ import { FIELD_LIST_METADATA, FIELD_METADATA } from '../metadata/metadata-keys';
 import type { FieldOptions, FieldType } from '../decorators/field.decorator';
 import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
+import { arrayUniqueSelects } from './array-unique-selector';
 import { DATE_TIME, DECORATOR, KEYWORD_MAPPERS, TYPE_DECORATORS, type Keywords } from './class-validator-keywords';
 import type { SchemaChecked } from '../validation/drop-schema-checked';
 import { checkFieldCombination, checkFieldFormat } from './check-field-options';
@@ -302,7 +303,10 @@ class SchemaBuilder {
       const mapper = KEYWORD_MAPPERS[name];
       const target = each ? plan.itemKeywords : plan.keywords;
       const currentType = (each ? plan.itemType.type : plan.typeKeywords.type) as string | undefined;
-      const keywords = mapper?.((metadata.constraints ?? []) as unknown[], currentType ?? this.designType(dto, property));
+      // An @ArrayUnique's selector is not in its metadata: asked of the check itself.
+      const constraints =
+        name === DECORATOR.ARRAY_UNIQUE ? [arrayUniqueSelects(metadata) ? 'selector' : undefined] : ((metadata.constraints ?? []) as unknown[]);
+      const keywords = mapper?.(constraints, currentType ?? this.designType(dto, property));
       if (keywords === undefined) {
         this.needsClassValidator = true;
         if (name !== '') this.note(this.unmapped, dto, property, name);

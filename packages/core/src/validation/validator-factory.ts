@@ -8,6 +8,7 @@ import { formatAjvErrors, formatClassValidatorErrors } from './format-problems';
 import { knownPropertiesPicker, type KnownPropertiesPicker } from './known-properties';
 import { dropSchemaChecked, type SchemaChecked } from './drop-schema-checked';
 import { argumentDepthCheck } from './argument-depth';
+import { linearUniqueItems } from './unique-items';
 
 /** The outcome of checking one input: the value to hand the handler, or what was wrong. */
 export type InputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -48,6 +49,7 @@ function newAjv(): Ajv2020 {
   // (which the MRTR requestState digests); unknown keys are dropped from a copy (known-properties.ts).
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
+  linearUniqueItems(ajv);
   return ajv;
 }
 
