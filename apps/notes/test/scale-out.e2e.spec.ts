@@ -24,7 +24,7 @@ import { DYNAMIC, kill, originOf, startInstance, type Deployment } from './suppo
 // put a stream or a handler on a given instance, and takes a killed instance out of rotation as
 // a health check would. Kills are SIGKILL: no shutdown code runs. Every wait is bounded.
 // 500 concurrent sends to one session from two instances (ids strictly increasing, none lost) are
-// packages/redis/test/redis-only.int.spec.ts's: not repeated here.
+// scale-out-sends.e2e.spec.ts's (and, at router level, packages/redis/test/redis-only.int.spec.ts's).
 
 const LB = 'http://balancer.invalid/mcp';
 const A = 0;

@@ -15,8 +15,8 @@ export interface Deployment {
   prefix: string;
 }
 
-/** A child process of the notes server in the deployment, on its own port (`PORT=0`). */
-export function startInstance(deployment: Deployment, name: string, entry = MAIN): Promise<HttpServerProcess> {
+/** A child process of the notes server in the deployment, on its own port (`PORT=0`); `env` adds to or overrides its environment. */
+export function startInstance(deployment: Deployment, name: string, entry = MAIN, env: NodeJS.ProcessEnv = {}): Promise<HttpServerProcess> {
   return HttpServerProcess.start(process.execPath, [entry], {
     REDIS_URL: deployment.redisUrl,
     REDIS_PREFIX: deployment.prefix,
@@ -24,6 +24,7 @@ export function startInstance(deployment: Deployment, name: string, entry = MAIN
     MCP_REQUEST_STATE_SECRET: deployment.secret,
     MCP_INSTANCE_ID: name,
     LOG_LEVEL: 'warn',
+    ...env,
   });
 }
 
