@@ -33,6 +33,7 @@ import type { SessionControls } from './method-handler';
 import { clientRequestChannel, sessionChannel, type ClientRequestTrace, type SessionTrace } from './diagnostics-channels';
 import type { OutboundRequestOptions } from './outbound-requests';
 import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
+import { RequestTable } from './request-table';
 
 export type { ReceiveOptions };
 
@@ -108,7 +109,7 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
  */
 export class Connection {
   // Keyed by idKey: ids beyond 2^53 by their digits, so neighbours stay apart.
-  private readonly inflight = new Map<string | number, RequestContext>();
+  private readonly inflight = new RequestTable<RequestContext>();
   // Out of the table (cancelled by the client, or cut short by close) but still running: what a
   // transport that exits now abandons. Made on the first such request.
   private stopping: Set<RequestContext> | undefined = undefined;

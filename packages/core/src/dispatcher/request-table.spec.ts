@@ -1,0 +1,34 @@
+import { RequestTable } from './request-table';
+
+describe('RequestTable', () => {
+  it('keeps 1 and "1" apart, takes 0 and -0 as one key, and any string (even __proto__) as a key', () => {
+    const table = new RequestTable<string>();
+    table.set(1, 'number');
+    table.set('1', 'string');
+    table.set('__proto__', 'proto');
+    table.set(-0, 'zero');
+    expect([table.get(1), table.get('1'), table.get('__proto__'), table.get(0)]).toEqual(['number', 'string', 'proto', 'zero']);
+    expect(table.size).toBe(4);
+    table.set(1, 'again');
+    expect(table.size).toBe(4);
+    expect(table.delete('1')).toBe(true);
+    expect(table.delete('1')).toBe(false);
+    expect(table.has(1)).toBe(true);
+    expect(table.has('1')).toBe(false);
+    expect(table.get('constructor')).toBeUndefined();
+    expect(table.size).toBe(3);
+  });
+
+  it('lists values in the order their keys were added; clear empties it', () => {
+    const table = new RequestTable<number>();
+    for (const key of ['b', 10, 'a', 2, 1.5, -3]) table.set(key, typeof key === 'number' ? key : key.charCodeAt(0));
+    expect(table.values()).toEqual([98, 10, 97, 2, 1.5, -3]);
+    table.delete(10);
+    table.set(10, 11);
+    expect(table.values()).toEqual([98, 97, 2, 1.5, -3, 11]);
+    table.clear();
+    expect(table.size).toBe(0);
+    expect(table.values()).toEqual([]);
+    expect(table.get(2)).toBeUndefined();
+  });
+});
