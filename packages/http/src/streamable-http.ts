@@ -8,6 +8,7 @@ import {
   type TransportInfo,
 } from '@mcpkit/core';
 import {
+  encodeMessage,
   errorResponse,
   isServedVersion,
   parseMessage,
@@ -286,6 +287,8 @@ export class StreamableHttpEndpoint {
     if (live) {
       live.attach(body, missed);
       session.release(live);
+    } else if (this.routed && (await this.routed.follow(session, body, streamId, lastEventId, missed))) {
+      // Its request runs on another instance: followed here until its answer.
     } else {
       // The stream has finished: replay what was missed and end.
       const finished = new SseStream(streamId, this.plainStreamOptions());
@@ -293,6 +296,28 @@ export class StreamableHttpEndpoint {
       finished.attach(body, missed);
     }
     return this.streamResult(body, session);
+  }
+
+  /**
+   * Scale-out: what another instance that follows this POST stream answers if this instance is
+   * gone before the answer (made here, where errors are mapped), and the mark a follower stops at
+   * when the stream ends without one. Both are a shared store's; another store has neither.
+   */
+  private keepFallback(session: LiveSession, stream: SseStream, message: MessageBody, logger: Logger): void {
+    const store = this.options.eventStore;
+    if (store.keepFallback === undefined) return;
+    const fallback = encodeMessage(
+      errorResponses(message, new InternalError('The server instance serving this request ended before answering; send the request again')),
+      this.options.limits,
+      logger,
+    );
+    const failed = (error: unknown): void => logger.warn({ err: error, sessionId: session.id }, 'scale-out: could not store a stream fallback');
+    if (fallback !== undefined) void Promise.resolve(store.keepFallback(session.id, stream.id, fallback)).catch(failed);
+    if (store.endStream === undefined) return;
+    const endStream = store.endStream.bind(store);
+    stream.onComplete = (answered) => {
+      if (!answered) void Promise.resolve(endStream(session.id, stream.id)).catch(failed);
+    };
   }
 
   /** A response body that closes when the request's client goes. */
@@ -380,6 +405,7 @@ export class StreamableHttpEndpoint {
           failing.complete(
             errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
           );
+        this.keepFallback(session, failing, message, logger);
       }
       const body = this.streamBody(request);
       stream.attach(body);
