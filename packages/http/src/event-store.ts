@@ -30,8 +30,12 @@ export interface EventStore {
    * client. Optional: a store without it never has such a stream followed to an error.
    */
   keepFallback?(sessionId: string, streamId: string, data: string): void | Promise<void>;
-  /** Scale-out only: POST stream `streamId` ended without an answer (all of it was cancelled): a follower stops. */
-  endStream?(sessionId: string, streamId: string): void | Promise<void>;
+  /**
+   * Scale-out only: POST stream `streamId` ended without an answer: `cancelled` by its client (a
+   * follower just ends), or `lost` (the session's copy on its instance closed: a follower gives
+   * the fallback answer).
+   */
+  endStream?(sessionId: string, streamId: string, why: 'cancelled' | 'lost'): void | Promise<void>;
 }
 
 /** Budgets of the in-memory event store. */

@@ -300,10 +300,12 @@ export class StreamableHttpEndpoint {
 
   /**
    * Scale-out: what another instance that follows this POST stream answers if this instance is
-   * gone before the answer (made here, where errors are mapped), and the mark a follower stops at
-   * when the stream ends without one. Both are a shared store's; another store has neither.
+   * gone before the answer (made here, where errors are mapped), and the mark a follower acts on
+   * when the stream ends without one: the client cancelled it (`cancelled()`: nothing is due), or
+   * this copy of the session closed (the request is lost: the follower gives the fallback). Both
+   * are a shared store's; another store has neither.
    */
-  private keepFallback(session: LiveSession, stream: SseStream, message: MessageBody, logger: Logger): void {
+  private keepFallback(session: LiveSession, stream: SseStream, message: MessageBody, logger: Logger, cancelled: () => boolean): void {
     const store = this.options.eventStore;
     if (store.keepFallback === undefined) return;
     const fallback = encodeMessage(
@@ -316,7 +318,7 @@ export class StreamableHttpEndpoint {
     if (store.endStream === undefined) return;
     const endStream = store.endStream.bind(store);
     stream.onComplete = (answered) => {
-      if (!answered) void Promise.resolve(endStream(session.id, stream.id)).catch(failed);
+      if (!answered) void Promise.resolve(endStream(session.id, stream.id, cancelled() ? 'cancelled' : 'lost')).catch(failed);
     };
   }
 
@@ -395,6 +397,8 @@ export class StreamableHttpEndpoint {
 
     let stream: SseStream | undefined;
     let streamed: HttpResult | undefined;
+    // True once every request of the body was cancelled by the client (no answer is due).
+    let cancelled = false;
     const openStream = (): SseStream => {
       stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
       // A shared store can fail: the request then fails at the client (an error for each of its
@@ -405,7 +409,7 @@ export class StreamableHttpEndpoint {
           failing.complete(
             errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
           );
-        this.keepFallback(session, failing, message, logger);
+        this.keepFallback(session, failing, message, logger, () => cancelled);
       }
       const body = this.streamBody(request);
       stream.attach(body);
@@ -473,6 +477,7 @@ export class StreamableHttpEndpoint {
     }
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
+      cancelled = answer === undefined;
       stream.complete(answer);
       session?.release(stream);
       return streamed!;

@@ -92,14 +92,14 @@ export class RedisEventStore implements EventStore {
     await this.setMeta(sessionId, streamId, 'f', data);
   }
 
-  async endStream(sessionId: string, streamId: string): Promise<void> {
-    await this.setMeta(sessionId, streamId, 'e', '1');
+  async endStream(sessionId: string, streamId: string, why: 'cancelled' | 'lost'): Promise<void> {
+    await this.setMeta(sessionId, streamId, 'e', why);
   }
 
-  /** A POST stream's fallback answer and whether it ended without an answer. */
-  async meta(sessionId: string, streamId: string): Promise<{ fallback: string | undefined; ended: boolean }> {
+  /** A POST stream's fallback answer, and why it ended without an answer (if it did). */
+  async meta(sessionId: string, streamId: string): Promise<{ fallback: string | undefined; ended: 'cancelled' | 'lost' | undefined }> {
     const [fallback, ended] = (await this.link.send(['HMGET', this.keys.eventMeta(sessionId, streamId), 'f', 'e'])) as [string | null, string | null];
-    return { fallback: fallback ?? undefined, ended: ended === '1' };
+    return { fallback: fallback ?? undefined, ended: ended === 'cancelled' || ended === 'lost' ? ended : undefined };
   }
 
   private async setMeta(sessionId: string, streamId: string, field: string, value: string): Promise<void> {

@@ -314,9 +314,9 @@ export class RedisSessionRouter implements SessionRouter {
    * alive while its inbox has a subscriber: a process that dies (killed, crashed) loses its
    * connections, so Redis drops the subscription at once, with no lease to wait out; a writer
    * merely reconnecting to Redis is back within a second, so only an inbox silent for
-   * `graceMs` counts. A writer gone before the answer: the stream's fallback answer (a -32603
-   * error the writer stored when it opened the stream) is appended to it, for this follower and
-   * any later resumption, and delivered last.
+   * `graceMs` counts. A writer gone before the answer, or one that marked the request lost:
+   * the stream's fallback answer (a -32603 error the writer stored when it opened the stream) is
+   * appended to it, for this follower and any later resumption, and delivered last.
    */
   private poll(followed: FollowedStream): void {
     if (followed.reading || followed.closed) return;
@@ -335,13 +335,14 @@ export class RedisSessionRouter implements SessionRouter {
         if (alive) followed.silentSince = undefined;
         else followed.silentSince ??= Date.now();
         const dead = !alive && Date.now() - followed.silentSince! >= this.followBounds.graceMs;
-        // Ended without an answer while its writer lives (cancelled): nothing more comes.
-        if (meta.ended && alive) {
+        // Cancelled by its client: no answer is due, and nothing more comes.
+        if (meta.ended === 'cancelled') {
           await this.readFollowed(followed);
           return this.endFollow(followed);
         }
-        if (!dead && !(meta.ended && !alive)) return;
-        // Whatever it stored before it went, then its fallback.
+        // Lost where it ran (the session's copy there closed: a shutdown), or its writer is gone:
+        // whatever it stored before, then its fallback.
+        if (meta.ended !== 'lost' && !dead) return;
         if ((await this.readFollowed(followed)) || followed.closed) return this.endFollow(followed);
         if (meta.fallback === undefined) return this.endFollow(followed);
         const data = meta.fallback;
@@ -354,7 +355,6 @@ export class RedisSessionRouter implements SessionRouter {
           followed.cursor += 1;
           followed.follower.events([{ id: `${streamId}_${followed.cursor}`, data }]);
         }
-        await this.events.endStream(sessionId, streamId);
         if (!followed.closed) this.endFollow(followed);
       } catch (error) {
         this.onError(error, 'follow a stream');

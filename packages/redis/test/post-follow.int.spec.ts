@@ -151,6 +151,24 @@ describe('a POST stream resumed on another instance follows the request to its e
     expect(parseEvents(again.body).map((e) => JSON.parse(e.data) as unknown)).toEqual([failure]);
   });
 
+  it('fails the request with -32603 at once when A shuts down (close) while running it: its copy of the session marks it lost', async () => {
+    const session = await initialize(b.url);
+    const post = await call(a.url, session, 11, 'wait', { tag: 'shutdown' });
+    await post.until((s) => s.messages().length >= 1);
+    post.close();
+    const resumed = await resume(b.url, session, lastId(post));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(resumed.ended).toBe(false);
+    const started = Date.now();
+    await a.close();
+    await resumed.until((s) => s.ended, 5_000);
+    // No grace to wait out: A said so itself before it went.
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(resumed.messages()).toEqual([
+      { jsonrpc: '2.0', id: 11, error: { code: -32603, message: 'The server instance serving this request ended before answering; send the request again' } },
+    ]);
+  });
+
   it('ends without an answer when the request was cancelled on A (nothing more will come)', async () => {
     const session = await initialize(a.url);
     const post = await call(a.url, session, 5, 'wait', { tag: 'w' });
