@@ -297,7 +297,7 @@ describe('notes scaled out on Redis: faults', () => {
     for (let i = 1; i < ids.length; i += 1) expect(ids[i][0] > ids[i - 1][0] || (ids[i][0] === ids[i - 1][0] && ids[i][1] > ids[i - 1][1])).toBe(true);
   });
 
-  it('fails the request of an instance killed while its handler waits for an elicitation; the late answer gets 202 and is logged as waiter-gone', async () => {
+  it('fails the request of an instance killed while its handler waits for an elicitation: the client resumes its POST stream on B, which answers -32603; the late answer gets 202 and is logged as waiter-gone', async () => {
     const lb = balancer(({ rpc }) => (rpc === 'tools/call' ? A : B));
     const victim = instances[A];
     const { client } = await legacy(lb, async () => {
@@ -306,8 +306,17 @@ describe('notes scaled out on Redis: faults', () => {
       return { action: 'accept', content: { title: 'Orphan', body: 'never saved' } };
     });
     const started = Date.now();
-    await expect(client.callTool({ name: 'draft_note', arguments: {} }, undefined, { timeout: 4_000 })).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(8_000);
+    // The server's answer, not the client's timeout: B follows the resumed stream and, once A's
+    // inbox has stayed without a subscriber for its grace (2 s), fails the request.
+    await expect(client.callTool({ name: 'draft_note', arguments: {} }, undefined, { timeout: 20_000 })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('The server instance serving this request ended before answering'),
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(lb.log.find((routed) => routed.method === 'GET' && routed.lastEventId !== undefined && routed.lastEventId.includes('-s'))).toMatchObject({
+      to: B,
+      status: 200,
+    });
     expect(lb.log.find((routed) => routed.rpc === 'response')).toMatchObject({ to: B, status: 202 });
     await instances[B].waitForOutput('waiter-gone');
     await start(A);

@@ -23,6 +23,19 @@ export interface EventStore {
   after(sessionId: string, streamId: string, lastEventId: string): StoredEvent[] | undefined | Promise<StoredEvent[] | undefined>;
   /** Forgets everything of a session. */
   deleteSession(sessionId: string): void | Promise<void>;
+  /**
+   * Scale-out only (a store shared by instances, with a router that follows streams): keeps the
+   * answer (`data`, its JSON text) that POST stream `streamId` ends with if the instance writing
+   * it is gone before answering, so whichever instance follows it can fail the request for the
+   * client. Optional: a store without it never has such a stream followed to an error.
+   */
+  keepFallback?(sessionId: string, streamId: string, data: string): void | Promise<void>;
+  /**
+   * Scale-out only: POST stream `streamId` ended without an answer: `cancelled` by its client (a
+   * follower just ends), or `lost` (the session's copy on its instance closed: a follower gives
+   * the fallback answer).
+   */
+  endStream?(sessionId: string, streamId: string, why: 'cancelled' | 'lost'): void | Promise<void>;
 }
 
 /** Budgets of the in-memory event store. */

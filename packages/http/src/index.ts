@@ -19,5 +19,6 @@ export type {
   ChangedList,
   MissedBroadcasts,
 } from './session-router';
+export type { StreamFollower, FollowHandle } from './stream-follower';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

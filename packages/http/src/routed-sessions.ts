@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { METHOD, type AppEvent, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
 import { encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
+import type { StoredEvent } from './event-store';
 import type { EventStream } from './event-stream';
 import type { ChangedList, RouterAttachment, SessionRouter } from './session-router';
 import type { LiveSession } from './session-registry';
 import type { SessionStore } from './session-store';
+import type { FollowHandle } from './stream-follower';
 
 const LIST_METHOD: Readonly<Record<ChangedList, string>> = {
   tools: METHOD.TOOLS_LIST_CHANGED,
@@ -45,11 +47,19 @@ export interface RoutedSessionsOptions {
  */
 export class RoutedSessions {
   private readonly held = new Map<string, HeldStream>();
+  /** How to end each POST stream followed here, by session. */
+  private readonly following = new Map<string, Set<() => void>>();
   private readonly unsubscribeBus: () => void;
 
   constructor(private readonly options: RoutedSessionsOptions) {
     const { router } = options;
-    router.start({ deliver: (sessionId, message) => this.deliver(sessionId, message), ended: (sessionId) => options.ended(sessionId) });
+    router.start({
+      deliver: (sessionId, message) => this.deliver(sessionId, message),
+      ended: (sessionId) => {
+        this.endFollows(sessionId);
+        options.ended(sessionId);
+      },
+    });
     // Only the instance holding a session's stream tells it of app events: every instance hears
     // every event, and each session must hear it once.
     this.unsubscribeBus = options.app.bus.subscribe((event) => this.onAppEvent(event));
@@ -173,16 +183,105 @@ export class RoutedSessions {
     return true;
   }
 
+  /**
+   * Serves a resumed POST stream (`Last-Event-ID` on `streamId`) whose request runs on another
+   * instance: writes `missed` (what the store held after `lastEventId`), then the stream's later
+   * events as its writer stores them, and ends right after the answer, as the writer would. If
+   * the writer is gone first, the router stores and delivers the stream's fallback answer (a
+   * -32603 error for the request). Resolves false when there is nothing to follow here: the
+   * stream is this instance's own (no longer running), it was answered already, the router
+   * cannot follow, or it follows as many streams as it may; the caller then replays and ends.
+   */
+  async follow(session: LiveSession, body: EventStream, streamId: string, lastEventId: string, missed: readonly StoredEvent[]): Promise<boolean> {
+    const { router, maxBufferedBytes, keepAliveMs } = this.options;
+    const writer = writerOf(streamId);
+    if (router.follow === undefined || writer === undefined || writer === router.instanceId) return false;
+    let after = lastEventId;
+    for (const event of missed) {
+      if (event.data !== null && answers(event.data)) return false;
+      after = event.id;
+    }
+    let keepAlive: NodeJS.Timeout | undefined;
+    let finished = false;
+    let entered = false;
+    const write = (text: string): void => {
+      if (body.writableEnded) return;
+      // A reader that does not read: drop its connection; the events stay in the store.
+      if (body.writableLength > maxBufferedBytes) {
+        body.destroy();
+        return;
+      }
+      body.write(text);
+    };
+    // Once, however it ends: the answer came, the writer is done, the client went, the session ended.
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      if (keepAlive) clearInterval(keepAlive);
+      handle?.stop();
+      const ends = this.following.get(session.id);
+      ends?.delete(finish);
+      if (ends?.size === 0) this.following.delete(session.id);
+      if (entered) session.leave();
+      body.end();
+    };
+    // What the router delivers before it handed over the handle waits until `missed` is out.
+    let early: StoredEvent[] | undefined = [];
+    let endedEarly = false;
+    const deliver = (events: readonly StoredEvent[]): void => {
+      if (early) {
+        early.push(...events);
+        return;
+      }
+      for (const event of events) {
+        if (finished || event.data === null) continue;
+        write(`id: ${event.id}\nevent: message\ndata: ${event.data}\n\n`);
+        if (answers(event.data)) finish();
+      }
+    };
+    const end = (): void => {
+      if (early) endedEarly = true;
+      else finish();
+    };
+    // `finish` runs only after this resolves: the early path defers it, and `onClose` is set below.
+    const handle: FollowHandle | undefined = await router.follow(session.id, streamId, writer, after, { events: deliver, end });
+    if (handle === undefined) return false;
+    session.enter();
+    entered = true;
+    let ends = this.following.get(session.id);
+    if (!ends) this.following.set(session.id, (ends = new Set()));
+    ends.add(finish);
+    body.onClose(finish);
+    for (const event of missed) if (event.data !== null) write(`id: ${event.id}\nevent: message\ndata: ${event.data}\n\n`);
+    if (missed.length === 0) write(': open\n\n');
+    const waiting = early;
+    early = undefined;
+    deliver(waiting);
+    if (endedEarly) finish();
+    if (keepAliveMs > 0 && !finished) {
+      keepAlive = setInterval(() => write(': keepalive\n\n'), keepAliveMs);
+      keepAlive.unref();
+    }
+    return true;
+  }
+
   /** The session ended: its stream here (if any) too, and everywhere. */
   async deleted(sessionId: string): Promise<void> {
     this.held.get(sessionId)?.body.end();
+    this.endFollows(sessionId);
     await this.options.router.deleteSession(sessionId);
   }
 
   async close(): Promise<void> {
     this.unsubscribeBus();
     for (const held of [...this.held.values()]) held.body.end();
+    // Ended without their answer: each client resumes on another instance.
+    for (const sessionId of [...this.following.keys()]) this.endFollows(sessionId);
     await this.options.router.close();
+  }
+
+  private endFollows(sessionId: string): void {
+    for (const finish of [...(this.following.get(sessionId) ?? [])]) finish();
   }
 
   /** A client message a session's connection here could not place. */
@@ -269,6 +368,25 @@ const MAX_PART = 18_446_744_073_709_551_615n;
 export function isRoutedPosition(position: string): boolean {
   if (!/^\d{1,20}(-\d{1,20})?$/.test(position)) return false;
   return position.split('-').every((part) => BigInt(part) <= MAX_PART);
+}
+
+/** The instance that writes a routed session's POST stream (`<instance>-<epoch>-s<n>`, see `streamPrefix`), if it is one. */
+export function writerOf(streamId: string): string | undefined {
+  const match = /^([A-Za-z0-9-]{1,64})-[0-9a-f]{12}-s\d{1,15}$/.exec(streamId);
+  return match === null ? undefined : match[1];
+}
+
+/** True when an event's JSON text is a JSON-RPC response (or a batch's answer): the last event of a POST stream. */
+function answers(data: string): boolean {
+  let message: unknown;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return false;
+  }
+  const isResponse = (value: unknown): boolean =>
+    typeof value === 'object' && value !== null && 'id' in value && !('method' in value) && ('result' in value || 'error' in value);
+  return Array.isArray(message) ? message.some(isResponse) : isResponse(message);
 }
 
 /** 48 random bits, hex: what tells one copy of a session (or one run of an instance) from another. */

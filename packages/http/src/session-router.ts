@@ -1,4 +1,5 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
+import type { FollowHandle, StreamFollower } from './stream-follower';
 
 /** A list whose `list_changed` may be broadcast. */
 export type ChangedList = 'tools' | 'resources' | 'prompts';
@@ -104,4 +105,13 @@ export interface SessionRouter {
   deleteSession(sessionId: string): Promise<void>;
   /** Stops delivering to this instance. */
   close(): Promise<void>;
+  /**
+   * Follows POST stream `streamId` of a session, which instance `writer` writes (its request runs
+   * there), from after event `afterEventId`: its later events go to `follower` as they are
+   * stored. When the writer is gone before the answer, the stream's fallback (see
+   * `EventStore.keepFallback`) is stored and delivered as its last event. Resolves to undefined
+   * when this instance follows as many streams as it may (the client then resumes by polling).
+   * Optional: without it a resumed POST stream replays what is stored and ends.
+   */
+  follow?(sessionId: string, streamId: string, writer: string, afterEventId: string, follower: StreamFollower): Promise<FollowHandle | undefined>;
 }

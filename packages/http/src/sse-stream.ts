@@ -57,6 +57,8 @@ export class SseStream {
    * a resumption would miss it, so the request the stream answers fails rather than lose it silently.
    */
   onStoreFailed: (() => void) | undefined = undefined;
+  /** Told once when the stream completes: `answered` is false when it ends without a final message. */
+  onComplete: ((answered: boolean) => void) | undefined = undefined;
   // Frames sent before any connection attached (a GET stream the client has not opened yet).
   private backlog: string[] | undefined = [];
   private backlogBytes = 0;
@@ -134,6 +136,7 @@ export class SseStream {
     if (this.completed) return;
     if (message !== undefined) this.send(message);
     this.completed = true;
+    this.onComplete?.(message !== undefined);
     this.end();
   }
 

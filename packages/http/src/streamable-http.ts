@@ -8,6 +8,7 @@ import {
   type TransportInfo,
 } from '@mcpkit/core';
 import {
+  encodeMessage,
   errorResponse,
   isServedVersion,
   parseMessage,
@@ -286,6 +287,8 @@ export class StreamableHttpEndpoint {
     if (live) {
       live.attach(body, missed);
       session.release(live);
+    } else if (this.routed && (await this.routed.follow(session, body, streamId, lastEventId, missed))) {
+      // Its request runs on another instance: followed here until its answer.
     } else {
       // The stream has finished: replay what was missed and end.
       const finished = new SseStream(streamId, this.plainStreamOptions());
@@ -293,6 +296,30 @@ export class StreamableHttpEndpoint {
       finished.attach(body, missed);
     }
     return this.streamResult(body, session);
+  }
+
+  /**
+   * Scale-out: what another instance that follows this POST stream answers if this instance is
+   * gone before the answer (made here, where errors are mapped), and the mark a follower acts on
+   * when the stream ends without one: the client cancelled it (`cancelled()`: nothing is due), or
+   * this copy of the session closed (the request is lost: the follower gives the fallback). Both
+   * are a shared store's; another store has neither.
+   */
+  private keepFallback(session: LiveSession, stream: SseStream, message: MessageBody, logger: Logger, cancelled: () => boolean): void {
+    const store = this.options.eventStore;
+    if (store.keepFallback === undefined) return;
+    const fallback = encodeMessage(
+      errorResponses(message, new InternalError('The server instance serving this request ended before answering; send the request again')),
+      this.options.limits,
+      logger,
+    );
+    const failed = (error: unknown): void => logger.warn({ err: error, sessionId: session.id }, 'scale-out: could not store a stream fallback');
+    if (fallback !== undefined) void Promise.resolve(store.keepFallback(session.id, stream.id, fallback)).catch(failed);
+    if (store.endStream === undefined) return;
+    const endStream = store.endStream.bind(store);
+    stream.onComplete = (answered) => {
+      if (!answered) void Promise.resolve(endStream(session.id, stream.id, cancelled() ? 'cancelled' : 'lost')).catch(failed);
+    };
   }
 
   /** A response body that closes when the request's client goes. */
@@ -370,6 +397,8 @@ export class StreamableHttpEndpoint {
 
     let stream: SseStream | undefined;
     let streamed: HttpResult | undefined;
+    // True once every request of the body was cancelled by the client (no answer is due).
+    let cancelled = false;
     const openStream = (): SseStream => {
       stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
       // A shared store can fail: the request then fails at the client (an error for each of its
@@ -380,6 +409,7 @@ export class StreamableHttpEndpoint {
           failing.complete(
             errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
           );
+        this.keepFallback(session, failing, message, logger, () => cancelled);
       }
       const body = this.streamBody(request);
       stream.attach(body);
@@ -447,6 +477,7 @@ export class StreamableHttpEndpoint {
     }
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
+      cancelled = answer === undefined;
       stream.complete(answer);
       session?.release(stream);
       return streamed!;

@@ -20,6 +20,11 @@ export class Keys {
     return `${this.prefix}s:{${sid}}:evb:${stream}`;
   }
 
+  /** HASH of a POST stream: its fallback answer (`f`) and whether it ended without an answer (`e`). */
+  eventMeta(sid: string, stream: string): string {
+    return `${this.prefix}s:{${sid}}:evm:${stream}`;
+  }
+
   /** SET: the streams the session has in the store (for deletion). */
   streams(sid: string): string {
     return `${this.prefix}s:{${sid}}:streams`;

@@ -63,6 +63,17 @@ export interface RedisScaleOutOptions {
   startTimeoutMs?: number;
   /** How long a GET stream's claim on its session lasts without renewal, in ms (default 30 000; renewed every third of it). */
   streamLeaseMs?: number;
+  /**
+   * How often a POST stream followed for a client is read, in ms (default 250): a client whose
+   * POST response broke resumes it on any instance, which delivers the stream's later events as
+   * the instance running the request stores them, until the answer.
+   */
+  followPollMs?: number;
+  /**
+   * Most POST streams this instance follows at once (default 100). Past it, a resumed POST stream
+   * replays what is stored and ends, and the client resumes it again later (polling).
+   */
+  maxFollowedStreams?: number;
   /** Where connection trouble is logged (default: silent). */
   logger?: Logger;
 }
@@ -79,5 +90,7 @@ export interface ResolvedRedisOptions {
   commandTimeoutMs: number;
   startTimeoutMs: number;
   streamLeaseMs: number;
+  followPollMs: number;
+  maxFollowedStreams: number;
   logger: Logger | undefined;
 }

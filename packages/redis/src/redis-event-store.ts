@@ -1,7 +1,7 @@
 import type { EventStore, StoredEvent } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
-import { APPEND_EVENT, DELETE_STREAMS } from './scripts';
+import { APPEND_EVENT, DELETE_STREAMS, SET_STREAM_META } from './scripts';
 
 /** Bounds of the stored streams. */
 export interface EventBounds {
@@ -86,6 +86,36 @@ export class RedisEventStore implements EventStore {
       for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'm') data = fields[i + 1];
       return [id, data];
     });
+  }
+
+  async keepFallback(sessionId: string, streamId: string, data: string): Promise<void> {
+    await this.setMeta(sessionId, streamId, 'f', data);
+  }
+
+  async endStream(sessionId: string, streamId: string, why: 'cancelled' | 'lost'): Promise<void> {
+    await this.setMeta(sessionId, streamId, 'e', why);
+  }
+
+  /** A POST stream's fallback answer, and why it ended without an answer (if it did). */
+  async meta(sessionId: string, streamId: string): Promise<{ fallback: string | undefined; ended: 'cancelled' | 'lost' | undefined }> {
+    const [fallback, ended] = (await this.link.send(['HMGET', this.keys.eventMeta(sessionId, streamId), 'f', 'e'])) as [string | null, string | null];
+    return { fallback: fallback ?? undefined, ended: ended === 'cancelled' || ended === 'lost' ? ended : undefined };
+  }
+
+  private async setMeta(sessionId: string, streamId: string, field: string, value: string): Promise<void> {
+    const k = this.keys;
+    await this.link.send([
+      'EVAL',
+      SET_STREAM_META,
+      '3',
+      k.eventMeta(sessionId, streamId),
+      k.streams(sessionId),
+      k.session(sessionId),
+      field,
+      value,
+      String(this.bounds.ttlMs),
+      streamId,
+    ]);
   }
 
   async deleteSession(sessionId: string): Promise<void> {

@@ -40,6 +40,11 @@ export interface RedisScaleOut {
 }
 
 const INSTANCE_ID = /^[A-Za-z0-9-]{1,64}$/;
+/**
+ * How long the inbox of an instance running a followed request must be without a subscriber
+ * before the request counts as lost: longer than a reconnect to Redis takes (about a second).
+ */
+const WRITER_GRACE_MS = 2_000;
 
 /**
  * Scale-out on Redis: any instance serves any handshake-era session, streams resume anywhere
@@ -73,8 +78,16 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
     ttlMs: resolved.sessionIdleTtlMs,
   });
   const bus = new RedisEventBus(link, keys, resolved.instanceId, resolved.maxBroadcasts, onError);
-  const router = new RedisSessionRouter(resolved.instanceId, link, keys, eventStore, resolved.streamLeaseMs, onError, (sessionId, message) =>
-    logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
+  const router = new RedisSessionRouter(
+    resolved.instanceId,
+    link,
+    keys,
+    eventStore,
+    resolved.streamLeaseMs,
+    onError,
+    (sessionId, message) =>
+      logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
+    { pollMs: resolved.followPollMs, max: resolved.maxFollowedStreams, graceMs: WRITER_GRACE_MS },
   );
   const started = withStartTimeout(
     link.ready().then(() => Promise.all([bus.start(), router.listen()]).then(() => undefined)),
@@ -112,6 +125,8 @@ export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedi
     commandTimeoutMs: positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000),
     startTimeoutMs: positive('startTimeoutMs', options.startTimeoutMs ?? 10_000),
     streamLeaseMs: positive('streamLeaseMs', options.streamLeaseMs ?? 30_000),
+    followPollMs: positive('followPollMs', options.followPollMs ?? 250),
+    maxFollowedStreams: positive('maxFollowedStreams', options.maxFollowedStreams ?? 100),
     logger: options.logger,
   };
 }

@@ -1,5 +1,6 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
 import type { ChangedList, ForwardTarget, MissedBroadcasts, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from '@mcpkit/http';
+import type { FollowHandle, StreamFollower } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import type { RedisEventStore } from './redis-event-store';
@@ -29,6 +30,36 @@ class LocalReader {
   ) {}
 }
 
+/** A POST stream another instance writes, followed here for a client that resumed it. */
+class FollowedStream {
+  reading = false;
+  closed = false;
+  /** When the writer's inbox was first seen without a subscriber (undefined: it has one). */
+  silentSince: number | undefined = undefined;
+  timer: NodeJS.Timeout | undefined = undefined;
+
+  constructor(
+    readonly sessionId: string,
+    readonly streamId: string,
+    readonly writer: string,
+    /** The sequence of the last event delivered (POST stream ids are `<stream>_<n>`, kept as `0-<n>`). */
+    public cursor: number,
+    readonly follower: StreamFollower,
+  ) {}
+}
+
+/** How following POST streams is bounded. */
+export interface FollowBounds {
+  /** How often a followed stream is read, in ms. */
+  pollMs: number;
+  /** Most streams followed at once by this instance. */
+  max: number;
+  /** How long the writer's inbox must stay without a subscriber before it counts as gone, in ms. */
+  graceMs: number;
+}
+
+const DEFAULT_FOLLOW: FollowBounds = { pollMs: 250, max: 100, graceMs: 2_000 };
+
 /** Stores the delivery cursor only on a live session: never re-creates an expired one. */
 const SET_CURSOR = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'gc', ARGV[1]) end return 1`;
 /**
@@ -57,6 +88,7 @@ const RENEW_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('P
  */
 export class RedisSessionRouter implements SessionRouter {
   private readonly readers = new Map<string, LocalReader>();
+  private readonly follows = new Set<FollowedStream>();
   private handlers: RouterHandlers | undefined = undefined;
   private renewer: NodeJS.Timeout | undefined = undefined;
   private stopReady: (() => void) | undefined = undefined;
@@ -69,6 +101,7 @@ export class RedisSessionRouter implements SessionRouter {
     private readonly leaseMs: number,
     private readonly onError: (error: unknown, what: string) => void,
     private readonly onWaiterGone: (sessionId: string, message: JsonRpcMessage) => void,
+    private readonly followBounds: FollowBounds = DEFAULT_FOLLOW,
   ) {}
 
   /** The route channel: what every instance hears (cancellations). */
@@ -201,9 +234,22 @@ export class RedisSessionRouter implements SessionRouter {
     await this.link.send(['PUBLISH', this.routeChannel, JSON.stringify({ t: 'end', s: sessionId, i: this.instanceId })]);
   }
 
+  async follow(sessionId: string, streamId: string, writer: string, afterEventId: string, follower: StreamFollower): Promise<FollowHandle | undefined> {
+    const tail = afterEventId.slice(afterEventId.lastIndexOf('_') + 1);
+    if (this.follows.size >= this.followBounds.max || !afterEventId.startsWith(`${streamId}_`) || !/^\d{1,15}$/.test(tail)) return undefined;
+    const followed = new FollowedStream(sessionId, streamId, writer, Number(tail), follower);
+    this.follows.add(followed);
+    // Polled: the writer stores a POST stream's events without telling anyone, and a wake-up
+    // would cost it a round trip per event for the rare stream that is followed.
+    followed.timer = setInterval(() => this.poll(followed), this.followBounds.pollMs);
+    followed.timer.unref();
+    return { stop: () => this.unfollow(followed) };
+  }
+
   async close(): Promise<void> {
     if (this.renewer) clearInterval(this.renewer);
     this.stopReady?.();
+    for (const followed of [...this.follows]) this.unfollow(followed);
     for (const local of [...this.readers.values()]) this.evictLocal(local);
   }
 
@@ -255,6 +301,93 @@ export class RedisSessionRouter implements SessionRouter {
         local.reading = false;
       }
     })();
+  }
+
+  private unfollow(followed: FollowedStream): void {
+    followed.closed = true;
+    if (followed.timer) clearInterval(followed.timer);
+    this.follows.delete(followed);
+  }
+
+  /**
+   * Reads a followed stream's new events, and whether its writer is still there. The writer is
+   * alive while its inbox has a subscriber: a process that dies (killed, crashed) loses its
+   * connections, so Redis drops the subscription at once, with no lease to wait out; a writer
+   * merely reconnecting to Redis is back within a second, so only an inbox silent for
+   * `graceMs` counts. A writer gone before the answer, or one that marked the request lost:
+   * the stream's fallback answer (a -32603 error the writer stored when it opened the stream) is
+   * appended to it, for this follower and any later resumption, and delivered last.
+   */
+  private poll(followed: FollowedStream): void {
+    if (followed.reading || followed.closed) return;
+    followed.reading = true;
+    void (async () => {
+      try {
+        const { sessionId, streamId } = followed;
+        const [gone, meta, listeners] = await Promise.all([
+          this.readFollowed(followed),
+          this.events.meta(sessionId, streamId),
+          this.link.send(['PUBSUB', 'NUMSUB', this.keys.inbox(followed.writer)]) as Promise<[string, number]>,
+        ]);
+        if (followed.closed) return;
+        if (gone) return this.endFollow(followed);
+        const alive = Number(listeners[1]) > 0;
+        if (alive) followed.silentSince = undefined;
+        else followed.silentSince ??= Date.now();
+        const dead = !alive && Date.now() - followed.silentSince! >= this.followBounds.graceMs;
+        // Cancelled by its client: no answer is due, and nothing more comes.
+        if (meta.ended === 'cancelled') {
+          await this.readFollowed(followed);
+          return this.endFollow(followed);
+        }
+        // Lost where it ran (the session's copy there closed: a shutdown), or its writer is gone:
+        // whatever it stored before, then its fallback.
+        if (meta.ended !== 'lost' && !dead) return;
+        if ((await this.readFollowed(followed)) || followed.closed) return this.endFollow(followed);
+        if (meta.fallback === undefined) return this.endFollow(followed);
+        const data = meta.fallback;
+        const id = await this.events
+          .appendRaw(sessionId, streamId, `0-${followed.cursor + 1}`, data, Buffer.byteLength(data) + 40, true)
+          .catch(() => undefined);
+        // Another follower stored it first (same id): read it from the stream like any event.
+        if (id === undefined) await this.readFollowed(followed);
+        else if (!followed.closed) {
+          followed.cursor += 1;
+          followed.follower.events([{ id: `${streamId}_${followed.cursor}`, data }]);
+        }
+        if (!followed.closed) this.endFollow(followed);
+      } catch (error) {
+        this.onError(error, 'follow a stream');
+      } finally {
+        followed.reading = false;
+      }
+    })();
+  }
+
+  /** Delivers a followed stream's events after its cursor; resolves true when the stream is gone (session ended or expired). */
+  private async readFollowed(followed: FollowedStream): Promise<boolean> {
+    const key = this.keys.events(followed.sessionId, followed.streamId);
+    let entries = await this.events.range(key, `0-${followed.cursor}`);
+    // The cursor's entry was trimmed away: go on from what is left, or end with a stream that is gone.
+    if (entries === undefined) {
+      entries = (await this.events.range(key, '0-0')) ?? [];
+      if (entries.length === 0) return true;
+    }
+    const fresh: Array<{ id: string; data: string }> = [];
+    for (const [id, data] of entries) {
+      const n = Number(id.slice(2));
+      if (!id.startsWith('0-') || n <= followed.cursor) continue;
+      followed.cursor = n;
+      if (data !== '') fresh.push({ id: `${followed.streamId}_${n}`, data });
+    }
+    if (fresh.length > 0 && !followed.closed) followed.follower.events(fresh);
+    return false;
+  }
+
+  private endFollow(followed: FollowedStream): void {
+    if (followed.closed) return;
+    this.unfollow(followed);
+    followed.follower.end();
   }
 
   /** Renews the leases of the streams read here, and reads them (wake-ups are only hints). */

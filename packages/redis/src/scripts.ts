@@ -23,7 +23,7 @@ return 1`;
 export const DELETE_SESSION = `
 local streams = redis.call('SMEMBERS', KEYS[2])
 for _, stream in ipairs(streams) do
-  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evb:' .. stream)
+  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evb:' .. stream, ARGV[1] .. 'evm:' .. stream)
 end
 for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
 return #streams`;
@@ -32,7 +32,7 @@ return #streams`;
 export const DELETE_STREAMS = `
 local streams = redis.call('SMEMBERS', KEYS[1])
 for _, stream in ipairs(streams) do
-  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evb:' .. stream)
+  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evb:' .. stream, ARGV[1] .. 'evm:' .. stream)
 end
 redis.call('DEL', KEYS[1])
 return #streams`;
@@ -64,6 +64,18 @@ redis.call('PEXPIRE', KEYS[1], ARGV[6])
 redis.call('PEXPIRE', KEYS[2], ARGV[6])
 redis.call('PEXPIRE', KEYS[3], ARGV[6])
 return id`;
+
+/**
+ * Sets one field of a POST stream's meta HASH, only while the session exists, and lists the
+ * stream for deletion. KEYS: meta, streams set, record. ARGV: field, value, ttl ms, stream name.
+ */
+export const SET_STREAM_META = `
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`;
 
 /** KEYS: owner. ARGV: instance. Deletes the claim only if it is still that instance's. */
 export const RELEASE_OWNER = `

@@ -82,6 +82,8 @@ export function parseEvents(text: string): SseEvent[] {
 export interface OpenStream {
   status: number;
   events: SseEvent[];
+  /** Everything received, comments included. */
+  text: string;
   /** Messages (events with data), parsed. */
   messages(): Array<Record<string, unknown>>;
   /** Resolves once `check` holds (rejects after `timeoutMs`). */
@@ -98,6 +100,7 @@ export function openStream(url: string, method: string, headers: Record<string, 
       const stream: OpenStream = {
         status: res.statusCode ?? 0,
         events: [],
+        text: '',
         ended: false,
         messages: () => stream.events.filter((e) => e.data !== '').map((e) => JSON.parse(e.data) as Record<string, unknown>),
         until: async (check, timeoutMs = 5_000) => {
@@ -111,6 +114,7 @@ export function openStream(url: string, method: string, headers: Record<string, 
       };
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
+        stream.text += chunk;
         buffer += chunk;
         const end = buffer.lastIndexOf('\n\n');
         if (end === -1) return;

@@ -1,4 +1,4 @@
-import { IsString } from 'class-validator';
+import { IsInt, IsString, Max, Min } from 'class-validator';
 import pino from 'pino';
 import { createApp, Resource, Tool, type McpApp, type RequestContext } from '@mcpkit/core';
 import { serveHttp, type HttpServer } from '@mcpkit/fastify';
@@ -12,6 +12,18 @@ class AskInput {
 class WaitInput {
   @IsString()
   tag: string;
+}
+
+class StepsInput {
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  steps: number;
+
+  @IsInt()
+  @Min(0)
+  @Max(1_000)
+  delayMs: number;
 }
 
 /** What the tools of one instance saw (tests look at it). */
@@ -39,8 +51,19 @@ function toolsOf(name: string, log: InstanceLog) {
       return 'spoke';
     }
 
-    @Tool({ description: 'Waits until cancelled (at most 10 s)' })
+    @Tool({ description: 'Reports progress `steps` times, `delayMs` apart, then answers with the instance that ran it' })
+    async steps(input: StepsInput, ctx: RequestContext) {
+      for (let step = 1; step <= input.steps; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, input.delayMs));
+        ctx.progress(step, input.steps);
+      }
+      return `${name}:${input.steps}`;
+    }
+
+    @Tool({ description: 'Waits until cancelled (at most 10 s); reports progress 0 first' })
     async wait(input: WaitInput, ctx: RequestContext) {
+      // Opens the POST's SSE stream when the client gave a progress token: something to resume.
+      ctx.progress(0, 1);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 10_000);
         ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
@@ -74,7 +97,11 @@ export interface Instance {
 }
 
 /** Starts one instance named `name` (its instance id) on Redis at `url` with `prefix`. */
-export async function startInstance(name: string, redis: Omit<RedisScaleOutOptions, 'instanceId'>, http: { maxSessions?: number } = {}): Promise<Instance> {
+export async function startInstance(
+  name: string,
+  redis: Omit<RedisScaleOutOptions, 'instanceId'>,
+  http: { maxSessions?: number; keepAliveMs?: number } = {},
+): Promise<Instance> {
   const log: InstanceLog = { cancelled: [] };
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
   const scaleOut = redisScaleOut({ ...redis, instanceId: name, logger });
