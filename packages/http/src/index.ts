@@ -17,7 +17,9 @@ export type {
   RoutedEvent,
   ForwardTarget,
   ChangedList,
-  MissedBroadcasts,
+  RouterPosition,
+  ResumePosition,
 } from './session-router';
+export { broadcastText, compareStreamIds, isRoutedPosition, type Broadcast } from './routed-position';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';
