@@ -17,8 +17,10 @@ export type {
   RoutedEvent,
   ForwardTarget,
   ChangedList,
-  MissedBroadcasts,
+  RouterPosition,
+  ResumePosition,
 } from './session-router';
 export type { StreamFollower, FollowHandle } from './stream-follower';
+export { broadcastText, compareStreamIds, isRoutedPosition, type Broadcast } from './routed-position';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

@@ -1,21 +1,33 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
+import { broadcastText, isRoutedPosition, type Broadcast } from './routed-position';
 import type {
   ChangedList,
   ForwardTarget,
-  MissedBroadcasts,
+  ResumePosition,
   RoutedEvent,
   RouterAttachment,
   RouterHandlers,
+  RouterPosition,
   RouterReader,
   SessionRouter,
 } from './session-router';
 
+/** The reader of a session's GET stream and where it is in both logs. */
+interface Held {
+  readonly reader: RouterReader;
+  readonly owner: MemorySessionRouter;
+  log: string;
+  broadcasts: string;
+}
+
 interface Log {
-  events: RoutedEvent[];
+  events: Array<{ id: string; data: string }>;
+  /** The stored delivery cursors: where a GET without `Last-Event-ID` starts. */
   delivered: string;
-  owner: MemorySessionRouter | undefined;
-  reader: RouterReader | undefined;
-  subscriptions: Set<string>;
+  deliveredBroadcasts: string | undefined;
+  held: Held | undefined;
+  /** URI → the broadcast log's tail when the session subscribed (it hears later updates only). */
+  subscriptions: Map<string, number>;
 }
 
 /** Positions are `<n>-0`, like Redis stream ids, so the same SSE ids work with either. */
@@ -28,6 +40,11 @@ function sequence(position: string): number | undefined {
   return match === null ? undefined : Number(match[1]);
 }
 
+/** The sequence of any routed position (`<n>-<m>` orders as `<n>` here: the hub mints only `<n>-0`). */
+function order(position: string): number {
+  return Number(position.split('-')[0]);
+}
+
 /**
  * The in-process instances of a `MemorySessionRouter`: what they share (the logs, the
  * broadcasts, who reads what). The reference implementation the router contract tests hold
@@ -37,6 +54,7 @@ function sequence(position: string): number | undefined {
  * const hub = new MemoryRouterHub();
  * const a = hub.router('a');
  * const b = hub.router('b');
+ * hub.recordListChange('tools'); // what a shared event bus does on publish
  */
 export class MemoryRouterHub {
   /** @internal */
@@ -44,11 +62,19 @@ export class MemoryRouterHub {
   /** @internal */
   readonly routers = new Map<string, MemorySessionRouter>();
   /** @internal */
-  readonly broadcasts: Array<{ at: number; list?: ChangedList; uri?: string }> = [];
+  readonly broadcasts: Array<{ id: string; broadcast: Broadcast }> = [];
+  /** @internal The newest broadcast trimmed away: positions before it cannot be resumed. */
+  trimmed = 0;
   /** @internal */
   counter = 0;
-  /** Most events kept per session log (default 1 000). */
-  constructor(readonly maxEvents = 1_000) {}
+  /**
+   * @param maxEvents most events kept per session log (default 1 000)
+   * @param maxBroadcasts most broadcasts kept for streams that resume (default 1 000)
+   */
+  constructor(
+    readonly maxEvents = 1_000,
+    readonly maxBroadcasts = 1_000,
+  ) {}
 
   /** The router of instance `instanceId`. */
   router(instanceId: string): MemorySessionRouter {
@@ -59,22 +85,56 @@ export class MemoryRouterHub {
 
   /** Records a broadcast list change (what a shared event bus does on publish). */
   recordListChange(list: ChangedList): void {
-    this.counter += 1;
-    this.broadcasts.push({ at: this.counter, list });
+    this.record({ list });
   }
 
   /** Records a broadcast resource update. */
   recordResourceUpdate(uri: string): void {
-    this.counter += 1;
-    this.broadcasts.push({ at: this.counter, uri });
+    this.record({ uri });
+  }
+
+  /** @internal The broadcast log's tail: what a new session starts after. */
+  get tail(): string {
+    return position(this.counter);
   }
 
   /** @internal */
   log(sessionId: string): Log {
     let log = this.logs.get(sessionId);
-    if (!log) this.logs.set(sessionId, (log = { events: [], delivered: position(0), owner: undefined, reader: undefined, subscriptions: new Set() }));
+    if (!log)
+      this.logs.set(sessionId, (log = { events: [], delivered: position(0), deliveredBroadcasts: undefined, held: undefined, subscriptions: new Map() }));
     return log;
   }
+
+  /** @internal The broadcasts after `after` that the session of `log` hears, for `reader`. */
+  broadcastsAfter(after: string, log: Log, reader: RouterReader): Array<{ id: string; data: string | undefined }> {
+    const n = order(after);
+    return this.broadcasts.filter((entry) => order(entry.id) > n).map((entry) => ({ id: entry.id, data: heard(entry, log, reader) }));
+  }
+
+  private record(broadcast: Broadcast): void {
+    this.counter += 1;
+    const entry = { id: position(this.counter), broadcast };
+    this.broadcasts.push(entry);
+    while (this.broadcasts.length > this.maxBroadcasts) this.trimmed = order(this.broadcasts.shift()!.id);
+    // Each held stream once, from its own position: what every instance's reader of the log does.
+    for (const log of this.logs.values()) {
+      const held = log.held;
+      if (held === undefined || order(held.broadcasts) >= this.counter) continue;
+      held.broadcasts = entry.id;
+      log.deliveredBroadcasts = entry.id;
+      const data = heard(entry, log, held.reader);
+      if (data !== undefined) held.reader.events([{ position: { log: held.log, broadcasts: held.broadcasts }, data }]);
+    }
+  }
+}
+
+/** The text of a broadcast for a session, or undefined when it does not hear it. */
+function heard(entry: { id: string; broadcast: Broadcast }, log: Log, reader: RouterReader): string | undefined {
+  const { broadcast } = entry;
+  const since = 'uri' in broadcast ? log.subscriptions.get(broadcast.uri) : undefined;
+  const hears = 'list' in broadcast ? reader.announces(broadcast.list) : since !== undefined && order(entry.id) > since;
+  return hears ? broadcastText(broadcast) : undefined;
 }
 
 /** One instance's router on a `MemoryRouterHub`. */
@@ -97,49 +157,58 @@ export class MemorySessionRouter implements SessionRouter {
     const event = { id: position(this.hub.counter), data };
     log.events.push(event);
     if (log.events.length > this.hub.maxEvents) log.events.shift();
-    if (log.reader) {
+    const held = log.held;
+    if (held) {
+      held.log = event.id;
       log.delivered = event.id;
-      log.reader.events([event]);
+      log.deliveredBroadcasts = held.broadcasts;
+      held.reader.events([{ position: { log: held.log, broadcasts: held.broadcasts }, data }]);
     }
     return Promise.resolve();
   }
 
-  attach(sessionId: string, after: string | undefined, reader: RouterReader): Promise<RouterAttachment | undefined> {
-    const log = this.hub.log(sessionId);
-    const from = after ?? log.delivered;
-    const n = sequence(from);
-    if (n === undefined) return Promise.resolve(undefined);
-    const index = log.events.findIndex((event) => event.id === from);
-    if (n !== 0 && index === -1) return Promise.resolve(undefined);
-    const previous = log.reader;
-    log.reader = reader;
-    log.owner = this;
-    if (previous && previous !== reader) previous.evicted();
-    const missed = log.events.filter((event) => (sequence(event.id) ?? 0) > n);
-    if (missed.length > 0) {
-      log.delivered = missed[missed.length - 1].id;
-      // After the caller had its turn to write the priming event, as with Redis's round trip.
-      queueMicrotask(() => {
-        if (log.reader === reader) reader.events(missed);
-      });
-    }
-    return Promise.resolve({
-      position: from,
-      detach: () => {
-        if (log.reader !== reader) return;
-        log.reader = undefined;
-        log.owner = undefined;
-      },
-    });
+  created(sessionId: string): Promise<void> {
+    this.hub.log(sessionId).deliveredBroadcasts = this.hub.tail;
+    return Promise.resolve();
   }
 
-  missedSince(sessionId: string, after: string): Promise<MissedBroadcasts> {
-    const n = sequence(after) ?? 0;
-    const since = this.hub.broadcasts.filter((entry) => entry.at > n);
-    const subscriptions = this.hub.logs.get(sessionId)?.subscriptions ?? new Set<string>();
-    const lists = new Set(since.flatMap((entry) => (entry.list === undefined ? [] : [entry.list])));
-    const resources = new Set(since.flatMap((entry) => (entry.uri !== undefined && subscriptions.has(entry.uri) ? [entry.uri] : [])));
-    return Promise.resolve({ lists: [...lists], resources: [...resources] });
+  attach(sessionId: string, after: ResumePosition | undefined, reader: RouterReader): Promise<RouterAttachment | undefined> {
+    const log = this.hub.log(sessionId);
+    const from = after?.log ?? log.delivered;
+    const n = sequence(from);
+    if (n === undefined) return Promise.resolve(undefined);
+    if (n !== 0 && !log.events.some((event) => event.id === from)) return Promise.resolve(undefined);
+    // An id of a version that carried the log's position only: broadcasts after the same point.
+    const broadcasts = after === undefined ? (log.deliveredBroadcasts ?? this.hub.tail) : (after.broadcasts ?? from);
+    if (!isRoutedPosition(broadcasts)) return Promise.resolve(undefined);
+    const b = order(broadcasts);
+    if (after?.broadcasts !== undefined && (b > this.hub.counter || b < this.hub.trimmed)) return Promise.resolve(undefined);
+    const previous = log.held;
+    const held: Held = { reader, owner: this, log: from, broadcasts };
+    log.held = held;
+    if (previous && previous.reader !== reader) previous.reader.evicted();
+    // Both logs merged in the order they were written (one counter mints both here).
+    const missed = [
+      ...log.events.filter((event) => order(event.id) > n).map((event) => ({ kind: 'log' as const, id: event.id, data: event.data as string | undefined })),
+      ...this.hub.broadcastsAfter(broadcasts, log, reader).map((entry) => ({ kind: 'broadcast' as const, ...entry })),
+    ].sort((x, y) => order(x.id) - order(y.id));
+    const events: RoutedEvent[] = [];
+    for (const entry of missed) {
+      if (entry.kind === 'log') held.log = entry.id;
+      else held.broadcasts = entry.id;
+      if (entry.data !== undefined) events.push({ position: { log: held.log, broadcasts: held.broadcasts }, data: entry.data });
+    }
+    log.delivered = held.log;
+    log.deliveredBroadcasts = held.broadcasts;
+    const start: RouterPosition = { log: from, broadcasts };
+    // Delivered before the caller writes its priming event: it buffers them until then.
+    if (events.length > 0) reader.events(events);
+    return Promise.resolve({
+      position: start,
+      detach: () => {
+        if (log.held === held) log.held = undefined;
+      },
+    });
   }
 
   forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean> {
@@ -155,8 +224,8 @@ export class MemorySessionRouter implements SessionRouter {
 
   subscribe(sessionId: string, uri: string, on: boolean): Promise<void> {
     const { subscriptions } = this.hub.log(sessionId);
-    if (on) subscriptions.add(uri);
-    else subscriptions.delete(uri);
+    if (on && !subscriptions.has(uri)) subscriptions.set(uri, this.hub.counter);
+    else if (!on) subscriptions.delete(uri);
     return Promise.resolve();
   }
 
@@ -167,7 +236,7 @@ export class MemorySessionRouter implements SessionRouter {
   deleteSession(sessionId: string): Promise<void> {
     const log = this.hub.logs.get(sessionId);
     this.hub.logs.delete(sessionId);
-    log?.reader?.evicted();
+    log?.held?.reader.evicted();
     for (const router of this.hub.routers.values()) if (router !== this && !router.closed) router.handlers?.ended?.(sessionId);
     return Promise.resolve();
   }
@@ -175,10 +244,10 @@ export class MemorySessionRouter implements SessionRouter {
   close(): Promise<void> {
     this.closed = true;
     for (const log of this.hub.logs.values()) {
-      if (log.owner === this) {
-        log.reader?.evicted();
-        log.reader = undefined;
-        log.owner = undefined;
+      if (log.held?.owner === this) {
+        const { reader } = log.held;
+        log.held = undefined;
+        reader.evicted();
       }
     }
     return Promise.resolve();

@@ -1,21 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { METHOD, type AppEvent, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
+import { METHOD, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
 import { encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
 import type { StoredEvent } from './event-store';
 import type { EventStream } from './event-stream';
-import type { ChangedList, RouterAttachment, SessionRouter } from './session-router';
+import { routedEventId } from './routed-position';
+import type { ChangedList, ResumePosition, RouterAttachment, SessionRouter } from './session-router';
 import type { LiveSession } from './session-registry';
 import type { SessionStore } from './session-store';
 import type { FollowHandle } from './stream-follower';
-
-const LIST_METHOD: Readonly<Record<ChangedList, string>> = {
-  tools: METHOD.TOOLS_LIST_CHANGED,
-  resources: METHOD.RESOURCES_LIST_CHANGED,
-  prompts: METHOD.PROMPTS_LIST_CHANGED,
-};
-
-/** The GET stream id of a routed session: one per session, whichever instance holds it. */
-export const ROUTED_STREAM = 'g';
 
 /** A GET stream this instance holds for a routed session. */
 interface HeldStream {
@@ -49,10 +41,11 @@ export class RoutedSessions {
   private readonly held = new Map<string, HeldStream>();
   /** How to end each POST stream followed here, by session. */
   private readonly following = new Map<string, Set<() => void>>();
-  private readonly unsubscribeBus: () => void;
 
   constructor(private readonly options: RoutedSessionsOptions) {
     const { router } = options;
+    // Broadcasts reach the streams through the router, from the log every instance reads: not
+    // from the app bus, whose events carry no position a resumption could start after.
     router.start({
       deliver: (sessionId, message) => this.deliver(sessionId, message),
       ended: (sessionId) => {
@@ -60,9 +53,11 @@ export class RoutedSessions {
         options.ended(sessionId);
       },
     });
-    // Only the instance holding a session's stream tells it of app events: every instance hears
-    // every event, and each session must hear it once.
-    this.unsubscribeBus = options.app.bus.subscribe((event) => this.onAppEvent(event));
+  }
+
+  /** A new session is recorded: its stream hears the broadcasts raised from now on, also before its first GET. */
+  created(sessionId: string): Promise<void> {
+    return this.options.router.created(sessionId);
   }
 
   /**
@@ -110,10 +105,11 @@ export class RoutedSessions {
 
   /**
    * Serves a GET of a routed session here: takes its stream over, replays what the client
-   * missed after `position` (its `Last-Event-ID`; undefined: what was never delivered), and then
-   * whatever comes. Resolves false when `position` is unknown (nothing can be replayed).
+   * missed after `position` (its `Last-Event-ID`; undefined: what was never delivered), its
+   * GET log's events and the broadcasts, and then whatever comes; every event carries an id.
+   * Resolves false when `position` is unknown (nothing can be replayed).
    */
-  async open(session: LiveSession, body: EventStream, position: string | undefined): Promise<boolean> {
+  async open(session: LiveSession, body: EventStream, position: ResumePosition | undefined): Promise<boolean> {
     const { router } = this.options;
     let opened = false;
     const early: string[] = [];
@@ -145,12 +141,13 @@ export class RoutedSessions {
     };
     const attachment = await router.attach(session.id, position, {
       events: (events) => {
-        for (const event of events) write(`id: ${ROUTED_STREAM}_${event.id}\nevent: message\ndata: ${event.data}\n\n`);
+        for (const event of events) write(`id: ${routedEventId(event.position)}\nevent: message\ndata: ${event.data}\n\n`);
       },
       evicted: () => {
         body.end();
         finish();
       },
+      announces: (list) => this.announces(session, list),
     });
     if (attachment === undefined) return false;
     held.attachment = attachment;
@@ -160,20 +157,8 @@ export class RoutedSessions {
     session.enter();
     entered = true;
     body.onClose(finish);
-    if (primesStreams(session.connection.protocolVersion))
-      body.write(`id: ${ROUTED_STREAM}_${attachment.position}\nretry: ${this.options.retryMs}\ndata: \n\n`);
+    if (primesStreams(session.connection.protocolVersion)) body.write(`id: ${routedEventId(attachment.position)}\nretry: ${this.options.retryMs}\ndata: \n\n`);
     else body.write(': open\n\n');
-    if (position !== undefined) {
-      // Broadcasts raised while no stream was open: hints, so sent once each and without an id.
-      const missed = await router
-        .missedSince(session.id, position)
-        .catch((error: unknown) => (this.warn(error, session.id, 'could not read broadcasts'), { lists: [], resources: [] }));
-      for (const list of missed.lists)
-        if (this.announces(session, list)) body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[list] })}\n\n`);
-      for (const uri of missed.resources) {
-        body.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri } })}\n\n`);
-      }
-    }
     opened = true;
     for (const text of early.splice(0)) write(text);
     if (this.options.keepAliveMs > 0 && !finished) {
@@ -273,7 +258,6 @@ export class RoutedSessions {
   }
 
   async close(): Promise<void> {
-    this.unsubscribeBus();
     for (const held of [...this.held.values()]) held.body.end();
     // Ended without their answer: each client resumes on another instance.
     for (const sessionId of [...this.following.keys()]) this.endFollows(sessionId);
@@ -327,28 +311,6 @@ export class RoutedSessions {
     );
   }
 
-  private onAppEvent(event: AppEvent): void {
-    if (this.held.size === 0) return;
-    if (event.type === 'listChanged') {
-      const text = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: LIST_METHOD[event.list] })}\n\n`;
-      for (const held of this.held.values()) if (this.announces(held.session, event.list) && !held.body.writableEnded) held.body.write(text);
-    } else if (event.type === 'resourceUpdated') {
-      const streams = [...this.held.values()];
-      const text = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri } })}\n\n`;
-      this.options.router
-        .subscribed(
-          streams.map((held) => held.session.id),
-          event.uri,
-        )
-        .then(
-          (subscribed) => {
-            for (let i = 0; i < streams.length; i += 1) if (subscribed[i] && !streams[i].body.writableEnded) streams[i].body.write(text);
-          },
-          (error: unknown) => this.warn(error, undefined, 'could not read resource subscriptions'),
-        );
-    }
-  }
-
   private announces(session: LiveSession, list: ChangedList): boolean {
     return session.connection.isInitialized && session.connection.capabilities[list]?.listChanged === true;
   }
@@ -356,18 +318,6 @@ export class RoutedSessions {
   private warn(error: unknown, sessionId: string | undefined, message: string): void {
     this.options.logger.warn({ err: error, sessionId }, `scale-out: ${message}`);
   }
-}
-
-const MAX_PART = 18_446_744_073_709_551_615n;
-
-/**
- * True for a position a shared GET stream log can hold (`<ms>-<n>` or `<ms>`, each part at most
- * 2^64 - 1, as Redis stream ids): anything else is an unknown `Last-Event-ID` (400), never a
- * question to put to the store.
- */
-export function isRoutedPosition(position: string): boolean {
-  if (!/^\d{1,20}(-\d{1,20})?$/.test(position)) return false;
-  return position.split('-').every((part) => BigInt(part) <= MAX_PART);
 }
 
 /** The instance that writes a routed session's POST stream (`<instance>-<epoch>-s<n>`, see `streamPrefix`), if it is one. */

@@ -111,6 +111,8 @@ export interface SessionRouting {
   outbound(sessionId: string): (message: JsonRpcMessage) => void;
   /** What names the streams of one copy of a shared session here: new for every copy. */
   streamPrefix(): string;
+  /** A new session was recorded (its GET stream hears the broadcasts raised from now on). */
+  created(sessionId: string): Promise<void>;
   /** The session ended: everywhere. */
   deleted(sessionId: string): Promise<void>;
   close(): Promise<void>;
@@ -189,6 +191,7 @@ export class SessionRegistry {
     const record: SessionRecord = { id: session.id, client: session.connection.clientInfo, createdAt: Date.now() };
     if (session.principal !== undefined) record.principal = session.principal;
     await this.options.sessionStore.set(record);
+    await this.options.routed?.created(session.id);
   }
 
   /**

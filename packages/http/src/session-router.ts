@@ -4,17 +4,33 @@ import type { FollowHandle, StreamFollower } from './stream-follower';
 /** A list whose `list_changed` may be broadcast. */
 export type ChangedList = 'tools' | 'resources' | 'prompts';
 
-/** What a GET stream that resumes missed of the broadcasts: hints, sent once each and without an id. */
-export interface MissedBroadcasts {
-  /** Lists whose `list_changed` was broadcast. */
-  lists: ChangedList[];
-  /** URIs the session is subscribed to whose `resources/updated` was broadcast. */
-  resources: string[];
+/**
+ * Where the reader of a routed GET stream is, in the two logs it merges: the session's own GET
+ * log, and the broadcast log every session shares (list changes, resource updates). The SSE id
+ * of each event carries both (`g_<log>_<broadcasts>`), so a resumption on any instance starts
+ * after exactly what the client saw of each.
+ */
+export interface RouterPosition {
+  /** After this entry of the session's GET log (`0-0`: its start). */
+  readonly log: string;
+  /** After this entry of the broadcast log (`0-0`: its start). */
+  readonly broadcasts: string;
+}
+
+/**
+ * Where a GET with `Last-Event-ID` resumes: `broadcasts` is absent in an id of a version that
+ * carried only the log's position (`g_<log>`), which the router then reads as a point of the
+ * same clock, as those versions did.
+ */
+export interface ResumePosition {
+  readonly log: string;
+  readonly broadcasts?: string;
 }
 
 /** One event of a session's shared GET stream: its position (the SSE id's tail) and its JSON text. */
 export interface RoutedEvent {
-  readonly id: string;
+  /** The position after this event: a resumption from it replays what came after. */
+  readonly position: RouterPosition;
   readonly data: string;
 }
 
@@ -24,12 +40,14 @@ export interface RouterReader {
   events(events: readonly RoutedEvent[]): void;
   /** Another instance took the stream over (a newer GET), or the session ended: end this connection. */
   evicted(): void;
+  /** Whether the session hears `list_changed` of `list` (its server announces it): broadcasts of other lists are passed over. */
+  announces(list: ChangedList): boolean;
 }
 
 /** A GET stream held by this instance. */
 export interface RouterAttachment {
   /** The position the reader starts after (the priming event's id tail). */
-  readonly position: string;
+  readonly position: RouterPosition;
   /** Lets go of the stream (the connection closed). */
   detach(): void;
 }
@@ -66,7 +84,10 @@ export type ForwardTarget =
  *   which may be another one; a GET with `Last-Event-ID` resumes that log on any instance;
  * - answers to server→client requests, and cancellations, that land on the wrong instance are
  *   forwarded to the right one (`forward`);
- * - resource subscriptions and broadcast list changes are kept where every instance sees them.
+ * - broadcasts (list changes, resource updates) are kept in one log every instance reads once
+ *   and fans out to the GET streams it holds, each stream from its own position, filtered
+ *   (the lists a session announces, the resources it subscribed to), so a stream resumed
+ *   anywhere gets each broadcast it missed exactly once, also one raised while it was closed.
  *
  * `@mcpkit/redis` implements it on Redis; `MemorySessionRouter` is the in-process reference the
  * contract tests hold every implementation to.
@@ -83,18 +104,19 @@ export interface SessionRouter {
   /** Appends one message (its JSON text) to the session's GET stream log and wakes the instance that reads it. Resolves once stored. */
   send(sessionId: string, data: string): Promise<void>;
   /**
-   * Reads the session's GET stream log on this instance from now on, taking it over from any
-   * other (last GET wins). `after` is the position the client last saw (`Last-Event-ID`);
-   * undefined starts after what was already delivered to some reader. Resolves to the handle,
-   * or undefined when `after` is not a position of this log (trimmed or never there).
+   * A new session was recorded (after the store has it): its GET stream starts after the
+   * broadcast log's tail as it is now, so it hears every broadcast raised from now on, also
+   * before its first GET, and none from before it existed.
    */
-  attach(sessionId: string, after: string | undefined, reader: RouterReader): Promise<RouterAttachment | undefined>;
+  created(sessionId: string): Promise<void>;
   /**
-   * What the shared event bus broadcast after position `after` of session `sessionId`'s GET
-   * stream log: the list changes, and the resource updates of URIs the session subscribed to
-   * (each once) that a stream resuming from `after` missed while no reader was there.
+   * Reads the session's GET stream on this instance from now on, taking it over from any other
+   * (last GET wins): its GET log, and the broadcasts meant for it. `after` is where the client
+   * last was (its `Last-Event-ID`); undefined starts after what was already delivered to some
+   * reader (the session's stored cursors). Resolves to the handle, or undefined when `after` is
+   * no position of these logs (trimmed, never there, ahead of the log).
    */
-  missedSince(sessionId: string, after: string): Promise<MissedBroadcasts>;
+  attach(sessionId: string, after: ResumePosition | undefined, reader: RouterReader): Promise<RouterAttachment | undefined>;
   /** Passes a client message to the instance(s) that can place it; resolves to false when nobody can (the waiter's instance is gone). */
   forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean>;
   /** `resources/subscribe` (on) and `resources/unsubscribe` (off) of a session. */

@@ -39,7 +39,8 @@ import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
 import type { AtCapacity, LiveSession, SessionRegistry } from './session-registry';
 import { SessionRecordTooLargeError } from './session-store';
-import { isRoutedPosition, ROUTED_STREAM, type RoutedSessions } from './routed-sessions';
+import { namesRoutedStream, parseRoutedEventId } from './routed-position';
+import type { RoutedSessions } from './routed-sessions';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
@@ -148,8 +149,7 @@ export class StreamableHttpEndpoint {
     if (!('connection' in session)) return session;
     try {
       const lastEventId = headerValue(request.headers['last-event-id']);
-      if (this.routed && (lastEventId === undefined || streamOfEventId(lastEventId) === ROUTED_STREAM))
-        return await this.routedGet(request, session, lastEventId);
+      if (this.routed && (lastEventId === undefined || namesRoutedStream(lastEventId))) return await this.routedGet(request, session, lastEventId);
       if (lastEventId !== undefined) return await this.resume(request, session, lastEventId);
       if (session.standaloneStream?.isAttached) {
         return errorResult(409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
@@ -185,8 +185,8 @@ export class StreamableHttpEndpoint {
    * log here (taking it over from any other instance), from `Last-Event-ID` when given.
    */
   private async routedGet(request: HttpRequest, session: LiveSession, lastEventId: string | undefined): Promise<HttpResult> {
-    const position = lastEventId === undefined ? undefined : lastEventId.slice(ROUTED_STREAM.length + 1);
-    if (position !== undefined && !isRoutedPosition(position))
+    const position = lastEventId === undefined ? undefined : parseRoutedEventId(lastEventId);
+    if (lastEventId !== undefined && position === undefined)
       return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
     const body = this.streamBody(request);
     let opened: boolean;

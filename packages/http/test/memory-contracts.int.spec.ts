@@ -21,8 +21,9 @@ eventBusContract('MemoryEventBus', () => {
   return { a: bus, b: bus };
 });
 sessionRouterContract('MemorySessionRouter', () => {
-  const hub = new MemoryRouterHub();
+  const hub = new MemoryRouterHub(1_000, 5);
   return Promise.resolve({
+    maxBroadcasts: 5,
     a: hub.router('a'),
     b: hub.router('b'),
     createSession: () => Promise.resolve(),

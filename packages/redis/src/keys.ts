@@ -40,6 +40,11 @@ export class Keys {
     return `${this.prefix}s:{${sid}}:subs`;
   }
 
+  /** HASH: URI → the broadcast log's tail when the session subscribed to it (it hears later updates only). */
+  subscribedSince(sid: string): string {
+    return `${this.prefix}s:{${sid}}:subsince`;
+  }
+
   /** STREAM: broadcasts (field `l`: a changed list, or `u`: an updated resource's URI). */
   get broadcasts(): string {
     return `${this.prefix}bcast`;

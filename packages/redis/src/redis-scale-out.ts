@@ -77,7 +77,6 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
     maxBytes: resolved.maxEventBytesPerStream,
     ttlMs: resolved.sessionIdleTtlMs,
   });
-  const bus = new RedisEventBus(link, keys, resolved.instanceId, resolved.maxBroadcasts, onError);
   const router = new RedisSessionRouter(
     resolved.instanceId,
     link,
@@ -89,6 +88,8 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
       logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
     { pollMs: resolved.followPollMs, max: resolved.maxFollowedStreams, graceMs: WRITER_GRACE_MS },
   );
+  // The bus only wakes the router, which reads the broadcast log itself.
+  const bus = new RedisEventBus(link, keys, resolved.instanceId, resolved.maxBroadcasts, onError, () => router.broadcastsChanged());
   const started = withStartTimeout(
     link.ready().then(() => Promise.all([bus.start(), router.listen()]).then(() => undefined)),
     resolved.startTimeoutMs,

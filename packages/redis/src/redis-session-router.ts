@@ -1,10 +1,26 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import type { ChangedList, ForwardTarget, MissedBroadcasts, RouterAttachment, RouterHandlers, RouterReader, SessionRouter } from '@mcpkit/http';
-import type { FollowHandle, StreamFollower } from '@mcpkit/http';
+import {
+  broadcastText,
+  compareStreamIds,
+  type Broadcast,
+  type ChangedList,
+  type FollowHandle,
+  type ForwardTarget,
+  type ResumePosition,
+  type RoutedEvent,
+  type RouterAttachment,
+  type RouterHandlers,
+  type RouterReader,
+  type SessionRouter,
+  type StreamFollower,
+} from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import type { RedisEventStore } from './redis-event-store';
-import { RELEASE_OWNER } from './scripts';
+import { BROADCAST_BOUNDS, RELEASE_OWNER, RELEASE_STREAM, RENEW_OWNER, SET_BROADCAST_CURSOR, SET_CURSORS } from './scripts';
+
+/** Broadcast-log entries read per command: a reader far behind takes a few reads, each bounded. */
+const BROADCAST_BATCH = 256;
 
 /** What one instance's inbox carries. */
 type InboxMessage =
@@ -22,10 +38,15 @@ class LocalReader {
   reading = false;
   again = false;
   closed = false;
+  /** Caught up with the broadcast log: the instance's fan-out serves it from now on. */
+  live = false;
 
   constructor(
     readonly sessionId: string,
+    /** After this entry of the session's GET log. */
     public cursor: string,
+    /** After this entry of the broadcast log. */
+    public broadcasts: string,
     readonly reader: RouterReader,
   ) {}
 }
@@ -60,20 +81,37 @@ export interface FollowBounds {
 
 const DEFAULT_FOLLOW: FollowBounds = { pollMs: 250, max: 100, graceMs: 2_000 };
 
-/** Stores the delivery cursor only on a live session: never re-creates an expired one. */
-const SET_CURSOR = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'gc', ARGV[1]) end return 1`;
+/** One entry of the broadcast log. */
+interface BroadcastEntry {
+  readonly id: string;
+  readonly broadcast: Broadcast;
+}
 /**
  * Adds (ARGV[1] '1') or removes a subscription of a live session, the set living as long as the
- * record (each request slides both): nothing is written for a session that is gone.
+ * record (each request slides both): nothing is written for a session that is gone. KEYS: record,
+ * subscriptions, subscribed-since. ARGV: on, URI, the broadcast log's tail (kept from the first
+ * subscribe: the session hears the updates raised after it).
  */
 const SUBSCRIBE = `
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl == -2 then return 0 end
-if ARGV[1] == '1' then redis.call('SADD', KEYS[2], ARGV[2]) else redis.call('SREM', KEYS[2], ARGV[2]) end
-if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+if ARGV[1] == '1' then
+  redis.call('SADD', KEYS[2], ARGV[2])
+  redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[3])
+else
+  redis.call('SREM', KEYS[2], ARGV[2])
+  redis.call('HDEL', KEYS[3], ARGV[2])
+end
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) redis.call('PEXPIRE', KEYS[3], ttl) end
 return 1`;
-/** Renews the lease only while it is still this instance's: 1 renewed, 0 taken over. */
-const RENEW_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end return 0`;
+/**
+ * Since when a session is subscribed to a URI: the broadcast id it subscribed after ('0-0' for a
+ * subscription made before these were kept), or nil when it is not. KEYS: subscriptions,
+ * subscribed-since. ARGV: URI.
+ */
+const SUBSCRIBED_SINCE = `
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then return false end
+return redis.call('HGET', KEYS[2], ARGV[1]) or '0-0'`;
 
 /**
  * The session router on Redis (scale-out.md §4, "stream log + per-instance inbox"). A session's
@@ -85,6 +123,14 @@ const RENEW_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('P
  * Answers to server→client requests are forwarded to the inbox of the instance whose id the
  * request id carries; cancellations, and the end of a session deleted through one instance, go
  * to every instance.
+ *
+ * Broadcasts live in one log (`bcast`). Each instance reads it once, in order (woken by the bus,
+ * and on every lease renewal in case a wake-up was lost), and hands each entry to the streams it
+ * holds whose broadcast cursor is before it: one XRANGE per instance per broadcast, plus a
+ * SISMEMBER per held stream for a resource update. A stream that attaches first catches up from
+ * its own cursor; both run in one queue, so an entry is never handed to a stream twice or
+ * skipped between its catch-up and the live fan-out. The broadcast cursor is stored beside `gc`
+ * when the GET log is delivered, the lease renewed or the stream let go: never per broadcast.
  */
 export class RedisSessionRouter implements SessionRouter {
   private readonly readers = new Map<string, LocalReader>();
@@ -92,6 +138,11 @@ export class RedisSessionRouter implements SessionRouter {
   private handlers: RouterHandlers | undefined = undefined;
   private renewer: NodeJS.Timeout | undefined = undefined;
   private stopReady: (() => void) | undefined = undefined;
+  /** The broadcasts' one reader on this instance: tasks run one at a time, in order. */
+  private pump: Promise<void> = Promise.resolve();
+  private readQueued = false;
+  /** Where this instance's fan-out is in the broadcast log (undefined until first read). */
+  private broadcastCursor: string | undefined = undefined;
 
   constructor(
     readonly instanceId: string,
@@ -124,7 +175,9 @@ export class RedisSessionRouter implements SessionRouter {
     // Wake-ups published while the pub/sub connection was down are lost: read every log again.
     this.stopReady = this.link.onReady(() => {
       for (const local of this.readers.values()) this.drain(local);
+      this.broadcastsChanged();
     });
+    this.broadcastCursor ??= await this.broadcastTail();
     this.renewer = setInterval(() => this.renewAll(), Math.max(50, Math.floor(this.leaseMs / 3)));
     this.renewer.unref();
   }
@@ -155,57 +208,69 @@ export class RedisSessionRouter implements SessionRouter {
     if (receivers === 0) await this.link.send(['EVAL', RELEASE_OWNER, '1', ownerKey, owner]);
   }
 
-  async attach(sessionId: string, after: string | undefined, reader: RouterReader): Promise<RouterAttachment | undefined> {
+  async created(sessionId: string): Promise<void> {
+    const tail = await this.broadcastTail();
+    await this.link.send(['EVAL', SET_BROADCAST_CURSOR, '1', this.keys.session(sessionId), tail]);
+  }
+
+  /** The broadcast log grew (a hint: the log is the truth): read it. */
+  broadcastsChanged(): void {
+    if (this.readQueued) return;
+    this.readQueued = true;
+    this.enqueue(async () => {
+      this.readQueued = false;
+      await this.readBroadcasts();
+    });
+  }
+
+  async attach(sessionId: string, after: ResumePosition | undefined, reader: RouterReader): Promise<RouterAttachment | undefined> {
     const key = this.keys.events(sessionId, 'g');
     let cursor: string;
+    let broadcasts: string;
     if (after !== undefined) {
-      if (!/^\d+-\d+$/.test(after)) return undefined;
+      if (!/^\d+-\d+$/.test(after.log)) return undefined;
       // Checked now so an unknown position is refused before the stream is taken over.
-      if ((await this.events.range(key, after)) === undefined) return undefined;
-      cursor = after;
+      const [range, bounds] = await Promise.all([
+        this.events.range(key, after.log),
+        after.broadcasts === undefined ? undefined : (this.link.send(['EVAL', BROADCAST_BOUNDS, '1', this.keys.broadcasts]) as Promise<[string, string]>),
+      ]);
+      if (range === undefined) return undefined;
+      // Ahead of the log, or before entries it no longer keeps: what came after cannot be replayed.
+      if (bounds !== undefined && (compareStreamIds(after.broadcasts!, bounds[0]) > 0 || compareStreamIds(after.broadcasts!, bounds[1]) < 0)) return undefined;
+      cursor = after.log;
+      // An id of a version that carried the log's position only: both logs take their ids from
+      // Redis's clock, so it orders broadcasts as those versions did.
+      broadcasts = after.broadcasts ?? after.log;
     } else {
-      const delivered = await this.link.send(['HGET', this.keys.session(sessionId), 'gc']);
+      const [delivered, deliveredBroadcasts] = (await this.link.send(['HMGET', this.keys.session(sessionId), 'gc', 'bc'])) as Array<string | null>;
       cursor = typeof delivered === 'string' ? delivered : '0-0';
+      // A session recorded before broadcast cursors were stored: from now on, as those versions did.
+      broadcasts = typeof deliveredBroadcasts === 'string' ? deliveredBroadcasts : await this.broadcastTail();
     }
-    const previous = (await this.link.send(['SET', this.keys.owner(sessionId), this.instanceId, 'PX', String(this.leaseMs), 'GET'])) as string | null;
+    const [previous] = (await Promise.all([
+      this.link.send(['SET', this.keys.owner(sessionId), this.instanceId, 'PX', String(this.leaseMs), 'GET']),
+      // What the client says it saw is where its next GET without Last-Event-ID starts too (a
+      // client whose resumed stream drops before any event sends none: the SDK forgets it).
+      after === undefined ? undefined : this.link.send(['EVAL', SET_CURSORS, '1', this.keys.session(sessionId), cursor, broadcasts]),
+    ])) as [string | null, unknown];
     const mine = this.readers.get(sessionId);
     if (mine) this.evictLocal(mine);
     if (typeof previous === 'string' && previous !== this.instanceId) {
       await this.link.send(['PUBLISH', this.keys.inbox(previous), JSON.stringify({ t: 'evict', s: sessionId })]);
     }
-    const local = new LocalReader(sessionId, cursor, reader);
+    const local = new LocalReader(sessionId, cursor, broadcasts, reader);
     this.readers.set(sessionId, local);
     this.drain(local);
+    this.enqueue(() => this.catchUp(local));
     return {
-      position: cursor,
+      position: { log: cursor, broadcasts },
       detach: () => {
         if (local.closed) return;
         local.closed = true;
         if (this.readers.get(sessionId) === local) this.readers.delete(sessionId);
-        this.link
-          .send(['EVAL', RELEASE_OWNER, '1', this.keys.owner(sessionId), this.instanceId])
-          .catch((error: unknown) => this.onError(error, 'release a stream'));
+        this.release(local).catch((error: unknown) => this.onError(error, 'release a stream'));
       },
     };
-  }
-
-  async missedSince(sessionId: string, after: string): Promise<MissedBroadcasts> {
-    if (!/^\d+-\d+$/.test(after)) return { lists: [], resources: [] };
-    // Both logs take their ids from Redis's clock, so a GET-log position orders broadcasts too.
-    const [entries, subscribed] = (await Promise.all([
-      this.link.send(['XRANGE', this.keys.broadcasts, `(${after}`, '+']),
-      this.link.send(['SMEMBERS', this.keys.subscriptions(sessionId)]),
-    ])) as [Array<[string, string[]]>, string[]];
-    const subscriptions = new Set(subscribed);
-    const lists = new Set<ChangedList>();
-    const resources = new Set<string>();
-    for (const [, fields] of entries) {
-      for (let i = 0; i < fields.length; i += 2) {
-        if (fields[i] === 'l') lists.add(fields[i + 1] as ChangedList);
-        else if (fields[i] === 'u' && subscriptions.has(fields[i + 1])) resources.add(fields[i + 1]);
-      }
-    }
-    return { lists: [...lists], resources: [...resources] };
   }
 
   async forward(sessionId: string, message: JsonRpcMessage, target: ForwardTarget): Promise<boolean> {
@@ -215,7 +280,9 @@ export class RedisSessionRouter implements SessionRouter {
   }
 
   async subscribe(sessionId: string, uri: string, on: boolean): Promise<void> {
-    await this.link.send(['EVAL', SUBSCRIBE, '2', this.keys.session(sessionId), this.keys.subscriptions(sessionId), on ? '1' : '0', uri]);
+    const k = this.keys;
+    const tail = on ? await this.broadcastTail() : '';
+    await this.link.send(['EVAL', SUBSCRIBE, '3', k.session(sessionId), k.subscriptions(sessionId), k.subscribedSince(sessionId), on ? '1' : '0', uri, tail]);
   }
 
   async subscribed(sessionIds: readonly string[], uri: string): Promise<boolean[]> {
@@ -250,7 +317,103 @@ export class RedisSessionRouter implements SessionRouter {
     if (this.renewer) clearInterval(this.renewer);
     this.stopReady?.();
     for (const followed of [...this.follows]) this.unfollow(followed);
-    for (const local of [...this.readers.values()]) this.evictLocal(local);
+    const locals = [...this.readers.values()];
+    for (const local of locals) this.evictLocal(local);
+    // Where each stream stopped, for its client's next GET on another instance (one without Last-Event-ID too).
+    await Promise.all(locals.map((local) => this.release(local).catch((error: unknown) => this.onError(error, 'release a stream'))));
+  }
+
+  /** Lets go of a stream still this instance's, storing its cursors. */
+  private async release(local: LocalReader): Promise<void> {
+    await this.link.send([
+      'EVAL',
+      RELEASE_STREAM,
+      '2',
+      this.keys.owner(local.sessionId),
+      this.keys.session(local.sessionId),
+      this.instanceId,
+      local.cursor,
+      local.broadcasts,
+    ]);
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.pump = this.pump.then(task).catch((error: unknown) => this.onError(error, 'read the broadcast log'));
+  }
+
+  /** The id of the broadcast log's newest entry ('0-0' while it has none). */
+  private async broadcastTail(): Promise<string> {
+    const last = (await this.link.send(['XREVRANGE', this.keys.broadcasts, '+', '-', 'COUNT', '1'])) as Array<[string, string[]]>;
+    return last.length === 0 ? '0-0' : last[0][0];
+  }
+
+  /** Up to BROADCAST_BATCH entries of the broadcast log after `after`, oldest first. */
+  private async broadcastsAfter(after: string): Promise<BroadcastEntry[]> {
+    const entries = (await this.link.send(['XRANGE', this.keys.broadcasts, `(${after}`, '+', 'COUNT', String(BROADCAST_BATCH)])) as Array<[string, string[]]>;
+    return entries.map(([id, fields]) => ({ id, broadcast: fields[0] === 'u' ? { uri: fields[1] } : { list: fields[1] as ChangedList } }));
+  }
+
+  /** The instance's fan-out: what the log holds after its cursor, to every caught-up stream held here. */
+  private async readBroadcasts(): Promise<void> {
+    for (let round = 0; round < 64; round += 1) {
+      const live = [...this.readers.values()].filter((local) => local.live && !local.closed);
+      // Before its first read (Redis was not there at start-up): from the stream furthest behind.
+      const from = this.broadcastCursor ?? live.map((local) => local.broadcasts).sort(compareStreamIds)[0];
+      if (from === undefined) {
+        this.broadcastCursor = await this.broadcastTail();
+        return;
+      }
+      const entries = await this.broadcastsAfter(from);
+      if (entries.length === 0) return;
+      await this.fanOut(entries, live);
+      this.broadcastCursor = entries[entries.length - 1].id;
+      if (entries.length < BROADCAST_BATCH) return;
+    }
+  }
+
+  /** A stream that just attached: the broadcasts after its own cursor, then the live fan-out serves it. */
+  private async catchUp(local: LocalReader): Promise<void> {
+    for (let round = 0; round < 64 && !local.closed; round += 1) {
+      const entries = await this.broadcastsAfter(local.broadcasts);
+      if (entries.length > 0) await this.fanOut(entries, [local]);
+      if (entries.length < BROADCAST_BATCH) break;
+    }
+    local.live = true;
+  }
+
+  /**
+   * Hands each entry to each stream whose cursor is before it, if its session hears it (a list
+   * it announces, a resource it subscribed to); all or nothing, so what failed is read again
+   * from the same cursors.
+   */
+  private async fanOut(entries: readonly BroadcastEntry[], locals: readonly LocalReader[]): Promise<void> {
+    const asks: Array<[LocalReader, string]> = [];
+    for (const local of locals) {
+      const uris = new Set<string>();
+      for (const entry of entries) if ('uri' in entry.broadcast && compareStreamIds(entry.id, local.broadcasts) > 0) uris.add(entry.broadcast.uri);
+      for (const uri of uris) asks.push([local, uri]);
+    }
+    const answers = await Promise.all(
+      asks.map(([local, uri]) =>
+        this.link.send(['EVAL', SUBSCRIBED_SINCE, '2', this.keys.subscriptions(local.sessionId), this.keys.subscribedSince(local.sessionId), uri]),
+      ),
+    );
+    // A session hears the updates raised after it subscribed: one raised before is not re-heard on a resumption.
+    const since = new Map<string, string>();
+    asks.forEach(([local, uri], i) => typeof answers[i] === 'string' && since.set(`${local.sessionId} ${uri}`, answers[i]));
+    for (const local of locals) {
+      if (local.closed) continue;
+      const events: RoutedEvent[] = [];
+      for (const entry of entries) {
+        if (compareStreamIds(entry.id, local.broadcasts) <= 0) continue;
+        local.broadcasts = entry.id;
+        const { broadcast } = entry;
+        const from = 'uri' in broadcast ? since.get(`${local.sessionId} ${broadcast.uri}`) : undefined;
+        const hears = 'list' in broadcast ? local.reader.announces(broadcast.list) : from !== undefined && compareStreamIds(entry.id, from) > 0;
+        if (hears) events.push({ position: { log: local.cursor, broadcasts: entry.id }, data: broadcastText(broadcast) });
+      }
+      if (events.length > 0) local.reader.events(events);
+    }
   }
 
   private onInbox(message: InboxMessage): void {
@@ -291,9 +454,9 @@ export class RedisSessionRouter implements SessionRouter {
           // The cursor's entry was trimmed away (a reader far behind): go on from what is left.
           if (entries === undefined) entries = (await this.events.range(key, '0-0')) ?? [];
           if (local.closed || entries.length === 0) continue;
+          local.reader.events(entries.map(([id, data]) => ({ position: { log: id, broadcasts: local.broadcasts }, data })));
           local.cursor = entries[entries.length - 1][0];
-          local.reader.events(entries.map(([id, data]) => ({ id, data })));
-          await this.link.send(['EVAL', SET_CURSOR, '1', this.keys.session(local.sessionId), local.cursor]);
+          await this.link.send(['EVAL', SET_CURSORS, '1', this.keys.session(local.sessionId), local.cursor, local.broadcasts]);
         } while (local.again && !local.closed);
       } catch (error) {
         this.onError(error, 'read a session stream');
@@ -390,11 +553,21 @@ export class RedisSessionRouter implements SessionRouter {
     followed.follower.end();
   }
 
-  /** Renews the leases of the streams read here, and reads them (wake-ups are only hints). */
+  /** Renews the leases of the streams read here, and reads them and the broadcast log (wake-ups are only hints). */
   private renewAll(): void {
+    this.broadcastsChanged();
     for (const local of this.readers.values()) {
       this.link
-        .send(['EVAL', RENEW_OWNER, '1', this.keys.owner(local.sessionId), this.instanceId, String(this.leaseMs)])
+        .send([
+          'EVAL',
+          RENEW_OWNER,
+          '2',
+          this.keys.owner(local.sessionId),
+          this.keys.session(local.sessionId),
+          this.instanceId,
+          String(this.leaseMs),
+          local.broadcasts,
+        ])
         .then((renewed) => {
           if (Number(renewed) === 0) this.evictLocal(local);
           else this.drain(local);

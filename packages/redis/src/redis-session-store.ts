@@ -24,9 +24,10 @@ export class RedisSessionStore implements SessionStore {
     const raw = await this.link.send([
       'EVAL',
       TOUCH_SESSION,
-      '5',
+      '6',
       k.session(id),
       k.subscriptions(id),
+      k.subscribedSince(id),
       k.events(id, 'g'),
       k.eventBytes(id, 'g'),
       k.streams(id),
@@ -60,6 +61,16 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(id: string): Promise<void> {
     const k = this.keys;
-    await this.link.send(['EVAL', DELETE_SESSION, '4', k.session(id), k.streams(id), k.subscriptions(id), k.owner(id), `${k.prefix}s:{${id}}:`]);
+    await this.link.send([
+      'EVAL',
+      DELETE_SESSION,
+      '5',
+      k.session(id),
+      k.streams(id),
+      k.subscriptions(id),
+      k.subscribedSince(id),
+      k.owner(id),
+      `${k.prefix}s:{${id}}:`,
+    ]);
   }
 }

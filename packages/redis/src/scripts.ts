@@ -116,3 +116,69 @@ if status == 'completed' or status == 'failed' or status == 'cancelled' then ret
 if state[1] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(state[1]) + 1), 's', ARGV[2], 'j', ARGV[3])
 return 1`;
+
+/**
+ * Appends a broadcast, the log bounded by deleting its oldest (XDEL, not a MAXLEN trim, so
+ * Redis records the newest entry deleted: a position before it lost entries and is refused).
+ * KEYS: the broadcast log. ARGV: max entries, field, value. Returns the id.
+ */
+export const APPEND_BROADCAST = `
+local id = redis.call('XADD', KEYS[1], '*', ARGV[2], ARGV[3])
+local count = redis.call('XLEN', KEYS[1])
+local max = tonumber(ARGV[1])
+while count > max do
+  redis.call('XDEL', KEYS[1], redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1][1])
+  count = count - 1
+end
+return id`;
+
+/**
+ * What bounds a resumable broadcast position. KEYS: the broadcast log. Returns { the last id
+ * minted, the newest id deleted } ('0-0' each for a log never written): a position is resumable
+ * when it lies between the two.
+ */
+export const BROADCAST_BOUNDS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return { '0-0', '0-0' } end
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+local last, deleted = '0-0', '0-0'
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' then last = info[i + 1] elseif info[i] == 'max-deleted-entry-id' then deleted = info[i + 1] end
+end
+return { last, deleted }`;
+
+/**
+ * Stores a GET stream's delivery cursors (`gc`: its log, `bc`: the broadcast log) where a GET
+ * without `Last-Event-ID` starts, only on a live session. KEYS: record. ARGV: gc, bc ('' keeps it).
+ */
+export const SET_CURSORS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'gc', ARGV[1])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'bc', ARGV[2]) end
+return 1`;
+
+/**
+ * Renews a GET stream's lease while it is still this instance's (1), storing its broadcast
+ * cursor on the way (the fan-out writes none per broadcast); 0 when taken over.
+ * KEYS: owner, record. ARGV: instance, lease ms, bc.
+ */
+export const RENEW_OWNER = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSET', KEYS[2], 'bc', ARGV[3]) end
+return 1`;
+
+/**
+ * Lets go of a GET stream still this instance's, storing where it stopped in both logs.
+ * KEYS: owner, record. ARGV: instance, gc, bc.
+ */
+export const RELEASE_STREAM = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSET', KEYS[2], 'gc', ARGV[2], 'bc', ARGV[3]) end
+return 1`;
+
+/** A new session's broadcast cursor, only on a live session. KEYS: record. ARGV: bc. */
+export const SET_BROADCAST_CURSOR = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'bc', ARGV[1])
+return 1`;

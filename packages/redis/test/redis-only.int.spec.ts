@@ -88,7 +88,11 @@ describe('RedisSessionRouter with many writers', () => {
     const b = await scaleOut(prefix, 'b');
     await a.http.sessionStore.set(record('busy'));
     const seen: RoutedEvent[] = [];
-    const held = await a.http.router.attach('busy', undefined, { events: (events) => void seen.push(...events), evicted: () => undefined });
+    const held = await a.http.router.attach('busy', undefined, {
+      events: (events) => void seen.push(...events),
+      evicted: () => undefined,
+      announces: () => true,
+    });
     await Promise.all(
       Array.from({ length: 500 }, (_, n) =>
         (n % 2 === 0 ? a : b).http.router.send('busy', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } })),
@@ -97,7 +101,7 @@ describe('RedisSessionRouter with many writers', () => {
     const deadline = Date.now() + 10_000;
     while (seen.length < 500 && Date.now() < deadline) await sleep(10);
     expect(seen).toHaveLength(500);
-    const ids = seen.map((event) => event.id.split('-').map(Number));
+    const ids = seen.map((event) => event.position.log.split('-').map(Number));
     for (let i = 1; i < ids.length; i += 1) {
       const [pm, ps] = ids[i - 1];
       const [m, s] = ids[i];
@@ -108,9 +112,13 @@ describe('RedisSessionRouter with many writers', () => {
     held!.detach();
     // A reader that resumes from the first event gets the other 499, in the same order.
     const again: RoutedEvent[] = [];
-    const resumed = await b.http.router.attach('busy', seen[0].id, { events: (events) => void again.push(...events), evicted: () => undefined });
+    const resumed = await b.http.router.attach('busy', seen[0].position, {
+      events: (events) => void again.push(...events),
+      evicted: () => undefined,
+      announces: () => true,
+    });
     while (again.length < 499 && Date.now() < deadline) await sleep(10);
-    expect(again.map((event) => event.id)).toEqual(seen.slice(1).map((event) => event.id));
+    expect(again.map((event) => event.position)).toEqual(seen.slice(1).map((event) => event.position));
     resumed!.detach();
   });
 });
@@ -156,7 +164,11 @@ describe('RedisSessionRouter when the stream owner is gone', () => {
     await b.http.router.send('orphan', '{"jsonrpc":"2.0","method":"notifications/message","params":{"n":1}}');
     expect(await raw.get(`${prefix}s:{orphan}:owner`)).toBeNull();
     const seen: RoutedEvent[] = [];
-    const held = await b.http.router.attach('orphan', undefined, { events: (events) => void seen.push(...events), evicted: () => undefined });
+    const held = await b.http.router.attach('orphan', undefined, {
+      events: (events) => void seen.push(...events),
+      evicted: () => undefined,
+      announces: () => true,
+    });
     const deadline = Date.now() + 3_000;
     while (seen.length < 1 && Date.now() < deadline) await sleep(10);
     expect(seen.map((event) => JSON.parse(event.data))).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { n: 1 } }]);

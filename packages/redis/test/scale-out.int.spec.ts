@@ -176,10 +176,21 @@ describe('scale-out over Redis: two instances', () => {
     expect(messages.filter((m) => m.method === 'notifications/resources/updated')).toEqual([
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'notes://1' } },
     ]);
-    const ids = resumed.events.filter((e) => e.data !== '' && e.id !== undefined).map((e) => e.id!);
-    expect(ids).toHaveLength(3);
-    expect([...ids].sort(compareEventIds)).toEqual(ids);
+    // Every event carries an id, the broadcast hints too; neither position ever goes back.
+    const ids = resumed.events.filter((e) => e.data !== '').map((e) => e.id);
+    expect(ids).toHaveLength(5);
+    const positions = ids.map((id) => /^g_(\d+-\d+)_(\d+-\d+)$/.exec(id ?? '')!.slice(1));
+    for (const part of [0, 1]) {
+      const column = positions.map((position) => position[part]);
+      expect([...column].sort(compareEventIds)).toEqual(column);
+    }
     resumed.close();
+    // A broadcast position ahead of the log, or no position at all: 400.
+    const logPart = positions[4][0];
+    for (const id of [`g_${logPart}_99999999999999-0`, `g_${logPart}_x`, `g_${logPart}_1-0_1-0`]) {
+      const refused = await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': id });
+      expect([id, refused.status]).toEqual([id, 400]);
+    }
     // An id that was never in the log: nothing can be replayed.
     const unknown = await send(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': 'g_99999999999999-0' });
     expect(unknown.status).toBe(400);
@@ -345,9 +356,9 @@ describe('scale-out over Redis: two instances', () => {
   });
 });
 
-/** Orders `g_<ms>-<n>` ids as Redis does. */
+/** Orders `<ms>-<n>` stream ids as Redis does. */
 function compareEventIds(x: string, y: string): number {
-  const [xm, xs] = x.slice(2).split('-').map(Number);
-  const [ym, ys] = y.slice(2).split('-').map(Number);
+  const [xm, xs] = x.split('-').map(Number);
+  const [ym, ys] = y.split('-').map(Number);
   return xm - ym || xs - ys;
 }
