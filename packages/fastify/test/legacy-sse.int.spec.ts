@@ -19,7 +19,7 @@ describe('the opt-in 2024-11-05 HTTP+SSE endpoints', () => {
   it('serves the SDK SSEClientTransport', async () => {
     const client = new Client({ name: 'legacy', version: '1' });
     await client.connect(new SSEClientTransport(new URL(`${base}/sse`)));
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['route', 'echo', 'steps', 'polling']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['route', 'echo', 'tagged', 'steps', 'polling']);
     expect(await client.callTool({ name: 'echo', arguments: { text: 'old' } })).toEqual({ content: [{ type: 'text', text: 'old|session' }] });
     const progress: number[] = [];
     await client.callTool({ name: 'steps', arguments: { steps: 2, delayMs: 1, settleMs: 20 } }, undefined, { onprogress: (p) => progress.push(p.progress) });

@@ -47,7 +47,7 @@ describe('Streamable HTTP, stateful', () => {
     const transport = new StreamableHTTPClientTransport(new URL(server.url));
     await client.connect(transport);
     expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['route', 'echo', 'steps', 'polling']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['route', 'echo', 'tagged', 'steps', 'polling']);
     expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi|session' }] });
     expect((await client.readResource({ uri: 'fixture://hello' })).contents[0]).toMatchObject({ text: 'hello' });
     expect((await client.getPrompt({ name: 'hi' })).messages).toHaveLength(1);
