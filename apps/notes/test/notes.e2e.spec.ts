@@ -6,12 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HttpServerProcess } from '@mcpkit/testing';
+import { text } from './support/waiting';
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
-
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
-}
 
 async function start(database: string): Promise<Client> {
   const client = new Client({ name: 'notes-e2e', version: '1.0.0' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { HttpServerProcess } from '@mcpkit/testing';
+import { text } from './support/waiting';
 
 // The official v2 client pinned to 2026-07-28 against the notes app: elicitation happens through
 // input-required results and retries, never through server-to-client requests.
@@ -12,10 +13,6 @@ const MODERN = '2026-07-28';
 
 type Sent = { id?: unknown; method?: string; params?: Record<string, unknown> };
 type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | boolean> };
-
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
-}
 
 type Target = { name: string; start(database: string): Promise<void>; transport(): Transport; stop(): Promise<void> };
 

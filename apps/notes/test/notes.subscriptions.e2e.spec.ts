@@ -8,6 +8,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { HttpServerProcess } from '@mcpkit/testing';
+import { waitFor } from './support/waiting';
 
 // Subscribable notes against the real notes process: the official v1 client on the handshake era
 // (resources/subscribe, updates on the session's stream) and the v2 client pinned to 2026-07-28
@@ -16,14 +17,6 @@ import { HttpServerProcess } from '@mcpkit/testing';
 // that should, so no test waits for silence.
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 const INDEX = 'notes://index';
-
-async function waitFor(what: string, ready: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function idOf(result: unknown): number {
   return (result as { structuredContent: { id: number } }).structuredContent.id;

@@ -8,6 +8,7 @@ import type { HttpServerProcess } from '@mcpkit/testing';
 import { startRedisServer, type RedisServer } from '../../../packages/redis/test/support/redis-server';
 import { Balancer } from './support/balancer';
 import { DYNAMIC, kill, originOf, startInstance, type Deployment } from './support/notes-instances';
+import { text, waitFor } from './support/waiting';
 
 // Broadcasts across GET-stream resumption (#16): a list change and a resource update raised on
 // B while the session's GET stream is open nowhere (its instance A was SIGKILLed, the client's
@@ -21,14 +22,6 @@ const LB = 'http://balancer.invalid/mcp';
 const A = 0;
 const B = 1;
 const RECONNECT = { initialReconnectionDelay: 50, maxReconnectionDelay: 400, reconnectionDelayGrowFactor: 1.5, maxRetries: 30 };
-
-async function waitFor(what: string, ready: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -107,10 +100,6 @@ async function connect(revision: string) {
   client = made;
   await waitFor('the GET stream opens on A', () => lb.log.some((routed) => routed.method === 'GET' && routed.to === A && routed.status === 200));
   return { client: made, transport, lb, gets, gate, updates, listChanges: () => listChanges };
-}
-
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
 }
 
 describe.each([

@@ -9,6 +9,7 @@ import { startRedisServer, type RedisServer } from '../../../packages/redis/test
 import { Balancer } from './support/balancer';
 import { recipeConfig, startNginx, type Nginx } from './support/nginx';
 import { startInstance, type Deployment } from './support/notes-instances';
+import { text, waitFor } from './support/waiting';
 
 // The nginx recipe of docs/scale-out.md, run for real (#16): the config is the docs' fenced
 // block with this run's ports put in (support/nginx.ts), nginx runs in the foreground from a
@@ -19,18 +20,6 @@ import { startInstance, type Deployment } from './support/notes-instances';
 // it for `pnpm test` and .ci/run). Every wait is bounded.
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-
-async function waitFor(what: string, ready: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
-}
 
 let dir: string;
 let redis: RedisServer;

@@ -8,6 +8,7 @@ import type { HttpServerProcess } from '@mcpkit/testing';
 import { startRedisServer, type RedisServer } from '../../../packages/redis/test/support/redis-server';
 import { Balancer } from './support/balancer';
 import { originOf, startInstance } from './support/notes-instances';
+import { waitFor } from './support/waiting';
 
 // #16's fault case over real processes: 500 server→client messages raised concurrently by two
 // child processes of apps/notes for one session, read on one GET stream. The messages are task
@@ -21,14 +22,6 @@ const TASKS = 20;
 const NOTES = 24;
 const A = 0;
 const B = 1;
-
-async function waitFor(what: string, ready: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 let dir: string;
 let redis: RedisServer;

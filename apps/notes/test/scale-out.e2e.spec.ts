@@ -14,6 +14,7 @@ import type { HttpServerProcess } from '@mcpkit/testing';
 import { startRedisServer, type RedisServer } from '../../../packages/redis/test/support/redis-server';
 import { Balancer, type Chooser } from './support/balancer';
 import { DYNAMIC, kill, originOf, startInstance, type Deployment } from './support/notes-instances';
+import { text, waitFor } from './support/waiting';
 
 // Scale-out end to end (#16): a real redis-server (its own loopback port, AOF on, stopped by PID)
 // and two child processes of apps/notes (dist/main.js with REDIS_URL, the same NOTES_DB file and
@@ -31,18 +32,6 @@ const A = 0;
 const B = 1;
 const RECONNECT = { initialReconnectionDelay: 50, maxReconnectionDelay: 400, reconnectionDelayGrowFactor: 1.5, maxRetries: 30 };
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-
-async function waitFor(what: string, ready: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function text(result: unknown): string {
-  return ((result as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
-}
 
 function idOf(result: unknown): number {
   return (result as { structuredContent: { id: number } }).structuredContent.id;

@@ -113,7 +113,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   };
 }
 
-function freePort(): Promise<number> {
+/** A loopback TCP port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
