@@ -130,9 +130,12 @@ const RANGE_AFTER = `
 if ARGV[1] ~= '0-0' and #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
 return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+')`;
 
-/** The sequence of a locally minted event id (`<stream>_<n>`). */
+/**
+ * The sequence of a locally minted event id (`<stream>_<n>`): from 1, no leading zero. `_0` is
+ * no event (it would read as "before the first" of a stream never there, and `0-01` as `0-1`).
+ */
 function sequenceOf(eventId: string): string | undefined {
   const underscore = eventId.lastIndexOf('_');
   const tail = eventId.slice(underscore + 1);
-  return underscore > 0 && /^\d{1,15}$/.test(tail) ? tail : undefined;
+  return underscore > 0 && /^[1-9]\d{0,14}$/.test(tail) ? tail : undefined;
 }

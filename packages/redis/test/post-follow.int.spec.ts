@@ -196,6 +196,21 @@ describe('a POST stream resumed on another instance follows the request to its e
     expect(resumed.messages()).toEqual([]);
   });
 
+  it('answers 400 to a POST stream position that was never minted, even one naming a live instance (never followed)', async () => {
+    const session = await initialize(b.url);
+    const post = await call(a.url, session, 12, 'wait', { tag: 'real' });
+    await post.until((s) => s.messages().length >= 1);
+    post.close();
+    const real = lastId(post);
+    const name = real.slice(0, real.lastIndexOf('_'));
+    // A's stream names, but positions no stream mints (events count from 1), and names A never used.
+    for (const forged of [`${name}_0`, `${name}_01`, `a-000000000000-s1_0`, `a-000000000000-s1_1`]) {
+      const answer = await send(b.url, 'GET', GET(session, forged), undefined, 2_000);
+      expect([forged, answer.status]).toEqual([forged, 400]);
+    }
+    await rpc(a.url, session, { method: 'notifications/cancelled', params: { requestId: 12 } });
+  });
+
   it('follows at most maxFollowedStreams at once (past it: replay and end, the client polls), with keep-alive comments', async () => {
     await b.close();
     b = await startInstance('b', { url: redis.url, prefix, maxFollowedStreams: 1 }, { keepAliveMs: 100 });
