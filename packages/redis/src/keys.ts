@@ -60,6 +60,15 @@ export class Keys {
     return `${this.prefix}inst:${instanceId}`;
   }
 
+  /**
+   * Channel: one run of one instance (`<instanceId>.<hex>`, new at every start), subscribed while
+   * it lives: whether a POST stream's writer still runs. The inbox cannot tell, since a restart
+   * under the same `instanceId` subscribes it again at once.
+   */
+  run(run: string): string {
+    return `${this.prefix}run:${run}`;
+  }
+
   /** STRING: a rate-limit bucket (`tokens at`). */
   rateLimit(key: string): string {
     return `${this.prefix}rl:${key}`;

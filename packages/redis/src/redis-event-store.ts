@@ -25,6 +25,8 @@ export class RedisEventStore implements EventStore {
     private readonly link: RedisLink,
     private readonly keys: Keys,
     private readonly bounds: EventBounds,
+    /** This instance's run (`Keys.run`): stored beside each fallback, where a follower checks the writer lives. */
+    private readonly run: string,
   ) {}
 
   /** Bytes kept per stream; a bigger event is not kept. */
@@ -89,20 +91,20 @@ export class RedisEventStore implements EventStore {
   }
 
   async keepFallback(sessionId: string, streamId: string, data: string): Promise<void> {
-    await this.setMeta(sessionId, streamId, 'f', data);
+    await this.setMeta(sessionId, streamId, 'f', data, ['w', this.run]);
   }
 
   async endStream(sessionId: string, streamId: string, why: 'cancelled' | 'lost'): Promise<void> {
     await this.setMeta(sessionId, streamId, 'e', why);
   }
 
-  /** A POST stream's fallback answer, and why it ended without an answer (if it did). */
-  async meta(sessionId: string, streamId: string): Promise<{ fallback: string | undefined; ended: 'cancelled' | 'lost' | undefined }> {
-    const [fallback, ended] = (await this.link.send(['HMGET', this.keys.eventMeta(sessionId, streamId), 'f', 'e'])) as [string | null, string | null];
-    return { fallback: fallback ?? undefined, ended: ended === 'cancelled' || ended === 'lost' ? ended : undefined };
+  /** A POST stream's fallback answer, why it ended without an answer (if it did), and the run that writes it (versions before did not say). */
+  async meta(sessionId: string, streamId: string): Promise<{ fallback: string | undefined; ended: 'cancelled' | 'lost' | undefined; run: string | undefined }> {
+    const [fallback, ended, run] = (await this.link.send(['HMGET', this.keys.eventMeta(sessionId, streamId), 'f', 'e', 'w'])) as Array<string | null>;
+    return { fallback: fallback ?? undefined, ended: ended === 'cancelled' || ended === 'lost' ? ended : undefined, run: run ?? undefined };
   }
 
-  private async setMeta(sessionId: string, streamId: string, field: string, value: string): Promise<void> {
+  private async setMeta(sessionId: string, streamId: string, field: string, value: string, also: [string, string] | [] = []): Promise<void> {
     const k = this.keys;
     await this.link.send([
       'EVAL',
@@ -115,6 +117,7 @@ export class RedisEventStore implements EventStore {
       value,
       String(this.bounds.ttlMs),
       streamId,
+      ...also,
     ]);
   }
 

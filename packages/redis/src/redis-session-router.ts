@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from '@mcpkit/core';
 import {
   broadcastText,
@@ -153,6 +154,8 @@ export class RedisSessionRouter implements SessionRouter {
     private readonly onError: (error: unknown, what: string) => void,
     private readonly onWaiterGone: (sessionId: string, message: JsonRpcMessage) => void,
     private readonly followBounds: FollowBounds = DEFAULT_FOLLOW,
+    /** This run of the instance (`Keys.run`): its channel is subscribed while it lives. */
+    private readonly run: string = `${instanceId}.${randomBytes(6).toString('hex')}`,
   ) {}
 
   /** The route channel: what every instance hears (cancellations). */
@@ -171,7 +174,12 @@ export class RedisSessionRouter implements SessionRouter {
       }
       this.onInbox(message);
     };
-    await Promise.all([this.link.subscribe(this.keys.inbox(this.instanceId), onMessage), this.link.subscribe(this.routeChannel, onMessage)]);
+    await Promise.all([
+      this.link.subscribe(this.keys.inbox(this.instanceId), onMessage),
+      this.link.subscribe(this.routeChannel, onMessage),
+      // Nothing is sent there: its subscriber count says this run lives (followers of its POST streams ask).
+      this.link.subscribe(this.keys.run(this.run), () => undefined),
+    ]);
     // Wake-ups published while the pub/sub connection was down are lost: read every log again.
     this.stopReady = this.link.onReady(() => {
       for (const local of this.readers.values()) this.drain(local);
@@ -487,13 +495,14 @@ export class RedisSessionRouter implements SessionRouter {
     void (async () => {
       try {
         const { sessionId, streamId } = followed;
-        const [gone, meta, listeners] = await Promise.all([
-          this.readFollowed(followed),
-          this.events.meta(sessionId, streamId),
-          this.link.send(['PUBSUB', 'NUMSUB', this.keys.inbox(followed.writer)]) as Promise<[string, number]>,
-        ]);
+        const [gone, meta] = await Promise.all([this.readFollowed(followed), this.events.meta(sessionId, streamId)]);
         if (followed.closed) return;
         if (gone) return this.endFollow(followed);
+        // The run that holds the request: the writer's inbox lives again as soon as it restarts
+        // under the same id, and would be waited on forever. A stream of an older version: its inbox.
+        const channel = meta.run === undefined ? this.keys.inbox(followed.writer) : this.keys.run(meta.run);
+        const listeners = (await this.link.send(['PUBSUB', 'NUMSUB', channel])) as [string, number];
+        if (followed.closed) return;
         const alive = Number(listeners[1]) > 0;
         if (alive) followed.silentSince = undefined;
         else followed.silentSince ??= Date.now();

@@ -72,6 +72,7 @@ return id`;
 export const SET_STREAM_META = `
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[5] then redis.call('HSET', KEYS[1], ARGV[5], ARGV[6]) end
 redis.call('SADD', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])

@@ -151,6 +151,31 @@ describe('a POST stream resumed on another instance follows the request to its e
     expect(parseEvents(again.body).map((e) => JSON.parse(e.data) as unknown)).toEqual([failure]);
   });
 
+  it('fails the request with -32603 when the instance running it is gone and comes back at once under the same instanceId (a restart)', async () => {
+    await a.close();
+    const victim = await severableA();
+    const session = await initialize(b.url);
+    const post = await call(victim.instance.url, session, 13, 'ask', { question: 'restarted?' });
+    await post.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
+    post.close();
+    const from = lastId(post);
+    // Killed a while into the call: what it stores as the stream opens is in Redis by then.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    victim.sever();
+    // The supervisor restarts it under the same name before the follower's grace is out: that
+    // run's inbox has a subscriber again, but not the run that holds the request.
+    a = await startInstance('a', { url: redis.url, prefix });
+    const resumed = await resume(b.url, session, from);
+    try {
+      await resumed.until((s) => s.ended, 8_000);
+      expect(resumed.messages()).toEqual([
+        { jsonrpc: '2.0', id: 13, error: { code: -32603, message: 'The server instance serving this request ended before answering; send the request again' } },
+      ]);
+    } finally {
+      await victim.instance.close().catch(() => undefined);
+    }
+  });
+
   it('fails the request with -32603 at once when A shuts down (close) while running it: its copy of the session marks it lost', async () => {
     const session = await initialize(b.url);
     const post = await call(a.url, session, 11, 'wait', { tag: 'shutdown' });
