@@ -1,3 +1,4 @@
+import { ErrorCode } from '@mcpkit/core';
 import type { EventStore, StoredEvent } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
@@ -35,10 +36,18 @@ export class RedisEventStore implements EventStore {
   }
 
   async append(sessionId: string, streamId: string, event: StoredEvent, bytes: number): Promise<void> {
-    if (bytes > this.bounds.maxBytes) return;
     const n = sequenceOf(event.id);
     if (n === undefined) return;
-    await this.appendRaw(sessionId, streamId, `0-${n}`, event.data ?? '', bytes, false);
+    let data = event.data ?? '';
+    if (bytes > this.bounds.maxBytes) {
+      // Sent, not kept. An answer still has to end the stream for a client that resumes it
+      // (a follower would otherwise wait for it as long as its writer lives): an error in its place.
+      const substitute = unkeptAnswer(data);
+      if (substitute === undefined) return;
+      data = substitute;
+      bytes = Buffer.byteLength(data) + 40;
+    }
+    await this.appendRaw(sessionId, streamId, `0-${n}`, data, bytes, false);
   }
 
   /** Appends to a stream; resolves to the id Redis kept, or undefined when the session is gone (`requireSession`) or the event too big. */
@@ -132,6 +141,30 @@ export class RedisEventStore implements EventStore {
 const RANGE_AFTER = `
 if ARGV[1] ~= '0-0' and #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
 return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+')`;
+
+const UNKEPT = { code: ErrorCode.InternalError, message: 'The answer was too big to keep for a resumption (maxEventBytesPerStream); send the request again' };
+
+/**
+ * What a resumption gets for an event too big to keep, when that event is the request's answer
+ * (a response, or a batch's): a -32603 error for each id it answers; undefined for anything else
+ * (a notification or a request is only missed). Parsed only on this rare path.
+ */
+function unkeptAnswer(data: string): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const idOf = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && 'id' in value && !('method' in value) && ('result' in value || 'error' in value)
+      ? (value as { id: unknown }).id
+      : undefined;
+  const ids = (Array.isArray(message) ? message : [message]).map(idOf).filter((id) => id !== undefined);
+  if (ids.length === 0) return undefined;
+  const errors = ids.map((id) => ({ jsonrpc: '2.0', id, error: UNKEPT }));
+  return JSON.stringify(Array.isArray(message) ? errors : errors[0]);
+}
 
 /**
  * The sequence of a locally minted event id (`<stream>_<n>`): from 1, no leading zero. `_0` is

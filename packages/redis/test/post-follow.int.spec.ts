@@ -221,6 +221,29 @@ describe('a POST stream resumed on another instance follows the request to its e
     expect(resumed.messages()).toEqual([]);
   });
 
+  it('ends a followed stream whose answer was too big to keep with a -32603 for its request, not never', async () => {
+    await a.close();
+    a = await startInstance('a', { url: redis.url, prefix, maxEventBytesPerStream: 2_000 });
+    const session = await initialize(b.url);
+    const post = await call(a.url, session, 14, 'ask', { question: 'a long one?' });
+    await post.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
+    post.close();
+    const request = post.messages().find((m) => m.method === 'elicitation/create')!;
+    const resumed = await resume(b.url, session, lastId(post));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(resumed.ended).toBe(false);
+    // A answers with some 3 kB: sent to whoever reads A's stream, but not kept (2 000 bytes at most).
+    expect((await rpc(b.url, session, { id: request.id, result: { action: 'accept', content: { reply: 'x'.repeat(3_000) } } })).status).toBe(202);
+    await resumed.until((s) => s.ended, 5_000);
+    expect(resumed.messages()).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 14,
+        error: { code: -32603, message: 'The answer was too big to keep for a resumption (maxEventBytesPerStream); send the request again' },
+      },
+    ]);
+  });
+
   it('answers 400 to a POST stream position that was never minted, even one naming a live instance (never followed)', async () => {
     const session = await initialize(b.url);
     const post = await call(a.url, session, 12, 'wait', { tag: 'real' });
