@@ -45,6 +45,11 @@ export class Keys {
     return `${this.prefix}s:{${sid}}:subsince`;
   }
 
+  /** STRING: the name of the app whose state the prefix holds (the first instance to start claims it). */
+  get app(): string {
+    return `${this.prefix}app`;
+  }
+
   /** STREAM: broadcasts (field `l`: a changed list, or `u`: an updated resource's URI). */
   get broadcasts(): string {
     return `${this.prefix}bcast`;

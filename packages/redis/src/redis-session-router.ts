@@ -18,7 +18,7 @@ import {
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import type { RedisEventStore } from './redis-event-store';
-import { BROADCAST_BOUNDS, RELEASE_OWNER, RELEASE_STREAM, RENEW_OWNER, SET_BROADCAST_CURSOR, SET_CURSORS } from './scripts';
+import { BROADCAST_BOUNDS, CLAIM_PREFIX, RELEASE_OWNER, RELEASE_STREAM, RENEW_OWNER, SET_BROADCAST_CURSOR, SET_CURSORS } from './scripts';
 
 /** Broadcast-log entries read per command: a reader far behind takes a few reads, each bounded. */
 const BROADCAST_BATCH = 256;
@@ -192,6 +192,22 @@ export class RedisSessionRouter implements SessionRouter {
 
   start(handlers: RouterHandlers): void {
     this.handlers = handlers;
+    if (handlers.app !== undefined) this.claimPrefix(handlers.app).catch((error: unknown) => this.onError(error, 'check which app the prefix holds'));
+  }
+
+  /**
+   * Two apps on one prefix (both on the default `mcpkit:`) would share sessions, broadcasts,
+   * tasks and rate limits: the first app to start claims the prefix, and an instance of another
+   * app refuses every command (its requests get 503) and says why.
+   */
+  private async claimPrefix(app: string): Promise<void> {
+    const owner = await this.link.send(['EVAL', CLAIM_PREFIX, '1', this.keys.app, app]);
+    if (typeof owner !== 'string' || owner === app) return;
+    this.link.refuse(
+      new Error(
+        `Redis scale-out: the prefix "${this.keys.prefix}" holds the state of the app "${owner}", not of "${app}": this instance serves nothing (503); give each app its own prefix`,
+      ),
+    );
   }
 
   async send(sessionId: string, data: string): Promise<void> {
