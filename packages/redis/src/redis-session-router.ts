@@ -144,6 +144,8 @@ export class RedisSessionRouter implements SessionRouter {
   private readQueued = false;
   /** Where this instance's fan-out is in the broadcast log (undefined until first read). */
   private broadcastCursor: string | undefined = undefined;
+  /** The prefix was found to be this app's (or another's, and this instance refuses): not asked again. */
+  private prefixClaimed = false;
 
   constructor(
     readonly instanceId: string,
@@ -182,6 +184,9 @@ export class RedisSessionRouter implements SessionRouter {
     ]);
     // Wake-ups published while the pub/sub connection was down are lost: read every log again.
     this.stopReady = this.link.onReady(() => {
+      // Asked again after each reconnect: a Redis restarted without persistence forgot the claim.
+      this.prefixClaimed = false;
+      this.claimPrefix();
       for (const local of this.readers.values()) this.drain(local);
       this.broadcastsChanged();
     });
@@ -192,7 +197,7 @@ export class RedisSessionRouter implements SessionRouter {
 
   start(handlers: RouterHandlers): void {
     this.handlers = handlers;
-    if (handlers.app !== undefined) this.claimPrefix(handlers.app).catch((error: unknown) => this.onError(error, 'check which app the prefix holds'));
+    this.claimPrefix();
   }
 
   /**
@@ -200,9 +205,20 @@ export class RedisSessionRouter implements SessionRouter {
    * tasks and rate limits: the first app to start claims the prefix, and an instance of another
    * app refuses every command (its requests get 503) and says why.
    */
-  private async claimPrefix(app: string): Promise<void> {
-    const owner = await this.link.send(['EVAL', CLAIM_PREFIX, '1', this.keys.app, app]);
-    if (typeof owner !== 'string' || owner === app) return;
+  private claimPrefix(): void {
+    const app = this.handlers?.app;
+    if (app === undefined || this.prefixClaimed) return;
+    // Redis unreachable: asked again when the connection is back (see `listen`).
+    this.link.send(['EVAL', CLAIM_PREFIX, '1', this.keys.app, app]).then(
+      (owner) => this.claimed(app, owner),
+      (error: unknown) => this.onError(error, 'check which app the prefix holds'),
+    );
+  }
+
+  private claimed(app: string, owner: unknown): void {
+    if (typeof owner !== 'string') return;
+    this.prefixClaimed = true;
+    if (owner === app) return;
     this.link.refuse(
       new Error(
         `Redis scale-out: the prefix "${this.keys.prefix}" holds the state of the app "${owner}", not of "${app}": this instance serves nothing (503); give each app its own prefix`,
