@@ -47,6 +47,7 @@ export class RoutedSessions {
     // Broadcasts reach the streams through the router, from the log every instance reads: not
     // from the app bus, whose events carry no position a resumption could start after.
     router.start({
+      app: options.app.info.name,
       deliver: (sessionId, message) => this.deliver(sessionId, message),
       ended: (sessionId) => {
         this.endFollows(sessionId);

@@ -55,6 +55,11 @@ export interface RouterAttachment {
 /** What a router hands to the instance it runs on. */
 export interface RouterHandlers {
   /**
+   * The name of the app this instance serves (`createApp({ name })`): a router on shared state
+   * can check that the state it was configured for is not another app's.
+   */
+  readonly app?: string;
+  /**
    * A client message that reached another instance but belongs here: the answer (or progress)
    * to a request this instance sent, or a cancellation of a request that may run here.
    * Returns false when nothing here wanted it (the waiter is gone).

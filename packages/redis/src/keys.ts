@@ -45,6 +45,11 @@ export class Keys {
     return `${this.prefix}s:{${sid}}:subsince`;
   }
 
+  /** STRING: the name of the app whose state the prefix holds (the first instance to start claims it). */
+  get app(): string {
+    return `${this.prefix}app`;
+  }
+
   /** STREAM: broadcasts (field `l`: a changed list, or `u`: an updated resource's URI). */
   get broadcasts(): string {
     return `${this.prefix}bcast`;
@@ -58,6 +63,15 @@ export class Keys {
   /** Channel: what is for one instance (wake-ups, forwarded answers, evictions). */
   inbox(instanceId: string): string {
     return `${this.prefix}inst:${instanceId}`;
+  }
+
+  /**
+   * Channel: one run of one instance (`<instanceId>.<hex>`, new at every start), subscribed while
+   * it lives: whether a POST stream's writer still runs. The inbox cannot tell, since a restart
+   * under the same `instanceId` subscribes it again at once.
+   */
+  run(run: string): string {
+    return `${this.prefix}run:${run}`;
   }
 
   /** STRING: a rate-limit bucket (`tokens at`). */

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@mcpkit/core';
 import type { EventStore, StoredEvent } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
@@ -25,6 +26,8 @@ export class RedisEventStore implements EventStore {
     private readonly link: RedisLink,
     private readonly keys: Keys,
     private readonly bounds: EventBounds,
+    /** This instance's run (`Keys.run`): stored beside each fallback, where a follower checks the writer lives. */
+    private readonly run: string,
   ) {}
 
   /** Bytes kept per stream; a bigger event is not kept. */
@@ -33,10 +36,18 @@ export class RedisEventStore implements EventStore {
   }
 
   async append(sessionId: string, streamId: string, event: StoredEvent, bytes: number): Promise<void> {
-    if (bytes > this.bounds.maxBytes) return;
     const n = sequenceOf(event.id);
     if (n === undefined) return;
-    await this.appendRaw(sessionId, streamId, `0-${n}`, event.data ?? '', bytes, false);
+    let data = event.data ?? '';
+    if (bytes > this.bounds.maxBytes) {
+      // Sent, not kept. An answer still has to end the stream for a client that resumes it
+      // (a follower would otherwise wait for it as long as its writer lives): an error in its place.
+      const substitute = unkeptAnswer(data);
+      if (substitute === undefined) return;
+      data = substitute;
+      bytes = Buffer.byteLength(data) + 40;
+    }
+    await this.appendRaw(sessionId, streamId, `0-${n}`, data, bytes, false);
   }
 
   /** Appends to a stream; resolves to the id Redis kept, or undefined when the session is gone (`requireSession`) or the event too big. */
@@ -89,20 +100,20 @@ export class RedisEventStore implements EventStore {
   }
 
   async keepFallback(sessionId: string, streamId: string, data: string): Promise<void> {
-    await this.setMeta(sessionId, streamId, 'f', data);
+    await this.setMeta(sessionId, streamId, 'f', data, ['w', this.run]);
   }
 
   async endStream(sessionId: string, streamId: string, why: 'cancelled' | 'lost'): Promise<void> {
     await this.setMeta(sessionId, streamId, 'e', why);
   }
 
-  /** A POST stream's fallback answer, and why it ended without an answer (if it did). */
-  async meta(sessionId: string, streamId: string): Promise<{ fallback: string | undefined; ended: 'cancelled' | 'lost' | undefined }> {
-    const [fallback, ended] = (await this.link.send(['HMGET', this.keys.eventMeta(sessionId, streamId), 'f', 'e'])) as [string | null, string | null];
-    return { fallback: fallback ?? undefined, ended: ended === 'cancelled' || ended === 'lost' ? ended : undefined };
+  /** A POST stream's fallback answer, why it ended without an answer (if it did), and the run that writes it (versions before did not say). */
+  async meta(sessionId: string, streamId: string): Promise<{ fallback: string | undefined; ended: 'cancelled' | 'lost' | undefined; run: string | undefined }> {
+    const [fallback, ended, run] = (await this.link.send(['HMGET', this.keys.eventMeta(sessionId, streamId), 'f', 'e', 'w'])) as Array<string | null>;
+    return { fallback: fallback ?? undefined, ended: ended === 'cancelled' || ended === 'lost' ? ended : undefined, run: run ?? undefined };
   }
 
-  private async setMeta(sessionId: string, streamId: string, field: string, value: string): Promise<void> {
+  private async setMeta(sessionId: string, streamId: string, field: string, value: string, also: [string, string] | [] = []): Promise<void> {
     const k = this.keys;
     await this.link.send([
       'EVAL',
@@ -115,6 +126,7 @@ export class RedisEventStore implements EventStore {
       value,
       String(this.bounds.ttlMs),
       streamId,
+      ...also,
     ]);
   }
 
@@ -130,9 +142,36 @@ const RANGE_AFTER = `
 if ARGV[1] ~= '0-0' and #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
 return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+')`;
 
-/** The sequence of a locally minted event id (`<stream>_<n>`). */
+const UNKEPT = { code: ErrorCode.InternalError, message: 'The answer was too big to keep for a resumption (maxEventBytesPerStream); send the request again' };
+
+/**
+ * What a resumption gets for an event too big to keep, when that event is the request's answer
+ * (a response, or a batch's): a -32603 error for each id it answers; undefined for anything else
+ * (a notification or a request is only missed). Parsed only on this rare path.
+ */
+function unkeptAnswer(data: string): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const idOf = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && 'id' in value && !('method' in value) && ('result' in value || 'error' in value)
+      ? (value as { id: unknown }).id
+      : undefined;
+  const ids = (Array.isArray(message) ? message : [message]).map(idOf).filter((id) => id !== undefined);
+  if (ids.length === 0) return undefined;
+  const errors = ids.map((id) => ({ jsonrpc: '2.0', id, error: UNKEPT }));
+  return JSON.stringify(Array.isArray(message) ? errors : errors[0]);
+}
+
+/**
+ * The sequence of a locally minted event id (`<stream>_<n>`): from 1, no leading zero. `_0` is
+ * no event (it would read as "before the first" of a stream never there, and `0-01` as `0-1`).
+ */
 function sequenceOf(eventId: string): string | undefined {
   const underscore = eventId.lastIndexOf('_');
   const tail = eventId.slice(underscore + 1);
-  return underscore > 0 && /^\d{1,15}$/.test(tail) ? tail : undefined;
+  return underscore > 0 && /^[1-9]\d{0,14}$/.test(tail) ? tail : undefined;
 }

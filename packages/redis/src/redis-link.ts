@@ -27,6 +27,7 @@ export class RedisLink {
   private readonly connected: Promise<void>;
   private closed = false;
   private readonly shas = new Map<string, string>();
+  private refused: Error | undefined = undefined;
 
   constructor(
     source: { url?: string; client?: AnyClient },
@@ -81,6 +82,7 @@ export class RedisLink {
    * not the wait for a reply from a Redis that hangs.
    */
   send(args: readonly string[]): Promise<unknown> {
+    if (this.refused) return Promise.reject(this.refused);
     if (args[0] !== 'EVAL') return this.raw(args);
     // Scripts go by their SHA1 (Redis caches them by it), and once in full if Redis forgot them (a restart).
     const script = args[1];
@@ -106,6 +108,15 @@ export class RedisLink {
         },
       );
     });
+  }
+
+  /**
+   * From now on every command fails with `error` (requests are answered 503): the prefix holds
+   * another app's state, which this instance must neither serve nor change.
+   */
+  refuse(error: Error): void {
+    this.refused ??= error;
+    this.logger?.error({ err: error }, error.message);
   }
 
   /** Subscribes `listener` to `channel` (re-subscribed by node-redis after a reconnect). */

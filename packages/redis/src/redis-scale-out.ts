@@ -41,7 +41,7 @@ export interface RedisScaleOut {
 
 const INSTANCE_ID = /^[A-Za-z0-9-]{1,64}$/;
 /**
- * How long the inbox of an instance running a followed request must be without a subscriber
+ * How long the run channel of an instance running a followed request must be without a subscriber
  * before the request counts as lost: longer than a reconnect to Redis takes (about a second).
  */
 const WRITER_GRACE_MS = 2_000;
@@ -72,11 +72,14 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
   const link = new RedisLink({ url: options.url, client: options.client }, resolved.commandTimeoutMs, logger);
   const keys = new Keys(resolved.prefix);
   const onError = (error: unknown, what: string): void => logger?.warn({ err: error }, `Redis scale-out: could not ${what}`);
-  const eventStore = new RedisEventStore(link, keys, {
-    maxEvents: resolved.maxEventsPerStream,
-    maxBytes: resolved.maxEventBytesPerStream,
-    ttlMs: resolved.sessionIdleTtlMs,
-  });
+  // New at every start: a restart under the same instanceId is another run, whose requests are new.
+  const run = `${resolved.instanceId}.${randomBytes(6).toString('hex')}`;
+  const eventStore = new RedisEventStore(
+    link,
+    keys,
+    { maxEvents: resolved.maxEventsPerStream, maxBytes: resolved.maxEventBytesPerStream, ttlMs: resolved.sessionIdleTtlMs },
+    run,
+  );
   const router = new RedisSessionRouter(
     resolved.instanceId,
     link,
@@ -87,6 +90,7 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
     (sessionId, message) =>
       logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
     { pollMs: resolved.followPollMs, max: resolved.maxFollowedStreams, graceMs: WRITER_GRACE_MS },
+    run,
   );
   // The bus only wakes the router, which reads the broadcast log itself.
   const bus = new RedisEventBus(link, keys, resolved.instanceId, resolved.maxBroadcasts, onError, () => router.broadcastsChanged());

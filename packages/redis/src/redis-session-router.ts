@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from '@mcpkit/core';
 import {
   broadcastText,
@@ -17,7 +18,7 @@ import {
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import type { RedisEventStore } from './redis-event-store';
-import { BROADCAST_BOUNDS, RELEASE_OWNER, RELEASE_STREAM, RENEW_OWNER, SET_BROADCAST_CURSOR, SET_CURSORS } from './scripts';
+import { BROADCAST_BOUNDS, CLAIM_PREFIX, RELEASE_OWNER, RELEASE_STREAM, RENEW_OWNER, SET_BROADCAST_CURSOR, SET_CURSORS } from './scripts';
 
 /** Broadcast-log entries read per command: a reader far behind takes a few reads, each bounded. */
 const BROADCAST_BATCH = 256;
@@ -143,6 +144,8 @@ export class RedisSessionRouter implements SessionRouter {
   private readQueued = false;
   /** Where this instance's fan-out is in the broadcast log (undefined until first read). */
   private broadcastCursor: string | undefined = undefined;
+  /** The prefix was found to be this app's (or another's, and this instance refuses): not asked again. */
+  private prefixClaimed = false;
 
   constructor(
     readonly instanceId: string,
@@ -153,6 +156,8 @@ export class RedisSessionRouter implements SessionRouter {
     private readonly onError: (error: unknown, what: string) => void,
     private readonly onWaiterGone: (sessionId: string, message: JsonRpcMessage) => void,
     private readonly followBounds: FollowBounds = DEFAULT_FOLLOW,
+    /** This run of the instance (`Keys.run`): its channel is subscribed while it lives. */
+    private readonly run: string = `${instanceId}.${randomBytes(6).toString('hex')}`,
   ) {}
 
   /** The route channel: what every instance hears (cancellations). */
@@ -171,9 +176,17 @@ export class RedisSessionRouter implements SessionRouter {
       }
       this.onInbox(message);
     };
-    await Promise.all([this.link.subscribe(this.keys.inbox(this.instanceId), onMessage), this.link.subscribe(this.routeChannel, onMessage)]);
+    await Promise.all([
+      this.link.subscribe(this.keys.inbox(this.instanceId), onMessage),
+      this.link.subscribe(this.routeChannel, onMessage),
+      // Nothing is sent there: its subscriber count says this run lives (followers of its POST streams ask).
+      this.link.subscribe(this.keys.run(this.run), () => undefined),
+    ]);
     // Wake-ups published while the pub/sub connection was down are lost: read every log again.
     this.stopReady = this.link.onReady(() => {
+      // Asked again after each reconnect: a Redis restarted without persistence forgot the claim.
+      this.prefixClaimed = false;
+      this.claimPrefix();
       for (const local of this.readers.values()) this.drain(local);
       this.broadcastsChanged();
     });
@@ -184,6 +197,33 @@ export class RedisSessionRouter implements SessionRouter {
 
   start(handlers: RouterHandlers): void {
     this.handlers = handlers;
+    this.claimPrefix();
+  }
+
+  /**
+   * Two apps on one prefix (both on the default `mcpkit:`) would share sessions, broadcasts,
+   * tasks and rate limits: the first app to start claims the prefix, and an instance of another
+   * app refuses every command (its requests get 503) and says why.
+   */
+  private claimPrefix(): void {
+    const app = this.handlers?.app;
+    if (app === undefined || this.prefixClaimed) return;
+    // Redis unreachable: asked again when the connection is back (see `listen`).
+    this.link.send(['EVAL', CLAIM_PREFIX, '1', this.keys.app, app]).then(
+      (owner) => this.claimed(app, owner),
+      (error: unknown) => this.onError(error, 'check which app the prefix holds'),
+    );
+  }
+
+  private claimed(app: string, owner: unknown): void {
+    if (typeof owner !== 'string') return;
+    this.prefixClaimed = true;
+    if (owner === app) return;
+    this.link.refuse(
+      new Error(
+        `Redis scale-out: the prefix "${this.keys.prefix}" holds the state of the app "${owner}", not of "${app}": this instance serves nothing (503); give each app its own prefix`,
+      ),
+    );
   }
 
   async send(sessionId: string, data: string): Promise<void> {
@@ -487,13 +527,14 @@ export class RedisSessionRouter implements SessionRouter {
     void (async () => {
       try {
         const { sessionId, streamId } = followed;
-        const [gone, meta, listeners] = await Promise.all([
-          this.readFollowed(followed),
-          this.events.meta(sessionId, streamId),
-          this.link.send(['PUBSUB', 'NUMSUB', this.keys.inbox(followed.writer)]) as Promise<[string, number]>,
-        ]);
+        const [gone, meta] = await Promise.all([this.readFollowed(followed), this.events.meta(sessionId, streamId)]);
         if (followed.closed) return;
         if (gone) return this.endFollow(followed);
+        // The run that holds the request: the writer's inbox lives again as soon as it restarts
+        // under the same id, and would be waited on forever. A stream of an older version: its inbox.
+        const channel = meta.run === undefined ? this.keys.inbox(followed.writer) : this.keys.run(meta.run);
+        const listeners = (await this.link.send(['PUBSUB', 'NUMSUB', channel])) as [string, number];
+        if (followed.closed) return;
         const alive = Number(listeners[1]) > 0;
         if (alive) followed.silentSince = undefined;
         else followed.silentSince ??= Date.now();

@@ -72,10 +72,18 @@ return id`;
 export const SET_STREAM_META = `
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[5] then redis.call('HSET', KEYS[1], ARGV[5], ARGV[6]) end
 redis.call('SADD', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1`;
+
+/** KEYS: the prefix's app key. ARGV: this app's name. Claims the prefix if nobody has; returns its app's name. */
+export const CLAIM_PREFIX = `
+local app = redis.call('GET', KEYS[1])
+if app then return app end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]`;
 
 /** KEYS: owner. ARGV: instance. Deletes the claim only if it is still that instance's. */
 export const RELEASE_OWNER = `

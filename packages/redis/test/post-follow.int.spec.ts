@@ -151,6 +151,31 @@ describe('a POST stream resumed on another instance follows the request to its e
     expect(parseEvents(again.body).map((e) => JSON.parse(e.data) as unknown)).toEqual([failure]);
   });
 
+  it('fails the request with -32603 when the instance running it is gone and comes back at once under the same instanceId (a restart)', async () => {
+    await a.close();
+    const victim = await severableA();
+    const session = await initialize(b.url);
+    const post = await call(victim.instance.url, session, 13, 'ask', { question: 'restarted?' });
+    await post.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
+    post.close();
+    const from = lastId(post);
+    // Killed a while into the call: what it stores as the stream opens is in Redis by then.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    victim.sever();
+    // The supervisor restarts it under the same name before the follower's grace is out: that
+    // run's inbox has a subscriber again, but not the run that holds the request.
+    a = await startInstance('a', { url: redis.url, prefix });
+    const resumed = await resume(b.url, session, from);
+    try {
+      await resumed.until((s) => s.ended, 8_000);
+      expect(resumed.messages()).toEqual([
+        { jsonrpc: '2.0', id: 13, error: { code: -32603, message: 'The server instance serving this request ended before answering; send the request again' } },
+      ]);
+    } finally {
+      await victim.instance.close().catch(() => undefined);
+    }
+  });
+
   it('fails the request with -32603 at once when A shuts down (close) while running it: its copy of the session marks it lost', async () => {
     const session = await initialize(b.url);
     const post = await call(a.url, session, 11, 'wait', { tag: 'shutdown' });
@@ -194,6 +219,44 @@ describe('a POST stream resumed on another instance follows the request to its e
     expect((await send(a.url, 'DELETE', SESSION_HEADERS(session))).status).toBe(200);
     await resumed.until((s) => s.ended, 5_000);
     expect(resumed.messages()).toEqual([]);
+  });
+
+  it('ends a followed stream whose answer was too big to keep with a -32603 for its request, not never', async () => {
+    await a.close();
+    a = await startInstance('a', { url: redis.url, prefix, maxEventBytesPerStream: 2_000 });
+    const session = await initialize(b.url);
+    const post = await call(a.url, session, 14, 'ask', { question: 'a long one?' });
+    await post.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
+    post.close();
+    const request = post.messages().find((m) => m.method === 'elicitation/create')!;
+    const resumed = await resume(b.url, session, lastId(post));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(resumed.ended).toBe(false);
+    // A answers with some 3 kB: sent to whoever reads A's stream, but not kept (2 000 bytes at most).
+    expect((await rpc(b.url, session, { id: request.id, result: { action: 'accept', content: { reply: 'x'.repeat(3_000) } } })).status).toBe(202);
+    await resumed.until((s) => s.ended, 5_000);
+    expect(resumed.messages()).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 14,
+        error: { code: -32603, message: 'The answer was too big to keep for a resumption (maxEventBytesPerStream); send the request again' },
+      },
+    ]);
+  });
+
+  it('answers 400 to a POST stream position that was never minted, even one naming a live instance (never followed)', async () => {
+    const session = await initialize(b.url);
+    const post = await call(a.url, session, 12, 'wait', { tag: 'real' });
+    await post.until((s) => s.messages().length >= 1);
+    post.close();
+    const real = lastId(post);
+    const name = real.slice(0, real.lastIndexOf('_'));
+    // A's stream names, but positions no stream mints (events count from 1), and names A never used.
+    for (const forged of [`${name}_0`, `${name}_01`, `a-000000000000-s1_0`, `a-000000000000-s1_1`]) {
+      const answer = await send(b.url, 'GET', GET(session, forged), undefined, 2_000);
+      expect([forged, answer.status]).toEqual([forged, 400]);
+    }
+    await rpc(a.url, session, { method: 'notifications/cancelled', params: { requestId: 12 } });
   });
 
   it('follows at most maxFollowedStreams at once (past it: replay and end, the client polls), with keep-alive comments', async () => {

@@ -1,8 +1,11 @@
 import { createClient } from 'redis';
+import { createApp, Tool } from '@mcpkit/core';
+import { serveHttp } from '@mcpkit/fastify';
+import { redisScaleOut } from '@mcpkit/redis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { initialize, openStream, parseEvents, rpc, send, SESSION_HEADERS } from './support/http-client';
+import { INIT, initialize, openStream, parseEvents, rpc, send, SESSION_HEADERS } from './support/http-client';
 import { startRedisServer, type RedisServer } from './support/redis-server';
 import { startInstance, type Instance } from './support/two-instances';
 
@@ -42,6 +45,35 @@ describe('scale-out over Redis: two instances', () => {
     expect(textOf(onB)).toBe('b');
     expect((await rpc(a.url, session, callTool(2, 'where'))).status).toBe(200);
     expect((await rpc(b.url, 'no-such-session', callTool(3, 'where'))).status).toBe(404);
+  });
+
+  it('keeps another app off a prefix in use: its instance answers 503 and says why, and neither sees the other', async () => {
+    class Other {
+      @Tool({ description: 'Another app', input: null })
+      where(): string {
+        return 'other';
+      }
+    }
+    const errors: string[] = [];
+    const logger = { error: (_: unknown, message: string) => errors.push(message), warn: () => undefined, info: () => undefined, debug: () => undefined };
+    // Both on one prefix (as two apps left on the default `mcpkit:` would be): 'scale-out' started first.
+    const scaleOut = redisScaleOut({ url: redis.url, prefix, instanceId: 'other', logger: logger as never });
+    const app = createApp({ name: 'other-app', version: '1.0.0', providers: [Other], bus: scaleOut.bus });
+    await scaleOut.ready();
+    const server = await serveHttp(app, { port: 0, ...scaleOut.http, keepAliveMs: 0 });
+    try {
+      const session = await initialize(a.url);
+      const deadline = Date.now() + 3_000;
+      while (errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(errors).toEqual([expect.stringContaining(`the prefix "${prefix}" holds the state of the app "scale-out", not of "other-app"`)]);
+      expect((await send(server.url, 'POST', {}, INIT)).status).toBe(503);
+      expect((await rpc(server.url, session, callTool(1, 'where'))).status).toBe(503);
+      // The app that owns the prefix is unaffected.
+      expect(textOf(await rpc(b.url, session, callTool(2, 'where')))).toBe('b');
+    } finally {
+      await server.close();
+      await scaleOut.close();
+    }
   });
 
   it('answers 503 + Retry-After, not 404, for a session that exists when every slot of the instance is busy', async () => {

@@ -42,6 +42,11 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       expect(await store.after('sess', 'x-s1', 'x-s1_9')).toBeUndefined();
       expect(await store.after('sess', 'x-s2', 'x-s2_1')).toBeUndefined();
       expect(await store.after('other', 'x-s1', 'x-s1_1')).toBeUndefined();
+      // No stream mints a 0th event (the first is 1): "before the first" of any name is no position,
+      // or a forged name would open a stream that never existed (and, scaled out, be followed).
+      expect(await store.after('sess', 'x-s1', 'x-s1_0')).toBeUndefined();
+      expect(await store.after('sess', 'never-s1', 'never-s1_0')).toBeUndefined();
+      expect(await store.after('sess', 'x-s1', 'x-s1_01')).toBeUndefined();
     });
 
     it('keeps streams apart', async () => {
