@@ -59,6 +59,8 @@ class FollowedStream {
   /** When the writer's inbox was first seen without a subscriber (undefined: it has one). */
   silentSince: number | undefined = undefined;
   timer: NodeJS.Timeout | undefined = undefined;
+  /** A poll failed (Redis unreachable) and was logged: the next failures are not, until one succeeds. */
+  failing = false;
 
   constructor(
     readonly sessionId: string,
@@ -528,6 +530,7 @@ export class RedisSessionRouter implements SessionRouter {
       try {
         const { sessionId, streamId } = followed;
         const [gone, meta] = await Promise.all([this.readFollowed(followed), this.events.meta(sessionId, streamId)]);
+        followed.failing = false;
         if (followed.closed) return;
         if (gone) return this.endFollow(followed);
         // The run that holds the request: the writer's inbox lives again as soon as it restarts
@@ -561,7 +564,9 @@ export class RedisSessionRouter implements SessionRouter {
         }
         if (!followed.closed) this.endFollow(followed);
       } catch (error) {
-        this.onError(error, 'follow a stream');
+        // Polled four times a second: while Redis is away, one line per stream, not one per poll.
+        if (!followed.failing) this.onError(error, 'follow a stream');
+        followed.failing = true;
       } finally {
         followed.reading = false;
       }

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { createClient } from 'redis';
 import type { RedisClientLike } from '@mcpkit/redis';
 import { initialize, openStream, rpc, send, parseEvents, SESSION_HEADERS, type OpenStream } from './support/http-client';
@@ -175,6 +176,27 @@ describe('a POST stream resumed on another instance follows the request to its e
       await victim.instance.close().catch(() => undefined);
     }
   });
+
+  it('logs one line per followed stream while Redis is unreachable, not one per poll', async () => {
+    const lines: string[] = [];
+    const quiet = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    await b.close();
+    b = await startInstance('b', { url: redis.url, prefix, logger: quiet });
+    const session = await initialize(a.url);
+    const post = await call(a.url, session, 9, 'steps', { steps: 40, delayMs: 100 });
+    await post.until((s) => s.messages().some((m) => m.method === 'notifications/progress'));
+    post.close();
+    const resumed = await resume(b.url, session, lastId(post));
+    expect(resumed.status).toBe(200);
+    // Gone: every poll (every 250 ms) fails at once, a dozen of them in this time.
+    await redis.kill();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+    } finally {
+      await redis.restart();
+    }
+    expect(lines.filter((line) => line.includes('could not follow a stream'))).toHaveLength(1);
+  }, 20_000);
 
   it('fails the request with -32603 at once when A shuts down (close) while running it: its copy of the session marks it lost', async () => {
     const session = await initialize(b.url);

@@ -104,7 +104,7 @@ export async function startInstance(
 ): Promise<Instance> {
   const log: InstanceLog = { cancelled: [] };
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
-  const scaleOut = redisScaleOut({ ...redis, instanceId: name, logger });
+  const scaleOut = redisScaleOut({ logger, ...redis, instanceId: name });
   const app = createApp({
     name: 'scale-out',
     version: '1.0.0',
