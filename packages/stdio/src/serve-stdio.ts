@@ -263,6 +263,8 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     // Not unref'd: a client that stopped reading must not keep the process alive past it.
     exitTimer = setTimeout(() => {
       logAbandoned(logger, connection.running());
+      // Answers finished this tick are still queued for the next one, which exit would not wait for.
+      flushOutput();
       process.exit(0);
     }, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
     // The empty write's callback fires once everything queued before it reached the client.

@@ -20,6 +20,11 @@ describe('duplicateOf', () => {
     expect(duplicateOf([0, -0])).toEqual([0, 1]);
     expect(duplicateOf([{ 'a"': 1 }, { a: '"1' }])).toBeUndefined();
     expect(duplicateOf([])).toBeUndefined();
+    // Dates (a structured result before it is sent) compare as their JSON text, at any depth.
+    expect(duplicateOf([new Date(1), new Date(2)])).toBeUndefined();
+    expect(duplicateOf([new Date(1), new Date(1)])).toEqual([0, 1]);
+    expect(duplicateOf([{ at: new Date(1) }, { at: new Date(2) }])).toBeUndefined();
+    expect(duplicateOf([{ at: new Date(1) }, { at: '1970-01-01T00:00:00.001Z' }])).toEqual([0, 1]);
   });
 
   it('agrees with ajv’s own uniqueItems on random JSON', () => {

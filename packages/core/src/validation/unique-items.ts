@@ -15,7 +15,7 @@ export function duplicateOf(items: readonly unknown[]): [number, number] | undef
   const scalars = new Map<unknown, number>();
   let structured: Map<string, number> | undefined;
   for (let index = 0; index < items.length; index++) {
-    const item = items[index];
+    const item = asSent(items[index]);
     if (typeof item !== 'object' || item === null) {
       const seen = scalars.get(item);
       if (seen !== undefined) return [seen, index];
@@ -29,6 +29,13 @@ export function duplicateOf(items: readonly unknown[]): [number, number] | undef
     structured.set(key, index);
   }
   return undefined;
+}
+
+/** A value with `toJSON` (a Date in a tool's structured result) compares as it travels. */
+function asSent(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+    ? (value as { toJSON(): unknown }).toJSON()
+    : value;
 }
 
 /** A scalar's JSON text: strings quoted, so no string reads as a number or a structure. */
@@ -45,7 +52,8 @@ function canonicalText(root: object): string {
   // A string on the stack is text to write; an object or array is still to be taken apart.
   const stack: Array<string | object> = [root];
   const push = (value: unknown): void => {
-    stack.push(typeof value === 'object' && value !== null ? value : scalarText(value));
+    const plain = asSent(value);
+    stack.push(typeof plain === 'object' && plain !== null ? plain : scalarText(plain));
   };
   while (stack.length > 0) {
     const next = stack.pop()!;
