@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,7 +8,7 @@ import type { HttpServerProcess } from '@mcpkit/testing';
 import { startRedisServer, type RedisServer } from '../../../packages/redis/test/support/redis-server';
 import { Balancer } from './support/balancer';
 import { recipeConfig, startNginx, type Nginx } from './support/nginx';
-import { startInstance, type Deployment } from './support/notes-instances';
+import { startInstance, type Deployment, stopDeployment } from './support/notes-instances';
 import { text, waitFor } from './support/waiting';
 
 // The nginx recipe of docs/scale-out.md, run for real (#16): the config is the docs' fenced
@@ -100,13 +100,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await nginx?.stop();
-  const exits = await Promise.all(instances.map((instance) => instance.stop()));
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
-  expect(exits).toEqual([
-    { code: 0, signal: null },
-    { code: 0, signal: null },
-  ]);
+  await stopDeployment(instances, redis, dir);
 });
 
 describe("docs/scale-out.md's nginx recipe: two notes instances on one Redis behind nginx", () => {

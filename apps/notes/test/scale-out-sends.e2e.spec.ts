@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,7 +7,7 @@ import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpServerProcess } from '@mcpkit/testing';
 import { startRedisServer, type RedisServer } from '../../../packages/redis/test/support/redis-server';
 import { Balancer } from './support/balancer';
-import { originOf, startInstance } from './support/notes-instances';
+import { originOf, startInstance, stopDeployment } from './support/notes-instances';
 import { waitFor } from './support/waiting';
 
 // #16's fault case over real processes: 500 server→client messages raised concurrently by two
@@ -42,13 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  const exits = await Promise.all(instances.map((instance) => instance.stop()));
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
-  expect(exits).toEqual([
-    { code: 0, signal: null },
-    { code: 0, signal: null },
-  ]);
+  await stopDeployment(instances, redis, dir);
 });
 
 it('keeps 500 messages sent concurrently to one session from two instances strictly increasing on its GET stream, none lost, none repeated', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +13,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import type { HttpServerProcess } from '@mcpkit/testing';
 import { startRedisServer, type RedisServer } from '../../../packages/redis/test/support/redis-server';
 import { Balancer, type Chooser } from './support/balancer';
-import { DYNAMIC, kill, originOf, startInstance, type Deployment } from './support/notes-instances';
+import { DYNAMIC, kill, originOf, startInstance, type Deployment, stopDeployment } from './support/notes-instances';
 import { text, waitFor } from './support/waiting';
 
 // Scale-out end to end (#16): a real redis-server (its own loopback port, AOF on, stopped by PID)
@@ -110,14 +110,7 @@ afterEach(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  // SIGTERM: the HTTP server closes, then scale.close() the Redis connections, and the process exits 0.
-  const exits = await Promise.all(instances.map((instance) => instance.stop()));
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
-  expect(exits).toEqual([
-    { code: 0, signal: null },
-    { code: 0, signal: null },
-  ]);
+  await stopDeployment(instances, redis, dir);
 });
 
 describe('notes scaled out on Redis: two instances behind a round-robin balancer', () => {

@@ -22,5 +22,6 @@ export type {
 } from './session-router';
 export type { StreamFollower, FollowHandle } from './stream-follower';
 export { broadcastText, compareStreamIds, isRoutedPosition, type Broadcast } from './routed-position';
+export { answeredIds } from './answered-ids';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

@@ -3,6 +3,7 @@ import { METHOD, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/c
 import { encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
 import type { StoredEvent } from './event-store';
 import type { EventStream } from './event-stream';
+import { answeredIds } from './answered-ids';
 import { routedEventId } from './routed-position';
 import type { ChangedList, ResumePosition, RouterAttachment, SessionRouter } from './session-router';
 import type { LiveSession } from './session-registry';
@@ -327,19 +328,6 @@ export function writerOf(streamId: string): string | undefined {
   return match === null ? undefined : match[1];
 }
 
-/** True when an event's JSON text is a JSON-RPC response (or a batch's answer): the last event of a POST stream. */
-function answers(data: string): boolean {
-  let message: unknown;
-  try {
-    message = JSON.parse(data);
-  } catch {
-    return false;
-  }
-  const isResponse = (value: unknown): boolean =>
-    typeof value === 'object' && value !== null && 'id' in value && !('method' in value) && ('result' in value || 'error' in value);
-  return Array.isArray(message) ? message.some(isResponse) : isResponse(message);
-}
-
 /** 48 random bits, hex: what tells one copy of a session (or one run of an instance) from another. */
 function epoch(): string {
   return randomBytes(6).toString('hex');
@@ -350,4 +338,9 @@ function instanceOf(id: unknown): string | undefined {
   if (typeof id !== 'string') return undefined;
   const match = /^mcpkit\.([A-Za-z0-9-]{1,64})\.[0-9a-f]{12}\.\d+$/.exec(id);
   return match === null ? undefined : match[1];
+}
+
+/** True when an event's JSON text is a JSON-RPC response (or a batch's answer): the last event of a POST stream. */
+function answers(data: string): boolean {
+  return (answeredIds(data)?.ids.length ?? 0) > 0;
 }

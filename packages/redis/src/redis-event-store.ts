@@ -1,5 +1,5 @@
 import { ErrorCode } from '@mcpkit/core';
-import type { EventStore, StoredEvent } from '@mcpkit/http';
+import { answeredIds, type EventStore, type StoredEvent } from '@mcpkit/http';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import { APPEND_EVENT, DELETE_STREAMS, SET_STREAM_META } from './scripts';
@@ -150,20 +150,10 @@ const UNKEPT = { code: ErrorCode.InternalError, message: 'The answer was too big
  * (a notification or a request is only missed). Parsed only on this rare path.
  */
 function unkeptAnswer(data: string): string | undefined {
-  let message: unknown;
-  try {
-    message = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  const idOf = (value: unknown): unknown =>
-    typeof value === 'object' && value !== null && 'id' in value && !('method' in value) && ('result' in value || 'error' in value)
-      ? (value as { id: unknown }).id
-      : undefined;
-  const ids = (Array.isArray(message) ? message : [message]).map(idOf).filter((id) => id !== undefined);
-  if (ids.length === 0) return undefined;
-  const errors = ids.map((id) => ({ jsonrpc: '2.0', id, error: UNKEPT }));
-  return JSON.stringify(Array.isArray(message) ? errors : errors[0]);
+  const answered = answeredIds(data);
+  if (answered === undefined || answered.ids.length === 0) return undefined;
+  const errors = answered.ids.map((id) => ({ jsonrpc: '2.0', id, error: UNKEPT }));
+  return JSON.stringify(answered.batch ? errors : errors[0]);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpServerProcess } from '@mcpkit/testing';
 
@@ -37,4 +38,15 @@ export async function kill(instance: HttpServerProcess): Promise<void> {
 /** `http://127.0.0.1:<port>` of an instance. */
 export function originOf(instance: HttpServerProcess): string {
   return new URL(instance.url).origin;
+}
+
+/**
+ * Stops the instances (SIGTERM: each closes its HTTP server, then its Redis connections), then
+ * Redis, removes `dir`, and expects every instance to have exited 0.
+ */
+export async function stopDeployment(instances: readonly HttpServerProcess[], redis: { stop(): Promise<void> } | undefined, dir: string): Promise<void> {
+  const exits = await Promise.all(instances.map((instance) => instance.stop()));
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+  expect(exits).toEqual(instances.map(() => ({ code: 0, signal: null })));
 }
