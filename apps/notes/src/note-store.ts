@@ -25,6 +25,28 @@ function toNote(row: NoteRow): Note {
   return { id: row.id, title: row.title, body: row.body, tags: JSON.parse(row.tags) as string[], createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
+const WAL_ATTEMPTS = 5;
+const WAL_PAUSE_MS = 100;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Puts the file in WAL mode, so that several processes (scaled-out instances) share it. Turning
+ * it on takes the file for a moment, and a second process starting at the same time can get
+ * SQLITE_BUSY (seen once in CI: two instances started together on a new file, on a loaded
+ * machine), so it is tried a few times. The mode stays in the file: a later start finds it set.
+ */
+function useWal(db: Database.Database): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= WAL_ATTEMPTS) throw error;
+      Atomics.wait(pause, 0, 0, WAL_PAUSE_MS);
+    }
+  }
+}
+
 /** Notes in one SQLite file; statements are prepared once. */
 export class NoteStore {
   private readonly db: Database.Database;
@@ -34,7 +56,7 @@ export class NoteStore {
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
+    useWal(this.db);
     this.db.exec(`CREATE TABLE IF NOT EXISTS notes (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       title TEXT NOT NULL,
