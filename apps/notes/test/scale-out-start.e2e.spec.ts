@@ -1,28 +1,17 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAIN } from './support/notes-instances';
+import { freePort } from '../../../packages/redis/test/support/redis-server';
 
 // notes with a REDIS_URL nothing answers: it must give up after REDIS_START_TIMEOUT_MS and exit 1,
 // never hang without listening (the Redis client retries forever by itself).
 
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 it('exits 1 with "could not start" when Redis cannot be reached within REDIS_START_TIMEOUT_MS', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'notes-no-redis-'));
   try {
-    const port = await closedPort();
+    const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
       env: {
         ...process.env,

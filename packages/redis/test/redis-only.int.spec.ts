@@ -1,8 +1,7 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import { redisScaleOut, type RedisScaleOut } from '@mcpkit/redis';
 import type { RoutedEvent } from '@mcpkit/http';
-import { startRedisServer, type RedisServer } from './support/redis-server';
+import { freePort, startRedisServer, type RedisServer } from './support/redis-server';
 
 // What only a shared store has to get right: lifetimes across instances, and many writers on one log.
 let redis: RedisServer;
@@ -137,7 +136,7 @@ describe('redisScaleOut({ client })', () => {
   });
 
   it('rejects ready() once startTimeoutMs passed without reaching Redis (a closed port), and closes', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const unreachable = redisScaleOut({ url: `redis://127.0.0.1:${port}`, prefix: `down-${++tests}:`, startTimeoutMs: 300 });
     const started = Date.now();
     await expect(unreachable.ready()).rejects.toThrow(/could not be reached within 300 ms/);
@@ -176,15 +175,3 @@ describe('RedisSessionRouter when the stream owner is gone', () => {
     held!.detach();
   });
 });
-
-/** A loopback port nothing listens on (bound once, then closed). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
