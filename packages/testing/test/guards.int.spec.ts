@@ -396,6 +396,46 @@ describe.each(['legacy', 'modern'] as const)('the pipeline (%s era)', (era) => {
     expect((over._meta as Record<string, { retryAfterMs: number }>)['io.mcpkit/rateLimit'].retryAfterMs).toBeGreaterThan(29_000);
     expect(firstText(await bob.callTool('limited'))).toBe('limited:ok');
   });
+
+  it("rate-limits by tool, by a key function and by the app's default; a method's limit wins over its class's", async () => {
+    @RateLimit({ limit: 1, windowMs: 60_000, by: 'tool' })
+    class Limits {
+      // The class's limit: one call a minute for everyone together.
+      @Tool()
+      shared() {
+        return 'shared:ok';
+      }
+
+      @Tool()
+      @RateLimit({ limit: 2, windowMs: 60_000, by: (ctx) => `tenant:${String(ctx.auth?.claims?.tenant)}` })
+      tenant() {
+        return 'tenant:ok';
+      }
+    }
+    class Plain {
+      @Tool()
+      plain() {
+        return 'plain:ok';
+      }
+    }
+    const app = createApp({ name: 'l', version: '1', providers: [Limits, Plain], logger: silent(), rateLimit: { limit: 1, windowMs: 60_000 } });
+    const caller = (subject: string, tenant: string) => TestClient.connect(app, { era, auth: { subject, scopes: [], claims: { tenant } } });
+    const [ann, bo, cy] = await Promise.all([caller('ann', 'acme'), caller('bo', 'acme'), caller('cy', 'globex')]);
+    const limited = (result: Awaited<ReturnType<TestClient['callTool']>>) => result.isError === true && /^rate limit: retry in \d+ s$/.test(firstText(result));
+
+    // by: 'tool': another caller shares the bucket.
+    expect(firstText(await ann.callTool('shared'))).toBe('shared:ok');
+    expect(limited(await bo.callTool('shared'))).toBe(true);
+    // by: a function: the tenant's two calls, whoever makes them; another tenant has its own.
+    expect(firstText(await ann.callTool('tenant'))).toBe('tenant:ok');
+    expect(firstText(await bo.callTool('tenant'))).toBe('tenant:ok');
+    expect(limited(await ann.callTool('tenant'))).toBe(true);
+    expect(firstText(await cy.callTool('tenant'))).toBe('tenant:ok');
+    // The app's default, per caller, on a tool that declares none.
+    expect(firstText(await ann.callTool('plain'))).toBe('plain:ok');
+    expect(limited(await ann.callTool('plain'))).toBe(true);
+    expect(firstText(await bo.callTool('plain'))).toBe('plain:ok');
+  });
 });
 
 describe('per-caller lists and cache hints (2026-07-28)', () => {
