@@ -14,6 +14,7 @@ import { createConverterApp } from '../examples/programmatic.example';
 import { adminApp } from '../examples/programmatic-guards.example';
 import { reportsTaskApp } from '../examples/tasks.example';
 import { guardedApp } from '../examples/guards.example';
+import { app as authNotesApp } from '../examples/auth.example';
 import { countOutcomes } from '../examples/channels.example';
 
 const ROOT = join(__dirname, '..', '..');
@@ -101,6 +102,20 @@ describe('documentation examples', () => {
     expect(firstText(await writer.callTool('create_note', { text: 'x' }))).toBe('created "x" for bo');
     const admin = await TestClient.connect(guardedApp, { auth: { subject: 'root', scopes: [], claims: { tenant: 'acme', roles: ['admin'] } } });
     expect(await admin.callTool('purge')).toEqual({ isError: true, content: [{ type: 'text', text: 'The note store is down; try again in a minute.' }] });
+  });
+
+  it("auth: ctx.auth in a handler, a scope challenge, and a role read from the provider's namespaced claim", async () => {
+    const reader = await TestClient.connect(authNotesApp, { auth: { subject: 'ann', scopes: ['notes:read'], claims: { roles: ['admin'] } } });
+    expect(firstText(await reader.callTool('whoami'))).toBe('ann with notes:read');
+    await expect(reader.callTool('write')).rejects.toMatchObject({ code: -31001, data: { error: 'insufficient_scope', scopes: ['notes:write'] } });
+    // A plain `roles` claim is not the one @RequireRoles was told to read: purge stays absent.
+    expect((await reader.listTools()).map((tool) => tool.name)).toEqual(['whoami', 'write']);
+    await expect(reader.callTool('purge')).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: purge' });
+    const admin = await TestClient.connect(authNotesApp, {
+      auth: { subject: 'root', scopes: ['notes:write'], claims: { 'https://notes.example.com/roles': ['admin'] } },
+    });
+    expect(firstText(await admin.callTool('write'))).toBe('written');
+    expect(firstText(await admin.callTool('purge'))).toBe('purged');
   });
 
   it('observability: a diagnostics_channel subscriber sees every answer and its outcome', async () => {
