@@ -47,6 +47,18 @@ class Tools {
   async ask(_: unknown, ctx: RequestContext) {
     return `${(await ctx.roots()).length} roots`;
   }
+
+  @Tool({ input: null })
+  async summarise(_: unknown, ctx: RequestContext) {
+    const reply = await ctx.sample('Summarise the notes', { maxTokens: 50 });
+    return !Array.isArray(reply.content) && reply.content.type === 'text' ? reply.content.text : '';
+  }
+
+  @Tool({ input: null })
+  async confirm(_: unknown, ctx: RequestContext) {
+    const answer = await ctx.elicit('Go on?', { type: 'object', properties: { ok: { type: 'boolean' } } });
+    return answer.action;
+  }
 }
 
 class Prompts {
@@ -90,7 +102,12 @@ async function connect(era: 'handshake' | 'modern'): Promise<Connection> {
   const connection = app.connect({ kind: 'http', headers: { authorization: SECRET } }, { sessionId: era === 'handshake' ? 'sess-1' : undefined });
   connection.setOutbound((message) => sent.push(message as unknown as Record<string, unknown>));
   if (era === 'handshake') {
-    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} } } });
+    await connection.receive({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: { roots: {}, sampling: {}, elicitation: {} } },
+    });
   }
   return connection;
 }
@@ -255,6 +272,26 @@ describe('otel() on handshake-era sessions', () => {
     expect(client.kind).toBe(SpanKind.CLIENT);
     expect(client.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
     expect(asked.params._meta.traceparent).toBe(`00-${TRACE_ID}-${client.spanContext().spanId}-01`);
+  });
+
+  it.each([
+    ['sampling/createMessage', 'summarise', { role: 'assistant', model: 'm', content: { type: 'text', text: 'short' } }, 'short'],
+    ['elicitation/create', 'confirm', { action: 'accept', content: { ok: true } }, 'accept'],
+  ])('makes a CLIENT span for %s too, and sends its traceparent in _meta', async (method, tool, result, text) => {
+    const connection = await connect('handshake');
+    const answer = call(connection, {}, tool, {}, { traceparent: TRACEPARENT });
+    let asked: { id: string; params: { _meta: Record<string, string> } } | undefined;
+    for (let turn = 0; turn < 100 && asked === undefined; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      asked = sent.find((message) => message.method === method) as typeof asked;
+    }
+    await connection.receive({ jsonrpc: '2.0', id: asked!.id, result });
+    expect(await answer).toMatchObject({ result: { content: [{ text }] } });
+    const client = recorder.span(method);
+    expect(client.kind).toBe(SpanKind.CLIENT);
+    expect(client.attributes).toMatchObject({ 'mcp.method.name': method, 'mcp.session.id': 'sess-1' });
+    expect(client.parentSpanContext?.spanId).toBe(recorder.span(`tools/call ${tool}`).spanContext().spanId);
+    expect(asked!.params._meta.traceparent).toBe(`00-${TRACE_ID}-${client.spanContext().spanId}-01`);
   });
 
   it('makes a span for initialize, and records the session duration when it closes', async () => {
