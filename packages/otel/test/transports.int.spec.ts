@@ -1,12 +1,12 @@
 import { PassThrough } from 'node:stream';
-import { SpanKind } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { createApp, RequireScopes, Tool, type RequestContext } from '@mcpkit/core';
 import { serveHttp, type HttpServer } from '@mcpkit/fastify';
-import { jwtVerifier } from '@mcpkit/http';
+import { createFetchHandler, jwtVerifier } from '@mcpkit/http';
 import { serveStdio } from '@mcpkit/stdio';
 import { IsString } from 'class-validator';
 import pino from 'pino';
@@ -202,6 +202,43 @@ describe('over Streamable HTTP with the official SDK clients', () => {
       trace_id: TRACE_ID,
       span_id: span.spanContext().spanId,
     });
+  });
+});
+
+describe('under an HTTP span of another trace (the fetch binding inside an instrumented host)', () => {
+  it.each([
+    ['handshake era', {}, '2025-11-25'],
+    ['2026-07-28', MODERN, '2026-07-28'],
+  ])('%s: the MCP span is parented by _meta.traceparent and linked to the HTTP span', async (_, meta, version) => {
+    const handler = createFetchHandler(app(), { sessions: false, responseMode: 'json' });
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': version,
+      ...(version === '2026-07-28' ? { 'mcp-method': 'tools/call', 'mcp-name': 'echo' } : {}),
+    };
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'hi' }, _meta: { ...meta, traceparent: TRACEPARENT } },
+    });
+    const http = trace.getTracer('http').startSpan('POST /mcp', { kind: SpanKind.SERVER });
+    try {
+      const response = await context.with(trace.setSpan(context.active(), http), () =>
+        handler(new Request('http://localhost/mcp', { method: 'POST', headers, body })),
+      );
+      expect(await response.json()).toMatchObject({ id: 1, result: { content: [{ text: 'hi' }] } });
+    } finally {
+      http.end();
+      await handler.close();
+    }
+    const span = recorder.span('tools/call echo');
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.spanContext().traceId).toBe(TRACE_ID);
+    expect(span.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(span.links.map((link) => link.context.spanId)).toEqual([http.spanContext().spanId]);
+    expect(span.attributes).toMatchObject({ 'network.transport': 'tcp', 'mcp.protocol.version': version });
   });
 });
 
