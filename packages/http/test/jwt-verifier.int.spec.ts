@@ -57,6 +57,26 @@ describe('jwtVerifier', () => {
     expect(() => jwtVerifier({ issuer: as.issuer, algorithms: ['HS256'] })).toThrow(/not an asymmetric algorithm/);
   });
 
+  it('takes the key set only from metadata naming the issuer identically: another spelling there is never trusted, and not blamed on the token (the endpoint answers such failures 503, case 8)', async () => {
+    const real = as.metadata;
+    // The trailing slash: a normalising comparison would accept it, RFC 8414 §3.3 does not.
+    Object.defineProperty(as, 'metadata', { configurable: true, get: () => ({ ...real, issuer: `${as.issuer}/` }) });
+    as.jwksHits = 0;
+    try {
+      const token = await as.mint({ aud: RESOURCE });
+      const error = await (async () => verifier({ jwksCooldownSec: 0 }).verify(token))().then(
+        () => undefined,
+        (problem: unknown) => problem,
+      );
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(InvalidTokenError);
+      expect(as.jwksHits).toBe(0);
+    } finally {
+      delete (as as unknown as Record<string, unknown>).metadata;
+    }
+    expect((await verifier().verify(await as.mint({ aud: RESOURCE }))).subject).toBe('user-1');
+  });
+
   it('fetches the key set once, refetches for an unknown kid at most once per cooldown, and picks up a rotation (case 7)', async () => {
     const v = verifier();
     as.jwksHits = 0;
