@@ -2,12 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import { createApp, Tool, UseFilters, UseGuards, type CallTarget, type Guard, type RequestContext } from '@mcpkit/core';
+import { createApp, Tool, UseFilters, UseGuards, UseInterceptors, type CallTarget, type Guard, type RequestContext } from '@mcpkit/core';
 import pino from 'pino';
 import { serveHttp, type HttpServer } from '../src';
 
 // Issue #14 over loopback HTTP with the official clients: a guard reading a request header,
-// a filter, and a list that differs per request (both eras).
+// an interceptor, a filter, and a list that differs per request (both eras).
 class TenantGuard implements Guard {
   canActivate(ctx: RequestContext, target: CallTarget) {
     const tenant = ctx.transport.headers?.['x-tenant'];
@@ -24,6 +24,7 @@ class Reports {
 
   @Tool()
   @UseGuards(TenantGuard)
+  @UseInterceptors({ intercept: async (ctx, next) => `${String(await next())} for ${String(ctx.transport.headers?.['x-tenant'])}` })
   acme_report() {
     return 'acme numbers';
   }
@@ -74,7 +75,7 @@ describe('guards over Streamable HTTP with the official clients', () => {
       expect((await acme.listTools()).tools.map((tool) => tool.name)).toEqual(['status', 'acme_report', 'export_report']);
       expect((await other.listTools()).tools.map((tool) => tool.name)).toEqual(['status', 'export_report']);
       expect((await anonymous.listTools()).tools.map((tool) => tool.name)).toEqual(['status']);
-      expect(await acme.callTool({ name: 'acme_report', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'acme numbers' }] });
+      expect(await acme.callTool({ name: 'acme_report', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'acme numbers for acme' }] });
       const hidden = await rejection(other.callTool({ name: 'acme_report', arguments: {} }));
       expect({ code: hidden.code, message: hidden.message }).toEqual({ code: -32602, message: 'MCP error -32602: Unknown tool: acme_report' });
       expect(await other.callTool({ name: 'export_report', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'nothing to export yet' }] });

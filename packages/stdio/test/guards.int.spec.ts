@@ -34,7 +34,7 @@ describe('guards over stdio with the official client', () => {
   it('gives a reader its list, a step-up denial naming the scope, and a hidden tool that answers like an unknown one', async () => {
     const client = await connect({ CALLER: 'reader', SCOPES: 'notes:read' });
     try {
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'write']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'write', 'flaky']);
       expect(await client.callTool({ name: 'whoami', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'YOU ARE READER' }] });
       const denied = await rejection(client.callTool({ name: 'write', arguments: {} }));
       expect({ code: denied.code, data: denied.data }).toEqual({ code: -31001, data: { error: 'insufficient_scope', scopes: ['notes:write'] } });
@@ -50,9 +50,11 @@ describe('guards over stdio with the official client', () => {
   it('lets an admin writer use everything', async () => {
     const client = await connect({ CALLER: 'boss', SCOPES: 'notes:read notes:write', ROLES: 'admin' });
     try {
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'write', 'purge']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'write', 'purge', 'flaky']);
       expect(await client.callTool({ name: 'write', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'written' }] });
       expect(await client.callTool({ name: 'purge', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'purged' }] });
+      // An exception filter answers for the tool that threw.
+      expect(await client.callTool({ name: 'flaky', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'try again soon' }] });
     } finally {
       await client.close();
     }
@@ -63,7 +65,7 @@ describe('guards over stdio with the official client', () => {
     try {
       expect(await client.callTool({ name: 'whoami', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'YOU ARE NOBODY' }] });
       expect((await rejection(client.callTool({ name: 'write', arguments: {} }))).data).toEqual({ error: 'authentication_required', scopes: ['notes:write'] });
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'write']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'write', 'flaky']);
     } finally {
       await client.close();
     }
