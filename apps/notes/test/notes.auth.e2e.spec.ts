@@ -199,6 +199,23 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
     expect(text(await reader.callTool({ name: 'search_notes', arguments: { query: 'not allowed' } }))).toBe('No notes match "not allowed".');
   });
 
+  it('answers a token without notes:read 403 naming notes:read for search_notes, the resources and the prompt (A9)', async () => {
+    const refusals: Refusal[] = [];
+    const stranger = await connect(await token('dee', 'profile'), refusals);
+    for (const attempt of [
+      () => stranger.callTool({ name: 'search_notes', arguments: { query: 'x' } }),
+      () => stranger.readResource({ uri: 'notes://index' }),
+      () => stranger.readResource({ uri: 'notes://1' }),
+      () => stranger.getPrompt({ name: 'summarize_notes', arguments: {} }),
+    ]) {
+      const before = refusals.length;
+      await expect(attempt()).rejects.toThrow();
+      expect(refusals.length).toBe(before + 1);
+      expect(refusals.at(-1)!.status).toBe(403);
+      expect(refusals.at(-1)!.challenge).toMatch(/^Bearer error="insufficient_scope", resource_metadata="[^"]+", scope="notes:read"/);
+    }
+  });
+
   it('serves a writer, and answers delete_note exactly as a tool that does not exist', async () => {
     const writer = await connect(await token('bo', 'notes:read notes:write'));
     const created = (await writer.callTool({ name: 'create_note', arguments: { title: 'Mine', body: 'by a writer' } })) as Result;
