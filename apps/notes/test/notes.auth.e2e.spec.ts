@@ -197,6 +197,15 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
     expect(body.error).toMatchObject({ code: -31001, data: { error: 'insufficient_scope', scopes: ['notes:write'] } });
     // Nothing was written.
     expect(text(await reader.callTool({ name: 'search_notes', arguments: { query: 'not allowed' } }))).toBe('No notes match "not allowed".');
+    // The other writes ask for the same scope.
+    for (const [name, args] of [
+      ['update_note', { id: 1, body: 'not allowed' }],
+      ['draft_note', { topic: 'x' }],
+      ['export_notes', {}],
+    ] as const) {
+      await expect(reader.callTool({ name, arguments: args })).rejects.toThrow();
+      expect(refusals.at(-1)).toMatchObject({ status: 403, challenge: expect.stringMatching(/^Bearer error="insufficient_scope", .*scope="notes:write"/) });
+    }
   });
 
   it('answers a token without notes:read 403 naming notes:read for search_notes, the resources and the prompt (A9)', async () => {
