@@ -91,6 +91,23 @@ describe('jwtVerifier', () => {
     expect((await verifier().verify(unknown)).subject).toBe('user-1');
   });
 
+  it('picks up a rotation in a running verifier: a new kid after the cooldown costs one refetch, then is known (case 7)', async () => {
+    const rotating = await StubAuthorizationServer.start();
+    try {
+      const v = jwtVerifier({ issuer: rotating.issuer, jwksCooldownSec: 0.2 }).forResource(RESOURCE);
+      expect((await v.verify(await rotating.mint({ aud: RESOURCE }))).subject).toBe('user-1');
+      const signedWithK2 = await rotating.mint({ aud: RESOURCE, kid: 'k2' });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      rotating.rotate();
+      const hits = rotating.jwksHits;
+      expect((await v.verify(signedWithK2)).subject).toBe('user-1');
+      expect((await v.verify(signedWithK2)).subject).toBe('user-1');
+      expect(rotating.jwksHits - hits).toBe(1);
+    } finally {
+      await rotating.close();
+    }
+  });
+
   it('answers 503 through the endpoint when the key set is unreachable, never accepting, without a stack (case 8)', async () => {
     class Notes {
       @Tool({ input: null })
