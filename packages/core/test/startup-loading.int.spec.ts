@@ -83,6 +83,26 @@ describe('start-up module loading: validator.js and pino', () => {
     expect(result).toEqual({ before: false, after: true, checks: [true, false, true, true, false], errors: [0, 1] });
   });
 
+  it("class-transformer's transformer loads at its first use, and plainToInstance gives the same instances", () => {
+    const result = run(`
+      require(${JSON.stringify(COMPILE_CACHE)});
+      require('reflect-metadata');
+      const { plainToInstance, Type, Transform } = require('class-transformer');
+      const loaded = () => Object.keys(require.cache).some((file) => /TransformOperationExecutor\\.js$/.test(file));
+      const before = loaded();
+      class Line { }
+      Transform(({ value }) => String(value).toUpperCase())(Line.prototype, 'sku');
+      class Order { constructor() { this.note = 'none'; } }
+      Type(() => Line)(Order.prototype, 'lines');
+      Type(() => Date)(Order.prototype, 'at');
+      const order = plainToInstance(Order, { lines: [{ sku: 'ab1' }], at: '2026-12-02T00:00:00.000Z' }, { exposeDefaultValues: true });
+      process.stdout.write(JSON.stringify({
+        before, after: loaded(), line: order.lines[0] instanceof Line, sku: order.lines[0].sku,
+        date: order.at instanceof Date && order.at.toISOString(), note: order.note,
+      }));`);
+    expect(result).toEqual({ before: false, after: true, line: true, sku: 'AB1', date: '2026-12-02T00:00:00.000Z', note: 'none' });
+  });
+
   it('pino loads without its destinations and transports, and redact, multistream and destination still work', () => {
     const result = run(`
       require(${JSON.stringify(COMPILE_CACHE)});
@@ -190,7 +210,8 @@ describe('start-up module loading: decorators on first use (with the compile cac
     expect(namesFiles()).toHaveLength(1);
     const second = start();
     expect(first.atStart).toBeGreaterThan(100);
-    expect(second.atStart).toBeLessThan(50);
+    // The entry alone: its validator, container, errors and decorators wait for their first use.
+    expect(second.atStart).toBe(1);
     expect(second.names).toEqual(first.names);
     expect(second.verdicts).toEqual(first.verdicts);
     expect(first.verdicts).toEqual([[], ['isEmail', 'min', 'maxLength'], ['isInt']]);
@@ -198,9 +219,11 @@ describe('start-up module loading: decorators on first use (with the compile cac
 
   type Kept = Record<string, Record<string, { file: string; stamp: string; names: string[] }>>;
   const keptFile = () => join(cacheDir, namesFiles()[0]);
+  // The names recorded for decorators.js's require of IsEmail (beside those of the entry's requires).
+  const emailOf = (kept: Kept) => Object.values(kept).find((requires) => requires['./string/IsEmail'] !== undefined)!['./string/IsEmail'];
   const alter = (change: (emailModule: { file: string; stamp: string; names: string[] }) => void) => {
     const kept = JSON.parse(readFileSync(keptFile(), 'utf8')) as Kept;
-    change(Object.values(kept)[0]['./string/IsEmail']);
+    change(emailOf(kept));
     writeFileSync(keptFile(), JSON.stringify(kept));
   };
   const VERDICTS = [[], ['isEmail', 'min', 'maxLength'], ['isInt']];
@@ -224,7 +247,7 @@ describe('start-up module loading: decorators on first use (with the compile cac
   (hasCompileCacheDir ? it : it.skip)('a module file changed since the names were recorded (patched in place) has them recorded again', () => {
     const first = start();
     const kept = JSON.parse(readFileSync(keptFile(), 'utf8')) as Kept;
-    const emailModule = Object.values(kept)[0]['./string/IsEmail'];
+    const emailModule = emailOf(kept);
     // As if patched: the recorded state of the file no longer matches it.
     alter((module) => (module.stamp = `${module.stamp}0`));
     expect(emailModule.file).toMatch(/IsEmail\.js$/);

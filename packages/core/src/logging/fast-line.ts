@@ -55,8 +55,16 @@ const fieldTexts = new Map<string, Map<string, string>>();
 const endTexts = new Map<string, string>();
 
 // `ms` has three decimals at most (microseconds): its integer part, then one of these, reads
-// exactly as `String(ms)` does, without formatting a double per line.
-const DECIMALS: readonly string[] = Array.from({ length: 1000 }, (_, i) => (i === 0 ? '' : `.${String(i).padStart(3, '0').replace(/0+$/, '')}`));
+// exactly as `String(ms)` does, without formatting a double per line. Filled as met: built whole
+// at load, the table cost a start-up a thousand string builds in the interpreter.
+const DECIMALS: (string | undefined)[] = new Array<string | undefined>(1000).fill(undefined);
+
+function decimals(thousandths: number): string {
+  if (thousandths === 0) return '';
+  const digits = thousandths < 10 ? `00${thousandths}` : thousandths < 100 ? `0${thousandths}` : `${thousandths}`;
+  const end = thousandths % 100 === 0 ? 1 : thousandths % 10 === 0 ? 2 : 3;
+  return `.${digits.slice(0, end)}`;
+}
 
 /** `ms` as JSON writes it, for any value of the form microseconds / 1000. */
 export function msText(ms: number): string {
@@ -64,7 +72,8 @@ export function msText(ms: number): string {
   // Beyond 2^31 µs (35 minutes) or below zero, the double's own text.
   if (!(micros >= 0 && micros < 2_147_483_648) || micros / 1000 !== ms) return Number.isFinite(ms) ? String(ms) : 'null';
   const whole = (micros / 1000) | 0;
-  return `${whole}${DECIMALS[micros - whole * 1000]}`;
+  const thousandths = micros - whole * 1000;
+  return `${whole}${(DECIMALS[thousandths] ??= decimals(thousandths))}`;
 }
 
 function keyText(key: string): string {

@@ -5,14 +5,39 @@ import type { JsonSchema } from '../protocol/mcp-types';
 // The ajv-formats names that apply to numbers; every other one applies to strings.
 const NUMBER_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
 
-let knownFormats: ReadonlySet<string> | undefined;
-
-function formatNames(): ReadonlySet<string> {
-  // Only the table of names, not ajv: read at start-up only for DTOs that use @Field({ format }).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  knownFormats ??= new Set((require('ajv-formats/dist/formats') as { formatNames: string[] }).formatNames);
-  return knownFormats;
-}
+/**
+ * ajv-formats' names (v3). A copy, not a require of its table: that module compiles every format's
+ * regular expression as it loads, a millisecond of a start-up that needs only the names.
+ * check-field-options.spec.ts keeps it equal to the installed ajv-formats' own list.
+ */
+export const AJV_FORMAT_NAMES: ReadonlySet<string> = new Set([
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
+]);
 
 /**
  * `@Field` options that cannot go together, checked before the property's schema is built: each
@@ -39,7 +64,7 @@ export function checkFieldCombination(where: string, field: FieldOptions): void 
  * only values of its own type, so an integer with `format: "email"` is any integer).
  */
 export function checkFieldFormat(where: string, format: string, schema: JsonSchema): void {
-  if (!formatNames().has(format)) {
+  if (!AJV_FORMAT_NAMES.has(format)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${where} has @Field({ format: ${JSON.stringify(format)} }), which no validator knows.`, [
       "Use one of ajv-formats' names: date, time, date-time, duration, uri, email, hostname, ipv4, ipv6, uuid, regex …",
       'For any other rule on a string, @Matches(/…/).',

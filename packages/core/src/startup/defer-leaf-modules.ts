@@ -33,10 +33,17 @@ const PACKAGES: readonly Package[] = [
     name: 'class-validator',
     inside: /[\\/]class-validator[\\/]/,
     deferred: /^(?:validator(?:\/lib\/[\w.-]+)?|libphonenumber-js\/max)$/,
-    reexporters: ['cjs/decorator/decorators.js'],
+    // The entry: its validator, container, errors and type-only modules wait for a first check.
+    reexporters: ['cjs/index.js', 'cjs/decorator/decorators.js'],
   },
-  // Type-only modules (empty at run time) and the decorators besides `@Type` that DTOs rarely use.
-  { name: 'class-transformer', inside: /[\\/]class-transformer[\\/]/, reexporters: ['cjs/interfaces/index.js', 'cjs/decorators/index.js'] },
+  // Type-only modules (empty at run time), the decorators besides `@Type` that DTOs rarely use, and
+  // the transformer itself (mcpkit builds most DTOs without it).
+  {
+    name: 'class-transformer',
+    inside: /[\\/]class-transformer[\\/]/,
+    deferred: /^\.\/TransformOperationExecutor$/,
+    reexporters: ['cjs/interfaces/index.js', 'cjs/decorators/index.js'],
+  },
   {
     name: 'pino',
     inside: /[\\/]pino[\\/]/,
