@@ -22,33 +22,14 @@ const WRAPPER_END = '\n});';
 // are then compiled and go into the cache too.
 const SAVE_AFTER_MS = 1_000;
 
-type Crc32 = (data: Uint8Array) => number;
-let crc32: Crc32 | null | undefined;
-
-/**
- * A 32-bit checksum of `bytes`: release builds of V8 do not verify a code cache, so a damaged
- * one would run (or crash) at every start; and the cache must belong to this very source, not
- * one of the same size and date. zlib's CRC-32 where Node has it (20.15, 22.2 and later): native,
- * it takes a tenth of the millisecond or more the JavaScript loop below takes at start-up, when
- * that loop still runs in the interpreter.
- */
-function checksum(bytes: Uint8Array): number {
-  if (crc32 === undefined) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const native = (require('node:zlib') as { crc32?: Crc32 }).crc32;
-    crc32 = typeof native === 'function' ? native : null;
-  }
-  if (crc32 !== null) return crc32(bytes);
-  let hash = 0x811c9dc5 ^ bytes.length;
-  const words = bytes.length >>> 2;
-  const view = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, words) : new Int32Array(bytes.slice(0, words * 4).buffer);
-  for (let i = 0; i < words; i++) hash = (Math.imul(hash ^ view[i], 0x01000193) + (hash >>> 15)) | 0;
-  for (let i = words * 4; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
-  return hash >>> 0;
-}
-
-// The kept file: this header, then V8's code cache.
-const MAGIC = 0x324b434d; // "MCK2": checksums by CRC-32 where Node has it
+// The kept file: this header, a copy of the source it was compiled from, then V8's code cache
+// twice. Release builds of V8 check a code cache's version, flags and lengths but not its bytes,
+// so a damaged one would run (or crash) at every start, and they tell sources apart by length
+// alone. Comparing copies (memcmp) catches both: the source must be this very one, byte for byte
+// (packages keep a fixed mtime, so size and date do not tell builds apart), and the code must
+// match its mirror. A checksum would do the second at a lower disk cost, but Node's only native
+// one is in node:zlib, whose loading took two of the milliseconds this cache saves.
+const MAGIC = 0x334b434d; // "MCK3": source copy and mirrored code, no checksums
 const HEADER_BYTES = 16;
 /** Kept a while after start-up (not at an early exit): nothing a later start could add. */
 const COMPLETE = 1;
@@ -58,17 +39,20 @@ interface Kept {
   complete: boolean;
 }
 
-/** The code kept for this source, if its header and checksums hold. */
-function readKept(cacheFile: string, sourceSum: number): Kept | undefined {
+/** The code kept for this very source, if the file is whole and its two copies agree. */
+function readKept(cacheFile: string, source: Buffer): Kept | undefined {
   let file: Buffer;
   try {
     file = readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  if (file.length <= HEADER_BYTES || file.readUInt32LE(0) !== MAGIC || file.readUInt32LE(8) !== sourceSum) return undefined;
-  const data = file.subarray(HEADER_BYTES);
-  if (checksum(data) !== file.readUInt32LE(12)) return undefined;
+  if (file.length <= HEADER_BYTES || file.readUInt32LE(0) !== MAGIC || file.readUInt32LE(8) !== source.length) return undefined;
+  const codeBytes = file.readUInt32LE(12);
+  const codeAt = HEADER_BYTES + source.length;
+  if (codeBytes === 0 || file.length !== codeAt + 2 * codeBytes || !source.equals(file.subarray(HEADER_BYTES, codeAt))) return undefined;
+  const data = file.subarray(codeAt, codeAt + codeBytes);
+  if (!data.equals(file.subarray(codeAt + codeBytes))) return undefined;
   return { data, complete: (file.readUInt32LE(4) & COMPLETE) !== 0 };
 }
 
@@ -88,8 +72,8 @@ function inMainRealm(): boolean {
  * module's body, the scanner, the schema builder) is compiled again on every start. Here the
  * code is kept once the server has started (a second after loading, or at exit if sooner, and
  * then again a second into a later start), so a later start finds those functions compiled:
- * about a tenth of an mcpkit server's cold start on Node 24. The kept code carries checksums of
- * itself and of the source it was made from: anything else (damaged, another build) is compiled
+ * about a tenth of an mcpkit server's cold start on Node 24. The kept file carries the source
+ * it was made from and its code twice: anything else (damaged, another build) is compiled
  * afresh and kept anew, as is code V8 rejects (another version or flags). `load` is used
  * instead without Node's compile cache (Node 20, `NODE_DISABLE_COMPILE_CACHE=1`, no
  * `@mcpkit/core/compile-cache` import first), with `--enable-source-maps`, outside Node's main
@@ -116,8 +100,7 @@ export function requireCached<T>(file: string, signature: string, load: () => T)
   } catch {
     return load();
   }
-  const sourceSum = checksum(bytes);
-  const kept = readKept(cacheFile, sourceSum);
+  const kept = readKept(cacheFile, bytes);
   const script = new Script(WRAPPER_START + bytes.toString('utf8') + WRAPPER_END, { filename: file, cachedData: kept?.data });
   const module = new Module(file);
   module.filename = file;
@@ -131,14 +114,14 @@ export function requireCached<T>(file: string, signature: string, load: () => T)
     delete Module._cache[file];
     throw error;
   }
-  if (kept === undefined || script.cachedDataRejected === true) keepCode(script, cacheFile, sourceSum, true);
+  if (kept === undefined || script.cachedDataRejected === true) keepCode(script, cacheFile, bytes, true);
   // Kept by a process that ended early: a second into this one there is more to keep.
-  else if (!kept.complete) keepCode(script, cacheFile, sourceSum, false);
+  else if (!kept.complete) keepCode(script, cacheFile, bytes, false);
   return module.exports as T;
 }
 
 /** Writes the script's code to `cacheFile` once: after a while, or (`atExit`) at exit if that comes first. */
-function keepCode(script: Script, cacheFile: string, sourceSum: number, atExit: boolean): void {
+function keepCode(script: Script, cacheFile: string, source: Buffer, atExit: boolean): void {
   let kept = false;
   const keep = (complete: boolean): void => {
     if (kept) return;
@@ -151,9 +134,9 @@ function keepCode(script: Script, cacheFile: string, sourceSum: number, atExit: 
       const header = Buffer.alloc(HEADER_BYTES);
       header.writeUInt32LE(MAGIC, 0);
       header.writeUInt32LE(complete ? COMPLETE : 0, 4);
-      header.writeUInt32LE(sourceSum, 8);
-      header.writeUInt32LE(checksum(data), 12);
-      writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
+      header.writeUInt32LE(source.length, 8);
+      header.writeUInt32LE(data.length, 12);
+      writeFileSync(temporary, Buffer.concat([header, source, data, data]), { mode: 0o600 });
       renameSync(temporary, cacheFile);
       forgetOtherBuilds(cacheFile);
     } catch {
