@@ -1,3 +1,5 @@
+import { monotonicMs } from '../logging/monotonic-ms';
+
 /**
  * Where rate-limit buckets live. The in-memory default counts per process; a shared store
  * (Redis, with scale-out) makes a limit hold across instances.
@@ -34,7 +36,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (options.now) this.now = options.now;
   }
 
-  private now: () => number = () => performance.now();
+  private now: () => number = monotonicMs;
 
   take(key: string, limit: number, windowMs: number): number {
     const now = this.now();

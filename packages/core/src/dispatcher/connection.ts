@@ -34,6 +34,7 @@ import { clientRequestChannel, sessionChannel, type ClientRequestTrace, type Ses
 import type { OutboundRequestOptions } from './outbound-requests';
 import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
 import { RequestTable } from './request-table';
+import { monotonicMs } from '../logging/monotonic-ms';
 
 export type { ReceiveOptions };
 
@@ -391,7 +392,7 @@ export class Connection {
         sessionId: this.session.id,
         protocolVersion: handshake.clientInfo.protocolVersion,
         transport: this.transport,
-        durationSeconds: (performance.now() - handshake.openedAt) / 1000,
+        durationSeconds: (monotonicMs() - handshake.openedAt) / 1000,
       };
       sessionChannel.publish(trace);
     }

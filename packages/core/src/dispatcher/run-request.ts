@@ -14,6 +14,7 @@ import { RequestContext } from './request-context';
 import { endTrace, requestChannel, requestTrace, type RequestTrace } from './diagnostics-channels';
 import { traceIdOf } from './trace-context';
 import { answerOutcome } from './outcome';
+import { monotonicMs } from '../logging/monotonic-ms';
 
 /**
  * Runs one request's handler, by the rules of its `era`, where `host` keeps it (a connection's in-flight table, or a
@@ -65,7 +66,7 @@ export async function runRequest(
   const release = host.track(id, ctx);
   // Asked per request (a number comparison): the level may change while the server runs.
   const logRequests = isLevelEnabled(logger, 'info');
-  const started = logRequests ? performance.now() : 0;
+  const started = logRequests ? monotonicMs() : 0;
   let response: JsonRpcResponse;
   try {
     let result = trace === undefined ? handler(frame.params as Record<string, unknown>, ctx, host.controls) : runTraced(trace, handler, frame, ctx, host);
@@ -161,5 +162,5 @@ function outcomeOf(response: JsonRpcResponse, ctx: RequestContext, code: number 
 }
 
 function logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string, code?: number): void {
-  requestLine(logger, bindings, Math.round((performance.now() - started) * 1000) / 1000, outcome, code);
+  requestLine(logger, bindings, Math.round((monotonicMs() - started) * 1000) / 1000, outcome, code);
 }

@@ -13,6 +13,7 @@ import { LIST_CHANGED } from '../../dispatcher/list-changes';
 import type { SessionSnapshot } from '../../dispatcher/session-snapshot';
 import { OutboundRequests, type OutboundRequestOptions } from '../../dispatcher/outbound-requests';
 import { BATCH_REVISION, hasFeature } from './features';
+import { monotonicMs } from '../../logging/monotonic-ms';
 
 /** Capabilities without what needs a session to work. */
 function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): ServerCapabilities {
@@ -44,7 +45,7 @@ export class HandshakeSession {
   readonly outbound: OutboundRequests;
   /** The client-visible log threshold; undefined sends nothing. */
   logLevel: LogLevel | undefined;
-  /** When `initialize` was answered (`performance.now()`), for the session's duration; undefined before, and for a restored or stateless session. */
+  /** When `initialize` was answered (`monotonicMs()`), for the session's duration; undefined before, and for a restored or stateless session. */
   openedAt: number | undefined = undefined;
 
   constructor(
@@ -101,7 +102,7 @@ export class HandshakeSession {
       info: clientInfo as Implementation | undefined,
     });
     this.initialized = true;
-    if (!this.sessionless) this.openedAt = performance.now();
+    if (!this.sessionless) this.openedAt = monotonicMs();
     const result: Record<string, unknown> = {
       protocolVersion: version,
       capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.capabilities),
