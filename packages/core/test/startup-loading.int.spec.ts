@@ -83,6 +83,19 @@ describe('start-up module loading: validator.js and pino', () => {
     expect(result).toEqual({ before: false, after: true, checks: [true, false, true, true, false], errors: [0, 1] });
   });
 
+  it('a validation schema (registerSchema) still becomes metadata: its transformer loads when the first schema is registered', () => {
+    const result = run(`
+      require(${JSON.stringify(COMPILE_CACHE)});
+      const { registerSchema, getMetadataStorage } = require('class-validator');
+      const loaded = () => Object.keys(require.cache).some((file) => /ValidationSchemaToMetadataTransformer\\.js$/.test(file));
+      const before = loaded();
+      registerSchema({ name: 'order', properties: { email: [{ type: 'isEmail' }], quantity: [{ type: 'min', constraints: [1] }] } });
+      // (class-validator 0.15's validateSync by schema name throws on its own, transformer or not.)
+      const rules = getMetadataStorage().validationMetadatas.get('order').map((rule) => rule.propertyName + ':' + rule.type).sort();
+      process.stdout.write(JSON.stringify({ before, after: loaded(), rules }));`);
+    expect(result).toEqual({ before: false, after: true, rules: ['email:isEmail', 'quantity:min'] });
+  });
+
   it("class-transformer's transformer loads at its first use, and plainToInstance gives the same instances", () => {
     const result = run(`
       require(${JSON.stringify(COMPILE_CACHE)});

@@ -32,7 +32,8 @@ const PACKAGES: readonly Package[] = [
   {
     name: 'class-validator',
     inside: /[\\/]class-validator[\\/]/,
-    deferred: /^(?:validator(?:\/lib\/[\w.-]+)?|libphonenumber-js\/max)$/,
+    // validator.js, the phone metadata, and what turns a validation schema (not decorators) into metadata.
+    deferred: /^(?:validator(?:\/lib\/[\w.-]+)?|libphonenumber-js\/max|\.\.\/validation-schema\/ValidationSchemaToMetadataTransformer)$/,
     // The entry: its validator, container, errors and type-only modules wait for a first check.
     reexporters: ['cjs/index.js', 'cjs/decorator/decorators.js'],
   },
@@ -41,7 +42,7 @@ const PACKAGES: readonly Package[] = [
   {
     name: 'class-transformer',
     inside: /[\\/]class-transformer[\\/]/,
-    deferred: /^\.\/TransformOperationExecutor$/,
+    deferred: /^\.\/(?:TransformOperationExecutor|constants\/default-options\.constant)$/,
     reexporters: ['cjs/interfaces/index.js', 'cjs/decorators/index.js'],
   },
   {
