@@ -31,4 +31,29 @@ describe('RequestTable', () => {
     expect(table.values()).toEqual([]);
     expect(table.get(2)).toBeUndefined();
   });
+
+  it('keeps its answers, order and kinds of key when it outgrows its arrays and when it empties again', () => {
+    const table = new RequestTable<string>();
+    const keys: Array<string | number> = Array.from({ length: 150 }, (_, i) => (i % 3 === 0 ? `s${i}` : i % 3 === 1 ? i : String(i)));
+    for (let round = 0; round < 2; round++) {
+      for (const key of keys) table.set(key, `v${String(key)}`);
+      expect(table.size).toBe(150);
+      // 1 and '1' stay apart on both sides of the move.
+      expect([table.get(1), table.get('2'), table.get(2), table.get('s0')]).toEqual(['v1', 'v2', undefined, 'vs0']);
+      for (const key of keys.filter((_, i) => i % 2 === 0)) expect(table.delete(key)).toBe(true);
+      expect(table.delete('s0')).toBe(false);
+      expect(table.size).toBe(75);
+      table.set(0, 'again');
+      expect(table.values()).toEqual([...keys.filter((_, i) => i % 2 === 1).map((key) => `v${String(key)}`), 'again']);
+      for (const key of [...keys.filter((_, i) => i % 2 === 1), 0]) table.delete(key);
+      expect(table.size).toBe(0);
+      expect(table.values()).toEqual([]);
+    }
+    // Small again: a swap on delete keeps the order of what is left.
+    for (const key of ['a', 'b', 'c', 'd']) table.set(key, key);
+    table.delete('a');
+    table.set('e', 'e');
+    expect(table.values()).toEqual(['b', 'c', 'd', 'e']);
+    expect(table.get('d')).toBe('d');
+  });
 });
