@@ -175,6 +175,32 @@ describe('a hostile client over stdio', () => {
     }, 40_000);
   });
 
+  describe('a client that reads no stderr', () => {
+    it('serves on at the default log level while stderr is full, and its lines catch up once read', async () => {
+      // Its own server, logging at info (the default): one request line per call.
+      const env = { ...process.env };
+      delete env.LOG_LEVEL;
+      const logging = RawStdioClient.spawn(process.execPath, [TESTBED, 'stdio'], env);
+      try {
+        await logging.initialize();
+        logging.child.stderr.pause();
+        // ~200 bytes a line: 4 000 calls overfill a 64 KiB pipe many times.
+        for (let wave = 0; wave < 40; wave++) {
+          await Promise.all(
+            Array.from({ length: 100 }, (_, i) => logging.request('tools/call', { name: 'echo', arguments: { text: `${wave}-${i}` } }, 10_000)),
+          );
+        }
+        logging.child.stderr.resume();
+        const deadline = Date.now() + 10_000;
+        while (!logging.stderr.includes('"rpcId"') && Date.now() < deadline) await sleep(50);
+        expect(logging.stderr).toContain('"msg":"request"');
+      } finally {
+        logging.kill();
+        await logging.exited;
+      }
+    }, 60_000);
+  });
+
   describe('cancellation races', () => {
     const cancel = (requestId: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'race' } });
     const echo = (id: unknown, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });

@@ -61,9 +61,16 @@ export class LogDestination {
     this.bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.maxBufferSize = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
-    // A pipe inherited as stdout or stderr stays blocking until Node opens its stream (which sets
-    // it non-blocking): without this, a write to a full pipe (a client that reads no stderr)
-    // would block the whole process instead of returning EAGAIN to the buffer.
+  }
+
+  // A pipe inherited as stdout or stderr stays blocking until Node opens its stream (which sets
+  // it non-blocking): without this, a write to a full pipe (a client that reads no stderr) would
+  // block the whole process instead of returning EAGAIN to the buffer. Opened before the first
+  // write, not at construction: opening stderr on a file loads node:stream's whole family, some
+  // milliseconds of a cold start, and the first batch waits `flushIntervalMs` anyway.
+  private opened = false;
+  private open(): void {
+    this.opened = true;
     if (this.fd === 2) void process.stderr;
     else if (this.fd === 1) void process.stdout;
   }
@@ -142,6 +149,7 @@ export class LogDestination {
     this.carry = undefined;
     let written: number;
     try {
+      if (!this.opened) this.open();
       written = typeof data === 'string' ? writeSync(this.fd, data) : writeSync(this.fd, data);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
