@@ -19,24 +19,14 @@
 const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { buildSync } = require('esbuild');
+const { BUNDLE_OPTIONS } = require('../../../scripts/bundle-options');
 
 const dist = join(__dirname, '..', 'dist');
 const SIGNATURE = '/* @mcpkit/core bundle */';
 const out = join(dist, 'bundle');
 mkdirSync(out, { recursive: true });
 
-// Packages stay external; tsc's source maps of dist/*.js are read, so stack traces map to
-// src/*.ts (--enable-source-maps).
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-};
+const common = BUNDLE_OPTIONS;
 
 buildSync({
   ...common,

@@ -8,23 +8,12 @@
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { buildSync } = require('esbuild');
+const { BUNDLE_OPTIONS } = require('../../../scripts/bundle-options');
 
 const dist = join(__dirname, '..', 'dist');
 const outfile = join(dist, 'bundle', 'index.js');
 
-buildSync({
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  // tsc's maps of dist/*.js are read, so stack traces still name src/*.ts (--enable-source-maps).
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-  entryPoints: [join(dist, 'index.js')],
-  outfile,
-});
+buildSync({ ...BUNDLE_OPTIONS, entryPoints: [join(dist, 'index.js')], outfile });
 
 // One character outside ASCII would make V8 keep and scan the source as two-byte text.
 // eslint-disable-next-line no-control-regex -- every character outside ASCII, control characters aside
