@@ -7,8 +7,9 @@ const NUMBER_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
 
 /**
  * ajv-formats' names (v3). A copy, not a require of its table: that module compiles every format's
- * regular expression as it loads, a millisecond of a start-up that needs only the names.
- * check-field-options.spec.ts keeps it equal to the installed ajv-formats' own list.
+ * regular expression as it loads, a millisecond of a start-up that needs only the names. A name
+ * the copy lacks is looked up in the installed table (a newer ajv-formats may know it).
+ * check-field-options.spec.ts keeps the copy equal to the installed ajv-formats' own list.
  */
 export const AJV_FORMAT_NAMES: ReadonlySet<string> = new Set([
   'date',
@@ -39,6 +40,11 @@ export const AJV_FORMAT_NAMES: ReadonlySet<string> = new Set([
   'binary',
 ]);
 
+function installedFormatNames(): readonly string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('ajv-formats/dist/formats') as { formatNames: string[] }).formatNames;
+}
+
 /**
  * `@Field` options that cannot go together, checked before the property's schema is built: each
  * shape option (`schema`, `oneOf`, `record`) decides the whole schema, so a second one would be
@@ -64,7 +70,7 @@ export function checkFieldCombination(where: string, field: FieldOptions): void 
  * only values of its own type, so an integer with `format: "email"` is any integer).
  */
 export function checkFieldFormat(where: string, format: string, schema: JsonSchema): void {
-  if (!AJV_FORMAT_NAMES.has(format)) {
+  if (!AJV_FORMAT_NAMES.has(format) && !installedFormatNames().includes(format)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${where} has @Field({ format: ${JSON.stringify(format)} }), which no validator knows.`, [
       "Use one of ajv-formats' names: date, time, date-time, duration, uri, email, hostname, ipv4, ipv6, uuid, regex …",
       'For any other rule on a string, @Matches(/…/).',
