@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../../../packages/redis/test/support/redis-server';
+import { onFreePort } from '../../../../packages/redis/test/support/redis-server';
 
 const SCALE_OUT_DOC = join(__dirname, '..', '..', '..', '..', 'docs', 'scale-out.md');
 
@@ -91,22 +91,17 @@ export async function startNginx(config: (port: number) => string, startTimeoutM
     throw new Error(`nginx did not listen on port ${port} within ${startTimeoutMs} ms; its log:\n${readTail(errorLog)}`);
   };
 
-  // A port found free can be taken before nginx binds it: try a few.
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    port = await freePort();
-    try {
-      await launch();
-      lastError = undefined;
-      break;
-    } catch (error) {
-      lastError = error;
-      if (!String(error).includes('Address already in use')) break;
-    }
-  }
-  if (lastError !== undefined) {
+  try {
+    await onFreePort(
+      (free) => {
+        port = free;
+        return launch();
+      },
+      (error) => String(error).includes('Address already in use'),
+    );
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw lastError;
+    throw error;
   }
   const running = child!;
   return {

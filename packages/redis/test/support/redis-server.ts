@@ -67,21 +67,14 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw new Error(`redis-server did not answer PING on port ${port} within ${startTimeoutMs} ms; its log:\n${readLog(dir)}`);
   };
 
-  // A port found free can be taken before redis binds it: try a few.
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    port = await freePort();
-    try {
-      await launch();
-      lastError = undefined;
-      break;
-    } catch (error) {
-      lastError = error;
-    }
-  }
-  if (lastError !== undefined) {
+  try {
+    await onFreePort((free) => {
+      port = free;
+      return launch();
+    });
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw lastError;
+    throw error;
   }
 
   const kill = async (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
@@ -124,6 +117,24 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Runs `launch` on a free loopback port, and again on another (three tries in all) when it
+ * fails and `retry` says so: a port found free can be taken before the server binds it. Throws
+ * the last try's error.
+ *
+ * @example
+ * await onFreePort((free) => startOn(free), (error) => String(error).includes('Address already in use'));
+ */
+export async function onFreePort(launch: (port: number) => Promise<void>, retry: (error: unknown) => boolean = () => true): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launch(await freePort());
+    } catch (error) {
+      if (attempt === 3 || !retry(error)) throw error;
+    }
+  }
 }
 
 /** True when a server on `port` answers `PING` with `+PONG` within half a second. */
