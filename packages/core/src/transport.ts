@@ -22,6 +22,7 @@ export { classify } from './eras/classify';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
+export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
