@@ -3,6 +3,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { RawStdioClient } from '@mcpkit/testing';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -212,5 +213,31 @@ describe('everything over stdio with pages of 4', () => {
     expect(new Set(names).size).toBe(names.length);
     await expect(client.listTools({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 });
     await client.close();
+  });
+});
+
+// Elicitation arrived in 2025-06-18: on older revisions a client that declares it anyway is
+// treated as one that does not, and is never sent elicitation/create.
+describe('everything over stdio on revisions without elicitation', () => {
+  const callElicitation = async (version: string, capabilities: Record<string, unknown>) => {
+    const server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      await server.request('initialize', { protocolVersion: version, capabilities, clientInfo: { name: 'old', version: '1' } });
+      server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const answer = await server.request('tools/call', { name: 'test_elicitation', arguments: { message: 'Your name?' } });
+      // Still serving afterwards.
+      expect(await server.request('ping')).toMatchObject({ result: {} });
+      return { answer, asked: server.messages.filter((message) => message.method === 'elicitation/create') };
+    } finally {
+      await server.end();
+    }
+  };
+
+  it.each(['2024-11-05', '2025-03-26'])('answers %s like a client without the capability, and asks nothing', async (version) => {
+    const declared = await callElicitation(version, { elicitation: {} });
+    const undeclared = await callElicitation(version, {});
+    expect(declared.asked).toEqual([]);
+    expect(declared.answer).toEqual(undeclared.answer);
+    expect(declared.answer).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining('elicitation capability') }] } });
   });
 });
