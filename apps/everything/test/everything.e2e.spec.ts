@@ -85,6 +85,8 @@ describe('everything over stdio', () => {
     for (const pin of [undefined, '2026-07-28'] as const) {
       const modern = new ModernClient({ name: 'progress-v2', version: '1' }, pin ? { capabilities: {}, versionNegotiation: { mode: { pin } } } : undefined);
       await modern.connect(new ModernStdio(SERVER));
+      // A fresh client loads code on its first call: an event loop blocked past the gap reads both lines at once.
+      await modern.callTool({ name: 'test_tool_with_progress', arguments: {} });
       const into = seen[pin ? `v2 ${pin}` : 'v2'];
       for (let call = 0; call < 3; call++) {
         await modern.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (p) => into.push(p.progress) });

@@ -3,7 +3,7 @@ import type { JsonRpcMessage } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 
 /** Default of `AnswerPacer`'s gap, in ms. */
-export const DEFAULT_PROGRESS_GAP_MS = 10;
+export const DEFAULT_PROGRESS_GAP_MS = 20;
 
 /**
  * Keeps answers out of the read that carries a request's last progress notification, on a
@@ -26,6 +26,7 @@ export class AnswerPacer<T> {
   private lastProgressAt: number | undefined = undefined;
   private held: Array<{ item: T; due: number }> = [];
   private timer: NodeJS.Timeout | undefined = undefined;
+  private immediate: NodeJS.Immediate | undefined = undefined;
 
   constructor(
     private readonly write: (item: T) => void,
@@ -52,7 +53,7 @@ export class AnswerPacer<T> {
       return;
     }
     this.held.push({ item, due });
-    this.timer ??= setTimeout(this.onTimer, due - now);
+    this.schedule();
   }
 
   /** Writes every answer held, at once (the transport is about to exit). */
@@ -64,11 +65,26 @@ export class AnswerPacer<T> {
   clear(): void {
     this.held = [];
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
     this.timer = undefined;
+    this.immediate = undefined;
   }
 
+  private schedule(): void {
+    if (this.timer !== undefined || this.immediate !== undefined || this.held.length === 0) return;
+    this.timer = setTimeout(this.onTimer, Math.max(0, this.held[0].due - monotonicMs()));
+  }
+
+  // Timers run before the event loop reads its sockets: an event loop that was blocked past the
+  // gap would write the answer before a client in this process read the progress. An immediate
+  // runs after that read.
   private readonly onTimer = (): void => {
     this.timer = undefined;
+    this.immediate = setImmediate(this.onImmediate);
+  };
+
+  private readonly onImmediate = (): void => {
+    this.immediate = undefined;
     this.release(monotonicMs());
   };
 
@@ -76,10 +92,7 @@ export class AnswerPacer<T> {
   private release(now: number): void {
     let count = 0;
     while (count < this.held.length && this.held[count].due <= now) count++;
-    if (count === 0 && this.held.length === 0) return;
-    const due = this.held.splice(0, count);
-    for (const { item } of due) this.write(item);
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = this.held.length > 0 ? setTimeout(this.onTimer, Math.max(0, this.held[0].due - monotonicMs())) : undefined;
+    for (const { item } of this.held.splice(0, count)) this.write(item);
+    this.schedule();
   }
 }
