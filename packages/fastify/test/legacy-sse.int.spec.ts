@@ -2,7 +2,10 @@ import { Client as ModernClient, SSEClientTransport as ModernSseTransport } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { serveHttp, type HttpServer } from '../src';
-import { fixtureApp, post } from './fixture-app';
+import { fixtureApp, INITIALIZE, post } from './fixture-app';
+
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const HANDSHAKE_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 
 describe('the opt-in 2024-11-05 HTTP+SSE endpoints', () => {
   let server: HttpServer;
@@ -36,6 +39,9 @@ describe('the opt-in 2024-11-05 HTTP+SSE endpoints', () => {
     await v1.connect(new SSEClientTransport(new URL(`${base}/sse`)));
     const v2 = new ModernClient({ name: 'legacy-v2', version: '1' });
     await v2.connect(new ModernSseTransport(new URL(`${base}/sse`)));
+    // A fresh client loads code on its first call: an event loop blocked past the gap reads both events at once.
+    await v1.callTool({ name: 'steps', arguments: { steps: 1, delayMs: 1 } });
+    await v2.callTool({ name: 'steps', arguments: { steps: 1, delayMs: 1 } });
     const seen = { v1: [] as number[], v2: [] as number[] };
     for (let call = 0; call < 5; call++) {
       const args = { name: 'steps', arguments: { steps: 3, delayMs: 1 } };
@@ -46,6 +52,33 @@ describe('the opt-in 2024-11-05 HTTP+SSE endpoints', () => {
     expect(seen).toEqual({ v1: expected, v2: expected });
     await v1.close();
     await v2.close();
+  });
+
+  // 2026-07-28 has no HTTP+SSE transport: its requests are refused as a version this endpoint
+  // does not serve, and the stream goes on serving its own revision.
+  it('refuses 2026-07-28 requests with 400 and -32022 naming the revisions it serves, and serves on', async () => {
+    const controller = new AbortController();
+    const stream = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    const reader = stream.body!.getReader();
+    let received = new TextDecoder().decode((await reader.read()).value);
+    const messages = `${base}${/data: (\S+)/.exec(received)![1]}`;
+    const refusal = (requested: string, id: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32022, message: 'Unsupported protocol version', data: { supported: HANDSHAKE_VERSIONS, requested } },
+    });
+    const byMeta = await post(messages, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: MODERN_META } });
+    expect({ status: byMeta.status, body: await byMeta.json() }).toEqual({ status: 400, body: refusal('2026-07-28', 7) });
+    const byHeader = await post(messages, { jsonrpc: '2.0', id: 8, method: 'tools/list' }, { 'mcp-protocol-version': '2026-07-28' });
+    expect({ status: byHeader.status, body: await byHeader.json() }).toEqual({ status: 400, body: refusal('2026-07-28', 8) });
+    const opening = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+    expect({ status: opening.status, body: await opening.json() }).toEqual({ status: 400, body: refusal('2026-07-28', null) });
+    // Nothing of them reached the stream, which still serves its own revision.
+    expect((await post(messages, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2024-11-05' } })).status).toBe(202);
+    while (!received.includes('"id":0')) received += new TextDecoder().decode((await reader.read()).value);
+    expect(received).toContain('"result":{"protocolVersion":"2024-11-05"');
+    expect(received).not.toMatch(/"id":[78]/);
+    controller.abort();
   });
 
   it('announces the messages endpoint first, and checks the session id and Host', async () => {

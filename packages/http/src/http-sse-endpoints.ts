@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
-import { AnswerPacer, encodeMessage, parseMessage, type Connection, type EncodeLimits } from '@mcpkit/core/transport';
+import { InvalidRequestError, UnsupportedProtocolVersionError, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
+import {
+  AnswerPacer,
+  encodeMessage,
+  handshakeHttp,
+  MODERN_META,
+  parseMessage,
+  protocolVersionHeader,
+  type Connection,
+  type EncodeLimits,
+  type MessageBody,
+} from '@mcpkit/core/transport';
 import { acceptsSse, isJsonContentType } from './accept';
+import { bodyOf, idOf } from './classify';
+import { eraOf } from './http-era';
 import { EventStream } from './event-stream';
 import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult } from './http-result';
 import { SSE_HEADERS } from './sse-stream';
@@ -59,6 +71,8 @@ export class HttpSseEndpoints {
   }
 
   open(request: HttpRequest): HttpResult {
+    const refused = sessionlessRefusal(request, undefined);
+    if (refused) return refused;
     const accept = request.headers.accept;
     if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept))
       return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
@@ -86,10 +100,13 @@ export class HttpSseEndpoints {
     }
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.writeOptions.limits);
+    const body = bodyOf(frame.message);
+    const refused = sessionlessRefusal(request, body);
+    if (refused) return refused;
     const logger = request.logger ?? this.logger;
     const send = (message: JsonRpcMessage) => this.notify(session, message, logger);
-    session.connection
-      .receive(frame.message, { logger, send, transport: { kind: 'http', headers: request.headers } })
+    const options = { logger, send, transport: { kind: 'http' as const, headers: request.headers } };
+    (Array.isArray(body) ? session.connection.receive(body, options) : session.connection.serveFrame(body, options))
       .then((answer) => answer !== undefined && session.pacer.answer(() => this.write(session.stream, answer, logger)))
       .catch((error: unknown) => logger.error({ err: error }, 'unexpected dispatcher failure'));
     return emptyResult(202);
@@ -109,4 +126,17 @@ export class HttpSseEndpoints {
     session.connection.close();
     session.stream.end();
   }
+}
+
+/**
+ * 2026-07-28 has no HTTP+SSE transport: a request that claims a revision of an era without
+ * sessions (its `MCP-Protocol-Version` header, or its `_meta`) is refused `400` with `-32022`,
+ * naming the revisions this transport serves, like any version an endpoint does not serve.
+ */
+function sessionlessRefusal(request: HttpRequest, body: MessageBody | undefined): HttpResult | undefined {
+  const version = protocolVersionHeader(request.headers);
+  if (eraOf(version, body).sessions) return undefined;
+  const claimed = body === undefined || Array.isArray(body) ? undefined : body.meta?.[MODERN_META.PROTOCOL_VERSION];
+  const requested = version !== undefined && !handshakeHttp.servesVersion(version) ? version : typeof claimed === 'string' ? claimed : '';
+  return errorResult(400, new UnsupportedProtocolVersionError(requested, handshakeHttp.versions), body === undefined ? null : idOf(body));
 }

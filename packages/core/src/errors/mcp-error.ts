@@ -108,9 +108,12 @@ export class MissingRequiredClientCapabilityError extends McpError {
   }
 }
 
-/** `-32022`: the request names a revision this server does not serve. */
+/**
+ * `-32022`: the request names a revision this server does not serve; `supported` lists those it
+ * does (every revision, unless the endpoint serves fewer).
+ */
 export class UnsupportedProtocolVersionError extends McpError {
-  constructor(requested: string) {
-    super(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: clip(requested) });
+  constructor(requested: string, supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS) {
+    super(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...supported], requested: clip(requested) });
   }
 }
