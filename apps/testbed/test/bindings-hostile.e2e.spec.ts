@@ -422,6 +422,40 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
       await expectServes(url);
     });
   });
+
+  // A batch answers no more than a client may send (bodyLimit, 4 MiB): 50 lists of ~205 KB would
+  // be ~10 MB. One long single answer keeps its own, larger bound (maxResponseSize).
+  describe('a 2025-03-26 batch of large lists (TOOLS=1000)', () => {
+    let server: HttpServerProcess;
+
+    beforeAll(async () => {
+      server = await start({ TOOLS: '1000' });
+    });
+
+    it('answers every id once within bodyLimit: the lists that fit, then -32603 for the rest', async () => {
+      const url = server.url;
+      const single = await send(url, 'POST', await openSession(url, '2025-03-26'), '{"jsonrpc":"2.0","id":"one","method":"tools/list"}');
+      const listBytes = Buffer.byteLength(single.body);
+      expect(listBytes).toBeGreaterThan(200_000);
+      const batch = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })));
+      const answer = await send(url, 'POST', await openSession(url, '2025-03-26'), batch);
+      expect(answer.status).toBe(200);
+      // The lists that fit, and a short error for each of the others.
+      expect(Buffer.byteLength(answer.body)).toBeLessThanOrEqual(4 * MB + 50 * 200);
+      const answers = parse(answer) as Array<{ id: number; result?: { tools: unknown[] }; error?: { code: number; message: string } }>;
+      expect(answers.map((each) => each.id)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+      const fitting = Math.floor((4 * MB) / (listBytes + 1));
+      expect(answers.filter((each) => each.result?.tools.length === 1007)).toHaveLength(fitting);
+      expect(answers.slice(fitting)).toEqual(
+        Array.from({ length: 50 - fitting }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: fitting + i,
+          error: { code: -32603, message: 'The batch answer would exceed 4194304 bytes; send fewer requests per batch' },
+        })),
+      );
+      await expectServes(url);
+    });
+  });
 });
 
 describe('createFetchHandler in process, against a hostile Request', () => {

@@ -57,7 +57,10 @@ export interface McpHttpOptions {
   maxEventBytes?: number;
   /** Largest single answer in bytes (default 64 MiB); a bigger one becomes a `-32603` error for its id. */
   maxResponseSize?: number;
-  /** Largest answer to a 2025-03-26 batch, all elements together (default: `maxResponseSize`); elements past it are answered `-32603`. */
+  /**
+   * Largest answer to a 2025-03-26 batch, all elements together (default: `bodyLimit`, so a batch
+   * answers no more than a client may send); each element past it is answered `-32603` for its id.
+   */
   maxBatchResponseSize?: number;
   /** `retry` advice sent with the priming event, in ms (default 1 000). */
   retryMs?: number;
@@ -137,7 +140,7 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
       options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: maxEventBytesPerSession, maxBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES }),
     router: options.router,
     maxEventBytesPerSession,
-    limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? maxResponseSize }),
+    limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? bodyLimit }),
     retryMs: options.retryMs ?? 1_000,
     keepAliveMs: options.keepAliveMs ?? 25_000,
     standaloneStream: options.standaloneStream ?? true,
