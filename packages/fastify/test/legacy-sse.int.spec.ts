@@ -81,6 +81,35 @@ describe('the opt-in 2024-11-05 HTTP+SSE endpoints', () => {
     controller.abort();
   });
 
+  // Answers travel on the stream, so calls posted while it is open run on whatever their POSTs do:
+  // the connection's maxRequestsInFlight bounds them.
+  it('runs at most maxRequestsInFlight calls of one stream at once, answers the rest -32005 on it, and serves again below it', async () => {
+    const limited = await serveHttp(fixtureApp(undefined, { maxRequestsInFlight: 2 }), { port: 0, legacySse: true });
+    const root = limited.url.replace(/\/mcp$/, '');
+    const controller = new AbortController();
+    const stream = await fetch(`${root}/sse`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    const reader = stream.body!.getReader();
+    let received = new TextDecoder().decode((await reader.read()).value);
+    const messages = `${root}${/data: (\S+)/.exec(received)![1]}`;
+    const until = async (text: string) => {
+      while (!received.includes(text)) received += new TextDecoder().decode((await reader.read()).value);
+    };
+    await post(messages, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2024-11-05' } });
+    await until('"id":0');
+    const slow = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'steps', arguments: { steps: 1, delayMs: 600_000 } } });
+    for (const id of [1, 2, 3]) expect((await post(messages, slow(id))).status).toBe(202);
+    await until('"id":3');
+    expect(received).toContain(
+      '{"jsonrpc":"2.0","id":3,"error":{"code":-32005,"message":"Too many requests in flight: this connection already runs 2; wait for some to finish (or cancel them) and send again","data":{"limit":2}}}',
+    );
+    await post(messages, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    await post(messages, { jsonrpc: '2.0', id: 4, method: 'ping' });
+    await until('"id":4');
+    expect(received).toContain('{"jsonrpc":"2.0","id":4,"result":{}}');
+    controller.abort();
+    await limited.close();
+  });
+
   it('announces the messages endpoint first, and checks the session id and Host', async () => {
     const controller = new AbortController();
     const stream = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });

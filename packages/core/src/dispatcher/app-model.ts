@@ -34,6 +34,7 @@ export interface AppSettings {
   toolTimeoutMs: number | undefined;
   pageSize: number | undefined;
   maxBatchLength: number;
+  maxRequestsInFlight: number;
   requestState: RequestStateCodec;
   /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
   cacheHints: ReadonlyMap<string, WireCacheHint>;

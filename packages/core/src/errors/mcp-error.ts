@@ -117,3 +117,17 @@ export class UnsupportedProtocolVersionError extends McpError {
     super(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...supported], requested: clip(requested) });
   }
 }
+
+/**
+ * `-32005`: the connection already runs as many requests as it may (`maxRequestsInFlight`); the
+ * client waits for some to end, or cancels them, and sends again.
+ */
+export class TooManyRequestsInFlightError extends McpError {
+  constructor(readonly limit: number) {
+    super(
+      ErrorCode.TooManyRequestsInFlight,
+      `Too many requests in flight: this connection already runs ${limit}; wait for some to finish (or cancel them) and send again`,
+      { limit },
+    );
+  }
+}
