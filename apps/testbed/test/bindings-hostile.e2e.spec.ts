@@ -429,6 +429,46 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
     });
   });
 
+  describe('JSON answers (responseMode json)', () => {
+    let server: HttpServerProcess;
+
+    beforeAll(async () => {
+      server = await start({ MCP_RESPONSE_MODE: 'json' });
+    });
+
+    // A JSON answer has no stream to resume: once its client is gone nobody can ever receive it.
+    // 3 000 such slow calls held 41 MB (14 KB each) and ran to their end.
+    it('cancels each call whose client left before its JSON answer, so none piles up past maxRequestsInFlight, and serves on', async () => {
+      const session = await openSession(server.url);
+      const { hostname, port } = new URL(server.url);
+      const head = Object.entries({ ...session, host: `${hostname}:${port}` })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      const count = 1_050;
+      for (let i = 0; i < count; i++) {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: `gone${i}`, method: 'tools/call', params: { name: 'slow', arguments: { ms: 600_000 } } });
+        const socket = connect(Number(port), hostname);
+        socket.on('error', () => undefined);
+        // Sent, then the connection closed at once, before any answer.
+        await new Promise<void>((resolve) =>
+          socket.end(`POST /mcp HTTP/1.1\r\n${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, () => resolve()),
+        );
+        socket.resume();
+      }
+      const cancelled = () => server.output.split('\n').filter((line) => line.includes('"rpcId":"gone') && line.includes('"outcome":"cancelled"')).length;
+      for (let waited = 0; cancelled() < count && waited < 300; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(cancelled()).toBe(count);
+      // None of them is still in flight on the session: it serves a call.
+      const answer = await send(
+        server.url,
+        'POST',
+        session,
+        '{"jsonrpc":"2.0","id":"after","method":"tools/call","params":{"name":"echo","arguments":{"text":"still"}}}',
+      );
+      expect(parse(answer)).toEqual({ jsonrpc: '2.0', id: 'after', result: { content: [{ type: 'text', text: 'still' }] } });
+    }, 60_000);
+  });
+
   // A batch answers no more than a client may send (bodyLimit, 4 MiB): 50 lists of ~205 KB would
   // be ~10 MB. One long single answer keeps its own, larger bound (maxResponseSize).
   describe('a 2025-03-26 batch of large lists (TOOLS=1000)', () => {
