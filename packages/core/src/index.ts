@@ -95,6 +95,7 @@ export { ToolError } from './errors/tool-error';
 export {
   AccessDeniedError,
   AuthenticationRequiredError,
+  InvalidTokenDenial,
   InsufficientScopeError,
   ForbiddenError,
   type AccessDenial,
