@@ -84,6 +84,37 @@ describe('the endpoint-wide rate limit on Fastify', () => {
     expect((await post(server.url, '{', { authorization: 'Bearer nobody' })).status).toBe(401);
   });
 
+  it('counts each message of a batch (2025-03-26), not the batch as one request, and serves another caller on', async () => {
+    const server = await serve({
+      rateLimit: { limit: 6, windowMs: 60_000 },
+      auth: {
+        resource: 'http://127.0.0.1/mcp',
+        authorizationServers: ['https://as.example'],
+        verifier: { verify: (token) => ({ subject: token, scopes: [] }) },
+      },
+    });
+    const open = async (who: string) => {
+      const opened = await post(server.url, INIT.replace('2025-11-25', '2025-03-26'), { authorization: `Bearer ${who}` });
+      expect(opened.status).toBe(200);
+      const session = { authorization: `Bearer ${who}`, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-03-26' };
+      expect((await post(server.url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', session)).status).toBe(202);
+      return session;
+    };
+    const pings = (ids: number[]) => JSON.stringify(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
+    // Two tokens so far; a batch of three takes three more.
+    const ann = await open('ann');
+    const three = await post(server.url, pings([1, 2, 3]), ann);
+    expect(three.status).toBe(200);
+    expect(await three.json()).toEqual([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, result: {} })));
+    // One token left: a batch of two is over the limit, as two requests would be.
+    const two = await post(server.url, pings([4, 5]), ann);
+    expect(two.status).toBe(429);
+    expect(await two.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Too Many Requests/) } });
+    // Another caller has its own bucket and is served.
+    const bo = await open('bo');
+    expect(await (await post(server.url, pings([6, 7]), bo)).json()).toEqual([6, 7].map((id) => ({ jsonrpc: '2.0', id, result: {} })));
+  });
+
   it('is off by default', async () => {
     const server = await serve({});
     const statuses = await Promise.all(Array.from({ length: 20 }, () => post(server.url, '{').then((response) => response.status)));

@@ -80,6 +80,8 @@ export class StreamableHttpEndpoint {
     private readonly logger: Logger,
     private readonly resourceServer?: ResourceServer,
     private readonly routed?: RoutedSessions,
+    /** With an endpoint rate limit: the `429` for a batch whose further messages the caller has no tokens for. */
+    private readonly countBatch?: (request: HttpRequest, extra: number) => Promise<HttpResult | undefined>,
   ) {}
 
   async post(request: HttpRequest): Promise<HttpResult> {
@@ -96,6 +98,10 @@ export class StreamableHttpEndpoint {
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
     const message = bodyOf(frame.message);
+    if (this.countBatch !== undefined && Array.isArray(message) && message.length > 1) {
+      const over = await this.countBatch(request, message.length - 1);
+      if (over !== undefined) return over;
+    }
     const version = protocolVersionHeader(request.headers);
     if (version !== undefined && !isServedVersion(version)) {
       // -32022 is the answer a client of the stateless era recognises; others just see a 400.
