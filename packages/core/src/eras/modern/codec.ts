@@ -1,8 +1,9 @@
 import { principalOf } from '../../auth/principal';
 import { errorAnswer } from '../../errors/error-answer';
-import { MethodNotFoundError } from '../../errors/mcp-error';
+import { InternalError, McpError, MethodNotFoundError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import type { RequestFrame } from '../../wire/frame';
+import type { MethodHandler } from '../../dispatcher/method-handler';
 import { runRequest } from '../../dispatcher/run-request';
 import { requestChannel, traceAnswered, traceLasting } from '../../dispatcher/diagnostics-channels';
 import type { Era, EraHost, ReceiveOptions } from '../era';
@@ -52,7 +53,9 @@ export const modernEra: Era = {
       // (size, depth) before anything recursive reads them.
       if (params.requestState !== undefined || params.inputResponses !== undefined) {
         const principal = principalOf((options.transport ?? host.transport).auth);
-        request.answers = app.settings.requestState.answersOf(params as Record<string, unknown>, method, String(frame.target ?? ''), principal);
+        const retry = app.settings.requestState.answersOf(params as Record<string, unknown>, method, String(frame.target ?? ''), principal);
+        request.answers = retry.answers;
+        request.exchange = retry.exchange;
       }
     } catch (error) {
       return answer(frame, host, options, error);
@@ -74,6 +77,39 @@ export const modernEra: Era = {
       if (!requestChannel.hasSubscribers) return listen(frame, host, options, link);
       return traceLasting(frame, request.client.protocolVersion, options.transport ?? host.transport, () => listen(frame, host, options, link));
     }
+    if (request.exchange !== undefined) return continueExchange(frame, host, options, handler!, link, request.exchange);
     return runRequest(modernEra, host, frame, handler!, options, link);
   },
 };
+
+/**
+ * A later round of an input-required exchange: it runs only with its exchange taken (so a round
+ * that completes runs once, however often its state is replayed), and frees it again unless it
+ * completed (a final result, or cut short after its handler may have acted).
+ */
+async function continueExchange(
+  frame: RequestFrame,
+  host: EraHost,
+  options: ReceiveOptions,
+  handler: MethodHandler,
+  link: ModernLink,
+  exchange: string,
+): Promise<JsonRpcResponse | undefined> {
+  const states = host.app.settings.requestState;
+  try {
+    await states.claim(exchange);
+  } catch (error) {
+    if (McpError.isMcpError(error)) return answer(frame, host, options, error);
+    (options.logger ?? host.logger).error({ err: error }, 'request-state store failed: an input-required round was refused');
+    return answer(frame, host, options, new InternalError('This input-required exchange cannot be checked now; send the request again shortly'));
+  }
+  const response = await runRequest(modernEra, host, frame, handler, options, link);
+  if (response !== undefined && ('error' in response || response.result.resultType === 'input_required')) {
+    await states
+      .release(exchange)
+      .catch((error: unknown) =>
+        (options.logger ?? host.logger).warn({ err: error }, 'request-state store failed: an exchange stays taken until its state expires'),
+      );
+  }
+  return response;
+}
