@@ -22,11 +22,13 @@ function taskDatabasePath(notes: string): string {
 }
 
 /**
- * What a deployment may add to the notes app: a shared bus and request-state key when several
- * instances serve it, its logger; `guarded`: every primitive has its access rule and needs a
+ * What a deployment may add to the notes app: a shared bus, rate-limit store, request-state
+ * store and key when several instances serve it, its logger; `guarded`: every primitive has its access rule and needs a
  * caller (the authenticated mode, auth.ts).
  */
-export type NotesAppOptions = Pick<AppOptions, 'bus' | 'requestStateSecret' | 'logger' | 'dynamic'> & { guarded?: boolean };
+export type NotesAppOptions = Pick<AppOptions, 'bus' | 'rateLimitStore' | 'requestStateStore' | 'requestStateSecret' | 'logger' | 'dynamic'> & {
+  guarded?: boolean;
+};
 
 /** The resource that lists every note; each note is also `notes://{id}`. */
 export const NOTES_INDEX = 'notes://index';
