@@ -20,6 +20,7 @@ describe('exponentialRisk', () => {
     ['^(?<word>\\w+\\s?)*$', '(?<word>\\w+\\s?)*'],
     ['^(?:\\u{61}|a)+$', '(?:\\u{61}|a)+'],
     ['^(?:[^,]+,?)*$', '(?:[^,]+,?)*'],
+    ['^(?:a|a){2,30}$', '(?:a|a){2,30}'],
   ])('finds the ambiguous repetition of %s', (source, repetition) => {
     expect(exponentialRisk(source, 'u')).toEqual({ kind: 'ambiguous-repetition', repetition });
   });
@@ -56,6 +57,10 @@ describe('exponentialRisk', () => {
     ['^(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*$'],
     ['^(\\d+(\\.\\d+)?,)*\\d+(\\.\\d+)?$'],
     ['^(a|ab)*c$'],
+    ['^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$'],
+    ['^(?:[0-9a-f]{2}:){5}[0-9a-f]{2}$'],
+    // Counted: at most 2^5 ways, whatever the input.
+    ['^(?:a|a){2,5}$'],
     ['^\\p{L}+(?:[ -]\\p{L}+)*$'],
     ['^(?<year>\\d{4})-(?<month>\\d{2})$'],
     ['^https?:\\/\\/[^\\s/]+(?:\\/[^\\s/]*)*$'],

@@ -18,6 +18,12 @@ import { intersectRanges, parseRegex, rangesSize, type CharSet, type RegexShape 
 const MAX_STEPS = 500_000;
 /** Steps of the automaton beyond which a pattern is not analysed at all. */
 const MAX_POSITIONS = 1_000;
+/**
+ * Counted repetitions up to this many are written out (`x{2,4}` as `xx(x(x)?)?`), so that
+ * `[0-9a-f]{4}` is four steps and not a loop; longer ones are read as loops, which can only add
+ * ambiguity (`(a|a){0,30}` is exponential all the same).
+ */
+const MAX_UNROLLED = 10;
 /** Characters two inexact sets may have in common and still be told apart by test; beyond it, they are taken to meet. */
 const MAX_TESTED = 1_024;
 
@@ -109,6 +115,7 @@ function positionAutomaton(shape: RegexShape): Automaton | undefined {
       }
       case 'repeat': {
         if (node.max === 0) return { nullable: true, first: [], last: [] };
+        if (node.max > 1 && node.max <= MAX_UNROLLED) return build(unrolled(node.body, node.min, node.max));
         const body = build(node.body);
         if (node.max > 1) link(body.last, body.first, node.text);
         return { nullable: node.min === 0 || body.nullable, first: body.first, last: body.last };
@@ -121,6 +128,13 @@ function positionAutomaton(shape: RegexShape): Automaton | undefined {
   if (sets.length > MAX_POSITIONS) return undefined;
   link([0], whole.first, undefined);
   return { sets, out };
+}
+
+/** `body{min,max}` written out: `min` copies, then `max - min` nested optional ones. */
+function unrolled(body: RegexShape, min: number, max: number): RegexShape {
+  let tail: RegexShape = { kind: 'empty' };
+  for (let i = max; i > min; i--) tail = { kind: 'repeat', body: { kind: 'seq', items: [body, tail] }, min: 0, max: 1, text: '' };
+  return { kind: 'seq', items: [...Array.from({ length: min }, () => body), tail] };
 }
 
 /**
