@@ -75,7 +75,10 @@ export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]
         admitted(ctx, METHOD.TASKS_LIST);
         const { cursor } = params;
         if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidParamsError('Invalid cursor');
-        const page = await runtime.settings.store.list(ctx.taskOwner, { cursor, limit: runtime.settings.pageSize });
+        const owner = ctx.taskOwner;
+        // Without a principal or a session nothing is the caller's: ownerless tasks are reached by id alone.
+        if (owner === undefined) return { tasks: [] };
+        const page = await runtime.settings.store.list(owner, { cursor, limit: runtime.settings.pageSize });
         const result: Record<string, unknown> = { tasks: page.tasks.map((task) => ctx.taskDialect.state(task)) };
         if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
         return result;

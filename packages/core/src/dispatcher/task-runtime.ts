@@ -1,6 +1,7 @@
 import { clip } from '../errors/clip';
-import { InvalidParamsError } from '../errors/mcp-error';
+import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
+import { ErrorCode } from '../errors/error-codes';
 import { isTerminalStatus, type StoredTask, type TaskChange, type TaskStore } from '../app/task-store';
 import { nodeCrypto } from '../eras/lazy-crypto';
 import { InputRequiredSignal } from '../eras/modern/input-required';
@@ -111,6 +112,9 @@ export class TaskRuntime implements TaskChanges {
     } catch (error) {
       // No task to report to: a handler that already started stops here.
       ctx.cancel(error instanceof Error ? error : new Error('the task could not be stored'));
+      if (McpError.isMcpError(error) && error.code === ErrorCode.TaskStoreFull) {
+        this.logger.warn({ tool: tool.name, ...(error.data as object) }, 'task refused: the task store is full');
+      }
       throw error;
     }
     this.running.set(record.taskId, live);

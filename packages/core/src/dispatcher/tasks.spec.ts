@@ -216,7 +216,13 @@ describe('tasks on the handshake era (2025-11-25)', () => {
 describe('tasks and their limits', () => {
   it('answers a call with an error, and creates nothing, when the store is full of running tasks', async () => {
     const { MemoryTaskStore } = await import('../app/memory-task-store');
-    const full = createApp({ name: 't', version: '1', providers: [Jobs], logger: silent, tasks: { store: new MemoryTaskStore({ maxTasks: 1 }) } });
+    const full = createApp({
+      name: 't',
+      version: '1',
+      providers: [Jobs],
+      logger: silent,
+      tasks: { store: new MemoryTaskStore({ maxTasks: 2, maxTasksPerOwner: 1 }) },
+    });
     const connection = full.connect({ kind: 'memory' });
     await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
     const first = (await connection.receive({
@@ -232,7 +238,11 @@ describe('tasks and their limits', () => {
       method: 'tools/call',
       params: { name: 'slow', arguments: { ms: 1 }, task: {} },
     })) as Answer;
-    expect(second.error?.code).toBe(-32603);
+    expect(second.error).toEqual({
+      code: -31002,
+      message: 'Too many tasks: this caller already has 1 tasks that still count; wait for one to end, cancel one, or let one expire',
+      data: { bound: 'owner', limit: 1 },
+    });
     const taskId = (first.result?.task as { taskId: string }).taskId;
     await connection.receive({ jsonrpc: '2.0', id: 3, method: 'tasks/cancel', params: { taskId } });
   });
