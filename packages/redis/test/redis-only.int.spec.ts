@@ -154,6 +154,8 @@ describe('redisScaleOut({ client })', () => {
     expect(() => redisScaleOut({ url: redis.url, instanceId: 'has space' })).toThrow(/instanceId/);
     expect(() => redisScaleOut({ url: redis.url, sessionIdleTtlMs: 0 })).toThrow(/sessionIdleTtlMs/);
     expect(() => redisScaleOut({ url: redis.url, startTimeoutMs: -1 })).toThrow(/startTimeoutMs/);
+    expect(() => redisScaleOut({ url: redis.url, maxTasks: 0 })).toThrow(/maxTasks/);
+    expect(() => redisScaleOut({ url: redis.url, maxTasksPerOwner: 1.5 })).toThrow(/maxTasksPerOwner/);
   });
 });
 
