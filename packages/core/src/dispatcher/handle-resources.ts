@@ -1,6 +1,6 @@
 import { ResourceNotFoundError } from '../errors/mcp-error';
 import { METHOD } from '../protocol/methods';
-import { requireString } from './read-params';
+import { requireUri } from './read-params';
 import type { ReadResourceResult } from '../protocol/mcp-types';
 import { toReadResourceResult } from '../results/resource-result';
 import type { CapabilityMap } from '../scanner/definitions';
@@ -11,15 +11,16 @@ import type { Pipeline } from '../pipeline/compile-pipeline';
 /**
  * `resources/read`: an exact URI first, then each template in declaration order. A handler that
  * returns `undefined` or `null` says the resource does not exist (both eras: their error maps
- * choose the code).
+ * choose the code). A URI longer than `maxUriLength` is `-32602` before any template sees it.
  */
 export async function readResource(
   map: CapabilityMap,
   params: Record<string, unknown>,
   ctx: RequestContext,
+  maxUriLength: number,
   pipelines?: Pipelines,
 ): Promise<ReadResourceResult> {
-  const uri = requireString(params, 'uri', METHOD.RESOURCES_READ);
+  const uri = requireUri(params, 'uri', METHOD.RESOURCES_READ, maxUriLength);
   const fixed = map.resources.get(uri);
   if (fixed) {
     const pipeline = pipelines?.resources.byName.get(uri);

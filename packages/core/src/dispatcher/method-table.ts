@@ -4,7 +4,7 @@ import { InvalidParamsError } from '../errors/mcp-error';
 import { isLogLevel } from '../logging/log-levels';
 import type { MethodHandler, MethodTable } from './method-handler';
 import { complete } from './handle-completion';
-import { requireString } from './read-params';
+import { requireUri } from './read-params';
 import { METHOD } from '../protocol/methods';
 import { callTool } from './handle-tools';
 import { callToolOrTask, taskMethods } from './handle-tasks';
@@ -43,7 +43,7 @@ export function buildMethodTable(app: AppModel): MethodTable {
     table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) =>
       listFor(app, app.view(ctx.client.protocolVersion).resourceTemplates, 'resourceTemplates', params.cursor, ctx, app.pipelines?.templates),
     );
-    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx, app.pipelines));
+    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx, app.settings.maxUriLength, app.pipelines));
   }
   if (app.capabilities.prompts) {
     table.set(METHOD.PROMPTS_LIST, (params, ctx) =>
@@ -53,10 +53,10 @@ export function buildMethodTable(app: AppModel): MethodTable {
   }
   if (app.capabilities.resources?.subscribe) {
     table.set(METHOD.RESOURCES_SUBSCRIBE, (params, _ctx, connection) =>
-      settled(connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true)),
+      settled(connection.subscribe(requireUri(params, 'uri', METHOD.RESOURCES_SUBSCRIBE, app.settings.maxUriLength), true)),
     );
     table.set(METHOD.RESOURCES_UNSUBSCRIBE, (params, _ctx, connection) =>
-      settled(connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE), false)),
+      settled(connection.subscribe(requireUri(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE, app.settings.maxUriLength), false)),
     );
   }
   if (app.capabilities.logging) {
@@ -69,7 +69,9 @@ export function buildMethodTable(app: AppModel): MethodTable {
     });
   }
   if (app.capabilities.completions) {
-    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.pipelines));
+    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) =>
+      complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.settings.maxUriLength, app.pipelines),
+    );
   }
   return table;
 }

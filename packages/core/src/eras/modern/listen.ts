@@ -1,5 +1,6 @@
 import { errorAnswer } from '../../errors/error-answer';
 import { InvalidRequestError } from '../../errors/mcp-error';
+import { checkUriLength } from '../../dispatcher/read-params';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import { RequestContext } from '../../dispatcher/request-context';
@@ -53,6 +54,14 @@ function openListen(frame: RequestFrame, host: EraHost, options: ReceiveOptions,
   const send = options.send ?? host.outboundChannel;
   if (!send) return Promise.resolve(errorAnswer(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), modernErrorObject));
   const honoured = honouredFilter(frame.params.notifications, host.capabilities);
+  try {
+    const uris = (honoured.resourceSubscriptions ?? []) as string[];
+    for (const uri of uris) checkUriLength(uri, 'subscriptions/listen params.notifications.resourceSubscriptions[]', host.app.settings.maxUriLength);
+  } catch (error) {
+    // A refused listen has no request line of its own: say it here.
+    (options.logger ?? host.logger).warn({ rpcId: id, method: SUBSCRIPTIONS_LISTEN }, 'refused a subscriptions/listen naming a URI over maxUriLength');
+    return Promise.resolve(errorAnswer(id, error, modernErrorObject));
+  }
   const tag = { [SUBSCRIPTION_ID]: id };
   const ctx = new RequestContext({
     requestId: id,
