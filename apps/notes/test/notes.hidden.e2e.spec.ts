@@ -68,6 +68,20 @@ afterAll(() => notes?.stop());
 describe.each([handshake, modern])('the authenticated notes app on $name', (era) => {
   const token = (scope: string) => notes.as.mint({ aud: resource, sub: `hidden-${era.modern ? 'm' : 'h'}`, scope, claims: { client_id: 'notes-e2e' } });
 
+  it('answers a reader delete_note called as a task, or with a malformed task, exactly as a tool that does not exist', async () => {
+    const send = await era.open(await token('notes:read'));
+    for (const task of [{}, 5, { ttl: 'x' }]) {
+      const ask = (name: string): Body => ({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: { id: 1 }, task } });
+      const hidden = await send(ask('delete_note'));
+      const unknown = await send(ask('delete_nope'));
+      expect({ ...hidden, body: hidden.body.split('delete_note').join('delete_nope') }).toEqual(unknown);
+      expect(JSON.parse(unknown.body)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Unknown tool: delete_nope' } });
+    }
+    // Still serving, and the reader's own tools still work.
+    const search = await send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'search_notes', arguments: { query: 'nothing-like-this' } } });
+    expect(JSON.parse(search.body)).toMatchObject({ result: { content: [{ text: 'No notes match "nothing-like-this".' }] } });
+  });
+
   it('takes scopes named constructor, toString and __proto__ as scopes like any other: 403, not -32603 (item 9)', async () => {
     for (const scope of ['constructor', 'toString', '__proto__', 'constructor toString __proto__ hasOwnProperty']) {
       const send = await era.open(await token(scope));

@@ -198,6 +198,11 @@ async function answer(response: Response): Promise<Answer> {
   return { status: response.status, body: await response.text(), challenge: response.headers.get('www-authenticate') };
 }
 
+/** The answer to `hidden`, with every occurrence of the hidden name written as the unknown one. */
+function renamed(hidden: Answer, from: string, to: string): Answer {
+  return { ...hidden, body: hidden.body.split(from).join(to) };
+}
+
 beforeAll(async () => {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -233,6 +238,57 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe.each([handshake, modern])('hidden means absent on $name', (era) => {
+  let user: Caller;
+  let admin: Caller;
+
+  beforeAll(async () => {
+    user = await era.open('user');
+    admin = await era.open('admin');
+  });
+
+  const call = (id: number, name: string, extra: Record<string, unknown> = {}): Body => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: { region: 'eu' }, ...extra },
+  });
+
+  /** The hidden request and the same request naming what nothing has: equal bytes, status and challenge. */
+  async function expectAbsent(hidden: Body, from: string, to: string, options?: Parameters<Caller['send']>[1]) {
+    const unknown = JSON.parse(JSON.stringify(hidden).split(from).join(to)) as Body;
+    const seen = await answer(await user.send(hidden, options));
+    const nothing = await answer(await user.send(unknown, options));
+    expect(renamed(seen, from, to)).toEqual(nothing);
+    return nothing;
+  }
+
+  it('answers a hidden tool called as a task, with a malformed task, or without its Mcp-Param-* header exactly as an unknown one', async () => {
+    const absent = await expectAbsent(call(1, 'purge', { task: {} }), 'purge', 'nopes');
+    expect(JSON.parse(absent.body)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown tool: nopes' } });
+    expect(absent.status).toBe(era.modern ? 400 : 200);
+    await expectAbsent(call(2, 'purge', { task: 5 }), 'purge', 'nopes');
+    // No Mcp-Param-Region header (2026-07-28 over HTTP): the header rule of a tool nobody may see stays unknown.
+    await expectAbsent(call(3, 'purge'), 'purge', 'nopes');
+    // A task-required tool called without a task, and (2026-07-28) without the tasks extension.
+    await expectAbsent(call(4, 'audit', { arguments: {} }), 'audit', 'nopes');
+    await expectAbsent(call(5, 'audit', { arguments: {}, task: {} }), 'audit', 'nopes', { tasks: true });
+
+    // Whoever may see them still gets their rules.
+    const visible = await answer(await user.send(call(6, 'route', { task: {} })));
+    const required = await answer(await user.send(call(7, 'job', { arguments: {} })));
+    if (era.modern) {
+      expect(JSON.parse(visible.body)).toMatchObject({ error: { code: -32020, message: 'Missing Mcp-Param-Region header for argument region' } });
+      expect(JSON.parse(required.body)).toMatchObject({ error: { code: -32021 } });
+    } else {
+      expect(JSON.parse(visible.body)).toMatchObject({ error: { code: -32601, message: 'Method not found: tools/call (tool route does not run as a task)' } });
+      expect(JSON.parse(required.body)).toMatchObject({
+        error: { code: -32601, message: 'Method not found: tools/call (tool job must be called as a task (params.task))' },
+      });
+    }
+    const own = await answer(await admin.send(call(8, 'purge', { task: {} }), { headers: { 'mcp-param-region': 'eu' } }));
+    expect(JSON.parse(own.body)).toMatchObject(era.modern ? { result: { content: [{ text: 'purged eu' }] } } : { error: { code: -32601 } });
+  });
+
   it('takes a scope named constructor, toString, hasOwnProperty or __proto__ as a scope like any other (item 9)', async () => {
     const before = logged.length;
     for (const token of ['ctor', 'tostring', 'proto']) {
