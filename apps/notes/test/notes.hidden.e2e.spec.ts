@@ -82,6 +82,28 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
     expect(JSON.parse(search.body)).toMatchObject({ result: { content: [{ text: 'No notes match "nothing-like-this".' }] } });
   });
 
+  it('refuses a subscription to what the token may not read, exactly as the read (403 naming notes:read)', async () => {
+    const send = await era.open(await token('profile'));
+    for (const uri of ['notes://index', 'notes://1']) {
+      const read = await send({ jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri } });
+      expect(read.status).toBe(403);
+      expect(read.challenge).toMatch(/^Bearer error="insufficient_scope", .*scope="notes:read"/);
+      const subscribe: Body = era.modern
+        ? { jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [uri] } } }
+        : { jsonrpc: '2.0', id: 9, method: 'resources/subscribe', params: { uri } };
+      expect(await send(subscribe)).toEqual(read);
+    }
+    // A reader may.
+    const reader = await era.open(await token('notes:read'));
+    if (!era.modern) {
+      expect(await reader({ jsonrpc: '2.0', id: 10, method: 'resources/subscribe', params: { uri: 'notes://index' } })).toEqual({
+        status: 200,
+        body: '{"jsonrpc":"2.0","id":10,"result":{}}',
+        challenge: null,
+      });
+    }
+  });
+
   it('takes scopes named constructor, toString and __proto__ as scopes like any other: 403, not -32603 (item 9)', async () => {
     for (const scope of ['constructor', 'toString', '__proto__', 'constructor toString __proto__ hasOwnProperty']) {
       const send = await era.open(await token(scope));

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { Complete, createApp, Field, Prompt, RequireRoles, RequireScopes, Resource, ResourceTemplate, Tool, type AuthInfo, type McpApp } from '@mcpkit/core';
 import { InvalidTokenError } from '@mcpkit/http';
 import { serveHttp, type HttpServer } from '../src';
-import { ACCEPT_BOTH, INITIALIZE } from './fixture-app';
+import { ACCEPT_BOTH, INITIALIZE, parseSse } from './fixture-app';
 
 // Issue #26 items 3, 7 and 9 over a loopback socket, on both eras: what a caller who may not see
 // an item gets is, byte for byte (the name replaced), what a name nothing has gets, whatever else
@@ -101,6 +101,15 @@ class Vault {
   @RequireScopes('vault:read')
   scoped() {
     return 'for readers';
+  }
+}
+
+/** Added to the running app: a resource hidden from everyone but admins, at a URI clients may already have subscribed to. */
+class Later {
+  @Resource({ uri: 'vault://later', mimeType: 'text/plain' })
+  @RequireRoles('admin')
+  later() {
+    return 'later';
   }
 }
 
@@ -203,6 +212,39 @@ function renamed(hidden: Answer, from: string, to: string): Answer {
   return { ...hidden, body: hidden.body.split(from).join(to) };
 }
 
+/** Reads the events of an SSE response as they arrive. */
+class EventReader {
+  readonly events: Array<Record<string, unknown>> = [];
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  private text = '';
+
+  constructor(response: Response) {
+    this.reader = response.body!.getReader();
+  }
+
+  /** Reads on until `done` holds for what arrived so far (or the stream ends). */
+  async until(done: (events: Array<Record<string, unknown>>) => boolean): Promise<Array<Record<string, unknown>>> {
+    while (!done(this.events)) {
+      const { value, done: ended } = await this.reader.read();
+      if (ended) break;
+      this.text += this.decoder.decode(value, { stream: true });
+      const end = this.text.lastIndexOf('\n\n');
+      if (end < 0) continue;
+      for (const event of parseSse(this.text.slice(0, end + 2))) if (event.data !== '') this.events.push(JSON.parse(event.data) as Record<string, unknown>);
+      this.text = this.text.slice(end + 2);
+    }
+    return this.events;
+  }
+
+  close(): Promise<void> {
+    return this.reader.cancel();
+  }
+}
+
+const updates = (events: Array<Record<string, unknown>>): string[] =>
+  events.filter((event) => event.method === 'notifications/resources/updated').map((event) => (event.params as { uri: string }).uri);
+
 beforeAll(async () => {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -289,6 +331,88 @@ describe.each([handshake, modern])('hidden means absent on $name', (era) => {
     expect(JSON.parse(own.body)).toMatchObject(era.modern ? { result: { content: [{ text: 'purged eu' }] } } : { error: { code: -32601 } });
   });
 
+  it('answers a hidden prompt, resource, template and their completions exactly as unknown ones', async () => {
+    await expectAbsent(
+      { jsonrpc: '2.0', id: 11, method: 'prompts/get', params: { name: 'secret_plan', arguments: { topic: 'x' } } },
+      'secret_plan',
+      'nope_plans',
+    );
+    await expectAbsent({ jsonrpc: '2.0', id: 12, method: 'resources/read', params: { uri: 'vault://secret' } }, 'vault://secret', 'vault://absent');
+    await expectAbsent({ jsonrpc: '2.0', id: 13, method: 'resources/read', params: { uri: 'vault://keys/1' } }, 'vault://keys/1', 'vault://none/1');
+    const shelved = await expectAbsent(
+      { jsonrpc: '2.0', id: 18, method: 'resources/read', params: { uri: 'shelf://hidden-book' } },
+      'hidden-book',
+      'other-book',
+    );
+    expect(JSON.parse(shelved.body)).toMatchObject({ result: { contents: [{ uri: 'shelf://other-book', text: 'a book called other-book' }] } });
+    const complete = (id: number, ref: Record<string, unknown>, name: string): Body => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'completion/complete',
+      params: { ref, argument: { name, value: '' } },
+    });
+    await expectAbsent(complete(14, { type: 'ref/prompt', name: 'secret_plan' }, 'topic'), 'secret_plan', 'nope_plans');
+    await expectAbsent(complete(15, { type: 'ref/resource', uri: 'vault://keys/{id}' }, 'id'), 'vault://keys/{id}', 'vault://none/{id}');
+    // The admin sees each of them.
+    expect(JSON.parse((await answer(await admin.send(complete(16, { type: 'ref/prompt', name: 'secret_plan' }, 'topic')))).body)).toMatchObject({
+      result: { completion: { values: ['heist'] } },
+    });
+    expect(
+      JSON.parse((await answer(await admin.send({ jsonrpc: '2.0', id: 17, method: 'resources/read', params: { uri: 'vault://keys/7' } }))).body),
+    ).toMatchObject({
+      result: { contents: [{ text: 'key 7' }] },
+    });
+  });
+
+  it('refuses a subscription the read rule refuses, as the read is refused (403 naming the scope)', async () => {
+    const read = await answer(await user.send({ jsonrpc: '2.0', id: 21, method: 'resources/read', params: { uri: 'vault://scoped' } }));
+    expect(read.status).toBe(403);
+    expect(read.challenge).toMatch(/^Bearer error="insufficient_scope", .*scope="vault:read"/);
+    const subscribe: Body = era.modern
+      ? { jsonrpc: '2.0', id: 21, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['vault://public', 'vault://scoped'] } } }
+      : { jsonrpc: '2.0', id: 21, method: 'resources/subscribe', params: { uri: 'vault://scoped' } };
+    expect(await answer(await user.send(subscribe))).toEqual(read);
+  });
+
+  it('answers a subscription to a hidden resource as to an unknown one, and never tells of its updates', async () => {
+    let reader: EventReader;
+    if (era.modern) {
+      const listen = async (uris: string[]) => {
+        const opened = new EventReader(
+          await user.send({ jsonrpc: '2.0', id: 31, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris } } }),
+        );
+        await opened.until((seen) => seen.length > 0);
+        return opened;
+      };
+      // The acknowledgement: the hidden URI is honoured exactly as an unknown one would be.
+      const hidden = await listen(['vault://secret']);
+      const unknown = await listen(['vault://absent']);
+      expect(JSON.stringify(hidden.events).split('vault://secret').join('vault://absent')).toBe(JSON.stringify(unknown.events));
+      await Promise.all([hidden.close(), unknown.close()]);
+      // Acknowledged: from now on it hears.
+      reader = await listen(['vault://secret', 'vault://keys/1', 'vault://public']);
+    } else {
+      for (const [id, uri] of [
+        [32, 'vault://secret'],
+        [33, 'vault://keys/1'],
+        [34, 'vault://public'],
+      ] as const) {
+        const subscribed = await answer(await user.send({ jsonrpc: '2.0', id, method: 'resources/subscribe', params: { uri } }));
+        expect(subscribed).toEqual({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result: {} }), challenge: null });
+      }
+      const stream = await user.stream!();
+      expect(stream.status).toBe(200);
+      reader = new EventReader(stream);
+    }
+    app.resourceUpdated('vault://secret');
+    app.resourceUpdated('vault://keys/1');
+    app.resourceUpdated('vault://public');
+    // Published first, the hidden ones would have arrived before the public one.
+    expect(updates(await reader.until((seen) => updates(seen).includes('vault://public')))).toEqual(['vault://public']);
+    await reader.close();
+    expect(JSON.parse((await answer(await user.send(call(35, 'status', { arguments: {} })))).body)).toMatchObject({ result: { content: [{ text: 'up' }] } });
+  });
+
   it('takes a scope named constructor, toString, hasOwnProperty or __proto__ as a scope like any other (item 9)', async () => {
     const before = logged.length;
     for (const token of ['ctor', 'tostring', 'proto']) {
@@ -308,5 +432,34 @@ describe.each([handshake, modern])('hidden means absent on $name', (era) => {
     expect(JSON.parse(read.body)).toMatchObject({ result: { contents: [{ text: 'for readers' }] } });
     // Nothing threw: no error line, no stack.
     expect(logged.slice(before).filter((line) => line.level >= 50)).toEqual([]);
+  });
+});
+
+describe('a subscription made before a dynamic app changes', () => {
+  it('is held to the read rule of what answers its URI now: a resource added hidden is never heard of, on either era', async () => {
+    const legacy = await handshake.open('user');
+    expect(await answer(await legacy.send({ jsonrpc: '2.0', id: 51, method: 'resources/subscribe', params: { uri: 'vault://later' } }))).toMatchObject({
+      status: 200,
+    });
+    await answer(await legacy.send({ jsonrpc: '2.0', id: 52, method: 'resources/subscribe', params: { uri: 'vault://public' } }));
+    const stream = new EventReader(await legacy.stream!());
+    const stateless = await modern.open('user');
+    const listen = new EventReader(
+      await stateless.send({
+        jsonrpc: '2.0',
+        id: 53,
+        method: 'subscriptions/listen',
+        params: { notifications: { resourceSubscriptions: ['vault://later', 'vault://public'] } },
+      }),
+    );
+    await listen.until((seen) => seen.length > 0);
+
+    app.addProviders([new Later()]);
+    app.resourceUpdated('vault://later');
+    app.resourceUpdated('vault://public');
+    for (const reader of [stream, listen]) {
+      expect(updates(await reader.until((seen) => updates(seen).includes('vault://public')))).toEqual(['vault://public']);
+      await reader.close();
+    }
   });
 });
