@@ -8,6 +8,7 @@ import type { MethodHandler } from './method-handler';
 import type { RequestContext } from './request-context';
 import type { TaskRuntime } from './task-runtime';
 import type { Pipeline } from '../pipeline/compile-pipeline';
+import { visibleTask, visibleTasks, type TaskTools } from './task-access';
 
 /**
  * `tools/call` for an app with task tools: the request's dialect decides whether this call runs as
@@ -63,21 +64,25 @@ function admitted(ctx: RequestContext, method: string): void {
   ctx.taskDialect.admit(method, ctx.client);
 }
 
-/** The `tasks/*` methods, by name. */
-export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]> {
+/**
+ * The `tasks/*` methods, by name. Each answers only about tasks its caller may see
+ * (`maySeeTask`: the owner, and the tool's rules); any other id is an unknown task.
+ */
+export function taskMethods(runtime: TaskRuntime, app: TaskTools): Array<[string, MethodHandler]> {
+  const { store } = runtime.settings;
   return [
     [
       METHOD.TASKS_GET,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_GET);
-        return ctx.taskDialect.state(await runtime.owned(params.taskId, ctx.taskOwner));
+        return ctx.taskDialect.state(await visibleTask(app, store, params.taskId, ctx));
       },
     ],
     [
       METHOD.TASKS_RESULT,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_RESULT);
-        const task = await runtime.outcome(await runtime.owned(params.taskId, ctx.taskOwner), ctx);
+        const task = await runtime.outcome(await visibleTask(app, store, params.taskId, ctx), ctx);
         const related = { [RELATED_TASK_META]: { taskId: task.taskId } };
         if (task.status === 'completed' && task.result !== undefined) {
           const meta = isObject(task.result._meta) ? task.result._meta : {};
@@ -93,8 +98,11 @@ export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]
         admitted(ctx, METHOD.TASKS_LIST);
         const { cursor } = params;
         if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidParamsError('Invalid cursor');
-        const page = await runtime.settings.store.list(ctx.taskOwner, { cursor, limit: runtime.settings.pageSize });
-        const result: Record<string, unknown> = { tasks: page.tasks.map((task) => ctx.taskDialect.state(task)) };
+        const owner = ctx.taskOwner;
+        // Without a principal or a session nothing is the caller's: ownerless tasks are reached by id alone.
+        if (owner === undefined) return { tasks: [] };
+        const page = await store.list(owner, { cursor, limit: runtime.settings.pageSize });
+        const result: Record<string, unknown> = { tasks: (await visibleTasks(app, page.tasks, ctx)).map((task) => ctx.taskDialect.state(task)) };
         if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
         return result;
       },
@@ -103,7 +111,7 @@ export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]
       METHOD.TASKS_CANCEL,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_CANCEL);
-        const task = await runtime.owned(params.taskId, ctx.taskOwner);
+        const task = await visibleTask(app, store, params.taskId, ctx);
         const wasTerminal = isTerminalStatus(task.status);
         return ctx.taskDialect.cancelled(wasTerminal ? task : await runtime.cancel(task), wasTerminal);
       },
@@ -112,7 +120,7 @@ export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]
       METHOD.TASKS_UPDATE,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_UPDATE);
-        const task = await runtime.owned(params.taskId, ctx.taskOwner);
+        const task = await visibleTask(app, store, params.taskId, ctx);
         const { inputResponses } = params;
         if (!isObject(inputResponses)) throw new InvalidParamsError('tasks/update needs params.inputResponses, an object of answers by key');
         await runtime.answer(task, inputResponses);

@@ -35,7 +35,7 @@ export function buildMethodTable(app: AppModel): MethodTable {
           )
         : (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs, app.pipelines?.tools.byName),
     );
-    if (tasks) for (const [method, handler] of taskMethods(tasks)) table.set(method, handler);
+    if (tasks) for (const [method, handler] of taskMethods(tasks, app)) table.set(method, handler);
   }
   if (app.capabilities.resources) {
     table.set(METHOD.RESOURCES_LIST, (params, ctx) =>

@@ -17,12 +17,19 @@ import { monotonicMs } from '../../logging/monotonic-ms';
 import type { AuthInfo } from '../../auth/auth-info';
 import { mayHear, type SubscriptionGrant } from '../../dispatcher/readable-resource';
 
-/** Capabilities without what needs a session to work. */
-function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): ServerCapabilities {
+/**
+ * Capabilities without what needs a session to work; for an `anonymous` client (no principal)
+ * also without `tasks.list`: its tasks belong to nobody, so no list could ever show one.
+ */
+function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>, anonymous: boolean): ServerCapabilities {
   const { logging: _logging, ...rest } = capabilities;
   if (rest.resources) rest.resources = {};
   if (rest.tools) rest.tools = {};
   if (rest.prompts) rest.prompts = {};
+  if (rest.tasks && anonymous) {
+    const { list: _list, ...tasks } = rest.tasks;
+    rest.tasks = tasks;
+  }
   return rest;
 }
 
@@ -93,8 +100,8 @@ export class HandshakeSession {
     return undefined;
   }
 
-  /** Answers `initialize`: negotiates the revision and keeps what the client declared. */
-  initialize(id: RequestId, params: Readonly<Record<string, unknown>>): JsonRpcResponse {
+  /** Answers `initialize`: negotiates the revision and keeps what the client declared. `anonymous`: the request has no principal. */
+  initialize(id: RequestId, params: Readonly<Record<string, unknown>>, anonymous: boolean): JsonRpcResponse {
     if (this.initialized) return errorAnswer(id, new InvalidRequestError('This connection is already initialized'));
     const { protocolVersion, capabilities, clientInfo } = params;
     if (typeof protocolVersion !== 'string') return errorAnswer(id, new InvalidParamsError('initialize needs params.protocolVersion, a string'));
@@ -111,7 +118,7 @@ export class HandshakeSession {
     if (!this.sessionless) this.openedAt = monotonicMs();
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.capabilities),
+      capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities, anonymous) : this.capabilities),
       serverInfo: this.app.view(version).serverInfo,
     };
     if (this.app.instructions !== undefined) result.instructions = this.app.instructions;

@@ -5,6 +5,7 @@ import { METHOD } from '../../protocol/methods';
 import { RequestContext } from '../../dispatcher/request-context';
 import type { AppModel } from '../../dispatcher/app-model';
 import { mayHear, subscriptionGrant, type SubscriptionGrant } from '../../dispatcher/readable-resource';
+import { maySeeTask } from '../../dispatcher/task-access';
 import { LIST_CHANGED, LIST_NAMES } from '../../dispatcher/list-changes';
 import type { ListenSnapshot } from '../../dispatcher/session-snapshot';
 import type { RequestFrame } from '../../wire/frame';
@@ -98,14 +99,24 @@ async function openListen(
   }
   const heard = resources;
   if (acknowledge) send({ jsonrpc: '2.0', method: SUBSCRIPTIONS_ACKNOWLEDGED, params: { _meta: tag, notifications: honoured } });
+  // Task states are told in the order they came, each once the caller is known to see the task.
+  let taskStates = Promise.resolve();
   return new Promise((resolve) => {
     const unsubscribe = host.app.settings.bus.subscribe((event) => {
       if (event.type === 'listChanged') {
         if (honoured[`${event.list}ListChanged`] === true) send(listChanged(event.list));
       } else if (event.type === 'taskStatus') {
-        // The full task state, as tasks/get would answer it now (SEP-2663).
-        if (Array.isArray(honoured.taskIds) && honoured.taskIds.includes(event.task.taskId)) {
-          send({ jsonrpc: '2.0', method: METHOD.TASKS_NOTIFICATION, params: { ...modernTasks.state(event.task), _meta: tag } });
+        // The full task state, as tasks/get would answer it now (SEP-2663), and only to whom
+        // tasks/get would answer it: naming an id is not enough for another principal's task.
+        const { task } = event;
+        if (Array.isArray(honoured.taskIds) && honoured.taskIds.includes(task.taskId)) {
+          taskStates = taskStates
+            .then(() => maySeeTask(host.app, task, ctx))
+            .then((visible) => {
+              if (visible && !ctx.signal.aborted)
+                send({ jsonrpc: '2.0', method: METHOD.TASKS_NOTIFICATION, params: { ...modernTasks.state(task), _meta: tag } });
+            })
+            .catch((error: unknown) => ctx.logger.error({ err: error, taskId: task.taskId }, 'could not tell a listen of a task state'));
         }
       } else if (heard !== undefined && heard.uris.has(event.uri) && mayHear(host.app.map, host.app.pipelines, event.uri, heard.grant)) {
         send({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri, _meta: tag } });
