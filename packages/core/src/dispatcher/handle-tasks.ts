@@ -3,7 +3,7 @@ import { isObject } from '../protocol/json-rpc';
 import { METHOD, RELATED_TASK_META } from '../protocol/methods';
 import { isTerminalStatus } from '../app/task-store';
 import type { ToolDefinition } from '../scanner/definitions';
-import { authorizeCall, callTool } from './handle-tools';
+import { admitCall, callTool, toolOf } from './handle-tools';
 import type { MethodHandler } from './method-handler';
 import type { RequestContext } from './request-context';
 import type { TaskRuntime } from './task-runtime';
@@ -26,20 +26,38 @@ export function callToolOrTask(
     const tool = typeof params.name === 'string' ? map.get(params.name) : undefined;
     // A tool that never runs as a task, asked for none: the plain call. Asked for one, the era says what that means.
     if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs, piped);
-    const plan = ctx.taskDialect.plan(tool, params, ctx.client);
-    if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped);
-    const pipeline = piped?.get(tool.name);
-    // Guards run once, on this request, before anything is stored: no task for a caller who may
-    // not call the tool (a hidden tool is an unknown tool, a denial its error).
-    const start = () =>
-      runtime.start(
-        tool,
-        ctx,
-        plan.ttlMs,
-        (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped, pipeline !== undefined) as unknown as Promise<Record<string, unknown>>,
-      );
-    return pipeline === undefined ? start() : authorizeCall(tool, pipeline, ctx).then(start);
+    return callPlanned(runtime, map, params, ctx, timeoutMs, piped);
   };
+}
+
+/**
+ * A call whose tool runs as a task, or whose client asked for one. Access rules and guards come
+ * first (a hidden tool is an unknown tool, a denial its error), then the argument headers, then
+ * the era's task rules: what a tool is to tasks (`does not run as a task`, `must be called as a
+ * task`, the tasks extension it needs) is told only to a caller who may see it. Nothing is stored
+ * for a caller who may not call the tool.
+ */
+function callPlanned(
+  runtime: TaskRuntime,
+  map: ReadonlyMap<string, ToolDefinition>,
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+  timeoutMs: number | undefined,
+  piped: ReadonlyMap<string, Pipeline> | undefined,
+): unknown {
+  const { tool, args } = toolOf(map, params);
+  const planned = (): Promise<unknown> => {
+    const plan = ctx.taskDialect.plan(tool, params, ctx.client);
+    if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped, true);
+    return runtime.start(
+      tool,
+      ctx,
+      plan.ttlMs,
+      (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped, true) as unknown as Promise<Record<string, unknown>>,
+    );
+  };
+  const admitted = admitCall(tool, piped?.get(tool.name), args, ctx);
+  return admitted instanceof Promise ? admitted.then(planned) : planned();
 }
 
 function admitted(ctx: RequestContext, method: string): void {

@@ -11,6 +11,7 @@ import { callToolOrTask, taskMethods } from './handle-tasks';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 import { listFor } from './visible-list';
+import { subscriptionGrant, type SubscriptionGrant } from './readable-resource';
 
 /**
  * The methods an app answers after the handshake, built once. Capabilities the app does not
@@ -52,11 +53,16 @@ export function buildMethodTable(app: AppModel): MethodTable {
     table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(app.map.prompts, params, ctx, app.pipelines?.prompts.byName));
   }
   if (app.capabilities.resources?.subscribe) {
-    table.set(METHOD.RESOURCES_SUBSCRIBE, (params, _ctx, connection) =>
-      settled(connection.subscribe(requireUri(params, 'uri', METHOD.RESOURCES_SUBSCRIBE, app.settings.maxUriLength), true)),
-    );
+    table.set(METHOD.RESOURCES_SUBSCRIBE, (params, ctx, connection) => {
+      const uri = requireUri(params, 'uri', METHOD.RESOURCES_SUBSCRIBE, app.settings.maxUriLength);
+      // Hidden: the empty answer an unknown URI gets, and nothing is ever heard of it.
+      const subscribe = (grant: SubscriptionGrant | undefined) => (grant === undefined ? {} : settled(connection.subscribe(uri, grant)));
+      // Hearing of a resource is reading it: its read rule first (a denial answers as a read's does).
+      const grant = subscriptionGrant(app.map, app.pipelines, uri, ctx);
+      return grant instanceof Promise ? grant.then(subscribe) : subscribe(grant);
+    });
     table.set(METHOD.RESOURCES_UNSUBSCRIBE, (params, _ctx, connection) =>
-      settled(connection.subscribe(requireUri(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE, app.settings.maxUriLength), false)),
+      settled(connection.subscribe(requireUri(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE, app.settings.maxUriLength), undefined)),
     );
   }
   if (app.capabilities.logging) {

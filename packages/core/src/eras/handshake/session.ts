@@ -14,6 +14,8 @@ import type { SessionSnapshot } from '../../dispatcher/session-snapshot';
 import { OutboundRequests, type OutboundRequestOptions } from '../../dispatcher/outbound-requests';
 import { BATCH_REVISION, hasFeature } from './features';
 import { monotonicMs } from '../../logging/monotonic-ms';
+import type { AuthInfo } from '../../auth/auth-info';
+import { mayHear, type SubscriptionGrant } from '../../dispatcher/readable-resource';
 
 /**
  * Capabilities without what needs a session to work; for an `anonymous` client (no principal)
@@ -46,7 +48,8 @@ function withoutTasksBefore(version: string, capabilities: Readonly<ServerCapabi
 export class HandshakeSession {
   private initialized = false;
   private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
-  private readonly subscriptions = new Set<string>();
+  /** Each subscribed URI, with what let the subscriber in (the read rule applies to hearing too). */
+  private readonly subscriptions = new Map<string, SubscriptionGrant>();
   private unsubscribeBus: (() => void) | undefined = undefined;
   /** Requests this server sent the client, awaiting answers. */
   readonly outbound: OutboundRequests;
@@ -67,6 +70,8 @@ export class HandshakeSession {
     /** Relay app events to the client (false: the transport does). */
     appEvents = true,
     outboundIdPrefix?: string,
+    /** Who the restored subscriptions belong to: the connection's caller. */
+    restoredAuth?: AuthInfo,
   ) {
     this.outbound = new OutboundRequests(outboundIdPrefix);
     this.logLevel = restored?.logLevel ?? app.settings.clientLogging?.defaultLevel;
@@ -74,7 +79,8 @@ export class HandshakeSession {
       this.client = Object.freeze({ ...restored.client });
       this.initialized = true;
     }
-    for (const uri of restored?.subscriptions ?? []) this.subscriptions.add(uri);
+    // Granted where they were made; held to the read rule again only if the app changes.
+    for (const uri of restored?.subscriptions ?? []) this.subscriptions.set(uri, { auth: restoredAuth, pipelines: app.pipelines });
     if (!sessionless && appEvents) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
   }
 
@@ -134,12 +140,12 @@ export class HandshakeSession {
 
   /** The URIs the client subscribed to, in subscription order. */
   get subscribedUris(): string[] {
-    return [...this.subscriptions];
+    return [...this.subscriptions.keys()];
   }
 
-  /** `resources/subscribe` and `resources/unsubscribe`. */
-  subscribe(uri: string, on: boolean): void {
-    if (on) this.subscriptions.add(uri);
+  /** `resources/subscribe` (with what let the subscriber in) and `resources/unsubscribe` (undefined). */
+  subscribe(uri: string, grant: SubscriptionGrant | undefined): void {
+    if (grant !== undefined) this.subscriptions.set(uri, grant);
     else this.subscriptions.delete(uri);
   }
 
@@ -156,7 +162,8 @@ export class HandshakeSession {
     // 2025-11-25 sessions hear of their tasks from notifications/tasks/status, sent by the task itself.
     if (event.type === 'taskStatus') return;
     if (event.type === 'resourceUpdated') {
-      if (this.subscriptions.has(event.uri)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
+      const grant = this.subscriptions.get(event.uri);
+      if (grant !== undefined && mayHear(this.app.map, this.app.pipelines, event.uri, grant)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
       return;
     }
     if (this.capabilities[event.list]?.listChanged === true) this.notify(LIST_CHANGED[event.list]);
