@@ -229,14 +229,12 @@ export class StreamableHttpEndpoint {
     return connection.serveFrame(classified, options);
   }
 
-  private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
-
   /**
    * A POST of an era without sessions (an `Mcp-Session-Id` is ignored): admitted by its era (its
    * headers against its body), then served statelessly by core, JSON or SSE, with its era's statuses.
    */
   private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
-    const refused = era.admit(request.headers, message, this.headerParamsOf);
+    const refused = era.admit(request.headers, message);
     if (refused) return errorResult(400, refused, idOf(message));
     return this.dispatch(request, undefined, undefined, message, false, era);
   }

@@ -32,4 +32,4 @@ sessionRouterContract('MemorySessionRouter', () => {
   });
 });
 rateLimitStoreContract('MemoryRateLimitStore', () => ({ store: new MemoryRateLimitStore() }));
-taskStoreContract('MemoryTaskStore', () => ({ store: new MemoryTaskStore() }));
+taskStoreContract('MemoryTaskStore', (setup) => ({ store: new MemoryTaskStore(setup) }));

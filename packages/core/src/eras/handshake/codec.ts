@@ -1,3 +1,4 @@
+import { principalOf } from '../../auth/principal';
 import { clip } from '../../errors/clip';
 import { InvalidRequestError, MethodNotFoundError } from '../../errors/mcp-error';
 import { errorAnswer } from '../../errors/error-answer';
@@ -55,7 +56,8 @@ export const handshakeEra: Era = {
             )
           : response,
       );
-    if (method === METHOD.INITIALIZE) return answered(handshake.initialize(id, frame.params));
+    if (method === METHOD.INITIALIZE)
+      return answered(handshake.initialize(id, frame.params, principalOf((options.transport ?? host.transport).auth) === undefined));
     // Lifecycle: before initialize a client may only ping.
     if (!handshake.isInitialized && method !== METHOD.PING) {
       return answered(errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
