@@ -3,7 +3,7 @@ import '@mcpkit/core/compile-cache';
 import { parseArgs } from 'node:util';
 import type { McpHttpOptions } from '@mcpkit/http';
 import { serveStdio } from '@mcpkit/stdio';
-import { createNotesApp, notesDatabasePath } from './app';
+import { createNotesApp, notesDatabasePath, notesLimits } from './app';
 import { notesAuthFromEnv, notesHttpAuth, type NotesAuth } from './auth';
 import { startTelemetry } from './telemetry';
 import { notesScaleOut } from './scale-out';
@@ -29,6 +29,8 @@ try {
   extraHosts = values.stdio ? undefined : allowedHostsFromEnv();
   // REDIS_URL: several instances share sessions, streams, events and tasks (HTTP only).
   scaleOut = values.stdio ? undefined : notesScaleOut();
+  // NOTES_MAX_TASKS, NOTES_MAX_TASKS_PER_OWNER, NOTES_MAX_EXPORTS: a bad value stops the start here, said plainly.
+  notesLimits();
 } catch (error) {
   process.stderr.write(`notes server could not start: ${(error as Error).message}\n`);
   process.exit(1);

@@ -1,6 +1,6 @@
 import { createLogger, type TaskStore } from '@mcpkit/core';
 import type { RedisHttpOptions } from '@mcpkit/redis';
-import type { NotesAppOptions } from './app';
+import { notesLimits, type NotesAppOptions } from './app';
 
 /** What the notes server shares with its other instances when it runs behind a load balancer. */
 export interface NotesScaleOut {
@@ -41,6 +41,7 @@ export function notesScaleOut(env: NodeJS.ProcessEnv = process.env): NotesScaleO
     prefix: env.REDIS_PREFIX || 'mcpkit-notes:',
     instanceId: env.MCP_INSTANCE_ID || undefined,
     startTimeoutMs: env.REDIS_START_TIMEOUT_MS ? Number(env.REDIS_START_TIMEOUT_MS) : undefined,
+    ...notesLimits(env).tasks,
     logger,
   });
   return {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpServerProcess, RawStdioClient, StubAuthorizationServer } from '@mcpkit/testing';
-import { startAuthenticatedNotes } from './support/authenticated-notes';
+import { RawStdioClient, type HttpServerProcess } from '@mcpkit/testing';
+import { startAuthenticatedNotes, type AuthenticatedNotes } from './support/authenticated-notes';
 
 // Issue #26 item 10: every request, accepted or refused, has exactly one request line (caller,
 // method, outcome, ms), whether a handler ran or not: initialize, server/discover, a listen when
@@ -203,24 +203,17 @@ describe('the request line of every request, over stdio (the built notes app)', 
 });
 
 describe('the request line of every request, over HTTP with tokens (the built notes app)', () => {
-  let dir: string;
-  let as: StubAuthorizationServer;
+  let notes: AuthenticatedNotes;
   let server: HttpServerProcess;
   let token: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mcpkit-notes-audit-http-'));
-    as = await StubAuthorizationServer.start();
-    let resource: string;
-    ({ server, resource } = await startAuthenticatedNotes(as, dir));
-    token = await as.mint({ aud: resource, sub: 'auditor', scope: 'notes:write', claims: { client_id: 'audit-client' } });
+    notes = await startAuthenticatedNotes('audit', { LOG_LEVEL: 'info' });
+    server = notes.server;
+    token = await notes.as.mint({ aud: notes.resource, sub: 'auditor', scope: 'notes:write', claims: { client_id: 'audit-client' } });
   });
 
-  afterAll(async () => {
-    await server?.stop();
-    await as?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => notes?.stop());
 
   /** One POST; its answer's status and JSON-RPC message(s) (JSON, or the data lines of an SSE answer). */
   async function post(

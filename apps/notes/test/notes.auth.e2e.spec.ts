@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
@@ -6,7 +7,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpServerProcess, StubAuthorizationServer } from '@mcpkit/testing';
-import { startAuthenticatedNotes } from './support/authenticated-notes';
 
 // The notes app in its authenticated mode (NOTES_AUTH_ISSUER + NOTES_AUTH_RESOURCE) as a child
 // process, tokens from the stub authorization server, driven by the official clients on both
@@ -65,6 +65,17 @@ const modern: Era = {
   },
 };
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 const text = (result: unknown): string => (result as Result).content[0]?.text ?? '';
 /** An error as a client surfaces it, with the item's name taken out: hidden and unknown must match. */
 const shape = (error: unknown, name: string) => {
@@ -88,8 +99,18 @@ const failure = (promise: Promise<unknown>): Promise<unknown> =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcpkit-notes-auth-'));
   as = await StubAuthorizationServer.start();
-  // The audit line is at info: checked at the end, with what the server printed.
-  ({ server, resource } = await startAuthenticatedNotes(as, dir));
+  // The canonical URL must be known before the server starts: it is in every token's aud.
+  const port = await freePort();
+  resource = `http://127.0.0.1:${port}/mcp`;
+  server = await HttpServerProcess.start(process.execPath, [MAIN], {
+    PORT: String(port),
+    // The audit line is at info: checked at the end, with what the server printed.
+    LOG_LEVEL: 'info',
+    NOTES_DB: join(dir, 'notes.db'),
+    NOTES_EXPORT_DIR: join(dir, 'exports'),
+    NOTES_AUTH_ISSUER: as.issuer,
+    NOTES_AUTH_RESOURCE: resource,
+  });
   expect(server.url).toBe(resource);
 });
 

@@ -237,14 +237,12 @@ export class StreamableHttpEndpoint {
     return connection.serveFrame(classified, options);
   }
 
-  private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
-
   /**
    * A POST of an era without sessions (an `Mcp-Session-Id` is ignored): admitted by its era (its
    * headers against its body), then served statelessly by core, JSON or SSE, with its era's statuses.
    */
   private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
-    const refused = era.admit(request.headers, message, this.headerParamsOf);
+    const refused = era.admit(request.headers, message);
     if (refused) return this.refuse(request, message, 400, refused);
     return this.dispatch(request, undefined, undefined, message, false, era);
   }
@@ -467,6 +465,9 @@ export class StreamableHttpEndpoint {
       session?.release(stream);
       return streamed!;
     }
+    // A refused initialize ends its session, but only once its answer is written: discarding the
+    // session first closed the stream it was to go out on (sse mode), so it never did.
+    let refusedSession: LiveSession | undefined;
     if (fresh && session) {
       // A client that left before its initialize was answered may have lost its session already.
       if (succeeded(answer) && this.registry!.has(session)) {
@@ -492,15 +493,17 @@ export class StreamableHttpEndpoint {
           }
           return unavailableResult(idOf(message));
         }
-      } else this.registry!.discard(session);
+      } else refusedSession = session;
     }
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
       cancelled = answer === undefined;
       stream.complete(answer);
       session?.release(stream);
+      if (refusedSession) this.registry!.discard(refusedSession);
       return streamed!;
     }
+    if (refusedSession) this.registry!.discard(refusedSession);
     if (answer === undefined) {
       // Every request was cancelled. The client expects no response for them (utilities/
       // cancellation), yet the POST must end: with an empty stream, or in json mode an error.

@@ -34,4 +34,4 @@ sessionRouterContract('MemorySessionRouter', () => {
 });
 rateLimitStoreContract('MemoryRateLimitStore', () => ({ store: new MemoryRateLimitStore() }));
 requestStateStoreContract('MemoryRequestStateStore', () => ({ store: new MemoryRequestStateStore() }));
-taskStoreContract('MemoryTaskStore', () => ({ store: new MemoryTaskStore() }));
+taskStoreContract('MemoryTaskStore', (setup) => ({ store: new MemoryTaskStore(setup) }));

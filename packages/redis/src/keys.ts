@@ -89,7 +89,12 @@ export class Keys {
     return `${this.prefix}task:${taskId}`;
   }
 
-  /** ZSET: an owner's tasks by creation time. */
+  /** ZSET: every task by when it expires (`+inf`: never), for the store's bound; expires with its last task. */
+  get allTasks(): string {
+    return `${this.prefix}tasks:all`;
+  }
+
+  /** ZSET: an owner's tasks by creation time (`tasks:-`: the ownerless ones, listed to nobody); expires with its last task. */
   tasksOf(owner: string | undefined): string {
     return `${this.prefix}tasks:${owner === undefined ? '-' : `o:${owner}`}`;
   }

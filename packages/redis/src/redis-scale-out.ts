@@ -111,7 +111,7 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
     bus,
     rateLimitStore: new RedisRateLimitStore(link, keys, onError),
     requestStateStore: new RedisRequestStateStore(link, keys),
-    taskStore: new RedisTaskStore(link, keys),
+    taskStore: new RedisTaskStore(link, keys, { maxTasks: resolved.maxTasks, maxTasksPerOwner: resolved.maxTasksPerOwner }),
     http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs, resolved.maxSessionRecordBytes), eventStore, router }),
     ready: () => started,
     close: async () => {
@@ -140,6 +140,8 @@ export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedi
     streamLeaseMs: positive('streamLeaseMs', options.streamLeaseMs ?? 30_000),
     followPollMs: positive('followPollMs', options.followPollMs ?? 250),
     maxFollowedStreams: positive('maxFollowedStreams', options.maxFollowedStreams ?? 100),
+    maxTasks: positive('maxTasks', options.maxTasks ?? 1_000),
+    maxTasksPerOwner: positive('maxTasksPerOwner', options.maxTasksPerOwner ?? 100),
     logger: options.logger,
   };
 }

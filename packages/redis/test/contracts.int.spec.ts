@@ -8,6 +8,9 @@ import { sessionRouterContract } from '../../http/test/contracts/session-router.
 import { sessionStoreContract } from '../../http/test/contracts/session-store.contract';
 import { taskStoreContract } from '../../http/test/contracts/task-store.contract';
 import { startRedisServer, type RedisServer } from './support/redis-server';
+import { Keys } from '../src/keys';
+import { RedisLink } from '../src/redis-link';
+import { RedisTaskStore } from '../src/redis-task-store';
 
 // The Redis implementations against the same contracts as the in-memory defaults
 // (packages/http/test/memory-contracts.int.spec.ts), on a real redis-server of this file's own.
@@ -86,7 +89,9 @@ requestStateStoreContract('RedisRequestStateStore', async () => {
   const [a, b] = [await scaleOut({ prefix }), await scaleOut({ prefix })];
   return { store: a.requestStateStore, other: b.requestStateStore, cleanup: async () => (await a.close(), await b.close()) };
 });
-taskStoreContract('RedisTaskStore', async () => {
-  const s = await scaleOut();
-  return { store: s.taskStore, cleanup: () => s.close() };
+taskStoreContract('RedisTaskStore', async ({ now, maxTasks, maxTasksPerOwner }) => {
+  // Made directly, for the contract's clock: redisScaleOut's store reads the wall clock.
+  const link = new RedisLink({ url: redis.url }, 2_000, undefined);
+  await link.ready();
+  return { store: new RedisTaskStore(link, new Keys(`contract-${++tests}:`), { maxTasks, maxTasksPerOwner }, now), cleanup: () => link.close() };
 });

@@ -64,6 +64,13 @@ export interface AppOptions extends Implementation {
    * 256 KiB). It carries the answers of every earlier round; a longer one is `-32602`.
    */
   maxRequestStateBytes?: number;
+  /**
+   * Longest URI a client may send, in characters (default 8 192, 8 KiB): `resources/read`,
+   * `resources/subscribe` and `unsubscribe`, `completion/complete` with a `ref/resource`, and the
+   * `resourceSubscriptions` of a 2026-07-28 `subscriptions/listen`. A longer one is `-32602`.
+   * Every template is matched against the URI of a read, in time linear in its length.
+   */
+  maxUriLength?: number;
   /** Largest `inputResponses` of one retry, in characters of JSON, about (default 131 072, 128 KiB); `-32602` above. */
   maxInputResponsesBytes?: number;
   /** Deepest nesting of objects and arrays in one answer of `inputResponses` (default 64); `-32602` deeper. */

@@ -34,6 +34,8 @@ export interface AppSettings {
   toolTimeoutMs: number | undefined;
   pageSize: number | undefined;
   maxBatchLength: number;
+  /** Longest URI a request may name (`maxUriLength`). */
+  maxUriLength: number;
   requestState: RequestStateCodec;
   /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
   cacheHints: ReadonlyMap<string, WireCacheHint>;

@@ -33,6 +33,7 @@ import type { SessionControls } from './method-handler';
 import { clientRequestChannel, sessionChannel, type ClientRequestTrace, type SessionTrace } from './diagnostics-channels';
 import type { OutboundRequestOptions } from './outbound-requests';
 import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
+import type { SubscriptionGrant } from './readable-resource';
 import { RequestTable } from './request-table';
 import { answeredUnserved } from './request-line';
 import { monotonicMs } from '../logging/monotonic-ms';
@@ -176,6 +177,7 @@ export class Connection {
       (method, params) => this.notify(method, params),
       this.appEvents,
       this.outboundIdPrefix,
+      this.transport.auth,
     );
     return this.handshakeState;
   }
@@ -401,10 +403,13 @@ export class Connection {
     this.outboundChannel = undefined;
   }
 
-  /** @internal `resources/subscribe` and `resources/unsubscribe`. */
-  subscribe(uri: string, on: boolean): void | Promise<void> {
-    this.handshake.subscribe(uri, on);
-    return this.onSubscription?.(uri, on);
+  /**
+   * @internal `resources/subscribe` (with what let the subscriber in: the read rule of the URI)
+   * and `resources/unsubscribe` (undefined).
+   */
+  subscribe(uri: string, grant: SubscriptionGrant | undefined): void | Promise<void> {
+    this.handshake.subscribe(uri, grant);
+    return this.onSubscription?.(uri, grant !== undefined);
   }
 
   private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {

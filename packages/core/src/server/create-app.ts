@@ -16,6 +16,8 @@ import { pipelineSettings } from './pipeline-options';
 
 /** Default of `maxBatchLength`. */
 const DEFAULT_MAX_BATCH_LENGTH = 100;
+/** Default of `maxUriLength`: 8 KiB, far beyond any URI a resource needs. */
+const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
 
 /**
  * Scans the providers once, runs every start-up check, precomputes the list results and returns
@@ -40,6 +42,11 @@ export function createApp(options: AppOptions): McpApp {
   if (options.maxBatchLength !== undefined && !(Number.isInteger(options.maxBatchLength) && options.maxBatchLength > 0)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxBatchLength ${String(options.maxBatchLength)} is not a positive integer.`, [
       'Give a bound such as 100, or leave it out for the default.',
+    ]);
+  }
+  if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxUriLength ${String(options.maxUriLength)} is not a positive integer.`, [
+      `Give a bound such as ${DEFAULT_MAX_URI_LENGTH}, or leave it out for the default.`,
     ]);
   }
   const cacheHints = cacheHintTable(options.cache);
@@ -70,6 +77,7 @@ export function createApp(options: AppOptions): McpApp {
     toolTimeoutMs: options.toolTimeoutMs,
     pageSize: options.pageSize,
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
+    maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
     requestState: new RequestStateCodec(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
     cacheHints,
     tasks,

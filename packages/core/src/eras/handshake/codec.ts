@@ -1,3 +1,4 @@
+import { principalOf } from '../../auth/principal';
 import { clip } from '../../errors/clip';
 import { InvalidRequestError, MethodNotFoundError } from '../../errors/mcp-error';
 import { errorAnswer } from '../../errors/error-answer';
@@ -60,7 +61,7 @@ export const handshakeEra: Era = {
     };
     if (method === METHOD.INITIALIZE) {
       const started = monotonicMs();
-      return answered(handshake.initialize(id, frame.params), started);
+      return answered(handshake.initialize(id, frame.params, principalOf((options.transport ?? host.transport).auth) === undefined), started);
     }
     // Lifecycle: before initialize a client may only ping.
     if (!handshake.isInitialized && method !== METHOD.PING) {
