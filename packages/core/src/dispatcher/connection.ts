@@ -35,6 +35,7 @@ import type { OutboundRequestOptions } from './outbound-requests';
 import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
 import type { SubscriptionGrant } from './readable-resource';
 import { RequestTable } from './request-table';
+import { answeredUnserved } from './request-line';
 import { monotonicMs } from '../logging/monotonic-ms';
 
 export type { ReceiveOptions };
@@ -425,7 +426,9 @@ export class Connection {
         const frame = classify(message, options.era, true);
         const era = ERAS[frame.era];
         const why = era.batchable(frame);
-        return why === undefined ? this.serve(frame, options) : Promise.resolve(errorAnswer(frame.id, new InvalidRequestError(why), era.errorObject));
+        return why === undefined
+          ? this.serve(frame, options)
+          : this.unserved(frame, options, errorAnswer(frame.id, new InvalidRequestError(why), era.errorObject));
       }),
     );
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
@@ -446,8 +449,12 @@ export class Connection {
         }
         return Promise.resolve(undefined);
       default:
-        return Promise.resolve(errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
+        return this.unserved(frame, options, errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
     }
+  }
+
+  private unserved(frame: Frame, options: ReceiveOptions, response: JsonRpcResponse): Promise<JsonRpcResponse> {
+    return answeredUnserved(options.logger ?? this.logger, frame, options.transport ?? this.transport, options.logBindings, response);
   }
 
   /** Handles a notification; false when it names a request this connection does not have (cancelled, progress). */

@@ -10,6 +10,7 @@ import type { AppOptions } from '../app/app-options';
 import { McpApp } from './mcp-app';
 import { MemoryEventBus, type EventBus } from '../app/event-bus';
 import { RequestStateCodec } from '../eras/modern/input-required';
+import { MemoryRequestStateStore } from '../app/request-state-store';
 import { cacheHintTable } from '../results/cache-hints';
 import { pipelineSettings } from './pipeline-options';
 
@@ -77,7 +78,7 @@ export function createApp(options: AppOptions): McpApp {
     pageSize: options.pageSize,
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
     maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
-    requestState: new RequestStateCodec(options.requestStateSecret, options),
+    requestState: new RequestStateCodec(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
     cacheHints,
     tasks,
     pipeline: pipelineSettings(options),
