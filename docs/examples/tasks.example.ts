@@ -48,5 +48,5 @@ export const reportsTaskApp = createApp({
   name: 'reports',
   version: '1.0.0',
   providers: [Reports],
-  tasks: { store: new MemoryTaskStore({ maxTasks: 100 }), defaultTtlMs: 10 * 60_000, pollIntervalMs: 500 },
+  tasks: { store: new MemoryTaskStore({ maxTasks: 100, maxTasksPerOwner: 10 }), defaultTtlMs: 10 * 60_000, pollIntervalMs: 500 },
 });

@@ -2,7 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Field, Tool, type RequestContext } from '@mcpkit/core';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { pruneExports, type ExportRetention } from './export-retention';
 import type { NoteStore } from './note-store';
+
+/** Archives kept by default: 100, none older than a day (the longest TTL of a task that names one). */
+export const DEFAULT_RETENTION: ExportRetention = { maxExports: 100, maxAgeMs: 86_400_000 };
 
 export class ExportNotesInput {
   @Field({ description: 'Only notes with this tag (default: all)' })
@@ -28,11 +32,15 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The notes' one long-running tool: a Markdown archive, written note by note, as a task when the client can. */
+/**
+ * The notes' one long-running tool: a Markdown archive, written note by note, as a task when the
+ * client can. Each export prunes the folder (`retention`), so archives do not pile up on disk.
+ */
 export class NotesExport {
   constructor(
     private readonly store: NoteStore,
     private readonly exportDir: string,
+    private readonly retention: ExportRetention = DEFAULT_RETENTION,
   ) {}
 
   @Tool({
@@ -54,6 +62,7 @@ export class NotesExport {
     // A fixed name per call: a cancelled or failed export leaves no half-written archive behind.
     const path = join(this.exportDir, `notes-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
     writeFileSync(path, parts.join('\n'));
+    pruneExports(this.exportDir, this.retention);
     return `Exported ${notes.length} note${notes.length === 1 ? '' : 's'} to ${path}`;
   }
 }

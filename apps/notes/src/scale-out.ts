@@ -1,10 +1,14 @@
 import { createLogger, type TaskStore } from '@mcpkit/core';
 import type { RedisHttpOptions } from '@mcpkit/redis';
-import type { NotesAppOptions } from './app';
+import { notesLimits, type NotesAppOptions } from './app';
 
 /** What the notes server shares with its other instances when it runs behind a load balancer. */
 export interface NotesScaleOut {
-  /** For `createNotesApp`: the shared event bus, and the logger that also reports Redis trouble. */
+  /**
+   * For `createNotesApp`: the shared event bus, rate-limit buckets (`create_note`'s 30 a minute
+   * hold across instances) and completed input-required exchanges, and the logger that also
+   * reports Redis trouble.
+   */
   readonly app: NotesAppOptions;
   /** Tasks in Redis: the SQLite task store fails the running tasks of whoever opens it, so it serves one instance only. */
   readonly tasks: TaskStore;
@@ -37,10 +41,11 @@ export function notesScaleOut(env: NodeJS.ProcessEnv = process.env): NotesScaleO
     prefix: env.REDIS_PREFIX || 'mcpkit-notes:',
     instanceId: env.MCP_INSTANCE_ID || undefined,
     startTimeoutMs: env.REDIS_START_TIMEOUT_MS ? Number(env.REDIS_START_TIMEOUT_MS) : undefined,
+    ...notesLimits(env).tasks,
     logger,
   });
   return {
-    app: { bus: scale.bus, logger },
+    app: { bus: scale.bus, rateLimitStore: scale.rateLimitStore, requestStateStore: scale.requestStateStore, logger },
     tasks: scale.taskStore,
     http: scale.http,
     instanceId: scale.instanceId,

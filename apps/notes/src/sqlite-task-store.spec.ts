@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoredTask } from '@mcpkit/core';
+import { taskStoreContract } from '../../../packages/http/test/contracts/task-store.contract';
 import { LOST_TASK_MESSAGE, SqliteTaskStore } from './sqlite-task-store';
+
+taskStoreContract('SqliteTaskStore', (setup) => {
+  const store = new SqliteTaskStore(':memory:', setup);
+  return { store, cleanup: () => store.close() };
+});
 
 function task(taskId: string, overrides: Partial<StoredTask> = {}): StoredTask {
   return { taskId, owner: undefined, tool: 'export_notes', status: 'working', createdAt: 0, lastUpdatedAt: 0, ttlMs: null, pollIntervalMs: 500, ...overrides };
@@ -43,7 +49,7 @@ describe('SqliteTaskStore', () => {
 
   it('forgets a task after its TTL and lists per owner, newest first, in pages', async () => {
     let now = 0;
-    const store = new SqliteTaskStore(':memory:', () => now);
+    const store = new SqliteTaskStore(':memory:', { now: () => now });
     await store.create(task('a', { owner: 'o', createdAt: 1 }));
     await store.create(task('b', { owner: 'o', createdAt: 2 }));
     await store.create(task('c', { owner: 'o', createdAt: 3, ttlMs: 10 }));

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { StoredTask, TaskChange, TaskStore } from '@mcpkit/core';
+import { resolveTaskStoreBounds, TaskStoreFullError, type StoredTask, type TaskChange, type TaskStore, type TaskStoreBounds } from '@mcpkit/core';
 
 interface TaskRow {
   task_id: string;
@@ -43,20 +43,30 @@ function toTask(row: TaskRow): StoredTask {
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
+/** Options of `SqliteTaskStore`: its bounds (default 1000 tasks, 100 per owner) and clock. */
+export interface SqliteTaskStoreOptions extends Partial<TaskStoreBounds> {
+  /** The clock (tests). */
+  now?: () => number;
+}
+
 /**
  * Tasks in SQLite, so that a task's status and result outlive the process. Opening the store
  * reports every task still `working` or `input_required` as `failed`: this server is the only one
  * on its database, so whatever ran them is gone. Updates are compare-and-set in SQL (a terminal
- * task is never changed again).
+ * task is never changed again). Bounded as every store is (docs/tasks.md): expired rows are
+ * deleted as tasks are created, and past `maxTasksPerOwner` or `maxTasks` a new task makes room
+ * from its owner's own finished tasks or is refused.
  */
 export class SqliteTaskStore implements TaskStore {
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly now: () => number;
+  private readonly bounds: TaskStoreBounds;
+  private readonly insert: (task: StoredTask) => void;
 
-  constructor(
-    path: string,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(path: string, options: SqliteTaskStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.bounds = resolveTaskStoreBounds(options);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
@@ -75,6 +85,9 @@ export class SqliteTaskStore implements TaskStore {
       input_requests TEXT,
       worker TEXT
     )`);
+    // What the bounds count and expiry deletes, without a scan of the whole table per task.
+    this.db.exec(`CREATE INDEX IF NOT EXISTS tasks_by_owner ON tasks (owner, created_at);
+      CREATE INDEX IF NOT EXISTS tasks_by_expiry ON tasks (created_at + ttl_ms) WHERE ttl_ms IS NOT NULL`);
     this.statements = {
       insert: this.db.prepare(
         `INSERT INTO tasks (task_id, owner, tool, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms, result, error, input_requests, worker)
@@ -82,24 +95,62 @@ export class SqliteTaskStore implements TaskStore {
       ),
       get: this.db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE task_id = ?'),
       remove: this.db.prepare<[string]>('DELETE FROM tasks WHERE task_id = ?'),
-      expire: this.db.prepare<[number]>('DELETE FROM tasks WHERE ttl_ms IS NOT NULL AND created_at + ttl_ms <= ?'),
+      expire: this.db.prepare<{ now: number }>('DELETE FROM tasks WHERE ttl_ms IS NOT NULL AND created_at + ttl_ms <= @now'),
+      countAll: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks'),
+      countOwner: this.db.prepare<[string | null], { n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE owner IS ?'),
+      // The owner's own oldest finished task: what makes room for its next one.
+      dropOwnFinished: this.db.prepare<[string]>(
+        `DELETE FROM tasks WHERE rowid = (SELECT rowid FROM tasks WHERE owner = ? AND status IN ('completed', 'failed', 'cancelled') ORDER BY created_at, rowid LIMIT 1)`,
+      ),
       update: this.db.prepare(
         `UPDATE tasks SET status = @status, status_message = @status_message, result = @result, error = @error, input_requests = @input_requests, last_updated_at = @now
          WHERE task_id = @task_id AND status IN ('working', 'input_required')`,
       ),
-      list: this.db.prepare<[string | null, number, number, number], TaskRow>(
-        'SELECT * FROM tasks WHERE owner IS ? AND (ttl_ms IS NULL OR created_at + ttl_ms > ?) ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
+      list: this.db.prepare<{ owner: string; now: number; limit: number; offset: number }, TaskRow>(
+        'SELECT * FROM tasks WHERE owner = @owner AND (ttl_ms IS NULL OR created_at + ttl_ms > @now) ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset',
       ),
       orphans: this.db.prepare<[string, string, number]>(
         `UPDATE tasks SET status = 'failed', status_message = ?, error = ?, input_requests = NULL, last_updated_at = ? WHERE status IN ('working', 'input_required')`,
       ),
     };
-    this.statements.expire.run(this.now());
+    this.statements.expire.run({ now: this.now() });
     const error = JSON.stringify({ code: -32603, message: LOST_TASK_MESSAGE });
     this.statements.orphans.run(LOST_TASK_MESSAGE, error, this.now());
+    // One transaction: the count a bound reads is the count the insert adds to.
+    this.insert = this.db.transaction((task: StoredTask) => {
+      this.makeRoom(task.owner);
+      this.write(task);
+    });
   }
 
   create(task: StoredTask): Promise<void> {
+    try {
+      this.insert(task);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Room for one more task of `owner`: expired rows go; past its share or the total, its own
+   * oldest finished tasks; else a TaskStoreFullError. Another owner's row, and an ownerless one,
+   * stays until its TTL.
+   */
+  private makeRoom(owner: string | undefined): void {
+    this.statements.expire.run({ now: this.now() });
+    const { maxTasks, maxTasksPerOwner } = this.bounds;
+    for (;;) {
+      const bound =
+        this.statements.countOwner.get(owner ?? null)!.n >= maxTasksPerOwner ? 'owner' : this.statements.countAll.get()!.n >= maxTasks ? 'store' : undefined;
+      if (bound === undefined) return;
+      if (owner === undefined || this.statements.dropOwnFinished.run(owner).changes === 0) {
+        throw new TaskStoreFullError(bound === 'owner' ? maxTasksPerOwner : maxTasks, bound);
+      }
+    }
+  }
+
+  private write(task: StoredTask): void {
     this.statements.insert.run({
       task_id: task.taskId,
       owner: task.owner ?? null,
@@ -115,7 +166,6 @@ export class SqliteTaskStore implements TaskStore {
       input_requests: json(task.inputRequests),
       worker: task.worker ?? null,
     });
-    return Promise.resolve();
   }
 
   get(taskId: string): Promise<StoredTask | undefined> {
@@ -146,9 +196,10 @@ export class SqliteTaskStore implements TaskStore {
     return this.get(taskId);
   }
 
-  list(owner: string | undefined, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
+  list(owner: string, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
     const offset = page.cursor === undefined ? 0 : Number.parseInt(Buffer.from(page.cursor, 'base64url').toString(), 10) || 0;
-    const rows = this.statements.list.all(owner ?? null, this.now(), page.limit + 1, offset);
+    // `owner = @owner`, not IS: ownerless rows are in no list.
+    const rows = this.statements.list.all({ owner, now: this.now(), limit: page.limit + 1, offset });
     const tasks = rows.slice(0, page.limit).map(toTask);
     return Promise.resolve(rows.length > page.limit ? { tasks, nextCursor: Buffer.from(String(offset + page.limit)).toString('base64url') } : { tasks });
   }

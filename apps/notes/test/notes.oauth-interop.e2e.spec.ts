@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { HttpServerProcess, StubAuthorizationServer } from '@mcpkit/testing';
+import type { HttpServerProcess, StubAuthorizationServer } from '@mcpkit/testing';
+import { startAuthenticatedNotes, type AuthenticatedNotes } from './support/authenticated-notes';
 
 // auth.md case 19: the official SDK v1 client, with its own OAuth machinery, finds its way to a
 // token for the notes app on its own: 401 → Protected Resource Metadata → authorization server
 // metadata → dynamic registration → authorize (PKCE) → token → retry, then a 403 step-up.
-const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
 /**
  * A client's side of the flow: it keeps what the SDK hands it, and plays the user's browser at
@@ -59,46 +55,23 @@ class BrowserlessProvider implements OAuthClientProvider {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 const text = (result: unknown): string => (result as { content: Array<{ text: string }> }).content[0]?.text ?? '';
 
 describe('the official SDK v1 OAuth client against the authenticated notes app (auth.md case 19)', () => {
+  let notes: AuthenticatedNotes;
   let as: StubAuthorizationServer;
   let server: HttpServerProcess;
-  let dir: string;
   let resource: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mcpkit-notes-interop-'));
-    as = await StubAuthorizationServer.start();
-    const port = await freePort();
-    resource = `http://127.0.0.1:${port}/mcp`;
-    server = await HttpServerProcess.start(process.execPath, [MAIN], {
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      NOTES_DB: join(dir, 'notes.db'),
-      NOTES_EXPORT_DIR: join(dir, 'exports'),
-      NOTES_AUTH_ISSUER: as.issuer,
-      NOTES_AUTH_RESOURCE: resource,
-    });
+    notes = await startAuthenticatedNotes('interop');
+    ({ as, server, resource } = notes);
   });
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    expect(await server?.stop()).toEqual({ code: 0, signal: null });
-    await as?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await notes?.stop();
   });
 
   it('gets a token on its own after the 401, then steps up to notes:write after the 403', async () => {

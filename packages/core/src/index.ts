@@ -36,6 +36,7 @@ export type {
 export type { AuthInfo } from './auth/auth-info';
 export type { ImpliedScopes } from './auth/scopes';
 export { MemoryRateLimitStore, type RateLimitStore } from './app/rate-limit-store';
+export { MemoryRequestStateStore, type RequestStateStore } from './app/request-state-store';
 export { RATE_LIMIT_META } from './pipeline/rate-limiter';
 export type { CommonOptions, TaskSupport, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
 export { defineTool, type DefineToolOptions, type ToolHandler } from './define/define-tool';
@@ -70,7 +71,9 @@ export { ClientLog } from './dispatcher/client-log';
 export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
 export { isTerminalStatus, type TaskStore, type StoredTask, type TaskStatus, type TaskChange, type TaskErrorObject } from './app/task-store';
-export { MemoryTaskStore, TaskStoreFullError, type MemoryTaskStoreOptions } from './app/memory-task-store';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './app/memory-task-store';
+export { resolveTaskStoreBounds, type TaskStoreBounds } from './app/task-store-bounds';
+export { TaskStoreFullError, type TaskStoreBound } from './errors/task-store-full-error';
 export type { TaskOptions } from './app/task-options';
 export type { TaskHandle } from './dispatcher/task-handle';
 export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
@@ -96,6 +99,7 @@ export { ToolError } from './errors/tool-error';
 export {
   AccessDeniedError,
   AuthenticationRequiredError,
+  InvalidTokenDenial,
   InsufficientScopeError,
   ForbiddenError,
   type AccessDenial,

@@ -19,6 +19,7 @@ export { writesToStdout } from './logging/writes-to-stdout';
 export { hasDefaultLogger } from './server/default-logger';
 export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';
+export { logRefused } from './eras/log-refused';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';

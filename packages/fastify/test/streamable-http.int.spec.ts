@@ -107,6 +107,22 @@ describe('Streamable HTTP, stateful', () => {
     expect(JSON.parse(events[events.length - 1].data)).toMatchObject({ id: 1, result: { content: [{ text: 'y|session' }] } });
   });
 
+  it('answers a refused initialize on its stream in sse mode, and opens no session (found by the fuzzer)', async () => {
+    const server = await start({ responseMode: 'sse' });
+    const refused = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'initialize', params: { capabilities: {} } });
+    const events = parseSse(await refused.text()).filter((event) => event.data !== '');
+    // The session was discarded before its answer was written: the stream ended with the priming event only.
+    expect(events.map((event) => JSON.parse(event.data))).toEqual([
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'initialize needs params.protocolVersion, a string' } },
+    ]);
+    // The stream's head went out before the answer, naming the session; it no longer exists.
+    const named = refused.headers.get('mcp-session-id')!;
+    expect((await post(server.url, call(4, 'echo', { text: 'x' }), { 'mcp-session-id': named })).status).toBe(404);
+    const session = await openSession(server.url);
+    const streamed = await post(server.url, call(3, 'echo', { text: 'still serving' }), { 'mcp-session-id': session });
+    expect(JSON.parse(parseSse(await streamed.text()).pop()!.data)).toMatchObject({ id: 3, result: { content: [{ text: 'still serving|session' }] } });
+  });
+
   it('answers notifications and responses with 202 and no body', async () => {
     const server = await start();
     const session = await openSession(server.url);

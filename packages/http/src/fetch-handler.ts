@@ -4,6 +4,7 @@ import type { EventSink } from './event-stream';
 import type { DrainOptions } from './answer-unread-body';
 import { createHttpHandler, type McpHttpHandler } from './http-handler';
 import { headerValue, type HttpBodyResult, type HttpResult } from './http-result';
+import { joinedCredentials } from './joined-credentials';
 import type { McpHttpOptions } from './options';
 
 /** A web-standard handler: `(request) => response`, plus `close()` for shutdown. */
@@ -139,10 +140,16 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
 
   const handler = async (request: Request, info?: { remoteAddress?: string }): Promise<Response> => {
     const url = new URL(request.url);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     // A Request made in process carries no Host header; its URL says the same (servers build it from Host).
     headers.host ??= url.host;
+    // Headers joins repeated lines with ", ": the core must see each credential to refuse two.
+    const authorization = headers.authorization;
+    if (typeof authorization === 'string' && authorization.includes(',')) {
+      const credentials = joinedCredentials(authorization);
+      if (credentials.length > 1) headers.authorization = credentials;
+    }
     const query: Record<string, string | string[]> = {};
     url.searchParams.forEach((value, name) => {
       const seen = query[name];

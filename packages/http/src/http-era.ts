@@ -1,4 +1,4 @@
-import { type HeaderParam, type JsonRpcResponse, type McpError } from '@mcpkit/core';
+import { type JsonRpcResponse, type McpError } from '@mcpkit/core';
 import { handshakeHttp, statelessHttp, type Connection, type MessageBody } from '@mcpkit/core/transport';
 import type { HttpHeaders } from './http-result';
 
@@ -16,7 +16,7 @@ export interface HttpEra {
   /** What the dispatcher is told with each of its messages. */
   readonly receive: Readonly<NonNullable<Parameters<Connection['receive']>[1]>>;
   /** The error that refuses a POST before it runs (its headers against its body …), else undefined. */
-  admit(headers: HttpHeaders, body: MessageBody, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined;
+  admit(headers: HttpHeaders, body: MessageBody): McpError | undefined;
   /** The HTTP status of a JSON answer. */
   status(answer: JsonRpcResponse | readonly JsonRpcResponse[]): number;
   /** The versions its `MCP-Protocol-Version` may name. */

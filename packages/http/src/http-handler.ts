@@ -146,7 +146,12 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     : undefined;
   const resourceServer = options.auth ? new ResourceServer(options.auth, options.path) : undefined;
   const limiter = options.rateLimit ? new EndpointRateLimit(options.rateLimit) : undefined;
-  const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer, routed);
+  const countBatch =
+    limiter === undefined
+      ? undefined
+      : (request: HttpRequest, extra: number) =>
+          limiter.checkBatch({ auth: request.auth ?? undefined, remoteAddress: request.remoteAddress }, extra, request.logger ?? logger);
+  const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer, routed, countBatch);
   const ssePaths = options.httpSse;
   const sse = ssePaths
     ? new HttpSseEndpoints(

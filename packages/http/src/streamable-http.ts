@@ -3,6 +3,7 @@ import {
   InvalidParamsError,
   InvalidRequestError,
   UnsupportedProtocolVersionError,
+  type McpError,
   type JsonRpcResponse,
   type Logger,
   type TransportInfo,
@@ -10,6 +11,7 @@ import {
 import {
   encodeMessage,
   errorResponse,
+  logRefused,
   isServedVersion,
   parseMessage,
   protocolVersionHeader,
@@ -80,6 +82,8 @@ export class StreamableHttpEndpoint {
     private readonly logger: Logger,
     private readonly resourceServer?: ResourceServer,
     private readonly routed?: RoutedSessions,
+    /** With an endpoint rate limit: the `429` for a batch whose further messages the caller has no tokens for. */
+    private readonly countBatch?: (request: HttpRequest, extra: number) => Promise<HttpResult | undefined>,
   ) {}
 
   async post(request: HttpRequest): Promise<HttpResult> {
@@ -96,10 +100,14 @@ export class StreamableHttpEndpoint {
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
     const message = bodyOf(frame.message);
+    if (this.countBatch !== undefined && Array.isArray(message) && message.length > 1) {
+      const over = await this.countBatch(request, message.length - 1);
+      if (over !== undefined) return this.audited(request, message, over, new InvalidRequestError('Too Many Requests'), 'rate_limited');
+    }
     const version = protocolVersionHeader(request.headers);
     if (version !== undefined && !isServedVersion(version)) {
       // -32022 is the answer a client of the stateless era recognises; others just see a 400.
-      return errorResult(400, new UnsupportedProtocolVersionError(version), idOf(message));
+      return this.refuse(request, message, 400, new UnsupportedProtocolVersionError(version));
     }
     const era = eraOf(version, message);
     const transport = transportOf(request);
@@ -107,7 +115,7 @@ export class StreamableHttpEndpoint {
 
     if (!this.registry) {
       const refused = sessionlessBatchError(version, message);
-      if (refused) return errorResult(400, refused);
+      if (refused) return this.audited(request, message, errorResult(400, refused), refused);
       const connection = isInitializeRequest(message)
         ? this.options.app.connect(transport, { sessionless: true })
         : this.options.app.connect(transport, { sessionless: true, restore: { client: sessionlessClient(version) } });
@@ -118,15 +126,15 @@ export class StreamableHttpEndpoint {
     const fresh = isInitializeRequest(message);
     if (fresh) {
       session = this.registry.create(request.headers, principalOf(request));
-      if (!session) return fullResult(idOf(message));
+      if (!session) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
-      if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
+      if (id === undefined) return this.refuse(request, message, 400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'));
       const owned = await this.ownSession(id, request);
-      if (owned === UNAVAILABLE) return unavailableResult(idOf(message));
-      if (owned === FULL) return fullResult(idOf(message));
+      if (owned === UNAVAILABLE) return this.refuse(request, message, 503, storeUnavailable(), RETRY_UNAVAILABLE);
+      if (owned === FULL) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
       session = owned;
-      if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
+      if (!session) return this.refuse(request, message, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
     }
     // The session is held (busy) until this POST is answered or its client goes.
     let held = true;
@@ -229,16 +237,25 @@ export class StreamableHttpEndpoint {
     return connection.serveFrame(classified, options);
   }
 
-  private readonly headerParamsOf = (tool: string) => this.options.app.map.tools.get(tool)?.headerParams;
-
   /**
    * A POST of an era without sessions (an `Mcp-Session-Id` is ignored): admitted by its era (its
    * headers against its body), then served statelessly by core, JSON or SSE, with its era's statuses.
    */
   private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
-    const refused = era.admit(request.headers, message, this.headerParamsOf);
-    if (refused) return errorResult(400, refused, idOf(message));
+    const refused = era.admit(request.headers, message);
+    if (refused) return this.refuse(request, message, 400, refused);
     return this.dispatch(request, undefined, undefined, message, false, era);
+  }
+
+  /** The answer to a POST's requests refused here, once its body was read, with their request lines. */
+  private refuse(request: HttpRequest, message: MessageBody, status: number, error: McpError, headers?: Record<string, string>): HttpResult {
+    return this.audited(request, message, errorResult(status, error, idOf(message), headers), error);
+  }
+
+  /** `result`, after the request lines of the requests it refuses (with `error`; `outcome` when the error's own is not it). */
+  private audited(request: HttpRequest, message: MessageBody, result: HttpResult, error: McpError, outcome?: string): HttpResult {
+    logRefused(request.logger ?? this.logger, message, transportOf(request), error, outcome);
+    return result;
   }
 
   /** The session a GET or DELETE names, held for the caller (who leaves it); else the error to answer. */
@@ -465,6 +482,9 @@ export class StreamableHttpEndpoint {
       session?.release(stream);
       return streamed!;
     }
+    // A refused initialize ends its session, but only once its answer is written: discarding the
+    // session first closed the stream it was to go out on (sse mode), so it never did.
+    let refusedSession: LiveSession | undefined;
     if (fresh && session) {
       // A client that left before its initialize was answered may have lost its session already.
       if (succeeded(answer) && this.registry!.has(session)) {
@@ -490,15 +510,17 @@ export class StreamableHttpEndpoint {
           }
           return unavailableResult(idOf(message));
         }
-      } else this.registry!.discard(session);
+      } else refusedSession = session;
     }
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
       cancelled = answer === undefined;
       stream.complete(answer);
       session?.release(stream);
+      if (refusedSession) this.registry!.discard(refusedSession);
       return streamed!;
     }
+    if (refusedSession) this.registry!.discard(refusedSession);
     if (answer === undefined) {
       // Every request was cancelled. The client expects no response for them (utilities/
       // cancellation), yet the POST must end: with an empty stream, or in json mode an error.
@@ -522,16 +544,27 @@ const UNAVAILABLE = Symbol('unavailable');
 /** What `ownSession` says when a shared session exists but this instance has no free slot for it. */
 const FULL = Symbol('full');
 
+const RETRY_FULL = { 'retry-after': '5' };
+const RETRY_UNAVAILABLE = { 'retry-after': '1' };
+
+/** Why a 503 (with `RETRY_FULL`): every session slot of this instance is busy. */
+function sessionsFull(): InvalidRequestError {
+  return new InvalidRequestError('Too many sessions; try again later');
+}
+
+/** Why a 503 (with `RETRY_UNAVAILABLE`): the shared session store is unreachable for now. */
+function storeUnavailable(): InternalError {
+  return new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly');
+}
+
 /** 503 with `Retry-After`: every session slot of this instance is busy. */
 function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
-  return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), id ?? null, { 'retry-after': '5' });
+  return errorResult(503, sessionsFull(), id ?? null, RETRY_FULL);
 }
 
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
-  return errorResult(503, new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly'), id ?? null, {
-    'retry-after': '1',
-  });
+  return errorResult(503, storeUnavailable(), id ?? null, RETRY_UNAVAILABLE);
 }
 
 /** Who a request's credential names, for binding sessions to it: issuer and subject. */

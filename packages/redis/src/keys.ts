@@ -79,12 +79,22 @@ export class Keys {
     return `${this.prefix}rl:${key}`;
   }
 
+  /** STRING: a 2026-07-28 input-required exchange that completed (or runs a round), until its states expire. */
+  requestState(exchange: string): string {
+    return `${this.prefix}rs:${exchange}`;
+  }
+
   /** STRING: one task (JSON). */
   task(taskId: string): string {
     return `${this.prefix}task:${taskId}`;
   }
 
-  /** ZSET: an owner's tasks by creation time. */
+  /** ZSET: every task by when it expires (`+inf`: never), for the store's bound; expires with its last task. */
+  get allTasks(): string {
+    return `${this.prefix}tasks:all`;
+  }
+
+  /** ZSET: an owner's tasks by creation time (`tasks:-`: the ownerless ones, listed to nobody); expires with its last task. */
   tasksOf(owner: string | undefined): string {
     return `${this.prefix}tasks:${owner === undefined ? '-' : `o:${owner}`}`;
   }

@@ -74,6 +74,10 @@ export interface RedisScaleOutOptions {
    * replays what is stored and ends, and the client resumes it again later (polling).
    */
   maxFollowedStreams?: number;
+  /** Most tasks the shared task store keeps at once, across instances (default 1 000). */
+  maxTasks?: number;
+  /** Most tasks of one owner (principal or session; the ownerless ones count as one) the shared task store keeps at once (default 100). */
+  maxTasksPerOwner?: number;
   /** Where connection trouble is logged (default: silent). */
   logger?: Logger;
 }
@@ -92,5 +96,7 @@ export interface ResolvedRedisOptions {
   streamLeaseMs: number;
   followPollMs: number;
   maxFollowedStreams: number;
+  maxTasks: number;
+  maxTasksPerOwner: number;
   logger: Logger | undefined;
 }

@@ -1,34 +1,72 @@
-import { isTerminalStatus, type StoredTask, type TaskChange, type TaskStore } from '@mcpkit/core';
+import {
+  isTerminalStatus,
+  resolveTaskStoreBounds,
+  TaskStoreFullError,
+  type StoredTask,
+  type TaskChange,
+  type TaskStore,
+  type TaskStoreBounds,
+} from '@mcpkit/core';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
-import { UPDATE_TASK } from './scripts';
+import { CREATE_TASK, UPDATE_TASK } from './scripts';
 
 const MAX_CAS_ATTEMPTS = 8;
 
+/** Whether `task` is past its TTL on `now`'s clock (Redis also drops its key then, on its own clock). */
+function expired(task: StoredTask, now: number): boolean {
+  return task.ttlMs !== null && now >= task.createdAt + task.ttlMs;
+}
+
 /**
  * Tasks in Redis, readable from every instance: a HASH per task (version, status, JSON) that
- * expires with the task's TTL, and a ZSET of each owner's tasks by creation time (pruned as
- * `list` meets expired ones). `update` is a compare-and-set on the version in one script: a
- * terminal task is never changed again, so a cancel and a late result cannot both win.
+ * expires with the task's TTL; a ZSET of every task by expiry (the store's count) and one of
+ * each owner's tasks by creation (its share, and its list), each expiring with its last task.
+ * `create` checks the bounds and writes in one script, so instances racing for the last place
+ * cannot both take it. `update` is a compare-and-set on the version in one script: a terminal
+ * task is never changed again, so a cancel and a late result cannot both win.
  */
 export class RedisTaskStore implements TaskStore {
+  private readonly bounds: TaskStoreBounds;
+
   constructor(
     private readonly link: RedisLink,
     private readonly keys: Keys,
+    bounds: Partial<TaskStoreBounds> = {},
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.bounds = resolveTaskStoreBounds(bounds);
+  }
 
   async create(task: StoredTask): Promise<void> {
-    const key = this.keys.task(task.taskId);
-    const args = ['HSET', key, 'v', '1', 's', task.status, 'j', JSON.stringify(task)];
-    await this.link.send(args);
-    if (task.ttlMs !== null) await this.link.send(['PEXPIREAT', key, String(task.createdAt + task.ttlMs)]);
-    await this.link.send(['ZADD', this.keys.tasksOf(task.owner), String(task.createdAt), task.taskId]);
+    const expiresAt = task.ttlMs === null ? '' : String(task.createdAt + task.ttlMs);
+    const outcome = await this.link.send([
+      'EVAL',
+      CREATE_TASK,
+      '3',
+      this.keys.task(task.taskId),
+      this.keys.allTasks,
+      this.keys.tasksOf(task.owner),
+      String(this.now()),
+      expiresAt,
+      JSON.stringify(task),
+      task.status,
+      task.taskId,
+      String(task.createdAt),
+      String(this.bounds.maxTasks),
+      String(this.bounds.maxTasksPerOwner),
+      this.keys.task(''),
+      task.owner === undefined ? '0' : '1',
+    ]);
+    if (outcome === 'owner') throw new TaskStoreFullError(this.bounds.maxTasksPerOwner, 'owner');
+    if (outcome === 'store') throw new TaskStoreFullError(this.bounds.maxTasks, 'store');
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
     const raw = await this.link.send(['HGET', this.keys.task(taskId), 'j']);
-    return typeof raw === 'string' ? (JSON.parse(raw) as StoredTask) : undefined;
+    if (typeof raw !== 'string') return undefined;
+    const task = JSON.parse(raw) as StoredTask;
+    return expired(task, this.now()) ? undefined : task;
   }
 
   async update(taskId: string, change: TaskChange): Promise<StoredTask | undefined> {
@@ -37,7 +75,7 @@ export class RedisTaskStore implements TaskStore {
       const [version, raw] = (await this.link.send(['HMGET', key, 'v', 'j'])) as [string | null, string | null];
       if (version === null || raw === null) return undefined;
       const task = JSON.parse(raw) as StoredTask;
-      if (isTerminalStatus(task.status)) return undefined;
+      if (isTerminalStatus(task.status) || expired(task, this.now())) return undefined;
       Object.assign(task, change, { lastUpdatedAt: this.now() });
       if ('inputRequests' in change && change.inputRequests === undefined) delete task.inputRequests;
       const written = Number(await this.link.send(['EVAL', UPDATE_TASK, '1', key, version, task.status, JSON.stringify(task)]));
@@ -47,7 +85,9 @@ export class RedisTaskStore implements TaskStore {
     throw new Error(`RedisTaskStore: task ${taskId} changed ${MAX_CAS_ATTEMPTS} times while being updated`);
   }
 
-  async list(owner: string | undefined, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
+  async list(owner: string, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
+    // The ownerless tasks' index counts their share; it is no one's list.
+    if (typeof owner !== 'string') return { tasks: [] };
     const index = this.keys.tasksOf(owner);
     let start = 0;
     if (page.cursor !== undefined) {

@@ -126,6 +126,65 @@ redis.call('HSET', KEYS[1], 'v', tostring(tonumber(state[1]) + 1), 's', ARGV[2],
 return 1`;
 
 /**
+ * Creates a task within the store's bounds. KEYS: the task's HASH, the store's index (every task,
+ * scored by when it expires, `+inf` for never), the owner's index (its tasks by creation; the
+ * ownerless tasks share one). ARGV: now, expires at ('' for never), JSON, status, task id,
+ * created at, maxTasks, maxTasksPerOwner, the prefix of task keys, '1' when the owner may make
+ * room from its own finished tasks (an ownerless task may not: they are nobody's).
+ * Expired entries leave both indexes first; each index then lives until its last task expires.
+ * Returns 'ok', or the bound that refused the task ('owner' or 'store'; nothing written).
+ */
+export const CREATE_TASK = `
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+local live, last = {}, 0
+for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+  local expires = redis.call('ZSCORE', KEYS[2], id)
+  if expires then
+    table.insert(live, id)
+    last = math.max(last, tonumber(expires))
+  else
+    redis.call('ZREM', KEYS[3], id)
+  end
+end
+local function dropOwnFinished()
+  if ARGV[10] ~= '1' then return false end
+  for i, id in ipairs(live) do
+    local status = redis.call('HGET', ARGV[9] .. id, 's')
+    if not status or status == 'completed' or status == 'failed' or status == 'cancelled' then
+      redis.call('DEL', ARGV[9] .. id)
+      redis.call('ZREM', KEYS[2], id)
+      redis.call('ZREM', KEYS[3], id)
+      table.remove(live, i)
+      return true
+    end
+  end
+  return false
+end
+while true do
+  local bound = false
+  if #live >= tonumber(ARGV[8]) then bound = 'owner' elseif redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then bound = 'store' end
+  if not bound then break end
+  if not dropOwnFinished() then return bound end
+end
+redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[4], 'j', ARGV[3])
+if ARGV[2] == '' then
+  redis.call('ZADD', KEYS[2], '+inf', ARGV[5])
+  last = math.huge
+else
+  redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
+  last = math.max(last, tonumber(ARGV[2]))
+end
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
+local function liveUntil(key, at)
+  if at == math.huge then redis.call('PERSIST', key) else redis.call('PEXPIREAT', key, string.format('%.0f', at)) end
+end
+liveUntil(KEYS[3], last)
+local top = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+liveUntil(KEYS[2], tonumber(top[2]))
+return 'ok'`;
+
+/**
  * Appends a broadcast, the log bounded by deleting its oldest (XDEL, not a MAXLEN trim, so
  * Redis records the newest entry deleted: a position before it lost entries and is refused).
  * KEYS: the broadcast log. ARGV: max entries, field, value. Returns the id.

@@ -3,10 +3,14 @@ import { redisScaleOut, type RedisScaleOut } from '@mcpkit/redis';
 import { eventBusContract } from '../../http/test/contracts/event-bus.contract';
 import { eventStoreContract } from '../../http/test/contracts/event-store.contract';
 import { rateLimitStoreContract } from '../../http/test/contracts/rate-limit-store.contract';
+import { requestStateStoreContract } from '../../http/test/contracts/request-state-store.contract';
 import { sessionRouterContract } from '../../http/test/contracts/session-router.contract';
 import { sessionStoreContract } from '../../http/test/contracts/session-store.contract';
 import { taskStoreContract } from '../../http/test/contracts/task-store.contract';
 import { startRedisServer, type RedisServer } from './support/redis-server';
+import { Keys } from '../src/keys';
+import { RedisLink } from '../src/redis-link';
+import { RedisTaskStore } from '../src/redis-task-store';
 
 // The Redis implementations against the same contracts as the in-memory defaults
 // (packages/http/test/memory-contracts.int.spec.ts), on a real redis-server of this file's own.
@@ -80,7 +84,14 @@ rateLimitStoreContract('RedisRateLimitStore', async () => {
   const s = await scaleOut();
   return { store: s.rateLimitStore, cleanup: () => s.close() };
 });
-taskStoreContract('RedisTaskStore', async () => {
-  const s = await scaleOut();
-  return { store: s.taskStore, cleanup: () => s.close() };
+requestStateStoreContract('RedisRequestStateStore', async () => {
+  const prefix = `contract-${++tests}:`;
+  const [a, b] = [await scaleOut({ prefix }), await scaleOut({ prefix })];
+  return { store: a.requestStateStore, other: b.requestStateStore, cleanup: async () => (await a.close(), await b.close()) };
+});
+taskStoreContract('RedisTaskStore', async ({ now, maxTasks, maxTasksPerOwner }) => {
+  // Made directly, for the contract's clock: redisScaleOut's store reads the wall clock.
+  const link = new RedisLink({ url: redis.url }, 2_000, undefined);
+  await link.ready();
+  return { store: new RedisTaskStore(link, new Keys(`contract-${++tests}:`), { maxTasks, maxTasksPerOwner }, now), cleanup: () => link.close() };
 });

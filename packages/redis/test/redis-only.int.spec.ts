@@ -1,6 +1,10 @@
 import { createClient } from 'redis';
 import { redisScaleOut, type RedisScaleOut } from '@mcpkit/redis';
 import type { RoutedEvent } from '@mcpkit/http';
+import { task } from '../../http/test/contracts/task-store.contract';
+import { Keys } from '../src/keys';
+import { RedisLink } from '../src/redis-link';
+import { RedisTaskStore } from '../src/redis-task-store';
 import { freePort, startRedisServer, type RedisServer } from './support/redis-server';
 
 // What only a shared store has to get right: lifetimes across instances, and many writers on one log.
@@ -150,6 +154,8 @@ describe('redisScaleOut({ client })', () => {
     expect(() => redisScaleOut({ url: redis.url, instanceId: 'has space' })).toThrow(/instanceId/);
     expect(() => redisScaleOut({ url: redis.url, sessionIdleTtlMs: 0 })).toThrow(/sessionIdleTtlMs/);
     expect(() => redisScaleOut({ url: redis.url, startTimeoutMs: -1 })).toThrow(/startTimeoutMs/);
+    expect(() => redisScaleOut({ url: redis.url, maxTasks: 0 })).toThrow(/maxTasks/);
+    expect(() => redisScaleOut({ url: redis.url, maxTasksPerOwner: 1.5 })).toThrow(/maxTasksPerOwner/);
   });
 });
 
@@ -173,5 +179,51 @@ describe('RedisSessionRouter when the stream owner is gone', () => {
     expect(seen.map((event) => JSON.parse(event.data))).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { n: 1 } }]);
     expect(await raw.get(`${prefix}s:{orphan}:owner`)).toBe('b');
     held!.detach();
+  });
+});
+
+describe('RedisTaskStore keys', () => {
+  const expiresAt = async (key: string): Promise<number> => Number(await raw.sendCommand(['PEXPIRETIME', key]));
+
+  it('gives every key a lifetime: a task its TTL, each index that of its last task (issue #26 item 12)', async () => {
+    const prefix = `tasks-${++tests}:`;
+    const a = await scaleOut(prefix, 'a');
+    const at = Date.now();
+    await a.taskStore.create(task('t-long', 'principal p', at, 60_000));
+    await a.taskStore.create(task('t-short', 'principal p', at, 30_000));
+    await a.taskStore.create(task('t-anon', undefined, at, 45_000));
+    const keys = (await raw.keys(`${prefix}task*`)).sort();
+    expect(keys).toEqual([
+      `${prefix}task:t-anon`,
+      `${prefix}task:t-long`,
+      `${prefix}task:t-short`,
+      `${prefix}tasks:-`,
+      `${prefix}tasks:all`,
+      `${prefix}tasks:o:principal p`,
+    ]);
+    expect(await expiresAt(`${prefix}task:t-short`)).toBe(at + 30_000);
+    expect(await expiresAt(`${prefix}tasks:o:principal p`)).toBe(at + 60_000);
+    expect(await expiresAt(`${prefix}tasks:-`)).toBe(at + 45_000);
+    expect(await expiresAt(`${prefix}tasks:all`)).toBe(at + 60_000);
+  });
+
+  it('drops expired ids from the indexes as tasks are created, on the store clock', async () => {
+    const prefix = `tasks-${++tests}:`;
+    const link = new RedisLink({ url: redis.url }, 2_000, undefined);
+    await link.ready();
+    let now = Date.now();
+    const store = new RedisTaskStore(link, new Keys(prefix), {}, () => now);
+    try {
+      await store.create(task('old', 'o', now, 100));
+      await store.create(task('old-anon', undefined, now, 100));
+      now += 100;
+      await store.create(task('new', 'o', now, 60_000));
+      await store.create(task('new-anon', undefined, now, 60_000));
+      expect(await raw.zRange(`${prefix}tasks:o:o`, 0, -1)).toEqual(['new']);
+      expect(await raw.zRange(`${prefix}tasks:-`, 0, -1)).toEqual(['new-anon']);
+      expect((await raw.zRange(`${prefix}tasks:all`, 0, -1)).sort()).toEqual(['new', 'new-anon']);
+    } finally {
+      await link.close();
+    }
   });
 });

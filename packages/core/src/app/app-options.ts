@@ -9,6 +9,7 @@ import type { Provider } from '../scanner/scan-providers';
 import type { ImpliedScopes } from '../auth/scopes';
 import type { ExceptionFilter, Guard, Interceptor, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
 import type { RateLimitStore } from './rate-limit-store';
+import type { RequestStateStore } from './request-state-store';
 
 /** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
 export interface AppOptions extends Implementation {
@@ -58,10 +59,24 @@ export interface AppOptions extends Implementation {
    */
   requestStateSecret?: string;
   /**
+   * Remembers the input-required exchanges that completed, so replaying a completing round's
+   * `requestState` within its lifetime runs nothing twice (`-32602`). Default: in this process,
+   * `MemoryRequestStateStore` (100 000 exchanges at most); behind a load balancer give every
+   * instance one shared store (`redisScaleOut().requestStateStore`).
+   */
+  requestStateStore?: RequestStateStore;
+  /**
    * Longest `requestState` a 2026-07-28 retry may bring back, in characters (default 262 144,
    * 256 KiB). It carries the answers of every earlier round; a longer one is `-32602`.
    */
   maxRequestStateBytes?: number;
+  /**
+   * Longest URI a client may send, in characters (default 8 192, 8 KiB): `resources/read`,
+   * `resources/subscribe` and `unsubscribe`, `completion/complete` with a `ref/resource`, and the
+   * `resourceSubscriptions` of a 2026-07-28 `subscriptions/listen`. A longer one is `-32602`.
+   * Every template is matched against the URI of a read, in time linear in its length.
+   */
+  maxUriLength?: number;
   /** Largest `inputResponses` of one retry, in characters of JSON, about (default 131 072, 128 KiB); `-32602` above. */
   maxInputResponsesBytes?: number;
   /** Deepest nesting of objects and arrays in one answer of `inputResponses` (default 64); `-32602` deeper. */

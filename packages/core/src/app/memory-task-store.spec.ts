@@ -1,4 +1,5 @@
-import { MemoryTaskStore, TaskStoreFullError } from './memory-task-store';
+import { TaskStoreFullError } from '../errors/task-store-full-error';
+import { MemoryTaskStore } from './memory-task-store';
 import type { StoredTask } from './task-store';
 
 function task(taskId: string, overrides: Partial<StoredTask> = {}): StoredTask {

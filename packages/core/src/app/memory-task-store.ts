@@ -1,38 +1,32 @@
+import { TaskStoreFullError } from '../errors/task-store-full-error';
 import { isTerminalStatus, type StoredTask, type TaskChange, type TaskStore } from './task-store';
+import { resolveTaskStoreBounds, type TaskStoreBounds } from './task-store-bounds';
 
-/** Options of `MemoryTaskStore`. */
-export interface MemoryTaskStoreOptions {
-  /** Most tasks kept at once (default 1000): past it the oldest finished task goes first. */
-  maxTasks?: number;
+/** Options of `MemoryTaskStore`: its bounds (default 1000 tasks, 100 per owner) and clock. */
+export interface MemoryTaskStoreOptions extends Partial<TaskStoreBounds> {
   /** The clock (tests). */
   now?: () => number;
 }
 
-/** Thrown by `create` when the store is full of tasks that still run: nothing may be dropped. */
-export class TaskStoreFullError extends Error {
-  constructor(max: number) {
-    super(`The task store is full: ${max} tasks are still running`);
-    this.name = 'TaskStoreFullError';
-  }
-}
-
 /**
  * The default task store: tasks of this process, in memory, forgotten after their TTL, at most
- * `maxTasks` of them. A restart loses them; give `createApp({ tasks: { store } })` a durable store
- * when outcomes must survive one.
+ * `maxTasks` of them and `maxTasksPerOwner` of one owner. Past a bound a new task makes room
+ * from its owner's own finished tasks, oldest first, else is refused (`TaskStoreFullError`). A
+ * restart loses them; give `createApp({ tasks: { store } })` a durable store when outcomes must
+ * survive one.
  *
  * @example
- * const store = new MemoryTaskStore({ maxTasks: 200 });
+ * const store = new MemoryTaskStore({ maxTasks: 200, maxTasksPerOwner: 20 });
  */
 export class MemoryTaskStore implements TaskStore {
   // Insertion order is creation order: the first entries are the oldest.
   private readonly tasks = new Map<string, StoredTask>();
   private readonly maxTasks: number;
+  private readonly maxTasksPerOwner: number;
   private readonly now: () => number;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
-    this.maxTasks = options.maxTasks ?? 1000;
-    if (!(Number.isInteger(this.maxTasks) && this.maxTasks > 0)) throw new RangeError(`maxTasks must be a positive integer, got ${String(options.maxTasks)}`);
+    ({ maxTasks: this.maxTasks, maxTasksPerOwner: this.maxTasksPerOwner } = resolveTaskStoreBounds(options));
     this.now = options.now ?? Date.now;
   }
 
@@ -43,7 +37,7 @@ export class MemoryTaskStore implements TaskStore {
 
   create(task: StoredTask): Promise<void> {
     try {
-      if (this.tasks.size >= this.maxTasks) this.makeRoom();
+      this.makeRoom(task.owner);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -65,9 +59,10 @@ export class MemoryTaskStore implements TaskStore {
     return Promise.resolve({ ...task });
   }
 
-  list(owner: string | undefined, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
+  list(owner: string, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
     const mine: StoredTask[] = [];
-    for (const task of this.tasks.values()) if (task.owner === owner && !this.expired(task)) mine.push(task);
+    // Ownerless tasks are in no list (a caller without a string owner is given none).
+    if (typeof owner === 'string') for (const task of this.tasks.values()) if (task.owner === owner && !this.expired(task)) mine.push(task);
     mine.reverse();
     const start = page.cursor === undefined ? 0 : mine.findIndex((task) => task.taskId === page.cursor) + 1;
     const slice = mine.slice(start, start + page.limit).map((task) => ({ ...task }));
@@ -88,16 +83,24 @@ export class MemoryTaskStore implements TaskStore {
     return task;
   }
 
-  /** Drops every expired task; if none was, the oldest finished one; if all still run, refuses. */
-  private makeRoom(): void {
-    for (const [id, task] of this.tasks) if (this.expired(task)) this.tasks.delete(id);
-    if (this.tasks.size < this.maxTasks) return;
+  /**
+   * Room for one more task of `owner`: expired tasks go first; past the owner's share or the
+   * total, the owner's own oldest finished task; otherwise the task is refused. Another owner's
+   * task, and an ownerless one, stays until its TTL.
+   */
+  private makeRoom(owner: string | undefined): void {
+    let mine = 0;
+    let oldestFinished: string | undefined;
     for (const [id, task] of this.tasks) {
-      if (isTerminalStatus(task.status)) {
-        this.tasks.delete(id);
-        return;
+      if (this.expired(task)) this.tasks.delete(id);
+      else if (task.owner === owner) {
+        mine += 1;
+        if (oldestFinished === undefined && owner !== undefined && isTerminalStatus(task.status)) oldestFinished = id;
       }
     }
-    throw new TaskStoreFullError(this.maxTasks);
+    const bound = mine >= this.maxTasksPerOwner ? 'owner' : this.tasks.size >= this.maxTasks ? 'store' : undefined;
+    if (bound === undefined) return;
+    if (oldestFinished === undefined) throw new TaskStoreFullError(bound === 'owner' ? this.maxTasksPerOwner : this.maxTasks, bound);
+    this.tasks.delete(oldestFinished);
   }
 }

@@ -21,7 +21,11 @@ export interface TaskErrorObject {
  */
 export interface StoredTask {
   taskId: string;
-  /** Who may see it: the session (handshake era) or principal that created it; undefined, whoever holds the id. */
+  /**
+   * Who may see it: the principal (an authenticated caller) or else the session (handshake era)
+   * that created it; undefined for a caller with neither (a stateless request without a token):
+   * then whoever holds the id, and no list shows it.
+   */
   owner: string | undefined;
   /** The tool it runs. */
   tool: string;
@@ -51,16 +55,23 @@ export type TaskChange = Partial<Pick<StoredTask, 'status' | 'statusMessage' | '
  * `update` is a compare-and-set: a terminal task is never changed again, so a cancel and a late
  * result cannot both win.
  *
+ * A store is bounded (packages/http/test/contracts/task-store.contract.ts holds every store to
+ * it): a task is forgotten at `createdAt + ttlMs`; each owner has a share (`maxTasksPerOwner`,
+ * the ownerless tasks counting as one owner) and the store a total (`maxTasks`). Past either,
+ * `create` forgets the creator's own oldest finished task to make room, never another owner's
+ * task inside its TTL (an ownerless task is nobody's to give up), and otherwise rejects with
+ * `TaskStoreFullError`.
+ *
  * @example
  * const app = createApp({ name: 'jobs', version: '1.0.0', providers: [Jobs], tasks: { store: new MemoryTaskStore({ maxTasks: 500 }) } });
  */
 export interface TaskStore {
-  /** Stores a new task; resolves once a `get` of its id (from any instance) would find it. */
+  /** Stores a new task; resolves once a `get` of its id (from any instance) would find it. Rejects with `TaskStoreFullError` past a bound. */
   create(task: StoredTask): Promise<void>;
   /** The task, or undefined when unknown or expired. */
   get(taskId: string): Promise<StoredTask | undefined>;
   /** Applies `change` unless the task is terminal (or unknown); resolves to the task after it, or undefined when refused. */
   update(taskId: string, change: TaskChange): Promise<StoredTask | undefined>;
-  /** The tasks of `owner`, newest first, a page at a time (`cursor` is the last page's `nextCursor`). */
-  list(owner: string | undefined, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }>;
+  /** The tasks of `owner`, newest first, a page at a time (`cursor` is the last page's `nextCursor`); ownerless tasks are in no list. */
+  list(owner: string, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }>;
 }

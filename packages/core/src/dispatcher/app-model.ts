@@ -35,6 +35,8 @@ export interface AppSettings {
   pageSize: number | undefined;
   maxBatchLength: number;
   maxRequestsInFlight: number;
+  /** Longest URI a request may name (`maxUriLength`). */
+  maxUriLength: number;
   requestState: RequestStateCodec;
   /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
   cacheHints: ReadonlyMap<string, WireCacheHint>;

@@ -33,7 +33,9 @@ import type { SessionControls } from './method-handler';
 import { clientRequestChannel, sessionChannel, type ClientRequestTrace, type SessionTrace } from './diagnostics-channels';
 import type { OutboundRequestOptions } from './outbound-requests';
 import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
+import type { SubscriptionGrant } from './readable-resource';
 import { RequestTable } from './request-table';
+import { answeredUnserved } from './request-line';
 import { monotonicMs } from '../logging/monotonic-ms';
 
 export type { ReceiveOptions };
@@ -177,6 +179,7 @@ export class Connection {
       (method, params) => this.notify(method, params),
       this.appEvents,
       this.outboundIdPrefix,
+      this.transport.auth,
     );
     return this.handshakeState;
   }
@@ -402,10 +405,13 @@ export class Connection {
     this.outboundChannel = undefined;
   }
 
-  /** @internal `resources/subscribe` and `resources/unsubscribe`. */
-  subscribe(uri: string, on: boolean): void | Promise<void> {
-    this.handshake.subscribe(uri, on);
-    return this.onSubscription?.(uri, on);
+  /**
+   * @internal `resources/subscribe` (with what let the subscriber in: the read rule of the URI)
+   * and `resources/unsubscribe` (undefined).
+   */
+  subscribe(uri: string, grant: SubscriptionGrant | undefined): void | Promise<void> {
+    this.handshake.subscribe(uri, grant);
+    return this.onSubscription?.(uri, grant !== undefined);
   }
 
   private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
@@ -422,7 +428,9 @@ export class Connection {
         const frame = classify(message, options.era, true);
         const era = ERAS[frame.era];
         const why = era.batchable(frame);
-        return why === undefined ? this.serve(frame, options) : Promise.resolve(errorAnswer(frame.id, new InvalidRequestError(why), era.errorObject));
+        return why === undefined
+          ? this.serve(frame, options)
+          : this.unserved(frame, options, errorAnswer(frame.id, new InvalidRequestError(why), era.errorObject));
       }),
     );
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
@@ -443,8 +451,12 @@ export class Connection {
         }
         return Promise.resolve(undefined);
       default:
-        return Promise.resolve(errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
+        return this.unserved(frame, options, errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
     }
+  }
+
+  private unserved(frame: Frame, options: ReceiveOptions, response: JsonRpcResponse): Promise<JsonRpcResponse> {
+    return answeredUnserved(options.logger ?? this.logger, frame, options.transport ?? this.transport, options.logBindings, response);
   }
 
   /** Handles a notification; false when it names a request this connection does not have (cancelled, progress). */

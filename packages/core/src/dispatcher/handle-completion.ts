@@ -1,6 +1,7 @@
 import { clip } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { isObject } from '../protocol/json-rpc';
+import { checkUriLength } from './read-params';
 import type { CompletionDefinition, PromptDefinition, ResourceTemplateDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
 import type { Pipelines } from '../pipeline/pipelines';
@@ -31,6 +32,7 @@ export async function complete(
   templates: readonly ResourceTemplateDefinition[],
   params: Record<string, unknown>,
   ctx: RequestContext,
+  maxUriLength: number,
   pipelines?: Pipelines,
 ): Promise<CompleteResult> {
   const { ref, argument, context } = params;
@@ -43,6 +45,7 @@ export async function complete(
       throw new InvalidParamsError(`Unknown prompt: ${clip(ref.name)}`);
     key = `prompt:${ref.name}:${argument.name}`;
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+    checkUriLength(ref.uri, 'completion/complete params.ref.uri', maxUriLength);
     if (
       !templates.some((template) => template.entry.uriTemplate === ref.uri) ||
       (pipelines !== undefined && (await hiddenFrom(ctx, pipelines.templates.byName.get(ref.uri))))

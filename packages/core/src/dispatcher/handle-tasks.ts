@@ -3,11 +3,12 @@ import { isObject } from '../protocol/json-rpc';
 import { METHOD, RELATED_TASK_META } from '../protocol/methods';
 import { isTerminalStatus } from '../app/task-store';
 import type { ToolDefinition } from '../scanner/definitions';
-import { authorizeCall, callTool } from './handle-tools';
+import { admitCall, callTool, toolOf } from './handle-tools';
 import type { MethodHandler } from './method-handler';
 import type { RequestContext } from './request-context';
 import type { TaskRuntime } from './task-runtime';
 import type { Pipeline } from '../pipeline/compile-pipeline';
+import { visibleTask, visibleTasks, type TaskTools } from './task-access';
 
 /**
  * `tools/call` for an app with task tools: the request's dialect decides whether this call runs as
@@ -25,41 +26,63 @@ export function callToolOrTask(
     const tool = typeof params.name === 'string' ? map.get(params.name) : undefined;
     // A tool that never runs as a task, asked for none: the plain call. Asked for one, the era says what that means.
     if (tool === undefined || (tool.taskSupport === undefined && params.task === undefined)) return callTool(map, params, ctx, timeoutMs, piped);
-    const plan = ctx.taskDialect.plan(tool, params, ctx.client);
-    if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped);
-    const pipeline = piped?.get(tool.name);
-    // Guards run once, on this request, before anything is stored: no task for a caller who may
-    // not call the tool (a hidden tool is an unknown tool, a denial its error).
-    const start = () =>
-      runtime.start(
-        tool,
-        ctx,
-        plan.ttlMs,
-        (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped, pipeline !== undefined) as unknown as Promise<Record<string, unknown>>,
-      );
-    return pipeline === undefined ? start() : authorizeCall(tool, pipeline, ctx).then(start);
+    return callPlanned(runtime, map, params, ctx, timeoutMs, piped);
   };
+}
+
+/**
+ * A call whose tool runs as a task, or whose client asked for one. Access rules and guards come
+ * first (a hidden tool is an unknown tool, a denial its error), then the argument headers, then
+ * the era's task rules: what a tool is to tasks (`does not run as a task`, `must be called as a
+ * task`, the tasks extension it needs) is told only to a caller who may see it. Nothing is stored
+ * for a caller who may not call the tool.
+ */
+function callPlanned(
+  runtime: TaskRuntime,
+  map: ReadonlyMap<string, ToolDefinition>,
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+  timeoutMs: number | undefined,
+  piped: ReadonlyMap<string, Pipeline> | undefined,
+): unknown {
+  const { tool, args } = toolOf(map, params);
+  const planned = (): Promise<unknown> => {
+    const plan = ctx.taskDialect.plan(tool, params, ctx.client);
+    if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped, true);
+    return runtime.start(
+      tool,
+      ctx,
+      plan.ttlMs,
+      (taskCtx) => callTool(map, params, taskCtx, timeoutMs, piped, true) as unknown as Promise<Record<string, unknown>>,
+    );
+  };
+  const admitted = admitCall(tool, piped?.get(tool.name), args, ctx);
+  return admitted instanceof Promise ? admitted.then(planned) : planned();
 }
 
 function admitted(ctx: RequestContext, method: string): void {
   ctx.taskDialect.admit(method, ctx.client);
 }
 
-/** The `tasks/*` methods, by name. */
-export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]> {
+/**
+ * The `tasks/*` methods, by name. Each answers only about tasks its caller may see
+ * (`maySeeTask`: the owner, and the tool's rules); any other id is an unknown task.
+ */
+export function taskMethods(runtime: TaskRuntime, app: TaskTools): Array<[string, MethodHandler]> {
+  const { store } = runtime.settings;
   return [
     [
       METHOD.TASKS_GET,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_GET);
-        return ctx.taskDialect.state(await runtime.owned(params.taskId, ctx.taskOwner));
+        return ctx.taskDialect.state(await visibleTask(app, store, params.taskId, ctx));
       },
     ],
     [
       METHOD.TASKS_RESULT,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_RESULT);
-        const task = await runtime.outcome(await runtime.owned(params.taskId, ctx.taskOwner), ctx);
+        const task = await runtime.outcome(await visibleTask(app, store, params.taskId, ctx), ctx);
         const related = { [RELATED_TASK_META]: { taskId: task.taskId } };
         if (task.status === 'completed' && task.result !== undefined) {
           const meta = isObject(task.result._meta) ? task.result._meta : {};
@@ -75,8 +98,11 @@ export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]
         admitted(ctx, METHOD.TASKS_LIST);
         const { cursor } = params;
         if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidParamsError('Invalid cursor');
-        const page = await runtime.settings.store.list(ctx.taskOwner, { cursor, limit: runtime.settings.pageSize });
-        const result: Record<string, unknown> = { tasks: page.tasks.map((task) => ctx.taskDialect.state(task)) };
+        const owner = ctx.taskOwner;
+        // Without a principal or a session nothing is the caller's: ownerless tasks are reached by id alone.
+        if (owner === undefined) return { tasks: [] };
+        const page = await store.list(owner, { cursor, limit: runtime.settings.pageSize });
+        const result: Record<string, unknown> = { tasks: (await visibleTasks(app, page.tasks, ctx)).map((task) => ctx.taskDialect.state(task)) };
         if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
         return result;
       },
@@ -85,7 +111,7 @@ export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]
       METHOD.TASKS_CANCEL,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_CANCEL);
-        const task = await runtime.owned(params.taskId, ctx.taskOwner);
+        const task = await visibleTask(app, store, params.taskId, ctx);
         const wasTerminal = isTerminalStatus(task.status);
         return ctx.taskDialect.cancelled(wasTerminal ? task : await runtime.cancel(task), wasTerminal);
       },
@@ -94,7 +120,7 @@ export function taskMethods(runtime: TaskRuntime): Array<[string, MethodHandler]
       METHOD.TASKS_UPDATE,
       async (params, ctx) => {
         admitted(ctx, METHOD.TASKS_UPDATE);
-        const task = await runtime.owned(params.taskId, ctx.taskOwner);
+        const task = await visibleTask(app, store, params.taskId, ctx);
         const { inputResponses } = params;
         if (!isObject(inputResponses)) throw new InvalidParamsError('tasks/update needs params.inputResponses, an object of answers by key');
         await runtime.answer(task, inputResponses);

@@ -69,8 +69,8 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
 
 /**
  * `tools/call`: validate the envelope (JSON-RPC errors), then the arguments (an `isError` result,
- * SEP-1303), run the handler and shape its return value. `authorized`: the caller already passed
- * the tool's guards for this call (a task checks them before it is created).
+ * SEP-1303), run the handler and shape its return value. `admitted`: the call already passed
+ * `admitCall` (a task's call, checked before the task was created).
  */
 export async function callTool(
   tools: ReadonlyMap<string, ToolDefinition>,
@@ -78,15 +78,13 @@ export async function callTool(
   ctx: RequestContext,
   defaultTimeoutMs?: number,
   pipelines?: ReadonlyMap<string, Pipeline>,
-  authorized = false,
+  admitted = false,
 ): Promise<CallToolResult> {
-  const name = requireString(params, 'name', METHOD.TOOLS_CALL);
-  const args = optionalArguments(params, METHOD.TOOLS_CALL);
-  const tool = tools.get(name);
-  if (!tool) throw unknownTool(name);
+  const { tool, args } = toolOf(tools, params);
   // An app without guards or interceptors has no pipelines at all: the plain path below.
-  const pipeline = pipelines?.get(name);
-  if (pipeline !== undefined) return callThroughPipeline(tool, pipeline, args, ctx, defaultTimeoutMs, authorized);
+  const pipeline = pipelines?.get(tool.name);
+  if (pipeline !== undefined) return callThroughPipeline(tool, pipeline, args, ctx, defaultTimeoutMs, admitted);
+  if (!admitted && tool.headerParams.length > 0) ctx.clientLink.checkArgumentHeaders(tool.headerParams, args, ctx.transport);
   let outcome = tool.parseInput(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) return invalidArguments(tool, outcome.problems);
@@ -111,14 +109,36 @@ function unknownTool(name: string): InvalidParamsError {
 }
 
 /**
- * The access part of a tool's pipeline for this caller: a hidden tool throws the unknown-tool
- * error, a denial its own; resolves when the caller may call it.
+ * The tool a `tools/call` names and its arguments: the envelope's errors, then an unknown name's,
+ * in the same order for every name (whatever follows, a hidden tool must fail here exactly as a
+ * name no tool has).
  */
-export async function authorizeCall(tool: ToolDefinition, pipeline: Pipeline, ctx: RequestContext): Promise<void> {
-  if ((await pipeline.authorize(ctx, 'call')) === 'hidden') {
-    ctx.outcome = 'hidden';
-    throw unknownTool(tool.name);
-  }
+export function toolOf(tools: ReadonlyMap<string, ToolDefinition>, params: Record<string, unknown>): { tool: ToolDefinition; args: Record<string, unknown> } {
+  const name = requireString(params, 'name', METHOD.TOOLS_CALL);
+  const args = optionalArguments(params, METHOD.TOOLS_CALL);
+  const tool = tools.get(name);
+  if (!tool) throw unknownTool(name);
+  return { tool, args };
+}
+
+/**
+ * What a call must pass before anything that depends on the tool's definition: its access rule
+ * and guards (a hidden tool throws the unknown-tool error, a denial its own), then the transport's
+ * copy of its arguments (`Mcp-Param-*` on 2026-07-28 over HTTP). Task planning comes after, so
+ * nothing a hidden tool is (a task tool, a tool with mirrored arguments) can show.
+ */
+export function admitCall(tool: ToolDefinition, pipeline: Pipeline | undefined, args: Record<string, unknown>, ctx: RequestContext): void | Promise<void> {
+  const headers = (): void => {
+    if (tool.headerParams.length > 0) ctx.clientLink.checkArgumentHeaders(tool.headerParams, args, ctx.transport);
+  };
+  if (pipeline === undefined) return headers();
+  return pipeline.authorize(ctx, 'call').then((verdict) => {
+    if (verdict === 'hidden') {
+      ctx.outcome = 'hidden';
+      throw unknownTool(tool.name);
+    }
+    headers();
+  });
 }
 
 /**
@@ -132,9 +152,9 @@ async function callThroughPipeline(
   args: Record<string, unknown>,
   ctx: RequestContext,
   defaultTimeoutMs: number | undefined,
-  authorized: boolean,
+  admitted: boolean,
 ): Promise<CallToolResult> {
-  if (!authorized) await authorizeCall(tool, pipeline, ctx);
+  if (!admitted) await admitCall(tool, pipeline, args, ctx);
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   const core = async (): Promise<unknown> => {
     let outcome = tool.parseInput(args);

@@ -4,13 +4,14 @@ import { InvalidParamsError } from '../errors/mcp-error';
 import { isLogLevel } from '../logging/log-levels';
 import type { MethodHandler, MethodTable } from './method-handler';
 import { complete } from './handle-completion';
-import { requireString } from './read-params';
+import { requireUri } from './read-params';
 import { METHOD } from '../protocol/methods';
 import { callTool } from './handle-tools';
 import { callToolOrTask, taskMethods } from './handle-tasks';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 import { listFor } from './visible-list';
+import { subscriptionGrant, type SubscriptionGrant } from './readable-resource';
 
 /**
  * The methods an app answers after the handshake, built once. Capabilities the app does not
@@ -34,7 +35,7 @@ export function buildMethodTable(app: AppModel): MethodTable {
           )
         : (params, ctx) => callTool(app.map.tools, params, ctx, app.settings.toolTimeoutMs, app.pipelines?.tools.byName),
     );
-    if (tasks) for (const [method, handler] of taskMethods(tasks)) table.set(method, handler);
+    if (tasks) for (const [method, handler] of taskMethods(tasks, app)) table.set(method, handler);
   }
   if (app.capabilities.resources) {
     table.set(METHOD.RESOURCES_LIST, (params, ctx) =>
@@ -43,7 +44,7 @@ export function buildMethodTable(app: AppModel): MethodTable {
     table.set(METHOD.RESOURCES_TEMPLATES_LIST, (params, ctx) =>
       listFor(app, app.view(ctx.client.protocolVersion).resourceTemplates, 'resourceTemplates', params.cursor, ctx, app.pipelines?.templates),
     );
-    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx, app.pipelines));
+    table.set(METHOD.RESOURCES_READ, (params, ctx) => readResource(app.map, params, ctx, app.settings.maxUriLength, app.pipelines));
   }
   if (app.capabilities.prompts) {
     table.set(METHOD.PROMPTS_LIST, (params, ctx) =>
@@ -52,11 +53,16 @@ export function buildMethodTable(app: AppModel): MethodTable {
     table.set(METHOD.PROMPTS_GET, (params, ctx) => getPrompt(app.map.prompts, params, ctx, app.pipelines?.prompts.byName));
   }
   if (app.capabilities.resources?.subscribe) {
-    table.set(METHOD.RESOURCES_SUBSCRIBE, (params, _ctx, connection) =>
-      settled(connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_SUBSCRIBE), true)),
-    );
+    table.set(METHOD.RESOURCES_SUBSCRIBE, (params, ctx, connection) => {
+      const uri = requireUri(params, 'uri', METHOD.RESOURCES_SUBSCRIBE, app.settings.maxUriLength);
+      // Hidden: the empty answer an unknown URI gets, and nothing is ever heard of it.
+      const subscribe = (grant: SubscriptionGrant | undefined) => (grant === undefined ? {} : settled(connection.subscribe(uri, grant)));
+      // Hearing of a resource is reading it: its read rule first (a denial answers as a read's does).
+      const grant = subscriptionGrant(app.map, app.pipelines, uri, ctx);
+      return grant instanceof Promise ? grant.then(subscribe) : subscribe(grant);
+    });
     table.set(METHOD.RESOURCES_UNSUBSCRIBE, (params, _ctx, connection) =>
-      settled(connection.subscribe(requireString(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE), false)),
+      settled(connection.subscribe(requireUri(params, 'uri', METHOD.RESOURCES_UNSUBSCRIBE, app.settings.maxUriLength), undefined)),
     );
   }
   if (app.capabilities.logging) {
@@ -69,7 +75,9 @@ export function buildMethodTable(app: AppModel): MethodTable {
     });
   }
   if (app.capabilities.completions) {
-    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) => complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.pipelines));
+    table.set(METHOD.COMPLETION_COMPLETE, (params, ctx) =>
+      complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.settings.maxUriLength, app.pipelines),
+    );
   }
   return table;
 }

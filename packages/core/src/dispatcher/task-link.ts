@@ -3,9 +3,10 @@ import type { LogLevel } from '../logging/log-levels';
 import { METHOD } from '../protocol/methods';
 import type { ClientInfo } from './client-info';
 import type { OutboundRequestOptions } from './outbound-requests';
-import type { Asker, ClientLink, Question, SessionInfo } from '../eras/client-link';
+import type { ArgumentTransport, Asker, ClientLink, Question, SessionInfo } from '../eras/client-link';
 import type { TaskDialect } from '../eras/task-dialect';
 import type { ValidatorFactory } from '../validation/validator-factory';
+import type { HeaderParam } from '../scanner/header-params';
 
 const ELICIT_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
 
@@ -117,5 +118,9 @@ export class TaskLink implements ClientLink {
 
   notify(method: string, params?: Record<string, unknown>): void {
     this.task.notify(method, params);
+  }
+
+  checkArgumentHeaders(params: readonly HeaderParam[], args: Record<string, unknown>, transport: ArgumentTransport): void {
+    this.inner.checkArgumentHeaders(params, args, transport);
   }
 }

@@ -1,6 +1,6 @@
-import { clip } from '../errors/clip';
-import { InvalidParamsError } from '../errors/mcp-error';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
+import { ErrorCode } from '../errors/error-codes';
+import { McpError } from '../errors/mcp-error';
 import { isTerminalStatus, type StoredTask, type TaskChange, type TaskStore } from '../app/task-store';
 import { nodeCrypto } from '../eras/lazy-crypto';
 import { InputRequiredSignal } from '../eras/modern/input-required';
@@ -10,6 +10,7 @@ import type { EventBus } from '../app/event-bus';
 import { LiveTask, type TaskChanges } from './live-task';
 import type { RequestContext } from './request-context';
 import { TaskLink } from './task-link';
+import { unknownTask } from './unknown-task';
 
 /** How an app keeps and times its tasks (`createApp({ tasks })`, with defaults applied). */
 export interface TaskSettings {
@@ -111,6 +112,9 @@ export class TaskRuntime implements TaskChanges {
     } catch (error) {
       // No task to report to: a handler that already started stops here.
       ctx.cancel(error instanceof Error ? error : new Error('the task could not be stored'));
+      if (McpError.isMcpError(error) && error.code === ErrorCode.TaskStoreFull) {
+        this.logger.warn({ tool: tool.name, ...(error.data as object) }, 'task refused: the task store is full');
+      }
       throw error;
     }
     this.running.set(record.taskId, live);
@@ -123,14 +127,6 @@ export class TaskRuntime implements TaskChanges {
       (error: unknown) => this.failed(live, error),
     );
     return dialect.created(record);
-  }
-
-  /** The task `taskId` if `owner` may see it; else -32602, as for an unknown id (a task of someone else does not exist for them). */
-  async owned(taskId: unknown, owner: string | undefined): Promise<StoredTask> {
-    if (typeof taskId !== 'string') throw new InvalidParamsError('params.taskId must be a string');
-    const task = await this.settings.store.get(taskId);
-    if (task === undefined || (task.owner !== undefined && task.owner !== owner)) throw new InvalidParamsError(`Unknown task: ${clip(taskId)}`);
-    return task;
   }
 
   async change(live: LiveTask, change: TaskChange): Promise<StoredTask | undefined> {
@@ -183,7 +179,7 @@ export class TaskRuntime implements TaskChanges {
     for (;;) {
       await delay(task.pollIntervalMs, ctx.signal);
       const now = await this.settings.store.get(task.taskId);
-      if (now === undefined) throw new InvalidParamsError(`Unknown task: ${clip(task.taskId)}`);
+      if (now === undefined) throw unknownTask(task.taskId);
       if (isTerminalStatus(now.status)) return now;
     }
   }

@@ -216,7 +216,13 @@ describe('tasks on the handshake era (2025-11-25)', () => {
 describe('tasks and their limits', () => {
   it('answers a call with an error, and creates nothing, when the store is full of running tasks', async () => {
     const { MemoryTaskStore } = await import('../app/memory-task-store');
-    const full = createApp({ name: 't', version: '1', providers: [Jobs], logger: silent, tasks: { store: new MemoryTaskStore({ maxTasks: 1 }) } });
+    const full = createApp({
+      name: 't',
+      version: '1',
+      providers: [Jobs],
+      logger: silent,
+      tasks: { store: new MemoryTaskStore({ maxTasks: 2, maxTasksPerOwner: 1 }) },
+    });
     const connection = full.connect({ kind: 'memory' });
     await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
     const first = (await connection.receive({
@@ -232,7 +238,11 @@ describe('tasks and their limits', () => {
       method: 'tools/call',
       params: { name: 'slow', arguments: { ms: 1 }, task: {} },
     })) as Answer;
-    expect(second.error?.code).toBe(-32603);
+    expect(second.error).toEqual({
+      code: -31002,
+      message: 'Too many tasks: this caller already has 1 tasks that still count; wait for one to end, cancel one, or let one expire',
+      data: { bound: 'owner', limit: 1 },
+    });
     const taskId = (first.result?.task as { taskId: string }).taskId;
     await connection.receive({ jsonrpc: '2.0', id: 3, method: 'tasks/cancel', params: { taskId } });
   });
@@ -316,9 +326,12 @@ describe('tasks and their limits', () => {
     await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
     const created = (await connection.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', task: {} } })) as Answer;
     const taskId = (created.result?.task as { taskId: string }).taskId;
+    await tick();
+    expect(asked).toBe(1);
+    // tasks/result asks again, for its own caller (who must still be let through to read it).
     const result = (await connection.receive({ jsonrpc: '2.0', id: 2, method: 'tasks/result', params: { taskId } })) as Answer;
     expect(result.result).toMatchObject({ content: [{ type: 'text', text: 'worked' }] });
-    expect(asked).toBe(1);
+    expect(asked).toBe(2);
   });
 
   it('rejects a task option that is not one of the three', () => {
@@ -481,5 +494,70 @@ describe('tasks on the stateless era (2026-07-28, the tasks extension)', () => {
     expect(last).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: 'slept 20' }] } });
     expect(last._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': 'L' });
     await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'L' } });
+  });
+});
+
+describe('who sees a task (#26)', () => {
+  it("answers every tasks/* method as for an unknown task once the tool's guard no longer lets the caller in, and lists it no more", async () => {
+    let open = true;
+    class Gated {
+      @UseGuards({ canActivate: () => open })
+      @Tool({ task: 'optional', input: null })
+      async gated() {
+        return 'gated';
+      }
+    }
+    const gatedApp = createApp({ name: 't', version: '1', providers: [Gated], logger: silent });
+    const connection = gatedApp.connect({ kind: 'memory' });
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    const ask = (id: number, method: string, params: Record<string, unknown> = {}) =>
+      connection.receive({ jsonrpc: '2.0', id, method, params }) as Promise<Answer>;
+    const taskId = ((await ask(1, 'tools/call', { name: 'gated', task: {} })).result?.task as { taskId: string }).taskId;
+    expect((await ask(2, 'tasks/result', { taskId })).result?.content).toEqual([{ type: 'text', text: 'gated' }]);
+    expect((await ask(3, 'tasks/list')).result?.tasks).toEqual([expect.objectContaining({ taskId })]);
+    open = false;
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+      expect({ method, answer: await ask(4, method, { taskId }) }).toEqual({
+        method,
+        answer: { jsonrpc: '2.0', id: 4, error: { code: -32602, message: `Unknown task: ${taskId}` } },
+      });
+    }
+    expect((await ask(5, 'tasks/list')).result?.tasks).toEqual([]);
+    open = true;
+    expect((await ask(6, 'tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'completed' });
+  });
+
+  it('lists nothing to a stateless caller without a principal, and offers it no tasks.list; a principal lists its own', async () => {
+    const stateless = app();
+    const anonymous = stateless.connect({ kind: 'memory' }, { sessionless: true });
+    const init = (await anonymous.receive({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {} },
+    })) as Answer;
+    expect(init.result?.capabilities).toMatchObject({ tasks: { cancel: {}, requests: { tools: { call: {} } } } });
+    expect((init.result?.capabilities as { tasks: object }).tasks).not.toHaveProperty('list');
+    const created = (await anonymous.receive({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 0 }, task: {} },
+    })) as Answer;
+    const taskId = (created.result?.task as { taskId: string }).taskId;
+    expect(((await anonymous.receive({ jsonrpc: '2.0', id: 2, method: 'tasks/list', params: {} })) as Answer).result).toEqual({ tasks: [] });
+    expect(((await anonymous.receive({ jsonrpc: '2.0', id: 3, method: 'tasks/get', params: { taskId } })) as Answer).result).toMatchObject({ taskId });
+
+    const signedIn = stateless.connect({ kind: 'memory', auth: { subject: 'ada', scopes: [] } }, { sessionless: true });
+    const initSigned = (await signedIn.receive({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {} },
+    })) as Answer;
+    expect(initSigned.result?.capabilities).toMatchObject({ tasks: { list: {} } });
+    const mine = (await signedIn.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 0 }, task: {} } })) as Answer;
+    const listed = (await signedIn.receive({ jsonrpc: '2.0', id: 2, method: 'tasks/list', params: {} })) as Answer;
+    expect(listed.result?.tasks).toEqual([expect.objectContaining({ taskId: (mine.result?.task as { taskId: string }).taskId })]);
   });
 });

@@ -1,6 +1,7 @@
 import type { LogLevel } from '../logging/log-levels';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
 import type { ClientInfo } from '../dispatcher/client-info';
+import type { HeaderParam } from '../scanner/header-params';
 import type { OutboundRequestOptions } from '../dispatcher/outbound-requests';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { TaskDialect } from './task-dialect';
@@ -22,6 +23,12 @@ export interface Question {
   usable: (answer: Record<string, unknown>) => boolean;
   /** Asked of the `tools/call` itself before its task exists, where the era can (`AskOptions.beforeTask`). */
   beforeTask?: boolean;
+}
+
+/** What `checkArgumentHeaders` reads of a request's transport (`TransportInfo` is one). */
+export interface ArgumentTransport {
+  readonly kind: string;
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** What the request that asks offers the link: its stream, its signal, whether it is over. */
@@ -49,6 +56,8 @@ export interface ClientLink {
   readonly tasks: TaskDialect;
   /** Whose tasks this client sees: its session (handshake era), else undefined (whoever holds a task id). */
   readonly taskOwner: string | undefined;
+  /** True on a later round of an input-required exchange (modern era): the call is not new. */
+  readonly continues?: boolean;
   /** The client-visible log threshold; undefined sends nothing. */
   logThreshold(): LogLevel | undefined;
   /** Throws the era's error when the client cannot be asked `method` (capability, session). */
@@ -69,4 +78,10 @@ export interface ClientLink {
   ping(options: OutboundRequestOptions, asker: Asker): Promise<void>;
   /** Sends a notification on the connection's own channel (when the request has no stream). */
   notify(method: string, params?: Record<string, unknown>): void;
+  /**
+   * Throws the era's error when the transport's copy of a tool call's arguments disagrees with
+   * the body (2026-07-28 over HTTP: the `Mcp-Param-*` headers of `params`). Asked only once the
+   * caller may see the tool: a hidden tool answers as an unknown one, whatever its headers say.
+   */
+  checkArgumentHeaders(params: readonly HeaderParam[], args: Record<string, unknown>, transport: ArgumentTransport): void;
 }

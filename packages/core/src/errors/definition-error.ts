@@ -16,6 +16,7 @@ export const DefinitionErrorCode = {
   NOT_A_METHOD: 'MCPKIT_ERR_NOT_A_METHOD',
   UNDECLARED_FIELD: 'MCPKIT_ERR_UNDECLARED_FIELD',
   EMPTY_FIELD_SCHEMA: 'MCPKIT_ERR_EMPTY_FIELD_SCHEMA',
+  UNSAFE_PATTERN: 'MCPKIT_ERR_UNSAFE_PATTERN',
 } as const;
 
 export type DefinitionErrorCodeValue = (typeof DefinitionErrorCode)[keyof typeof DefinitionErrorCode];

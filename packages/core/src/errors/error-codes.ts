@@ -24,6 +24,12 @@ export const ErrorCode = {
    * `insufficient_scope`, `forbidden`). Outside −32768…−32000, as 2026-07-28 asks of new codes.
    */
   AccessDenied: -31001,
+  /**
+   * No task can be created now: the caller's share of the task store (`data.limit`, its
+   * `maxTasksPerOwner`) or the whole store (`maxTasks`) is taken by tasks that still count.
+   * Outside −32768…−32000, as 2026-07-28 asks of new codes.
+   */
+  TaskStoreFull: -31002,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

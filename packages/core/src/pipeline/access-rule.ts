@@ -1,5 +1,5 @@
 import type { AuthInfo } from '../auth/auth-info';
-import { effectiveScopes, type ImpliedScopes } from '../auth/scopes';
+import { effectiveScopes, ownValue, type ImpliedScopes } from '../auth/scopes';
 import type { RoleRule } from '../decorators/require-roles.decorator';
 import type { ScopeRule } from '../decorators/require-scopes.decorator';
 import { AuthenticationRequiredError, InsufficientScopeError, type AccessDeniedError } from '../errors/access-errors';
@@ -21,7 +21,7 @@ function satisfied(rule: ScopeRule, granted: ReadonlySet<string>): boolean {
 }
 
 function hasRole(rule: RoleRule, auth: AuthInfo): boolean {
-  const held = auth.claims?.[rule.claim];
+  const held = auth.claims === undefined ? undefined : ownValue(auth.claims, rule.claim);
   return Array.isArray(held) && rule.roles.some((role) => held.includes(role));
 }
 

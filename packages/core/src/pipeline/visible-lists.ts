@@ -1,5 +1,5 @@
 import type { AuthInfo } from '../auth/auth-info';
-import { effectiveScopes, type ImpliedScopes } from '../auth/scopes';
+import { effectiveScopes, ownValue, type ImpliedScopes } from '../auth/scopes';
 import { pagesOf, type ListPages } from '../app/pages';
 import type { Pipeline } from './compile-pipeline';
 
@@ -57,7 +57,7 @@ export class VisibleLists {
       const claims = auth.claims;
       signature += '|';
       for (const { claim, role } of this.roles) {
-        const held = claims?.[claim];
+        const held = claims === undefined ? undefined : ownValue(claims, claim);
         signature += Array.isArray(held) && held.includes(role) ? '1' : '0';
       }
     }

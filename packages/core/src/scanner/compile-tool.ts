@@ -23,7 +23,7 @@ function compileRawSchema(validators: ValidatorFactory, schema: unknown, method:
     ]);
   }
   checkNow(validators, schema, `The inputSchema of ${method.owner}`);
-  return validators.inputParser({ schema });
+  return validators.inputParser({ schema, what: `The inputSchema of ${method.owner}` });
 }
 
 /**

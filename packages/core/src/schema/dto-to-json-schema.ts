@@ -11,6 +11,7 @@ import { arrayUniqueSelects } from './array-unique-selector';
 import { DATE_TIME, DECORATOR, KEYWORD_MAPPERS, TYPE_DECORATORS, type Keywords } from './class-validator-keywords';
 import type { SchemaChecked } from '../validation/drop-schema-checked';
 import { checkFieldCombination, checkFieldFormat } from './check-field-options';
+import { checkPattern } from '../validation/unsafe-pattern';
 import { buildInstantiator, type Conversion, type ConvertedProperty, type InstancePlan } from './dto-instantiator';
 
 /** The published schema of a DTO, and whether class-validator must still run after ajv. */
@@ -62,6 +63,12 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
 
 function isDtoClass(value: unknown): value is Constructor {
   return typeof value === 'function' && ![String, Number, Boolean, Array, Object, Date].includes(value as never);
+}
+
+/** `@Matches(pattern, modifiers?)`'s regex, as class-validator and ajv will run it, held to `checkPattern`. */
+function checkMatches([pattern, modifiers]: unknown[], where: string): void {
+  if (pattern instanceof RegExp) checkPattern(pattern.source, pattern.flags, where);
+  else if (typeof pattern === 'string') checkPattern(pattern, typeof modifiers === 'string' ? modifiers : '', where);
 }
 
 function designTypeOf(dto: Constructor, property: string): unknown {
@@ -306,6 +313,8 @@ class SchemaBuilder {
       // An @ArrayUnique's selector is not in its metadata: asked of the check itself.
       const constraints =
         name === DECORATOR.ARRAY_UNIQUE ? [arrayUniqueSelects(metadata) ? 'selector' : undefined] : ((metadata.constraints ?? []) as unknown[]);
+      // Published or left to class-validator, the regex runs on what clients send.
+      if (name === DECORATOR.MATCHES) checkMatches(constraints, `@Matches on ${dto.name}.${property}`);
       const keywords = mapper?.(constraints, currentType ?? this.designType(dto, property));
       if (keywords === undefined) {
         this.needsClassValidator = true;

@@ -25,7 +25,7 @@ function isFlat(property: Record<string, unknown>): boolean {
  */
 export function elicitationSchema(validators: ValidatorFactory, source: Constructor | JsonSchema): ElicitationSchema {
   return validators.memo(source, () => {
-    if (!isConstructor(source)) return { schema: source, parse: validators.inputParser({ schema: source }) };
+    if (!isConstructor(source)) return { schema: source, parse: validators.inputParser({ schema: source, what: 'The requestedSchema of an elicitation' }) };
     const { schema, needsClassValidator, instantiate, schemaChecked } = dtoToJsonSchema(source as Constructor);
     const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
     for (const [name, property] of Object.entries(properties)) {

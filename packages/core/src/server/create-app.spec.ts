@@ -174,6 +174,12 @@ describe('createApp start-up checks', () => {
     expect(error.fixes.join('\n')).toContain('notes://{id}');
   });
 
+  it.each([0, -1, 1.5, Number.NaN])('rejects maxUriLength %p', (maxUriLength) => {
+    expect(() => createApp({ name: 't', version: '1', providers: [], maxUriLength })).toThrow(
+      expect.objectContaining({ code: DefinitionErrorCode.INVALID_OPTIONS, problem: `maxUriLength ${maxUriLength} is not a positive integer.` }),
+    );
+  });
+
   it('rejects a resource URI without a scheme', () => {
     class A {
       @Resource({ uri: 'readme' })

@@ -10,11 +10,14 @@ import type { AppOptions } from '../app/app-options';
 import { McpApp } from './mcp-app';
 import { MemoryEventBus, type EventBus } from '../app/event-bus';
 import { RequestStateCodec } from '../eras/modern/input-required';
+import { MemoryRequestStateStore } from '../app/request-state-store';
 import { cacheHintTable } from '../results/cache-hints';
 import { pipelineSettings } from './pipeline-options';
 
 /** Default of `maxBatchLength`. */
 const DEFAULT_MAX_BATCH_LENGTH = 100;
+/** Default of `maxUriLength`: 8 KiB, far beyond any URI a resource needs. */
+const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
 
 /** Default of `maxRequestsInFlight`. */
 const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1_000;
@@ -49,6 +52,11 @@ export function createApp(options: AppOptions): McpApp {
       'Give a bound such as 1000, or leave it out for the default.',
     ]);
   }
+  if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxUriLength ${String(options.maxUriLength)} is not a positive integer.`, [
+      `Give a bound such as ${DEFAULT_MAX_URI_LENGTH}, or leave it out for the default.`,
+    ]);
+  }
   const cacheHints = cacheHintTable(options.cache);
   const validators = new ValidatorFactory();
   const registry = compileProviders(options.providers, options.resolve, validators);
@@ -78,7 +86,8 @@ export function createApp(options: AppOptions): McpApp {
     pageSize: options.pageSize,
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
     maxRequestsInFlight: options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT,
-    requestState: new RequestStateCodec(options.requestStateSecret, options),
+    maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
+    requestState: new RequestStateCodec(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
     cacheHints,
     tasks,
     pipeline: pipelineSettings(options),

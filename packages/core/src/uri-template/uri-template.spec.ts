@@ -50,6 +50,61 @@ describe('UriTemplate', () => {
     it('refuses malformed percent-encoding instead of throwing', () => {
       expect(UriTemplate.parse('notes://{id}').match('notes://%E0%A4%A')).toBeUndefined();
     });
+
+    it('reads every shape of expression, several variables and literals between them', () => {
+      const template = UriTemplate.parse('x://{a,b}/{+c}/-{.d,e}-{/f*}-{;g,h}{?i}{&j*}{#k}');
+      expect(template.match('x://1,2/p/q/-.s.t-/u/v-;g=7;h=8?i=%2F&j=9&j=10#frag')).toEqual({
+        a: '1',
+        b: '2',
+        c: 'p/q',
+        d: 's',
+        e: 't',
+        f: ['u', 'v'],
+        g: '7',
+        h: '8',
+        i: '/',
+        j: ['9', '10'],
+        k: 'frag',
+      });
+    });
+  });
+
+  describe('match on the URIs of issue #26', () => {
+    // Before #26 each was a backtracking regex: 21 s for 46 characters of the first, 226 s for
+    // 8 000 dashes of the second. The work is counted, not timed.
+    const cases: Array<[string, (n: number) => string]> = [
+      ['matrix://grid{;x,y}', (n) => `matrix://grid${';'.repeat(n)}`],
+      ['log://{day}-{level}-{service}', (n) => `log://${'-'.repeat(n)}`],
+      ['file://{name}.{ext}', (n) => `file://${'a.'.repeat(n)}`],
+    ];
+
+    function steps(template: UriTemplate, uri: string): number {
+      const meter = { steps: 0 };
+      template.measuredMatch(uri, meter);
+      return meter.steps;
+    }
+
+    it.each(cases)('%s: twice the URI, at most twice the work, matching or not', (text, uriOf) => {
+      const template = UriTemplate.parse(text);
+      for (const end of ['', '/']) {
+        const small = steps(template, uriOf(4_000) + end);
+        expect(steps(template, uriOf(8_000) + end)).toBeLessThanOrEqual(2 * small + 50);
+        expect(small).toBeLessThan(20 * uriOf(4_000).length);
+      }
+    });
+
+    it('answers as before', () => {
+      expect(UriTemplate.parse('matrix://grid{;x,y}').match(`matrix://grid${';'.repeat(32)}/`)).toBeUndefined();
+      expect(UriTemplate.parse('matrix://grid{;x,y}').match('matrix://grid;x=1;y=2')).toEqual({ x: '1', y: '2' });
+      expect(UriTemplate.parse('log://{day}-{level}-{service}').match(`log://${'-'.repeat(8_000)}/`)).toBeUndefined();
+      expect(UriTemplate.parse('log://{day}-{level}-{service}').match('log://2026-07-28-error-billing')).toEqual({
+        day: '2026',
+        level: '07',
+        service: '28-error-billing',
+      });
+      expect(UriTemplate.parse('file://{name}.{ext}').match(`file://${'a.'.repeat(3)}`)).toEqual({ name: 'a', ext: 'a.a.' });
+      expect(UriTemplate.parse('img://{name}{.ext}').match('img://archive.tar.gz')).toEqual({ name: 'archive', ext: 'tar' });
+    });
   });
 
   describe('parse', () => {

@@ -2,6 +2,7 @@
  * RFC 6570 URI templates, read in reverse: given a template, decide whether a concrete URI
  * matches it and recover the variables. Parsed and compiled once at start-up.
  */
+import { expressionPiece, literalPiece, TemplateMatcher, type MatchMeter, type Piece } from './template-matcher';
 
 interface VariableSpec {
   name: string;
@@ -19,10 +20,6 @@ const VARIABLE_NAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[
 
 /** Thrown by `UriTemplate.parse` with a message that points at the problem. */
 export class UriTemplateSyntaxError extends Error {}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function decode(value: string): string | undefined {
   try {
@@ -61,10 +58,10 @@ function parseExpression(body: string, template: string): Expression {
 type Extractor = (capture: string | undefined, into: Record<string, string | string[]>) => boolean;
 
 function listExtractor(expression: Expression, separator: string): Extractor {
+  const { variables } = expression;
   return (capture, into) => {
     if (capture === undefined || capture === '') return true;
     const items = capture.split(separator);
-    const { variables } = expression;
     for (let i = 0; i < variables.length; i++) {
       const spec = variables[i];
       if (spec.explode) {
@@ -83,9 +80,9 @@ function listExtractor(expression: Expression, separator: string): Extractor {
 }
 
 function namedExtractor(expression: Expression, separator: string): Extractor {
+  const wanted = new Map(expression.variables.map((spec) => [spec.name, spec]));
   return (capture, into) => {
     if (capture === undefined || capture === '') return true;
-    const wanted = new Map(expression.variables.map((spec) => [spec.name, spec]));
     for (const pair of capture.split(separator)) {
       const eq = pair.indexOf('=');
       const key = decode(eq === -1 ? pair : pair.slice(0, eq));
@@ -104,31 +101,31 @@ function namedExtractor(expression: Expression, separator: string): Extractor {
   };
 }
 
-function compileExpression(expression: Expression): { pattern: string; extract: Extractor } {
+/** How an expression's captured text becomes its variables ('.', '/' and ';' captures keep their lead). */
+function extractorOf(expression: Expression): Extractor {
   switch (expression.operator) {
     case '':
-      return { pattern: '([^/?#]+?)', extract: listExtractor(expression, ',') };
     case '+':
-      return { pattern: '([^?#]+?)', extract: listExtractor(expression, ',') };
     case '#':
-      return { pattern: '(?:#(.*))?', extract: listExtractor(expression, ',') };
+      return listExtractor(expression, ',');
     case '.':
-      return { pattern: '((?:\\.[^/?#.]*)*)', extract: (capture, into) => listExtractor(expression, '.')(capture?.slice(1), into) };
-    case '/':
-      return { pattern: '((?:/[^/?#]*)*)', extract: (capture, into) => listExtractor(expression, '/')(capture?.slice(1), into) };
-    case ';':
-      return { pattern: '((?:;[^/?#]*)*)', extract: (capture, into) => namedExtractor(expression, ';')(capture?.slice(1), into) };
+    case '/': {
+      const list = listExtractor(expression, expression.operator);
+      return (capture, into) => list(capture?.slice(1), into);
+    }
+    case ';': {
+      const named = namedExtractor(expression, ';');
+      return (capture, into) => named(capture?.slice(1), into);
+    }
     default:
       // '?' and '&' both read query parameters; a later '&' expression continues the same query.
-      return {
-        pattern: expression.operator === '?' ? '(?:\\?([^#]*?))?' : '(?:&([^#]*?))?',
-        extract: namedExtractor(expression, '&'),
-      };
+      return namedExtractor(expression, '&');
   }
 }
 
 /**
- * A compiled URI template.
+ * A compiled URI template. Matching takes time linear in the URI's length, whatever it holds
+ * (`template-matcher.ts` says how, and which variables a URI with several readings yields).
  *
  * @example
  * const t = UriTemplate.parse('notes://{id}');
@@ -138,13 +135,13 @@ export class UriTemplate {
   private constructor(
     readonly template: string,
     readonly variableNames: readonly string[],
-    private readonly regex: RegExp,
+    private readonly matcher: TemplateMatcher,
     private readonly extractors: readonly Extractor[],
   ) {}
 
   /** Parses a template; throws `UriTemplateSyntaxError` when it is malformed. */
   static parse(template: string): UriTemplate {
-    let pattern = '^';
+    const pieces: Piece[] = [];
     const extractors: Extractor[] = [];
     const names: string[] = [];
     let index = 0;
@@ -153,10 +150,10 @@ export class UriTemplate {
       const close = template.indexOf('}', index);
       if (close !== -1 && (open === -1 || close < open)) throw new UriTemplateSyntaxError(`unmatched "}" in "${template}"`);
       if (open === -1) {
-        pattern += escapeRegExp(template.slice(index));
+        pieces.push(literalPiece(template.slice(index)));
         break;
       }
-      pattern += escapeRegExp(template.slice(index, open));
+      if (open > index) pieces.push(literalPiece(template.slice(index, open)));
       if (close === -1) throw new UriTemplateSyntaxError(`unclosed "{" in "${template}"`);
       const body = template.slice(open + 1, close);
       if (body.includes('{')) throw new UriTemplateSyntaxError(`nested "{" in "${template}"`);
@@ -165,23 +162,32 @@ export class UriTemplate {
         if (names.includes(spec.name)) throw new UriTemplateSyntaxError(`variable "${spec.name}" appears twice in "${template}"`);
         names.push(spec.name);
       }
-      const compiled = compileExpression(expression);
-      pattern += compiled.pattern;
-      extractors.push(compiled.extract);
+      pieces.push(expressionPiece(expression.operator));
+      extractors.push(extractorOf(expression));
       index = close + 1;
     }
     if (/\s/.test(template)) throw new UriTemplateSyntaxError(`whitespace in "${template}"`);
-    return new UriTemplate(template, names, new RegExp(pattern + '$'), extractors);
+    return new UriTemplate(template, names, new TemplateMatcher(pieces), extractors);
   }
 
   /** The variables of `uri` when it matches, else `undefined`. */
   match(uri: string): Record<string, string | string[]> | undefined {
-    const found = this.regex.exec(uri);
-    if (!found) return undefined;
+    return this.measuredMatch(uri, { steps: 0 });
+  }
+
+  /** @internal `match`, adding its work to `meter.steps` (the tests that prove it linear). */
+  measuredMatch(uri: string, meter: MatchMeter): Record<string, string | string[]> | undefined {
+    const captures = this.matcher.captures(uri, meter);
+    if (!captures) return undefined;
     const variables: Record<string, string | string[]> = {};
     for (let i = 0; i < this.extractors.length; i++) {
-      if (!this.extractors[i](found[i + 1], variables)) return undefined;
+      if (!this.extractors[i](captures[i], variables)) return undefined;
     }
     return variables;
+  }
+
+  /** @internal Each expression's captured text, as `match` reads it; for the tests that compare it with the old regex. */
+  captures(uri: string, meter: MatchMeter = { steps: 0 }): Array<string | undefined> | undefined {
+    return this.matcher.captures(uri, meter);
   }
 }

@@ -124,6 +124,9 @@ export class HandshakeLink implements ClientLink, RunPlan {
     this.channel.notify(method, params);
   }
 
+  /** The handshake revisions mirror no argument into a header. */
+  checkArgumentHeaders(): void {}
+
   /**
    * Stateless HTTP cannot reach the client, whatever it declared: say so, rather than blame a
    * capability (a stateless request does not even know the client's capabilities).

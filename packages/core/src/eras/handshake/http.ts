@@ -6,7 +6,6 @@ import { ErrorCode } from '../../errors/error-codes';
 import { InvalidRequestError, type McpError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
-import type { HeaderParam } from '../../scanner/header-params';
 import type { MessageBody } from '../../wire/frame';
 
 /** Request headers by lower-case name, as Node and most frameworks hand them over. */
@@ -57,7 +56,7 @@ export const handshakeHttp = Object.freeze({
   streamsUpFront: true,
   /** What the dispatcher is told with each message of this era: nothing beyond its own frame. */
   receive: Object.freeze({}),
-  admit: (_headers: HeaderValues, _body: MessageBody, _headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined => undefined,
+  admit: (_headers: HeaderValues, _body: MessageBody): McpError | undefined => undefined,
   status: handshakeHttpStatus,
   /** The versions a session's `MCP-Protocol-Version` may name. */
   versions: LEGACY_PROTOCOL_VERSIONS as readonly string[],

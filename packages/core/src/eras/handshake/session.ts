@@ -14,13 +14,22 @@ import type { SessionSnapshot } from '../../dispatcher/session-snapshot';
 import { OutboundRequests, type OutboundRequestOptions } from '../../dispatcher/outbound-requests';
 import { BATCH_REVISION, hasFeature } from './features';
 import { monotonicMs } from '../../logging/monotonic-ms';
+import type { AuthInfo } from '../../auth/auth-info';
+import { mayHear, type SubscriptionGrant } from '../../dispatcher/readable-resource';
 
-/** Capabilities without what needs a session to work. */
-function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>): ServerCapabilities {
+/**
+ * Capabilities without what needs a session to work; for an `anonymous` client (no principal)
+ * also without `tasks.list`: its tasks belong to nobody, so no list could ever show one.
+ */
+function sessionlessCapabilities(capabilities: Readonly<ServerCapabilities>, anonymous: boolean): ServerCapabilities {
   const { logging: _logging, ...rest } = capabilities;
   if (rest.resources) rest.resources = {};
   if (rest.tools) rest.tools = {};
   if (rest.prompts) rest.prompts = {};
+  if (rest.tasks && anonymous) {
+    const { list: _list, ...tasks } = rest.tasks;
+    rest.tasks = tasks;
+  }
   return rest;
 }
 
@@ -50,7 +59,8 @@ function clientCapabilitiesAt(version: string, capabilities: ClientCapabilities)
 export class HandshakeSession {
   private initialized = false;
   private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
-  private readonly subscriptions = new Set<string>();
+  /** Each subscribed URI, with what let the subscriber in (the read rule applies to hearing too). */
+  private readonly subscriptions = new Map<string, SubscriptionGrant>();
   private unsubscribeBus: (() => void) | undefined = undefined;
   /** Requests this server sent the client, awaiting answers. */
   readonly outbound: OutboundRequests;
@@ -71,6 +81,8 @@ export class HandshakeSession {
     /** Relay app events to the client (false: the transport does). */
     appEvents = true,
     outboundIdPrefix?: string,
+    /** Who the restored subscriptions belong to: the connection's caller. */
+    restoredAuth?: AuthInfo,
   ) {
     this.outbound = new OutboundRequests(outboundIdPrefix);
     this.logLevel = restored?.logLevel ?? app.settings.clientLogging?.defaultLevel;
@@ -78,7 +90,8 @@ export class HandshakeSession {
       this.client = Object.freeze({ ...restored.client });
       this.initialized = true;
     }
-    for (const uri of restored?.subscriptions ?? []) this.subscriptions.add(uri);
+    // Granted where they were made; held to the read rule again only if the app changes.
+    for (const uri of restored?.subscriptions ?? []) this.subscriptions.set(uri, { auth: restoredAuth, pipelines: app.pipelines });
     if (!sessionless && appEvents) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
   }
 
@@ -98,8 +111,8 @@ export class HandshakeSession {
     return undefined;
   }
 
-  /** Answers `initialize`: negotiates the revision and keeps what the client declared. */
-  initialize(id: RequestId, params: Readonly<Record<string, unknown>>): JsonRpcResponse {
+  /** Answers `initialize`: negotiates the revision and keeps what the client declared. `anonymous`: the request has no principal. */
+  initialize(id: RequestId, params: Readonly<Record<string, unknown>>, anonymous: boolean): JsonRpcResponse {
     if (this.initialized) return errorAnswer(id, new InvalidRequestError('This connection is already initialized'));
     const { protocolVersion, capabilities, clientInfo } = params;
     if (typeof protocolVersion !== 'string') return errorAnswer(id, new InvalidParamsError('initialize needs params.protocolVersion, a string'));
@@ -116,7 +129,7 @@ export class HandshakeSession {
     if (!this.sessionless) this.openedAt = monotonicMs();
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities) : this.capabilities),
+      capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities, anonymous) : this.capabilities),
       serverInfo: this.app.view(version).serverInfo,
     };
     if (this.app.instructions !== undefined) result.instructions = this.app.instructions;
@@ -138,12 +151,12 @@ export class HandshakeSession {
 
   /** The URIs the client subscribed to, in subscription order. */
   get subscribedUris(): string[] {
-    return [...this.subscriptions];
+    return [...this.subscriptions.keys()];
   }
 
-  /** `resources/subscribe` and `resources/unsubscribe`. */
-  subscribe(uri: string, on: boolean): void {
-    if (on) this.subscriptions.add(uri);
+  /** `resources/subscribe` (with what let the subscriber in) and `resources/unsubscribe` (undefined). */
+  subscribe(uri: string, grant: SubscriptionGrant | undefined): void {
+    if (grant !== undefined) this.subscriptions.set(uri, grant);
     else this.subscriptions.delete(uri);
   }
 
@@ -160,7 +173,8 @@ export class HandshakeSession {
     // 2025-11-25 sessions hear of their tasks from notifications/tasks/status, sent by the task itself.
     if (event.type === 'taskStatus') return;
     if (event.type === 'resourceUpdated') {
-      if (this.subscriptions.has(event.uri)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
+      const grant = this.subscriptions.get(event.uri);
+      if (grant !== undefined && mayHear(this.app.map, this.app.pipelines, event.uri, grant)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
       return;
     }
     if (this.capabilities[event.list]?.listChanged === true) this.notify(LIST_CHANGED[event.list]);

@@ -8,7 +8,6 @@ import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import { isObject } from '../../protocol/json-rpc';
 import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
 import type { HeaderParam } from '../../scanner/header-params';
-import { METHOD } from '../../protocol/methods';
 import type { Frame, MessageBody } from '../../wire/frame';
 import { META } from './meta';
 
@@ -63,11 +62,12 @@ export function protocolVersionHeader(headers: HeaderValues): string | undefined
 
 /**
  * The headers of a 2026-07-28 POST must agree with its body (transports, "Request Headers"):
- * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` for calls, prompts and reads, and the
- * `Mcp-Param-*` of the arguments a tool marks with `x-mcp-header` (`headerParamsOf` looks its
- * tool up). Throws `HeaderMismatchError` (-32020) naming the first disagreement.
+ * `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for calls, prompts and reads. Throws
+ * `HeaderMismatchError` (-32020) naming the first disagreement. The `Mcp-Param-*` of a tool's
+ * arguments are checked later (`checkArgumentHeaders`), once the caller may see the tool: they
+ * depend on its definition, which a hidden tool must not show.
  */
-export function checkModernHeaders(headers: HeaderValues, frame: Frame, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): void {
+export function checkModernHeaders(headers: HeaderValues, frame: Frame): void {
   const version = decodeHeader('MCP-Protocol-Version', headers['mcp-protocol-version']);
   const bodyVersion = frame.meta?.[META.PROTOCOL_VERSION];
   if (version === undefined) throw new HeaderMismatchError('Missing MCP-Protocol-Version header');
@@ -85,10 +85,6 @@ export function checkModernHeaders(headers: HeaderValues, frame: Frame, headerPa
     if (name === undefined) throw new HeaderMismatchError('Missing Mcp-Name header');
     if (name !== named) throw HeaderMismatchError.mismatch('Mcp-Name', name, named);
   }
-  if (frame.method === METHOD.TOOLS_CALL && typeof named === 'string') {
-    const mirrored = headerParamsOf(named);
-    if (mirrored && mirrored.length > 0) checkParamHeaders(headers, frame.params.arguments, mirrored);
-  }
 }
 
 /**
@@ -96,7 +92,7 @@ export function checkModernHeaders(headers: HeaderValues, frame: Frame, headerPa
  * with `x-mcp-header`: present whenever the body has a value (absent or null values send none),
  * well-formed, and equal (integers compared as numbers). Throws `HeaderMismatchError` (-32020).
  */
-function checkParamHeaders(headers: HeaderValues, args: unknown, params: readonly HeaderParam[]): void {
+export function checkArgumentHeaders(headers: HeaderValues, args: unknown, params: readonly HeaderParam[]): void {
   for (const param of params) {
     let value: unknown = args;
     for (const key of param.path) value = isObject(value) ? value[key] : undefined;
@@ -153,12 +149,12 @@ export const statelessHttp = Object.freeze({
   streamsUpFront: false,
   /** What the dispatcher is told with each message: serve it as this era even without a `_meta` claim. */
   receive: Object.freeze({ era: 'modern' as const }),
-  admit(headers: HeaderValues, body: MessageBody, headerParamsOf: (tool: string) => readonly HeaderParam[] | undefined): McpError | undefined {
+  admit(headers: HeaderValues, body: MessageBody): McpError | undefined {
     if (Array.isArray(body)) return new InvalidRequestError('A 2026-07-28 POST carries one JSON-RPC message (no batches)');
     const frame = body as Frame;
     if (frame.kind !== 'request') return undefined;
     try {
-      checkModernHeaders(headers, frame, headerParamsOf);
+      checkModernHeaders(headers, frame);
       return undefined;
     } catch (error) {
       return error as McpError;

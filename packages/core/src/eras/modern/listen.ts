@@ -1,8 +1,12 @@
 import { errorAnswer } from '../../errors/error-answer';
 import { InvalidRequestError } from '../../errors/mcp-error';
+import { checkUriLength } from '../../dispatcher/read-params';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import { RequestContext } from '../../dispatcher/request-context';
+import type { AppModel } from '../../dispatcher/app-model';
+import { mayHear, subscriptionGrant, type SubscriptionGrant } from '../../dispatcher/readable-resource';
+import { maySeeTask } from '../../dispatcher/task-access';
 import { LIST_CHANGED, LIST_NAMES } from '../../dispatcher/list-changes';
 import type { ListenSnapshot } from '../../dispatcher/session-snapshot';
 import type { RequestFrame } from '../../wire/frame';
@@ -47,11 +51,25 @@ export function reopenListen(open: ListenSnapshot, host: EraHost): void {
   void openListen(frame, host, NO_OPTIONS, link, false);
 }
 
-function openListen(frame: RequestFrame, host: EraHost, options: ReceiveOptions, link: ModernLink, acknowledge: boolean): Promise<JsonRpcResponse | undefined> {
+async function openListen(
+  frame: RequestFrame,
+  host: EraHost,
+  options: ReceiveOptions,
+  link: ModernLink,
+  acknowledge: boolean,
+): Promise<JsonRpcResponse | undefined> {
   const { id } = frame;
   const send = options.send ?? host.outboundChannel;
-  if (!send) return Promise.resolve(errorAnswer(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), modernErrorObject));
+  if (!send) return errorAnswer(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), modernErrorObject);
   const honoured = honouredFilter(frame.params.notifications, host.capabilities);
+  try {
+    const uris = (honoured.resourceSubscriptions ?? []) as string[];
+    for (const uri of uris) checkUriLength(uri, 'subscriptions/listen params.notifications.resourceSubscriptions[]', host.app.settings.maxUriLength);
+  } catch (error) {
+    // A refused listen has no request line of its own: say it here.
+    (options.logger ?? host.logger).warn({ rpcId: id, method: SUBSCRIPTIONS_LISTEN }, 'refused a subscriptions/listen naming a URI over maxUriLength');
+    return Promise.resolve(errorAnswer(id, error, modernErrorObject));
+  }
   const tag = { [SUBSCRIPTION_ID]: id };
   const ctx = new RequestContext({
     requestId: id,
@@ -70,17 +88,46 @@ function openListen(frame: RequestFrame, host: EraHost, options: ReceiveOptions,
       for (const list of LIST_NAMES) if (honoured[`${list}ListChanged`] === true) send(listChanged(list));
     },
   });
+  // Hearing of a resource is reading it: a denial refuses the listen as it would refuse a read;
+  // a hidden URI is acknowledged as an unknown one is, and never heard of. Checked while tracked,
+  // so a client that leaves meanwhile ends it.
+  let resources: Heard | Promise<Heard> | undefined = Array.isArray(honoured.resourceSubscriptions)
+    ? resourceGrants(host.app, honoured.resourceSubscriptions as string[], ctx)
+    : undefined;
+  if (resources instanceof Promise) {
+    try {
+      resources = await resources;
+    } catch (error) {
+      untrack();
+      return errorAnswer(id, error, modernErrorObject);
+    }
+    if (ctx.isCancelled) {
+      untrack();
+      return undefined;
+    }
+  }
+  const heard = resources;
   if (acknowledge) send({ jsonrpc: '2.0', method: SUBSCRIPTIONS_ACKNOWLEDGED, params: { _meta: tag, notifications: honoured } });
+  // Task states are told in the order they came, each once the caller is known to see the task.
+  let taskStates = Promise.resolve();
   return new Promise((resolve) => {
     const unsubscribe = host.app.settings.bus.subscribe((event) => {
       if (event.type === 'listChanged') {
         if (honoured[`${event.list}ListChanged`] === true) send(listChanged(event.list));
       } else if (event.type === 'taskStatus') {
-        // The full task state, as tasks/get would answer it now (SEP-2663).
-        if (Array.isArray(honoured.taskIds) && honoured.taskIds.includes(event.task.taskId)) {
-          send({ jsonrpc: '2.0', method: METHOD.TASKS_NOTIFICATION, params: { ...modernTasks.state(event.task), _meta: tag } });
+        // The full task state, as tasks/get would answer it now (SEP-2663), and only to whom
+        // tasks/get would answer it: naming an id is not enough for another principal's task.
+        const { task } = event;
+        if (Array.isArray(honoured.taskIds) && honoured.taskIds.includes(task.taskId)) {
+          taskStates = taskStates
+            .then(() => maySeeTask(host.app, task, ctx))
+            .then((visible) => {
+              if (visible && !ctx.signal.aborted)
+                send({ jsonrpc: '2.0', method: METHOD.TASKS_NOTIFICATION, params: { ...modernTasks.state(task), _meta: tag } });
+            })
+            .catch((error: unknown) => ctx.logger.error({ err: error, taskId: task.taskId }, 'could not tell a listen of a task state'));
         }
-      } else if (Array.isArray(honoured.resourceSubscriptions) && honoured.resourceSubscriptions.includes(event.uri)) {
+      } else if (heard !== undefined && heard.uris.has(event.uri) && mayHear(host.app.map, host.app.pipelines, event.uri, heard.grant)) {
         send({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri, _meta: tag } });
       }
     });
@@ -94,4 +141,24 @@ function openListen(frame: RequestFrame, host: EraHost, options: ReceiveOptions,
       { once: true },
     );
   });
+}
+
+/** The URIs of a listen its caller may hear of, and what let it in. */
+interface Heard {
+  readonly uris: ReadonlySet<string>;
+  readonly grant: SubscriptionGrant;
+}
+
+/**
+ * What a listen's caller may hear of the URIs it names, by each one's read rule; a denial
+ * rejects. At once for an app without rules (its acknowledgement goes out before anything else).
+ */
+function resourceGrants(app: AppModel, uris: readonly string[], ctx: RequestContext): Heard | Promise<Heard> {
+  const grant: SubscriptionGrant = { auth: ctx.auth, pipelines: app.pipelines };
+  if (app.pipelines === undefined) return { uris: new Set(uris), grant };
+  return (async () => {
+    const heard = new Set<string>();
+    for (const uri of uris) if ((await subscriptionGrant(app.map, app.pipelines, uri, ctx)) !== undefined) heard.add(uri);
+    return { uris: heard, grant };
+  })();
 }

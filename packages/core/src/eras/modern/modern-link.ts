@@ -10,8 +10,10 @@ import type { AppModel } from '../../dispatcher/app-model';
 import { resolveCacheHint, UNCACHEABLE, type WireCacheHint } from '../../results/cache-hints';
 import type { ClientInfo } from '../../dispatcher/client-info';
 import type { RequestContext } from '../../dispatcher/request-context';
+import type { HeaderParam } from '../../scanner/header-params';
+import { checkArgumentHeaders } from './http';
 import type { RequestFrame } from '../../wire/frame';
-import type { Asker, ClientLink, Question } from '../client-link';
+import type { ArgumentTransport, Asker, ClientLink, Question } from '../client-link';
 import type { RunPlan } from '../era';
 import { InputRequiredSignal } from './input-required';
 import { modernTasks } from './tasks';
@@ -56,6 +58,11 @@ export class ModernLink implements ClientLink, RunPlan {
     return this;
   }
 
+  /** A later round of an input-required exchange: its state was verified. */
+  get continues(): boolean {
+    return this.request.exchange !== undefined;
+  }
+
   complete(result: Record<string, unknown>, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> {
     // A handler whose own try/catch swallowed the signal still ends the round: an answer built
     // without the client's input is not the answer the handler would give with it.
@@ -72,6 +79,7 @@ export class ModernLink implements ClientLink, RunPlan {
       frame.params.arguments ?? null,
       this.request.answers,
       principalOf(ctx.auth),
+      this.request.exchange,
     );
     return inputRequiredResult(this.missing, requestState, this.app.infoMeta);
   }
@@ -123,6 +131,11 @@ export class ModernLink implements ClientLink, RunPlan {
 
   notify(method: string, params?: Record<string, unknown>): void {
     this.channel.notify(method, params);
+  }
+
+  /** Over HTTP the `Mcp-Param-*` headers mirror the arguments the tool marks (transports, "Request Headers"); stdio has no headers. */
+  checkArgumentHeaders(params: readonly HeaderParam[], args: Record<string, unknown>, transport: ArgumentTransport): void {
+    if (transport.kind === 'http' && transport.headers !== undefined) checkArgumentHeaders(transport.headers, args, params);
   }
 
   /** The key of the next question: the same on every round. */
