@@ -28,6 +28,7 @@ export { isObject, isRequestId } from './protocol/json-rpc';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';
+export { httpSseRefusal } from './eras/http-sse';
 export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
 export {
   isModernVersion,

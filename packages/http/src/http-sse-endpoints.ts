@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { InvalidRequestError, UnsupportedProtocolVersionError, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
+import { InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
 import {
   AnswerPacer,
   encodeMessage,
-  handshakeHttp,
-  MODERN_META,
+  httpSseRefusal,
   parseMessage,
   protocolVersionHeader,
   type Connection,
@@ -13,7 +12,6 @@ import {
 } from '@mcpkit/core/transport';
 import { acceptsSse, isJsonContentType } from './accept';
 import { bodyOf, idOf } from './classify';
-import { eraOf } from './http-era';
 import { EventStream } from './event-stream';
 import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult } from './http-result';
 import { SSE_HEADERS } from './sse-stream';
@@ -71,7 +69,7 @@ export class HttpSseEndpoints {
   }
 
   open(request: HttpRequest): HttpResult {
-    const refused = sessionlessRefusal(request, undefined);
+    const refused = unservedRevision(request, undefined);
     if (refused) return refused;
     const accept = request.headers.accept;
     if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept))
@@ -101,7 +99,7 @@ export class HttpSseEndpoints {
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.writeOptions.limits);
     const body = bodyOf(frame.message);
-    const refused = sessionlessRefusal(request, body);
+    const refused = unservedRevision(request, body);
     if (refused) return refused;
     const logger = request.logger ?? this.logger;
     const send = (message: JsonRpcMessage) => this.notify(session, message, logger);
@@ -128,15 +126,8 @@ export class HttpSseEndpoints {
   }
 }
 
-/**
- * 2026-07-28 has no HTTP+SSE transport: a request that claims a revision of an era without
- * sessions (its `MCP-Protocol-Version` header, or its `_meta`) is refused `400` with `-32022`,
- * naming the revisions this transport serves, like any version an endpoint does not serve.
- */
-function sessionlessRefusal(request: HttpRequest, body: MessageBody | undefined): HttpResult | undefined {
-  const version = protocolVersionHeader(request.headers);
-  if (eraOf(version, body).sessions) return undefined;
-  const claimed = body === undefined || Array.isArray(body) ? undefined : body.meta?.[MODERN_META.PROTOCOL_VERSION];
-  const requested = version !== undefined && !handshakeHttp.servesVersion(version) ? version : typeof claimed === 'string' ? claimed : '';
-  return errorResult(400, new UnsupportedProtocolVersionError(requested, handshakeHttp.versions), body === undefined ? null : idOf(body));
+/** A request this transport's revisions do not include (2026-07-28): `400` with core's `-32022`. */
+function unservedRevision(request: HttpRequest, body: MessageBody | undefined): HttpResult | undefined {
+  const refused = httpSseRefusal(protocolVersionHeader(request.headers), body);
+  return refused && errorResult(400, refused, body === undefined ? null : idOf(body));
 }
