@@ -43,7 +43,10 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     res.end();
     return;
   }
-  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+  // An SSE answer, and a refusal whose body stays open while the request's rest is read (it
+  // closes the connection after), go out as they come; any other body is complete at once.
+  const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream') || response.headers.get('connection') === 'close';
+  if (!streamed) {
     res.end(Buffer.from(await response.arrayBuffer()));
     return;
   }

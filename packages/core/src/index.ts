@@ -92,6 +92,7 @@ export {
   HeaderMismatchError,
   MissingRequiredClientCapabilityError,
   UnsupportedProtocolVersionError,
+  TooManyRequestsInFlightError,
   type McpErrorOptions,
 } from './errors/mcp-error';
 export { ToolError } from './errors/tool-error';

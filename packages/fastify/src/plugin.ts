@@ -92,7 +92,11 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
     );
   });
 
-  instance.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => send(reply, core.fault(faultOf(error), request.log)));
+  // Fastify closes the connection after refusing a body it did not read: the answer goes out,
+  // then what the client still sends is read (bounded), so it reads the answer, not a reset.
+  instance.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    send(reply, core.fault(faultOf(error), request.log), options),
+  );
 
   for (const { methods, path } of core.routes) {
     const handler = async (request: FastifyRequest, reply: FastifyReply) => send(reply, await core.handle(toHttpRequest(request, reply, path)));

@@ -81,7 +81,7 @@ export interface McpHttpHandler {
   /** Whether `admit` checks anything (`auth` or `rateLimit` is set); a binding skips it otherwise. */
   readonly admits: boolean;
   /** The answer to a fault the binding's HTTP layer found. */
-  fault(fault: TransportFault, logger?: Logger): HttpResult;
+  fault(fault: TransportFault, logger?: Logger): HttpBodyResult;
   /** Ends streams and sessions (shutdown). */
   close(): Promise<void>;
 }
@@ -176,7 +176,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     return undefined;
   };
 
-  const fault = (problem: TransportFault, log: Logger = logger): HttpResult => {
+  const fault = (problem: TransportFault, log: Logger = logger): HttpBodyResult => {
     switch (problem.kind) {
       case 'body-too-large':
         return errorResult(413, new InvalidRequestError(`Payload Too Large: the limit is ${options.bodyLimit} bytes`));

@@ -433,14 +433,31 @@ export class StreamableHttpEndpoint {
       respond((streamed = this.streamResult(body, session)));
       return stream;
     };
+    // What cancels the requests of a session's POST whose client left before a stream opened:
+    // their answers were to be JSON on this connection, and no stream can resume them.
+    const unreachable: Array<() => void> = [];
+    let gone = false;
     request.onClose?.(() => {
       // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work
       // (the stateless dispatcher's requests are cancelled by the dispatcher).
       if (!session) connection?.close();
-      // A session's work runs on (its answer can be resumed), but no longer holds the session:
-      // with its client gone, idle expiry or eviction may end it, and whatever it still runs.
-      else letGo?.();
+      else {
+        // A session's work on a stream runs on (its answer can be resumed), but no longer holds
+        // the session: with its client gone, idle expiry or eviction may end it, and whatever it
+        // still runs. Without a stream, nobody can ever receive it: it is cancelled.
+        letGo?.();
+        if (stream === undefined) {
+          gone = true;
+          for (const cancel of unreachable.splice(0)) cancel();
+        }
+      }
     });
+    const whenUnreachable = session
+      ? (listener: () => void): void => {
+          if (gone) listener();
+          else unreachable.push(listener);
+        }
+      : undefined;
     // Some eras stream only once they have something to stream: their errors need the HTTP
     // statuses of their table, which a stream opened up front would hide.
     if (this.options.responseMode === 'sse' && era.streamsUpFront) openStream();
@@ -455,7 +472,7 @@ export class StreamableHttpEndpoint {
       : undefined;
     let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
     try {
-      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings }, request);
+      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings, unreachable: whenUnreachable }, request);
     } catch (error) {
       // Core answers every request itself; this is a bug, but the client must not hang on it.
       logger.error({ err: error }, 'unexpected dispatcher failure');

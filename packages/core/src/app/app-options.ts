@@ -45,6 +45,12 @@ export interface AppOptions extends Implementation {
    * with one `-32600` and none of it runs, so one line cannot make the server do unbounded work.
    */
   maxBatchLength?: number;
+  /**
+   * Most requests one connection (an HTTP session, a stdio connection, a legacy SSE stream) runs
+   * at once, open `subscriptions/listen` requests and cancelled ones whose handler has not
+   * returned included (default 1 000). Past it a request is answered `-32005` and does not run.
+   */
+  maxRequestsInFlight?: number;
   /** Items per page of tools/list, resources/list, … (default: everything on one page). */
   pageSize?: number;
   /**

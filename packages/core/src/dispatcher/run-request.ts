@@ -48,6 +48,7 @@ export async function runRequest(
     ? requestTrace(method, target, id, era.name, plan.link.client.protocolVersion, plan.link.session?.id, transport, meta, frame.params, bindings)
     : undefined;
   const release = host.track(id, ctx);
+  options.unreachable?.(() => ctx.cancel(new Error('the client left before its answer, and nothing can deliver it later')));
   // Asked per request (a number comparison): the level may change while the server runs.
   const logRequests = isLevelEnabled(logger, 'info');
   const started = logRequests ? monotonicMs() : 0;
