@@ -470,9 +470,32 @@ export class StreamableHttpEndpoint {
           current.end();
         }
       : undefined;
+    // A new session is kept (stored) before its initialize is answered; one the store refuses is
+    // refused to the client, with this status, and its request line says so.
+    let notKept: SessionRefusal | undefined;
+    const openSession =
+      fresh && session
+        ? async (accepted: JsonRpcResponse): Promise<JsonRpcResponse> => {
+            // A client that left before its initialize was answered may have lost its session already.
+            if (!this.registry!.has(session)) return accepted;
+            try {
+              await this.registry!.activate(session);
+              return accepted;
+            } catch (error) {
+              notKept = sessionRefusal(error, logger);
+              return errorResponse(accepted.id, notKept.error);
+            }
+          }
+        : undefined;
     let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
     try {
-      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings, unreachable: whenUnreachable }, request);
+      answer = await this.receive(
+        connection,
+        message,
+        era,
+        { logger, send, transport, detach, logBindings, unreachable: whenUnreachable, openSession },
+        request,
+      );
     } catch (error) {
       // Core answers every request itself; this is a bug, but the client must not hang on it.
       logger.error({ err: error }, 'unexpected dispatcher failure');
@@ -484,34 +507,7 @@ export class StreamableHttpEndpoint {
     }
     // A refused initialize ends its session, but only once its answer is written: discarding the
     // session first closed the stream it was to go out on (sse mode), so it never did.
-    let refusedSession: LiveSession | undefined;
-    if (fresh && session) {
-      // A client that left before its initialize was answered may have lost its session already.
-      if (succeeded(answer) && this.registry!.has(session)) {
-        try {
-          await this.registry!.activate(session);
-        } catch (error) {
-          this.registry!.discard(session);
-          if (error instanceof SessionRecordTooLargeError) {
-            logger.info({ bytes: error.bytes, maxBytes: error.maxBytes }, 'initialize refused: the session record would be too large to keep');
-            const refused = new InvalidParamsError(
-              `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
-            );
-            if (stream) {
-              stream.complete(errorResponse(idOf(message) ?? null, refused));
-              return streamed!;
-            }
-            return errorResult(400, refused, idOf(message));
-          }
-          logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
-          if (stream) {
-            stream.complete(errorResponse(idOf(message) ?? null, new InternalError('Session store unavailable; try again shortly')));
-            return streamed!;
-          }
-          return unavailableResult(idOf(message));
-        }
-      } else refusedSession = session;
-    }
+    const refusedSession = fresh && session && !(succeeded(answer) && this.registry!.has(session)) ? session : undefined;
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
       cancelled = answer === undefined;
@@ -521,6 +517,7 @@ export class StreamableHttpEndpoint {
       return streamed!;
     }
     if (refusedSession) this.registry!.discard(refusedSession);
+    if (notKept !== undefined) return errorResult(notKept.status, notKept.error, idOf(message), notKept.headers);
     if (answer === undefined) {
       // Every request was cancelled. The client expects no response for them (utilities/
       // cancellation), yet the POST must end: with an empty stream, or in json mode an error.
@@ -555,6 +552,26 @@ function sessionsFull(): InvalidRequestError {
 /** Why a 503 (with `RETRY_UNAVAILABLE`): the shared session store is unreachable for now. */
 function storeUnavailable(): InternalError {
   return new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly');
+}
+
+/** Why a new session could not be kept, and the status it is answered with. */
+interface SessionRefusal {
+  readonly error: McpError;
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+}
+
+/** The answer to an `initialize` whose session the store refused (`SessionStore.set` threw): 400 for a record too large, else 503. */
+function sessionRefusal(error: unknown, logger: Logger): SessionRefusal {
+  if (error instanceof SessionRecordTooLargeError) {
+    logger.info({ bytes: error.bytes, maxBytes: error.maxBytes }, 'initialize refused: the session record would be too large to keep');
+    const refused = new InvalidParamsError(
+      `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
+    );
+    return { error: refused, status: 400 };
+  }
+  logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
+  return { error: storeUnavailable(), status: 503, headers: RETRY_UNAVAILABLE };
 }
 
 /** 503 with `Retry-After`: every session slot of this instance is busy. */
