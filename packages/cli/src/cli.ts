@@ -15,6 +15,7 @@ const commands = {
   diff: () => require('./commands/diff') as typeof import('./commands/diff'),
   dev: () => require('./commands/dev') as typeof import('./commands/dev'),
   inspect: () => require('./commands/inspect') as typeof import('./commands/inspect'),
+  lint: () => require('./commands/lint') as typeof import('./commands/lint'),
   manifest: () => require('./commands/manifest') as typeof import('./commands/manifest'),
   new: () => require('./commands/new') as typeof import('./commands/new'),
   start: () => require('./commands/start') as typeof import('./commands/start'),
@@ -127,6 +128,17 @@ program
     '\nExamples:\n  mcpkit diff base-manifest.json mcp-manifest.json\n  mcpkit diff base-manifest.json dist/app.js --format markdown --fail-on risky',
   )
   .action((before: string, after: string, options) => run(() => (quietLogs(), commands.diff().diff(before, after, options))));
+
+program
+  .command('lint [entry]')
+  .description('check descriptions, names and schemas against the lint rules, and count what tools/list costs in tokens')
+  .option('--budget <tokens>', "fail when an era's tools/list and instructions cost more tokens than this")
+  .addOption(new Option('--tokenizer <encoding>', 'the BPE encoding to count with (default o200k_base)').choices(['o200k_base', 'cl100k_base']))
+  .option('--config <file>', 'the lint config (default: mcpkit-lint.json beside package.json, else its "mcpkit": { "lint" })')
+  .option('--json', 'print the report as JSON')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit lint\n  mcpkit lint dist/app.js --budget 8000\n  mcpkit lint mcp-manifest.json --tokenizer cl100k_base --json')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.lint().lint(entry, options))));
 
 program
   .command('call [tool] [args...]')

@@ -20,3 +20,25 @@ export { diffManifests, type DiffChange, type DiffReport, type DiffItemKind } fr
 export { DIFF_RULES, SEVERITIES, type DiffRuleId, type Severity } from './contract/diff-rules';
 export { compareInputSchemas, compareOutputSchemas, type SchemaChange } from './contract/schema-diff';
 export { formatDiff, type DiffFormat } from './contract/format-diff';
+export {
+  lintManifest,
+  LINT_RULES,
+  type LintConfig,
+  type LintFinding,
+  type LintReport,
+  type LintRuleId,
+  type LintRuleSetting,
+  type LintSeverity,
+} from './contract/lint';
+export { checkLintConfig, readLintConfig, LINT_CONFIG_FILE } from './contract/lint-config';
+export {
+  tokenCounter,
+  tokenReport,
+  TOKENIZERS,
+  type TokenCounter,
+  type TokenizerName,
+  type TokenReport,
+  type ToolTokens,
+  type EraTokens,
+} from './contract/token-count';
+export { formatLint } from './contract/format-lint';
