@@ -216,31 +216,17 @@ export class Sampler {
       return alternative === undefined ? undefined : this.embed([{ reader: primary.reader, schema: alternative }, ...others], rest, leaf, depth + 1);
     }
     const type: JsonType = 'item' in segment ? 'array' : 'object';
+    const index = 'item' in segment ? (segment.item === 'each' ? 0 : segment.item) : 0;
+    const name = 'property' in segment ? segment.property : 'additional' in segment ? segment.additional : '';
+    const part = (schema: Record<string, unknown>) => ('item' in segment ? this.itemSchema(schema, index) : this.propertySchema(schema, name));
     for (const pick of this.picks(sides, type)) {
-      if ('item' in segment) {
-        const index = segment.item === 'each' ? 0 : segment.item;
-        const base = this.items(pick, Math.max(index, this.minItems(pick)), depth);
-        const inner = this.embed(
-          this.children(pick, (schema) => this.itemSchema(schema, index)),
-          rest,
-          leaf,
-          depth + 1,
-        );
-        if (base === undefined || inner === undefined) continue;
-        const items = [...base.value];
-        items[index] = inner.value;
-        return { value: items };
-      }
-      const name = 'property' in segment ? segment.property : segment.additional;
-      const base = this.object(pick, depth, name);
-      const inner = this.embed(
-        this.children(pick, (schema) => this.propertySchema(schema, name)),
-        rest,
-        leaf,
-        depth + 1,
-      );
+      const base = 'item' in segment ? this.items(pick, Math.max(index, this.minItems(pick)), depth) : this.object(pick, depth, name);
+      const inner = this.embed(this.children(pick, part), rest, leaf, depth + 1);
       if (base === undefined || inner === undefined) continue;
-      return { value: { ...base.value, [name]: inner.value } };
+      if (!Array.isArray(base.value)) return { value: { ...base.value, [name]: inner.value } };
+      const items = [...base.value];
+      items[index] = inner.value;
+      return { value: items };
     }
     return undefined;
   }
