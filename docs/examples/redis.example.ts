@@ -19,8 +19,9 @@ export async function startInstance(redisUrl: string, port: number) {
     bus: scaleOut.bus,
     rateLimitStore: scaleOut.rateLimitStore,
     tasks: { store: scaleOut.taskStore },
-    // 2026-07-28 input-required rounds may come back to any instance.
+    // 2026-07-28 input-required rounds may come back to any instance, and complete once.
     requestStateSecret: process.env.MCP_REQUEST_STATE_SECRET,
+    requestStateStore: scaleOut.requestStateStore,
   });
   await scaleOut.ready();
   const server = await serveHttp(app, { port, ...scaleOut.http });

@@ -19,7 +19,9 @@ export async function startInstance(redisUrl: string, instanceId: string, port =
     version: '1.0.0',
     providers: [new Greeter(instanceId)],
     bus: scaleOut.bus, // list changes and resource updates reach every instance
+    rateLimitStore: scaleOut.rateLimitStore, // a limit holds across instances, not per instance
     requestStateSecret: process.env.MCP_REQUEST_STATE_SECRET, // 2026-07-28 rounds may land anywhere
+    requestStateStore: scaleOut.requestStateStore, // … and each exchange completes once among them
   });
   await scaleOut.ready(); // rejects when Redis cannot be reached at start-up
   const server = await serveHttp(app, { port, ...scaleOut.http }); // sessions, streams, router

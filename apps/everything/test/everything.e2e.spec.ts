@@ -1,6 +1,9 @@
 import { join } from 'node:path';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { RawStdioClient } from '@mcpkit/testing';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -12,6 +15,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
+// The built server as a child process, for either official client's stdio transport.
+const SERVER = {
+  command: process.execPath,
+  args: [MAIN, 'stdio'],
+  env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>,
+  stderr: 'pipe' as const,
+};
 
 describe('everything over stdio', () => {
   let client: Client;
@@ -37,14 +47,7 @@ describe('everything over stdio', () => {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params));
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void toolListChanges++);
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updates.push(notification.params.uri));
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [MAIN, 'stdio'],
-        env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>,
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(new StdioClientTransport(SERVER));
   });
 
   afterAll(async () => {
@@ -67,8 +70,31 @@ describe('everything over stdio', () => {
   it('streams progress over stdio and returns the token', async () => {
     const progress: number[] = [];
     const result = await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
-    expect(progress.slice(0, 2)).toEqual([0, 50]);
+    expect(progress).toEqual([0, 50, 100]);
     expect(result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^\d+$/) }]);
+  });
+
+  // The tool returns right after its last progress. Both official clients handle a progress
+  // notification a microtask after the line that carries it and forget a request's progress
+  // handler with its answer, so a last progress read together with the answer was lost, every call.
+  it("gives both official clients every call's last progress, on both eras", async () => {
+    const seen: Record<string, number[]> = { v1: [], v2: [], 'v2 2026-07-28': [] };
+    for (let call = 0; call < 3; call++) {
+      await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, { onprogress: (p) => seen.v1.push(p.progress) });
+    }
+    for (const pin of [undefined, '2026-07-28'] as const) {
+      const modern = new ModernClient({ name: 'progress-v2', version: '1' }, pin ? { capabilities: {}, versionNegotiation: { mode: { pin } } } : undefined);
+      await modern.connect(new ModernStdio(SERVER));
+      // A fresh client loads code on its first call: an event loop blocked past the gap reads both lines at once.
+      await modern.callTool({ name: 'test_tool_with_progress', arguments: {} });
+      const into = seen[pin ? `v2 ${pin}` : 'v2'];
+      for (let call = 0; call < 3; call++) {
+        await modern.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (p) => into.push(p.progress) });
+      }
+      await modern.close();
+    }
+    const everyCall = [0, 50, 100, 0, 50, 100, 0, 50, 100];
+    expect(seen).toEqual({ v1: everyCall, v2: everyCall, 'v2 2026-07-28': everyCall });
   });
 
   it('serves the mixed content, the template and the prompts', async () => {
@@ -189,5 +215,31 @@ describe('everything over stdio with pages of 4', () => {
     expect(new Set(names).size).toBe(names.length);
     await expect(client.listTools({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 });
     await client.close();
+  });
+});
+
+// Elicitation arrived in 2025-06-18: on older revisions a client that declares it anyway is
+// treated as one that does not, and is never sent elicitation/create.
+describe('everything over stdio on revisions without elicitation', () => {
+  const callElicitation = async (version: string, capabilities: Record<string, unknown>) => {
+    const server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      await server.request('initialize', { protocolVersion: version, capabilities, clientInfo: { name: 'old', version: '1' } });
+      server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const answer = await server.request('tools/call', { name: 'test_elicitation', arguments: { message: 'Your name?' } });
+      // Still serving afterwards.
+      expect(await server.request('ping')).toMatchObject({ result: {} });
+      return { answer, asked: server.messages.filter((message) => message.method === 'elicitation/create') };
+    } finally {
+      await server.end();
+    }
+  };
+
+  it.each(['2024-11-05', '2025-03-26'])('answers %s like a client without the capability, and asks nothing', async (version) => {
+    const declared = await callElicitation(version, { elicitation: {} });
+    const undeclared = await callElicitation(version, {});
+    expect(declared.asked).toEqual([]);
+    expect(declared.answer).toEqual(undeclared.answer);
+    expect(declared.answer).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining('elicitation capability') }] } });
   });
 });

@@ -1,4 +1,4 @@
-import { RateLimit, RequireRoles, RequireScopes, type RequestContext } from '@mcpkit/core';
+import { RateLimit, RequireRoles, RequireScopes, type RateLimitOptions, type RequestContext } from '@mcpkit/core';
 // Value imports: the overrides' parameter types are emitted as metadata (their input schemas).
 import { CreateNoteInput, DeleteNoteInput, DraftNoteInput, SearchNotesInput, SummarizeArgs, UpdateNoteInput } from './dto';
 import { ExportNotesInput, NotesExport } from './export.provider';
@@ -13,15 +13,26 @@ import { NotesProvider } from './notes.provider';
 /** Scopes of the authenticated mode, as the authorization server issues them. */
 export const NOTES_SCOPES = ['notes:read', 'notes:write'] as const;
 
+/**
+ * Notes a subject may create a minute, through `create_note` and `draft_note` together (one
+ * bucket per subject: a draft is a note too). A 2026-07-28 draft counts once, on its first round.
+ */
+const NOTE_CREATION: RateLimitOptions = {
+  limit: 30,
+  windowMs: 60_000,
+  by: (ctx) => `notes-created:${ctx.auth?.issuer ?? ''}:${ctx.auth?.subject ?? ''}`,
+};
+
 /** The notes with their access rules: `notes:read` to read, `notes:write` to change, the role `admin` to delete. */
 export class GuardedNotesProvider extends NotesProvider {
   @RequireScopes('notes:write')
-  @RateLimit({ limit: 30, windowMs: 60_000 })
+  @RateLimit(NOTE_CREATION)
   override create(input: CreateNoteInput): Note {
     return super.create(input);
   }
 
   @RequireScopes('notes:write')
+  @RateLimit(NOTE_CREATION)
   override draft(input: DraftNoteInput, ctx: RequestContext): Promise<string> {
     return super.draft(input, ctx);
   }

@@ -46,12 +46,15 @@ function taskDatabasePath(notes: string): string {
 }
 
 /**
- * What a deployment may add to the notes app: a shared bus and request-state key when several
- * instances serve it, its logger; `guarded`: every primitive has its access rule and needs a
- * caller (the authenticated mode, auth.ts); `archives`: how many exports are kept (default from
- * the environment, `notesLimits`).
+ * What a deployment may add to the notes app: a shared bus, rate-limit store, request-state
+ * store and key when several instances serve it, its logger; `guarded`: every primitive has its
+ * access rule and needs a caller (the authenticated mode, auth.ts); `archives`: how many exports
+ * are kept (default from the environment, `notesLimits`).
  */
-export type NotesAppOptions = Pick<AppOptions, 'bus' | 'requestStateSecret' | 'logger' | 'dynamic'> & { guarded?: boolean; archives?: ExportRetention };
+export type NotesAppOptions = Pick<AppOptions, 'bus' | 'rateLimitStore' | 'requestStateStore' | 'requestStateSecret' | 'logger' | 'dynamic'> & {
+  guarded?: boolean;
+  archives?: ExportRetention;
+};
 
 /** The resource that lists every note; each note is also `notes://{id}`. */
 export const NOTES_INDEX = 'notes://index';

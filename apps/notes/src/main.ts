@@ -1,11 +1,13 @@
 // First: the modules loaded after it reuse their compiled code from the previous start (Node ≥ 22.1).
 import '@mcpkit/core/compile-cache';
 import { parseArgs } from 'node:util';
+import type { McpHttpOptions } from '@mcpkit/http';
 import { serveStdio } from '@mcpkit/stdio';
 import { createNotesApp, notesDatabasePath, notesLimits } from './app';
 import { notesAuthFromEnv, notesHttpAuth, type NotesAuth } from './auth';
 import { startTelemetry } from './telemetry';
 import { notesScaleOut } from './scale-out';
+import { allowedHostsFromEnv, notesAllowedHosts } from './allowed-hosts';
 
 const { values } = parseArgs({
   options: {
@@ -19,9 +21,12 @@ const { values } = parseArgs({
 const database = notesDatabasePath();
 let auth: NotesAuth | undefined;
 let scaleOut: ReturnType<typeof notesScaleOut>;
+let extraHosts: string[] | undefined;
 try {
   // stdio takes no OAuth (its caller is whoever started the process): only HTTP is authenticated.
   auth = values.stdio ? undefined : notesAuthFromEnv();
+  // NOTES_ALLOWED_HOSTS: names besides loopback the HTTP server answers to (a proxy's public name).
+  extraHosts = values.stdio ? undefined : allowedHostsFromEnv();
   // REDIS_URL: several instances share sessions, streams, events and tasks (HTTP only).
   scaleOut = values.stdio ? undefined : notesScaleOut();
   // NOTES_MAX_TASKS, NOTES_MAX_TASKS_PER_OWNER, NOTES_MAX_EXPORTS: a bad value stops the start here, said plainly.
@@ -32,6 +37,14 @@ try {
 }
 const scale = scaleOut;
 const app = createNotesApp(undefined, scale?.tasks, undefined, { ...scale?.app, guarded: auth !== undefined });
+
+/** The resource server (authenticated mode) and the `Host` allow-list, when either is more than the default. */
+async function guardOptions(): Promise<Pick<McpHttpOptions, 'auth' | 'allowedHosts'>> {
+  const secured = auth && (await notesHttpAuth(auth));
+  if (extraHosts === undefined) return { ...secured };
+  const { LOOPBACK_HOSTS } = await import('@mcpkit/http');
+  return { ...secured, allowedHosts: notesAllowedHosts(LOOPBACK_HOSTS, secured?.allowedHosts, extraHosts) };
+}
 
 function say(text: string): void {
   process.stderr.write(`${text}\n`);
@@ -67,7 +80,7 @@ if (values.stdio && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
         host: values.host,
         port: Number(values.port),
         sessions: !values.stateless,
-        ...(auth && (await notesHttpAuth(auth))),
+        ...(await guardOptions()),
         ...(await scale?.ready().then(() => scale.http)),
       }),
     }))

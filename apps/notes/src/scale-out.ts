@@ -4,7 +4,11 @@ import { notesLimits, type NotesAppOptions } from './app';
 
 /** What the notes server shares with its other instances when it runs behind a load balancer. */
 export interface NotesScaleOut {
-  /** For `createNotesApp`: the shared event bus, and the logger that also reports Redis trouble. */
+  /**
+   * For `createNotesApp`: the shared event bus, rate-limit buckets (`create_note`'s 30 a minute
+   * hold across instances) and completed input-required exchanges, and the logger that also
+   * reports Redis trouble.
+   */
   readonly app: NotesAppOptions;
   /** Tasks in Redis: the SQLite task store fails the running tasks of whoever opens it, so it serves one instance only. */
   readonly tasks: TaskStore;
@@ -41,7 +45,7 @@ export function notesScaleOut(env: NodeJS.ProcessEnv = process.env): NotesScaleO
     logger,
   });
   return {
-    app: { bus: scale.bus, logger },
+    app: { bus: scale.bus, rateLimitStore: scale.rateLimitStore, requestStateStore: scale.requestStateStore, logger },
     tasks: scale.taskStore,
     http: scale.http,
     instanceId: scale.instanceId,

@@ -64,6 +64,53 @@ describe('notes over stdio: MRTR retries and their bounds (2026-07-28, raw JSON 
     expect(server.stray).toEqual([]);
   });
 
+  it('completes an exchange once: its final round replayed, replayed at once in parallel, or a sibling of it is refused; the draft is saved once', async () => {
+    const args = { topic: 'once' };
+    const first = await call(1, { name: 'draft_note', arguments: args });
+    const draft = (title: string) => ({ draft: { action: 'accept', content: { title, body: 'b' } } });
+    const round2 = { name: 'draft_note', arguments: args, requestState: first.result!.requestState, inputResponses: draft('Once') };
+    const second = await call(2, round2);
+    // The same second round again (a retry the client may send) asks again, with a sibling state.
+    const sibling = await call(3, { ...round2, inputResponses: draft('Twice') });
+    expect(sibling.result).toMatchObject({ resultType: 'input_required' });
+    const final = {
+      name: 'draft_note',
+      arguments: args,
+      requestState: second.result!.requestState,
+      inputResponses: { confirm: { action: 'accept', content: { save: true } } },
+    };
+    const saved = await call(4, final);
+    expect(saved.result).toMatchObject({ resultType: 'complete', content: [{ text: expect.stringMatching(/^Saved #\d+ Once\.$/) }] });
+
+    const refusal = {
+      code: -32602,
+      message: 'requestState already used: its exchange completed, or a round of it is running; send the request again without it',
+    };
+    expect((await call(5, final)).error).toEqual(refusal);
+    expect((await call(6, { ...final, requestState: sibling.result!.requestState })).error).toEqual(refusal);
+    // Any round of a completed exchange: it cannot ask again either.
+    expect((await call(7, round2)).error).toEqual(refusal);
+
+    // Another exchange, its final round sent three times at once: one runs.
+    const again = await call(8, { name: 'draft_note', arguments: { topic: 'race' } });
+    const last = await call(9, { name: 'draft_note', arguments: { topic: 'race' }, requestState: again.result!.requestState, inputResponses: draft('Race') });
+    const racing = {
+      name: 'draft_note',
+      arguments: { topic: 'race' },
+      requestState: last.result!.requestState,
+      inputResponses: { confirm: { action: 'accept', content: { save: true } } },
+    };
+    const answers = await Promise.all([10, 11, 12].map((id) => call(id, racing)));
+    expect(answers.filter((answer) => answer.result?.resultType === 'complete')).toHaveLength(1);
+    expect(answers.filter((answer) => answer.error?.code === -32602)).toHaveLength(2);
+
+    // Serves on, and holds each note once.
+    const found = await call(13, { name: 'search_notes', arguments: { query: 'b' } });
+    const titles = (found.result as { content: Array<{ text: string }> }).content[0].text.split('\n').map((line) => line.replace(/^#\d+ /, ''));
+    expect(titles.sort()).toEqual(['Once', 'Race']);
+    expect(server.stray).toEqual([]);
+  });
+
   it('still refuses a state replayed with other arguments', async () => {
     const first = await call(1, { name: 'draft_note', arguments: { topic: 't', unknown_extra: 1 } });
     const retry = await call(2, {

@@ -15,11 +15,10 @@ export interface FetchServer {
 
 /** The Node request as a web `Request` whose signal aborts when the client goes before its answer is out. */
 function toRequest(req: IncomingMessage, res: ServerResponse): Request {
+  // Every line as sent, as Bun's or Deno's servers give them: `req.headers` keeps only the first
+  // of some repeated headers (Authorization among them).
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
-    else if (value !== undefined) headers.set(name, value);
-  }
+  for (const [name, values] of Object.entries(req.headersDistinct)) for (const value of values ?? []) headers.append(name, value);
   const aborted = new AbortController();
   onClientGone(req, res, () => aborted.abort());
   // Like Node itself: no length and no chunks means no body.
@@ -44,7 +43,10 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     res.end();
     return;
   }
-  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+  // An SSE answer, and a refusal whose body stays open while the request's rest is read (it
+  // closes the connection after), go out as they come; any other body is complete at once.
+  const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream') || response.headers.get('connection') === 'close';
+  if (!streamed) {
     res.end(Buffer.from(await response.arrayBuffer()));
     return;
   }

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createFetchHandler } from '@mcpkit/http';
 import { HttpServerProcess } from '@mcpkit/testing';
+import { bigBody, postHead, uploadWhole } from '../../../packages/http/test/support/whole-upload';
 import { createTestbedApp } from '../src/app';
 
 // A hostile client against both bindings of the HTTP core: Fastify (`http`) and the web-standard
@@ -46,13 +47,7 @@ function send(url: string, method: string, headers: Record<string, string> | str
 const parse = (answer: Answer): unknown => JSON.parse(answer.body);
 
 /** Raw bytes on a socket: `head` then `body` pieces while no answer came; what came back within `timeoutMs`, and whether the server closed. */
-async function raw(
-  url: string,
-  head: string,
-  pieces: Iterable<string>,
-  timeoutMs = 5_000,
-  untilClosed = false,
-): Promise<{ received: string; closed: boolean }> {
+async function raw(url: string, head: string, pieces: Iterable<string>, timeoutMs = 5_000): Promise<{ received: string; closed: boolean }> {
   const { hostname, port } = new URL(url);
   let received = '';
   let closed = false;
@@ -67,8 +62,8 @@ async function raw(
     if (received !== '' || closed || Date.now() > deadline) break;
     await new Promise((resolve) => socket.write(piece, resolve));
   }
-  // Until the answer is complete, or (untilClosed) until the server closes: its close may come a moment after the answer.
-  while (!closed && (untilClosed || !/\r\n\r\n[\s\S]*\}$/.test(received)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Until the answer is complete.
+  while (!closed && !/\r\n\r\n[\s\S]*\}$/.test(received) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   socket.destroy();
   return { received, closed };
 }
@@ -237,14 +232,25 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
       const piece = 'x'.repeat(64 * 1024);
       const pieces = Array.from({ length: 80 }, () => `${piece.length.toString(16)}\r\n${piece}\r\n`);
       const head = `POST /mcp HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\naccept: ${ACCEPT_BOTH}\r\ntransfer-encoding: chunked\r\n\r\n`;
-      const { received, closed } = await raw(url, head, pieces, 5_000, true);
-      expect(closed).toBe(true);
-      // The server answers and closes while this client is still sending: the close can reach
-      // the client as a TCP reset, which drops the 413 it had not read yet (seen under CI load on
-      // the Fastify binding). When the answer does arrive, it is this one.
-      if (received !== '') {
-        expect(received).toMatch(/^HTTP\/1\.1 413 /);
-        expect(received).toContain('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Payload Too Large: the limit is 4194304 bytes"}}');
+      // This client stops sending once it reads the answer: the server, still reading what comes, never resets it.
+      const { received } = await raw(url, head, pieces, 5_000);
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(received).toContain('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Payload Too Large: the limit is 4194304 bytes"}}');
+      await expectServes(url);
+    });
+
+    // A client without Expect: 100-continue sends its whole body before it reads. Closed at
+    // once, a connection that still holds unread bytes is reset, and the client got a broken
+    // pipe instead of the 413: the server now reads the rest (up to maxDrainBytes) first.
+    it('answers an oversize body sent whole before any read with 413, reads it to its end, then closes', async () => {
+      for (const chunked of [false, true]) {
+        const upload = await uploadWhole(url, postHead(url, chunked ? 'chunked' : 16 * MB), bigBody(16 * MB, chunked));
+        expect({ chunked, written: upload.written, closed: upload.closed }).toEqual({ chunked, written: true, closed: true });
+        expect(upload.received).toMatch(/^HTTP\/1\.1 413 /);
+        expect(upload.received.toLowerCase()).toContain('\r\nconnection: close\r\n');
+        expect(upload.received).toMatch(
+          /\r\n\r\n\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32600,"message":"Payload Too Large: the limit is 4194304 bytes"\}\}$/,
+        );
       }
       await expectServes(url);
     });
@@ -422,6 +428,80 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
       await expectServes(url);
     });
   });
+
+  describe('JSON answers (responseMode json)', () => {
+    let server: HttpServerProcess;
+
+    beforeAll(async () => {
+      server = await start({ MCP_RESPONSE_MODE: 'json' });
+    });
+
+    // A JSON answer has no stream to resume: once its client is gone nobody can ever receive it.
+    // 3 000 such slow calls held 41 MB (14 KB each) and ran to their end.
+    it('cancels each call whose client left before its JSON answer, so none piles up past maxRequestsInFlight, and serves on', async () => {
+      const session = await openSession(server.url);
+      const { hostname, port } = new URL(server.url);
+      const head = Object.entries({ ...session, host: `${hostname}:${port}` })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      const count = 1_050;
+      for (let i = 0; i < count; i++) {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: `gone${i}`, method: 'tools/call', params: { name: 'slow', arguments: { ms: 600_000 } } });
+        const socket = connect(Number(port), hostname);
+        socket.on('error', () => undefined);
+        // Sent, then the connection closed at once, before any answer.
+        await new Promise<void>((resolve) =>
+          socket.end(`POST /mcp HTTP/1.1\r\n${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, () => resolve()),
+        );
+        socket.resume();
+      }
+      const cancelled = () => server.output.split('\n').filter((line) => line.includes('"rpcId":"gone') && line.includes('"outcome":"cancelled"')).length;
+      for (let waited = 0; cancelled() < count && waited < 300; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(cancelled()).toBe(count);
+      // None of them is still in flight on the session: it serves a call.
+      const answer = await send(
+        server.url,
+        'POST',
+        session,
+        '{"jsonrpc":"2.0","id":"after","method":"tools/call","params":{"name":"echo","arguments":{"text":"still"}}}',
+      );
+      expect(parse(answer)).toEqual({ jsonrpc: '2.0', id: 'after', result: { content: [{ type: 'text', text: 'still' }] } });
+    }, 60_000);
+  });
+
+  // A batch answers no more than a client may send (bodyLimit, 4 MiB): 50 lists of ~205 KB would
+  // be ~10 MB. One long single answer keeps its own, larger bound (maxResponseSize).
+  describe('a 2025-03-26 batch of large lists (TOOLS=1000)', () => {
+    let server: HttpServerProcess;
+
+    beforeAll(async () => {
+      server = await start({ TOOLS: '1000' });
+    });
+
+    it('answers every id once within bodyLimit: the lists that fit, then -32603 for the rest', async () => {
+      const url = server.url;
+      const single = await send(url, 'POST', await openSession(url, '2025-03-26'), '{"jsonrpc":"2.0","id":"one","method":"tools/list"}');
+      const listBytes = Buffer.byteLength(single.body);
+      expect(listBytes).toBeGreaterThan(200_000);
+      const batch = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })));
+      const answer = await send(url, 'POST', await openSession(url, '2025-03-26'), batch);
+      expect(answer.status).toBe(200);
+      // The lists that fit, and a short error for each of the others.
+      expect(Buffer.byteLength(answer.body)).toBeLessThanOrEqual(4 * MB + 50 * 200);
+      const answers = parse(answer) as Array<{ id: number; result?: { tools: unknown[] }; error?: { code: number; message: string } }>;
+      expect(answers.map((each) => each.id)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+      const fitting = Math.floor((4 * MB) / (listBytes + 1));
+      expect(answers.filter((each) => each.result?.tools.length === 1007)).toHaveLength(fitting);
+      expect(answers.slice(fitting)).toEqual(
+        Array.from({ length: 50 - fitting }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: fitting + i,
+          error: { code: -32603, message: 'The batch answer would exceed 4194304 bytes; send fewer requests per batch' },
+        })),
+      );
+      await expectServes(url);
+    });
+  });
 });
 
 describe('createFetchHandler in process, against a hostile Request', () => {
@@ -451,7 +531,7 @@ describe('createFetchHandler in process, against a hostile Request', () => {
     expect((await post(INITIALIZE('2025-11-25'))).status).toBe(200);
   });
 
-  it('refuses an endless body without a length with 413 after bodyLimit bytes', async () => {
+  it('refuses an endless body without a length with 413 after bodyLimit bytes, then reads at most maxDrainBytes more', async () => {
     let pulls = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -461,7 +541,14 @@ describe('createFetchHandler in process, against a hostile Request', () => {
     });
     const answer = await post(body);
     expect(answer.status).toBe(413);
-    expect(pulls).toBeLessThan(10);
+    expect(answer.headers.get('connection')).toBe('close');
+    // The answer's body ends once the request's rest is drained: 4 MiB read, 64 MiB discarded, then no more.
+    expect(JSON.parse(await answer.text())).toMatchObject({ error: { code: -32600, message: 'Payload Too Large: the limit is 4194304 bytes' } });
+    const read = pulls;
+    expect(read).toBeGreaterThan(4 + 64);
+    expect(read).toBeLessThanOrEqual(4 + 64 + 4);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pulls).toBe(read);
   });
 
   it('routes an escaped path like a router does', async () => {

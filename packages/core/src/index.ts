@@ -37,6 +37,7 @@ export type {
 export type { AuthInfo } from './auth/auth-info';
 export type { ImpliedScopes } from './auth/scopes';
 export { MemoryRateLimitStore, type RateLimitStore } from './app/rate-limit-store';
+export { MemoryRequestStateStore, type RequestStateStore } from './app/request-state-store';
 export { RATE_LIMIT_META } from './pipeline/rate-limiter';
 export type { CommonOptions, TaskSupport, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
 export { defineTool, type DefineToolOptions, type ToolHandler } from './define/define-tool';
@@ -92,12 +93,14 @@ export {
   HeaderMismatchError,
   MissingRequiredClientCapabilityError,
   UnsupportedProtocolVersionError,
+  TooManyRequestsInFlightError,
   type McpErrorOptions,
 } from './errors/mcp-error';
 export { ToolError } from './errors/tool-error';
 export {
   AccessDeniedError,
   AuthenticationRequiredError,
+  InvalidTokenDenial,
   InsufficientScopeError,
   ForbiddenError,
   type AccessDenial,

@@ -19,13 +19,16 @@ export { writesToStdout } from './logging/writes-to-stdout';
 export { hasDefaultLogger } from './server/default-logger';
 export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';
+export { logRefused } from './eras/log-refused';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
+export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';
+export { httpSseRefusal } from './eras/http-sse';
 export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
 export {
   isModernVersion,

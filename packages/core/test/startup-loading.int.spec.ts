@@ -172,6 +172,8 @@ describe('start-up module loading: the default logger', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
+      // initialize has its request line too, on the same fast path.
+      expect.objectContaining({ level: 30, name: 't', transport: 'stdio', rpcId: 1, method: 'initialize', outcome: 'ok', msg: 'request' }),
       expect.objectContaining({ level: 30, name: 't', transport: 'stdio', rpcId: 2, method: 'tools/list', outcome: 'ok', msg: 'request' }),
       expect.objectContaining({ level: 40, name: 't', detail: { n: 1 }, msg: 'a warning' }),
     ]);

@@ -1,18 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { createHttpHandler, type HttpHeaders, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
+import { censorQueryCredentials, createHttpHandler, type HttpHeaders, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
 import { authenticated, send, toHttpRequest } from './reply';
 
 const COMPRESSED = 'MCPKIT_HTTP_COMPRESSED_BODY';
-
-// Query parameters that carry credentials (RFC 6750 §2.3 and its cousins).
-const SECRET_QUERY = /([?&](?:access_token|refresh_token|id_token|token|client_secret)=)[^&#]*/gi;
 
 /** Fastify's own `req` log fields, with credentials in the query string censored. */
 function loggedRequest(request: FastifyRequest): Record<string, unknown> {
   return {
     method: request.method,
-    url: request.url.replace(SECRET_QUERY, '$1[Redacted]'),
+    url: censorQueryCredentials(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
@@ -95,7 +92,11 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
     );
   });
 
-  instance.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => send(reply, core.fault(faultOf(error), request.log)));
+  // Fastify closes the connection after refusing a body it did not read: the answer goes out,
+  // then what the client still sends is read (bounded), so it reads the answer, not a reset.
+  instance.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    send(reply, core.fault(faultOf(error), request.log), options),
+  );
 
   for (const { methods, path } of core.routes) {
     const handler = async (request: FastifyRequest, reply: FastifyReply) => send(reply, await core.handle(toHttpRequest(request, reply, path)));

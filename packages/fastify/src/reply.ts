@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthInfo } from '@mcpkit/core';
-import { onClientGone, type HttpRequest, type HttpResult } from '@mcpkit/http';
+import { answerUnreadBody, hasUnreadBody, onClientGone, type DrainOptions, type HttpRequest, type HttpResult } from '@mcpkit/http';
 
 /** Who the plugin's `onRequest` hook found a request to be (`null`: anonymous, allowed). */
 export const authenticated = new WeakMap<FastifyRequest, AuthInfo | null>();
@@ -29,11 +29,20 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
   };
 }
 
-/** Writes the core's answer: a body through Fastify, or the head and then the events straight to the socket. */
-export function send(reply: FastifyReply, result: HttpResult): FastifyReply {
-  if (!('stream' in result)) return reply.code(result.status).headers(result.headers).send(result.body);
-  reply.hijack();
+/**
+ * Writes the core's answer: a body through Fastify, or the head and then the events straight to
+ * the socket. With `drain`, an answer to a body refused unread (`413`, `415`) is followed by
+ * reading what the client still sends, within those bounds, before the connection closes.
+ */
+export function send(reply: FastifyReply, result: HttpResult, drain?: DrainOptions): FastifyReply {
   const raw = reply.raw;
+  if (!('stream' in result)) {
+    if (drain === undefined || !hasUnreadBody(reply.request.raw)) return reply.code(result.status).headers(result.headers).send(result.body);
+    reply.hijack();
+    answerUnreadBody(reply.request.raw, raw, result, drain, reply.getHeaders());
+    return reply;
+  }
+  reply.hijack();
   // Headers the host's hooks set on the reply come first, as Fastify would send them.
   raw.writeHead(result.status, { ...(reply.getHeaders() as Record<string, string>), ...result.headers });
   // A resumed stream with nothing missed writes nothing yet: the client must not wait for a keep-alive to see its head.

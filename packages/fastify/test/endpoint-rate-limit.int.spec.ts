@@ -22,11 +22,12 @@ const INIT = JSON.stringify({
 
 describe('the endpoint-wide rate limit on Fastify', () => {
   const servers: HttpServer[] = [];
-  const serve = async (options: ServeHttpOptions) => {
-    const server = await serveHttp(createApp({ name: 't', version: '1', providers: [Tools], logger: pino({ level: 'silent' }) }), { port: 0, ...options });
+  const serveWith = async (logger: pino.Logger, options: ServeHttpOptions) => {
+    const server = await serveHttp(createApp({ name: 't', version: '1', providers: [Tools], logger }), { port: 0, ...options });
     servers.push(server);
     return server;
   };
+  const serve = (options: ServeHttpOptions) => serveWith(pino({ level: 'silent' }), options);
   afterAll(() => Promise.all(servers.map((server) => server.close())));
 
   const post = (url: string, body: string, headers: Record<string, string> = {}) =>
@@ -82,6 +83,53 @@ describe('the endpoint-wide rate limit on Fastify', () => {
     // Another subject from the same address has its own bucket; a stranger is refused by the token check (counted by address).
     expect((await post(server.url, INIT, { authorization: 'Bearer user-b' })).status).toBe(200);
     expect((await post(server.url, '{', { authorization: 'Bearer nobody' })).status).toBe(401);
+  });
+
+  it('counts each message of a batch (2025-03-26), not the batch as one request, and serves another caller on', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const server = await serveWith(logger, {
+      rateLimit: { limit: 6, windowMs: 60_000 },
+      auth: {
+        resource: 'http://127.0.0.1/mcp',
+        authorizationServers: ['https://as.example'],
+        verifier: { verify: (token) => ({ subject: token, scopes: [] }) },
+      },
+    });
+    const open = async (who: string) => {
+      const opened = await post(server.url, INIT.replace('2025-11-25', '2025-03-26'), { authorization: `Bearer ${who}` });
+      expect(opened.status).toBe(200);
+      const session = { authorization: `Bearer ${who}`, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-03-26' };
+      expect((await post(server.url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', session)).status).toBe(202);
+      return session;
+    };
+    const pings = (ids: number[]) => JSON.stringify(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
+    // Two tokens so far; a batch of three takes three more.
+    const ann = await open('ann');
+    const three = await post(server.url, pings([1, 2, 3]), ann);
+    expect(three.status).toBe(200);
+    expect(await three.json()).toEqual([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, result: {} })));
+    // One token left: a batch of two is over the limit, as two requests would be.
+    const two = await post(server.url, pings([4, 5]), ann);
+    expect(two.status).toBe(429);
+    expect(await two.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Too Many Requests/) } });
+    // Another caller has its own bucket and is served.
+    const bo = await open('bo');
+    expect(await (await post(server.url, pings([6, 7]), bo)).json()).toEqual([6, 7].map((id) => ({ jsonrpc: '2.0', id, result: {} })));
+    // Each request of the refused batch has its request line, as each of a served one does; so has
+    // an initialize refused inside a batch.
+    const batched = await post(server.url, JSON.stringify([JSON.parse(INIT.replace('"id":1', '"id":8')), { jsonrpc: '2.0', id: 9, method: 'ping' }]), bo);
+    expect(await batched.json()).toEqual([
+      { jsonrpc: '2.0', id: 8, error: { code: -32600, message: 'initialize must not be part of a batch' } },
+      { jsonrpc: '2.0', id: 9, result: {} },
+    ]);
+    const audit = lines
+      .filter((line) => line.msg === 'request' && line.method !== 'initialize')
+      .map(({ rpcId, subject, outcome }) => `${String(rpcId)} ${String(subject)} ${String(outcome)}`);
+    expect(audit.sort()).toEqual(['1 ann ok', '2 ann ok', '3 ann ok', '4 ann rate_limited', '5 ann rate_limited', '6 bo ok', '7 bo ok', '9 bo ok']);
+    expect(lines.filter((line) => line.msg === 'request' && line.rpcId === 8)).toMatchObject([
+      { subject: 'bo', method: 'initialize', outcome: 'error -32600' },
+    ]);
   });
 
   it('is off by default', async () => {

@@ -1,6 +1,6 @@
 import { ArrayUnique, IsBoolean, IsInt, IsObject, IsOptional, IsString, Min } from 'class-validator';
 import pino from 'pino';
-import { createApp, Field, Prompt, Resource, Tool, type McpApp, type RequestContext, type RequestId } from '@mcpkit/core';
+import { createApp, Field, Prompt, Resource, Tool, type AppOptions, type McpApp, type RequestContext, type RequestId } from '@mcpkit/core';
 
 class EchoInput {
   @IsString()
@@ -110,8 +110,8 @@ class FixtureTools {
   }
 }
 
-export function fixtureApp(logger: pino.Logger = pino({ level: 'silent' })): McpApp {
-  return createApp({ name: 'fixture', version: '1.0.0', providers: [FixtureTools], logger });
+export function fixtureApp(logger: pino.Logger = pino({ level: 'silent' }), options: Partial<AppOptions> = {}): McpApp {
+  return createApp({ name: 'fixture', version: '1.0.0', providers: [FixtureTools], logger, ...options });
 }
 
 export const ACCEPT_BOTH = 'application/json, text/event-stream';

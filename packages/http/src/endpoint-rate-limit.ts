@@ -11,7 +11,8 @@ export interface EndpointCaller {
 
 /**
  * `rateLimit` of the HTTP options: a token bucket over every request to the MCP endpoint,
- * checked before the body is read.
+ * checked before the body is read; each further message of a JSON-RPC batch takes one more
+ * token once the body is parsed.
  *
  * @example
  * serveHttp(app, { rateLimit: { limit: 600, windowMs: 60_000 } });
@@ -132,6 +133,20 @@ export class EndpointRateLimit {
    */
   async check(caller: EndpointCaller, logger: Logger): Promise<HttpBodyResult | undefined> {
     return this.take(this.keyOf(caller), caller.auth === undefined, logger);
+  }
+
+  /**
+   * The messages of a batch after its first (the request itself was counted on arrival, before
+   * its body was read): each takes a token too, so a batch costs what its messages would cost
+   * one by one. The `429` when the caller runs out; it stops taking there.
+   */
+  async checkBatch(caller: EndpointCaller, extra: number, logger: Logger): Promise<HttpBodyResult | undefined> {
+    const key = this.keyOf(caller);
+    for (let taken = 0; taken < extra; taken++) {
+      const over = await this.take(key, caller.auth === undefined, logger);
+      if (over !== undefined) return over;
+    }
+    return undefined;
   }
 
   private async take(key: string, byAddress: boolean, logger: Logger): Promise<HttpBodyResult | undefined> {

@@ -1,8 +1,10 @@
 import type { AuthInfo, McpApp } from '@mcpkit/core';
 import { isJsonContentType } from './accept';
 import type { EventSink } from './event-stream';
+import type { DrainOptions } from './answer-unread-body';
 import { createHttpHandler, type McpHttpHandler } from './http-handler';
-import { headerValue, type HttpResult } from './http-result';
+import { headerValue, type HttpBodyResult, type HttpResult } from './http-result';
+import { joinedCredentials } from './joined-credentials';
 import type { McpHttpOptions } from './options';
 
 /** A web-standard handler: `(request) => response`, plus `close()` for shutdown. */
@@ -21,19 +23,76 @@ export interface FetchHandler {
 
 const encoder = new TextEncoder();
 
+/** Reads and discards what is left of a refused body, up to `maxDrainBytes` or `drainTimeoutMs`. */
+async function drain(body: ReadableStream<Uint8Array>, reader: ReadableStreamDefaultReader<Uint8Array> | undefined, options: DrainOptions): Promise<void> {
+  let read: ReadableStreamDefaultReader<Uint8Array>;
+  try {
+    read = reader ?? body.getReader();
+  } catch {
+    return;
+  }
+  let left = options.maxDrainBytes;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A read still pending at the deadline is left, not cancelled: cancelling the body would tear the connection down under the answer.
+  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), options.drainTimeoutMs)));
+  try {
+    for (;;) {
+      const chunk = await Promise.race([read.read(), expired]);
+      if (chunk === undefined || chunk.done) return;
+      left -= chunk.value.byteLength;
+      if (left < 0) return;
+    }
+  } catch {
+    // The upload broke off: nothing more to read.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A body refused before it was read in full, and the reader already reading it, if any. */
+interface Refused {
+  refused: HttpBodyResult;
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+}
+
+/**
+ * The answer to a body refused before it was read in full (`413`, `415`): its status and bytes go
+ * at once, with `Content-Length` and `Connection: close`, but the response ends only once what
+ * the client still sends has been read and discarded (up to `maxDrainBytes` or `drainTimeoutMs`).
+ * A server that closes a connection holding unread bytes resets it, and a client that sends its
+ * whole body before it reads (no `Expect: 100-continue`) got a broken pipe instead of the status.
+ */
+function refusedResponse(request: Request, { refused, reader }: Refused, options: DrainOptions): Response {
+  const bytes = encoder.encode(refused.body ?? '');
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      void drain(request.body!, reader, options).then(() => {
+        try {
+          controller.close();
+        } catch {
+          // Cancelled already: the client went away.
+        }
+      });
+    },
+  });
+  const headers = { ...refused.headers, connection: 'close', 'content-length': String(bytes.byteLength) };
+  return new Response(body, { status: refused.status, headers });
+}
+
 /** The body as text, or the fault that stops it: the same checks, in the same order, as the Fastify binding's parser. */
-async function readBody(request: Request, core: McpHttpHandler): Promise<string | HttpResult | undefined> {
+async function readBody(request: Request, core: McpHttpHandler): Promise<string | HttpResult | Refused | undefined> {
   if (request.body === null) return undefined;
   // Like Node's HTTP servers: no length, no chunks, no type, no body.
   const declaresBody = request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0';
   if (!declaresBody && !request.headers.has('content-type')) return undefined;
-  if (!isJsonContentType(request.headers.get('content-type') ?? undefined)) return core.fault({ kind: 'unsupported-media-type' });
+  if (!isJsonContentType(request.headers.get('content-type') ?? undefined)) return { refused: core.fault({ kind: 'unsupported-media-type' }) };
   const encoding = headerValue(request.headers.get('content-encoding') ?? undefined);
   // Nothing decompresses here: a compressed body would reach core as garbage.
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return core.fault({ kind: 'compressed-body' });
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return { refused: core.fault({ kind: 'compressed-body' }) };
   const limit = core.options.bodyLimit;
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > limit) return core.fault({ kind: 'body-too-large' });
+  if (declared > limit) return { refused: core.fault({ kind: 'body-too-large' }) };
   const reader = request.body.getReader();
   // A byte order mark stays in the text, as Node's string decoding keeps it: JSON.parse refuses it (-32700) in both bindings.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -50,11 +109,7 @@ async function readBody(request: Request, core: McpHttpHandler): Promise<string 
     const { done, value } = chunk;
     if (done) return text + decoder.decode();
     bytes += value.byteLength;
-    if (bytes > limit) {
-      // Left unread, not cancelled: the server decides what becomes of the connection.
-      reader.releaseLock();
-      return core.fault({ kind: 'body-too-large' });
-    }
+    if (bytes > limit) return { refused: core.fault({ kind: 'body-too-large' }), reader };
     text += decoder.decode(value, { stream: true });
   }
 }
@@ -85,10 +140,16 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
 
   const handler = async (request: Request, info?: { remoteAddress?: string }): Promise<Response> => {
     const url = new URL(request.url);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     // A Request made in process carries no Host header; its URL says the same (servers build it from Host).
     headers.host ??= url.host;
+    // Headers joins repeated lines with ", ": the core must see each credential to refuse two.
+    const authorization = headers.authorization;
+    if (typeof authorization === 'string' && authorization.includes(',')) {
+      const credentials = joinedCredentials(authorization);
+      if (credentials.length > 1) headers.authorization = credentials;
+    }
     const query: Record<string, string | string[]> = {};
     url.searchParams.forEach((value, name) => {
       const seen = query[name];
@@ -115,6 +176,11 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
     }
     if (result === undefined) {
       const body = request.method === 'POST' ? await readBody(request, core) : undefined;
+      if (body !== undefined && typeof body !== 'string' && 'refused' in body) {
+        settled = true;
+        listeners.length = 0;
+        return refusedResponse(request, body, core.options);
+      }
       result =
         body !== undefined && typeof body !== 'string'
           ? body

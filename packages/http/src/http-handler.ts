@@ -81,7 +81,7 @@ export interface McpHttpHandler {
   /** Whether `admit` checks anything (`auth` or `rateLimit` is set); a binding skips it otherwise. */
   readonly admits: boolean;
   /** The answer to a fault the binding's HTTP layer found. */
-  fault(fault: TransportFault, logger?: Logger): HttpResult;
+  fault(fault: TransportFault, logger?: Logger): HttpBodyResult;
   /** Ends streams and sessions (shutdown). */
   close(): Promise<void>;
 }
@@ -146,7 +146,12 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     : undefined;
   const resourceServer = options.auth ? new ResourceServer(options.auth, options.path) : undefined;
   const limiter = options.rateLimit ? new EndpointRateLimit(options.rateLimit) : undefined;
-  const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer, routed);
+  const countBatch =
+    limiter === undefined
+      ? undefined
+      : (request: HttpRequest, extra: number) =>
+          limiter.checkBatch({ auth: request.auth ?? undefined, remoteAddress: request.remoteAddress }, extra, request.logger ?? logger);
+  const endpoint = new StreamableHttpEndpoint(options, registry, logger, resourceServer, routed, countBatch);
   const ssePaths = options.httpSse;
   const sse = ssePaths
     ? new HttpSseEndpoints(
@@ -171,7 +176,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     return undefined;
   };
 
-  const fault = (problem: TransportFault, log: Logger = logger): HttpResult => {
+  const fault = (problem: TransportFault, log: Logger = logger): HttpBodyResult => {
     switch (problem.kind) {
       case 'body-too-large':
         return errorResult(413, new InvalidRequestError(`Payload Too Large: the limit is ${options.bodyLimit} bytes`));

@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
-import { encodeMessage, parseMessage, type Connection, type EncodeLimits } from '@mcpkit/core/transport';
+import {
+  AnswerPacer,
+  encodeMessage,
+  httpSseRefusal,
+  parseMessage,
+  protocolVersionHeader,
+  type Connection,
+  type EncodeLimits,
+  type MessageBody,
+} from '@mcpkit/core/transport';
 import { acceptsSse, isJsonContentType } from './accept';
+import { bodyOf, idOf } from './classify';
 import { EventStream } from './event-stream';
 import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult } from './http-result';
 import { SSE_HEADERS } from './sse-stream';
@@ -10,6 +20,8 @@ interface SseSession {
   connection: Connection;
   stream: EventStream;
   keepAlive: NodeJS.Timeout | undefined;
+  // An answer right after its request's last progress waits for an event of its own, a moment later.
+  pacer: AnswerPacer<() => void>;
 }
 
 /** How such a stream writes: the bounds of one message and of what waits for a slow reader. */
@@ -45,12 +57,20 @@ export class HttpSseEndpoints {
     if (data !== undefined) stream.write(`event: message\ndata: ${data}\n\n`);
   }
 
+  /** A notification or request to the client, at once. */
+  private notify(session: SseSession, message: JsonRpcMessage, logger?: Logger): void {
+    session.pacer.sent(message);
+    this.write(session.stream, message, logger);
+  }
+
   /** Open streams. */
   get size(): number {
     return this.sessions.size;
   }
 
   open(request: HttpRequest): HttpResult {
+    const refused = unservedRevision(request, undefined);
+    if (refused) return refused;
     const accept = request.headers.accept;
     if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept))
       return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
@@ -60,8 +80,9 @@ export class HttpSseEndpoints {
     stream.write(`event: endpoint\ndata: ${this.messagesUrl}?sessionId=${id}\n\n`);
     const keepAlive = this.keepAliveMs > 0 ? setInterval(() => stream.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
     keepAlive?.unref();
-    this.sessions.set(id, { connection, stream, keepAlive });
-    connection.setOutbound((message) => this.write(stream, message));
+    const session: SseSession = { connection, stream, keepAlive, pacer: new AnswerPacer<() => void>((write) => write()) };
+    this.sessions.set(id, session);
+    connection.setOutbound((message) => this.notify(session, message));
     request.onClose?.(() => stream.close());
     stream.onClose(() => this.end(id));
     return { status: 200, headers: { ...SSE_HEADERS }, stream };
@@ -77,11 +98,14 @@ export class HttpSseEndpoints {
     }
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.writeOptions.limits);
+    const body = bodyOf(frame.message);
+    const refused = unservedRevision(request, body);
+    if (refused) return refused;
     const logger = request.logger ?? this.logger;
-    const send = (message: JsonRpcMessage) => this.write(session.stream, message, logger);
-    session.connection
-      .receive(frame.message, { logger, send, transport: { kind: 'http', headers: request.headers } })
-      .then((answer) => answer !== undefined && this.write(session.stream, answer, logger))
+    const send = (message: JsonRpcMessage) => this.notify(session, message, logger);
+    const options = { logger, send, transport: { kind: 'http' as const, headers: request.headers } };
+    (Array.isArray(body) ? session.connection.receive(body, options) : session.connection.serveFrame(body, options))
+      .then((answer) => answer !== undefined && session.pacer.answer(() => this.write(session.stream, answer, logger)))
       .catch((error: unknown) => logger.error({ err: error }, 'unexpected dispatcher failure'));
     return emptyResult(202);
   }
@@ -96,7 +120,14 @@ export class HttpSseEndpoints {
     if (!session) return;
     this.sessions.delete(id);
     if (session.keepAlive) clearInterval(session.keepAlive);
+    session.pacer.clear();
     session.connection.close();
     session.stream.end();
   }
+}
+
+/** A request this transport's revisions do not include (2026-07-28): `400` with core's `-32022`. */
+function unservedRevision(request: HttpRequest, body: MessageBody | undefined): HttpResult | undefined {
+  const refused = httpSseRefusal(protocolVersionHeader(request.headers), body);
+  return refused && errorResult(400, refused, body === undefined ? null : idOf(body));
 }

@@ -3,6 +3,8 @@ export type { HttpRequest, HttpResult, HttpBodyResult, HttpStreamResult, HttpHea
 export { EventStream, type EventSink } from './event-stream';
 export { createFetchHandler, type FetchHandler } from './fetch-handler';
 export { onClientGone } from './client-gone';
+export { answerUnreadBody, hasUnreadBody, type DrainOptions } from './answer-unread-body';
+export { censorQueryCredentials } from './query-credentials';
 export type { McpHttpOptions, ResponseMode } from './options';
 export type { EndpointRateLimitOptions, EndpointCaller } from './endpoint-rate-limit';
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';

@@ -20,7 +20,12 @@ export interface JwksCacheOptions {
   maxAgeMs: number;
   /** How long one fetch may take, in ms. */
   timeoutMs: number;
+  /** The clock, in ms (default `performance.now`); tests pass their own. */
+  now?: () => number;
 }
+
+// After a failed fetch, the next is tried this soon, then twice as late each time, up to the cooldown.
+const FIRST_BACKOFF_MS = 1_000;
 
 /** The key set as JSON, read up to `MAX_JWKS_BYTES`. */
 async function fetchKeySet(url: string, timeoutMs: number): Promise<{ keys: unknown[] }> {
@@ -54,25 +59,38 @@ async function fetchKeySet(url: string, timeoutMs: number): Promise<{ keys: unkn
 }
 
 /**
- * The issuer's public keys, fetched at most once per cooldown whatever happens: after a success
- * (an unknown `kid` then is just unknown), and after a failure too (a cold cache, a stale one,
- * or an unknown `kid` while the authorization server is down): until the cooldown ends, every
- * lookup fails at once with the last fetch's error (a `503` upstream), so a flood of requests
- * makes no flood of fetches. Concurrent lookups share one fetch.
+ * The issuer's public keys. After a success they are fetched again at most once per cooldown
+ * (an unknown `kid` then is just unknown). After a failure (a cold cache, a stale one, or an
+ * unknown `kid` while the authorization server is down) the next fetch waits 1 s, then 2, 4 …
+ * doubling up to the cooldown while fetches keep failing; in between, every lookup fails at
+ * once with the last fetch's error (a `503` upstream), so a flood of requests makes no flood of
+ * fetches, and one failed fetch at start-up costs a second of `503`s, not a cooldown's.
+ * Concurrent lookups share one fetch.
  */
 export class JwksCache {
   private keys: { lookup: LocalKeySet; fetchedAt: number } | undefined;
-  /** `performance.now()` of the last fetch started, successful or not. */
+  /** `now()` of the last fetch started, successful or not. */
   private lastAttempt = -Infinity;
   /** The last fetch's error, while it is the last outcome. */
   private failure: unknown;
+  /** Fetches failed in a row since the last success. */
+  private failures = 0;
   private loading: Promise<void> | undefined;
+  private readonly now: () => number;
 
-  constructor(private readonly options: JwksCacheOptions) {}
+  constructor(private readonly options: JwksCacheOptions) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Least time from the last fetch to the next: the backoff after failures, else the cooldown. */
+  private get pause(): number {
+    const { cooldownMs } = this.options;
+    return this.failures === 0 ? cooldownMs : Math.min(cooldownMs, FIRST_BACKOFF_MS * 2 ** Math.min(this.failures - 1, 30));
+  }
 
   /** A key lookup for `jwtVerify`. */
   readonly lookup: KeyLookup = async (header, token) => {
-    if (this.keys === undefined || performance.now() - this.keys.fetchedAt > this.options.maxAgeMs) await this.refresh();
+    if (this.keys === undefined || this.now() - this.keys.fetchedAt > this.options.maxAgeMs) await this.refresh();
     try {
       return await this.keys!.lookup(header, token);
     } catch (error) {
@@ -87,21 +105,23 @@ export class JwksCache {
   /** Fetches now if the cooldown allows, else fails with the last failure (or `otherwise`). */
   private async refresh(otherwise?: unknown): Promise<void> {
     if (this.loading !== undefined) return this.loading;
-    if (performance.now() - this.lastAttempt < this.options.cooldownMs) {
+    if (this.now() - this.lastAttempt < this.pause) {
       if (this.failure !== undefined) throw this.failure;
       if (otherwise !== undefined) throw otherwise;
       // Fresh enough: within the cooldown of a good fetch (a stale one is refetched after it).
       return;
     }
-    this.lastAttempt = performance.now();
+    this.lastAttempt = this.now();
     this.loading = (async () => {
       try {
         const { createLocalJWKSet } = await loadJose();
         const keySet = await fetchKeySet(await this.options.url(), this.options.timeoutMs);
-        this.keys = { lookup: createLocalJWKSet(keySet as Parameters<Jose['createLocalJWKSet']>[0]), fetchedAt: performance.now() };
+        this.keys = { lookup: createLocalJWKSet(keySet as Parameters<Jose['createLocalJWKSet']>[0]), fetchedAt: this.now() };
         this.failure = undefined;
+        this.failures = 0;
       } catch (error) {
         this.failure = error;
+        this.failures++;
         throw error;
       }
     })().finally(() => (this.loading = undefined));

@@ -19,9 +19,9 @@ export interface JwtVerifierOptions {
   /** Require this `typ` header, e.g. `at+jwt` (RFC 9068). Default: any, as many providers send `JWT`. */
   requireTyp?: string;
   /**
-   * Least seconds between two key set fetches, whatever their outcome (default 30): an unknown
-   * `kid`, or the authorization server failing, costs it at most one fetch per this time; in
-   * between a failed fetch and the next one, requests answer `503` at once.
+   * Least seconds between two key set fetches after a good one (default 30): an unknown `kid`
+   * costs at most one fetch per this time. After a failed fetch the next is tried 1 s later,
+   * then 2, 4 … doubling up to this; in between, requests answer `503` at once.
    */
   jwksCooldownSec?: number;
 }
@@ -44,11 +44,11 @@ function isTokenProblem(error: unknown): boolean {
 /**
  * Verifies JWT access tokens against the issuer's published keys (jose): signature with an
  * allowed asymmetric algorithm, `iss` exact, `aud` one of ours (A5, A6), `exp` required, `nbf`,
- * optional `typ`. The key set is fetched once and cached (10 min); it is fetched at most once per
- * `jwksCooldownSec` whatever happens, so neither a flood of made-up kids nor a flood of
- * requests while the authorization server is down floods it. An unreachable key set fails the
- * request with `503` (at once, until the cooldown ends); a token is never accepted without a
- * checked signature.
+ * optional `typ`. The key set is fetched once and cached (10 min); it is fetched again at most
+ * once per `jwksCooldownSec`, and after a failure with a backoff from 1 s up to that, so neither
+ * a flood of made-up kids nor a flood of requests while the authorization server is down floods
+ * it. An unreachable key set fails the request with `503` (at once, until the next fetch is
+ * due); a token is never accepted without a checked signature.
  *
  * @example
  * serveHttp(app, {

@@ -30,6 +30,14 @@ export interface McpHttpOptions {
   allowedOrigins?: readonly string[];
   /** Largest accepted body in bytes (default 4 MiB); larger bodies get 413. */
   bodyLimit?: number;
+  /**
+   * After answering a request before its body was read (a `413`, a refused token …), how many
+   * more bytes of the body are read and discarded before the connection closes (default 64
+   * MiB), so that a client that sends its whole body before reading still reads the status.
+   */
+  maxDrainBytes?: number;
+  /** The longest that reading goes on, in ms (default 10 000); then the connection closes anyway. */
+  drainTimeoutMs?: number;
   /** Most live sessions (default 10 000); at the cap the least recently used idle one is ended. */
   maxSessions?: number;
   /** A session unused this long is ended (default 30 minutes). */
@@ -57,7 +65,10 @@ export interface McpHttpOptions {
   maxEventBytes?: number;
   /** Largest single answer in bytes (default 64 MiB); a bigger one becomes a `-32603` error for its id. */
   maxResponseSize?: number;
-  /** Largest answer to a 2025-03-26 batch, all elements together (default: `maxResponseSize`); elements past it are answered `-32603`. */
+  /**
+   * Largest answer to a 2025-03-26 batch, all elements together (default: `bodyLimit`, so a batch
+   * answers no more than a client may send); each element past it is answered `-32603` for its id.
+   */
   maxBatchResponseSize?: number;
   /** `retry` advice sent with the priming event, in ms (default 1 000). */
   retryMs?: number;
@@ -92,6 +103,8 @@ export interface ResolvedHttpOptions {
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   bodyLimit: number;
+  maxDrainBytes: number;
+  drainTimeoutMs: number;
   maxSessions: number;
   sessionIdleTimeoutMs: number;
   sessionStore: SessionStore;
@@ -130,6 +143,8 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     allowedHosts: options.allowedHosts ?? LOOPBACK_HOSTS,
     allowedOrigins: options.allowedOrigins ?? [],
     bodyLimit,
+    maxDrainBytes: options.maxDrainBytes ?? 64 * 1024 * 1024,
+    drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
     maxSessions: options.maxSessions ?? 10_000,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
@@ -137,7 +152,7 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
       options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: maxEventBytesPerSession, maxBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES }),
     router: options.router,
     maxEventBytesPerSession,
-    limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? maxResponseSize }),
+    limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? bodyLimit }),
     retryMs: options.retryMs ?? 1_000,
     keepAliveMs: options.keepAliveMs ?? 25_000,
     standaloneStream: options.standaloneStream ?? true,

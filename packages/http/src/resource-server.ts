@@ -1,6 +1,7 @@
 import type { AuthInfo, Logger } from '@mcpkit/core';
-import { AuthenticationRequiredError, ErrorCode, InternalError, InvalidRequestError, type JsonRpcResponse } from '@mcpkit/core';
+import { AuthenticationRequiredError, ErrorCode, InternalError, InvalidRequestError, InvalidTokenDenial, type JsonRpcResponse } from '@mcpkit/core';
 import { errorResult, headerValue, jsonResult, type HttpBodyResult, type HttpRequest } from './http-result';
+import { namesAccessToken } from './query-credentials';
 
 /**
  * Checks a bearer token and says who it belongs to. Throw `InvalidTokenError` for a token that
@@ -39,6 +40,8 @@ export interface ResourceServerOptions {
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+// What a refused token's challenge and body both say (never why: that is for the server log).
+const INVALID_TOKEN = 'The access token is invalid';
 // RFC 6750 §2.1: b64token.
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
@@ -112,7 +115,8 @@ export class ResourceServer {
   /** Checks the request's credentials before any of its body is looked at. */
   async authenticate(request: Pick<HttpRequest, 'headers' | 'query'>, logger: Logger): Promise<Authentication> {
     // A13: a token in the URI ends up in logs and histories.
-    if (request.query?.access_token !== undefined) return { refused: this.badRequest('send the access token in the Authorization header, never in the URI') };
+    if (request.query !== undefined && namesAccessToken(request.query))
+      return { refused: this.badRequest('send the access token in the Authorization header, never in the URI') };
     // Only the header is a bearer method here (the metadata says so): a form body is where RFC 6750
     // §2.2 would carry a token, and it is refused before it is read.
     if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(headerValue(request.headers['content-type']) ?? '')) {
@@ -130,7 +134,7 @@ export class ResourceServer {
     try {
       return { auth: await this.verifier.verify(match[1]) };
     } catch (error) {
-      if (error instanceof InvalidTokenError) return { refused: this.challenge(401, 'invalid_token', this.scopes, 'The access token is invalid') };
+      if (error instanceof InvalidTokenError) return { refused: this.challenge(401, 'invalid_token', this.scopes, INVALID_TOKEN) };
       // Never accept, never leak: the reason goes to the server log only, without the token
       // even when a verifier of your own put it in its message.
       logger.error({ err: withoutToken(error, match[1]) }, 'token verifier failed');
@@ -166,8 +170,10 @@ export class ResourceServer {
   }
 
   private challenge(status: number, error: string | undefined, scopes: readonly string[], description?: string): HttpBodyResult {
-    // Decided before the body is read, so the request id is unknown: id null.
-    return errorResult(status, new AuthenticationRequiredError(), null, {
+    // Decided before the body is read, so the request id is unknown: id null. The body gives the
+    // challenge's reason: a refused token is not a missing one.
+    const denial = error === 'invalid_token' ? new InvalidTokenDenial(description) : new AuthenticationRequiredError();
+    return errorResult(status, denial, null, {
       'www-authenticate': this.challengeHeader(error, scopes, description),
       'access-control-expose-headers': 'WWW-Authenticate',
     });

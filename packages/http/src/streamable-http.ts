@@ -3,6 +3,7 @@ import {
   InvalidParamsError,
   InvalidRequestError,
   UnsupportedProtocolVersionError,
+  type McpError,
   type JsonRpcResponse,
   type Logger,
   type TransportInfo,
@@ -10,6 +11,7 @@ import {
 import {
   encodeMessage,
   errorResponse,
+  logRefused,
   isServedVersion,
   parseMessage,
   protocolVersionHeader,
@@ -80,6 +82,8 @@ export class StreamableHttpEndpoint {
     private readonly logger: Logger,
     private readonly resourceServer?: ResourceServer,
     private readonly routed?: RoutedSessions,
+    /** With an endpoint rate limit: the `429` for a batch whose further messages the caller has no tokens for. */
+    private readonly countBatch?: (request: HttpRequest, extra: number) => Promise<HttpResult | undefined>,
   ) {}
 
   async post(request: HttpRequest): Promise<HttpResult> {
@@ -96,10 +100,14 @@ export class StreamableHttpEndpoint {
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
     const message = bodyOf(frame.message);
+    if (this.countBatch !== undefined && Array.isArray(message) && message.length > 1) {
+      const over = await this.countBatch(request, message.length - 1);
+      if (over !== undefined) return this.audited(request, message, over, new InvalidRequestError('Too Many Requests'), 'rate_limited');
+    }
     const version = protocolVersionHeader(request.headers);
     if (version !== undefined && !isServedVersion(version)) {
       // -32022 is the answer a client of the stateless era recognises; others just see a 400.
-      return errorResult(400, new UnsupportedProtocolVersionError(version), idOf(message));
+      return this.refuse(request, message, 400, new UnsupportedProtocolVersionError(version));
     }
     const era = eraOf(version, message);
     const transport = transportOf(request);
@@ -107,7 +115,7 @@ export class StreamableHttpEndpoint {
 
     if (!this.registry) {
       const refused = sessionlessBatchError(version, message);
-      if (refused) return errorResult(400, refused);
+      if (refused) return this.audited(request, message, errorResult(400, refused), refused);
       const connection = isInitializeRequest(message)
         ? this.options.app.connect(transport, { sessionless: true })
         : this.options.app.connect(transport, { sessionless: true, restore: { client: sessionlessClient(version) } });
@@ -118,15 +126,15 @@ export class StreamableHttpEndpoint {
     const fresh = isInitializeRequest(message);
     if (fresh) {
       session = this.registry.create(request.headers, principalOf(request));
-      if (!session) return fullResult(idOf(message));
+      if (!session) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
-      if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'), idOf(message));
+      if (id === undefined) return this.refuse(request, message, 400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'));
       const owned = await this.ownSession(id, request);
-      if (owned === UNAVAILABLE) return unavailableResult(idOf(message));
-      if (owned === FULL) return fullResult(idOf(message));
+      if (owned === UNAVAILABLE) return this.refuse(request, message, 503, storeUnavailable(), RETRY_UNAVAILABLE);
+      if (owned === FULL) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
       session = owned;
-      if (!session) return errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'), idOf(message));
+      if (!session) return this.refuse(request, message, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
     }
     // The session is held (busy) until this POST is answered or its client goes.
     let held = true;
@@ -235,8 +243,19 @@ export class StreamableHttpEndpoint {
    */
   private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
     const refused = era.admit(request.headers, message);
-    if (refused) return errorResult(400, refused, idOf(message));
+    if (refused) return this.refuse(request, message, 400, refused);
     return this.dispatch(request, undefined, undefined, message, false, era);
+  }
+
+  /** The answer to a POST's requests refused here, once its body was read, with their request lines. */
+  private refuse(request: HttpRequest, message: MessageBody, status: number, error: McpError, headers?: Record<string, string>): HttpResult {
+    return this.audited(request, message, errorResult(status, error, idOf(message), headers), error);
+  }
+
+  /** `result`, after the request lines of the requests it refuses (with `error`; `outcome` when the error's own is not it). */
+  private audited(request: HttpRequest, message: MessageBody, result: HttpResult, error: McpError, outcome?: string): HttpResult {
+    logRefused(request.logger ?? this.logger, message, transportOf(request), error, outcome);
+    return result;
   }
 
   /** The session a GET or DELETE names, held for the caller (who leaves it); else the error to answer. */
@@ -414,14 +433,31 @@ export class StreamableHttpEndpoint {
       respond((streamed = this.streamResult(body, session)));
       return stream;
     };
+    // What cancels the requests of a session's POST whose client left before a stream opened:
+    // their answers were to be JSON on this connection, and no stream can resume them.
+    const unreachable: Array<() => void> = [];
+    let gone = false;
     request.onClose?.(() => {
       // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work
       // (the stateless dispatcher's requests are cancelled by the dispatcher).
       if (!session) connection?.close();
-      // A session's work runs on (its answer can be resumed), but no longer holds the session:
-      // with its client gone, idle expiry or eviction may end it, and whatever it still runs.
-      else letGo?.();
+      else {
+        // A session's work on a stream runs on (its answer can be resumed), but no longer holds
+        // the session: with its client gone, idle expiry or eviction may end it, and whatever it
+        // still runs. Without a stream, nobody can ever receive it: it is cancelled.
+        letGo?.();
+        if (stream === undefined) {
+          gone = true;
+          for (const cancel of unreachable.splice(0)) cancel();
+        }
+      }
     });
+    const whenUnreachable = session
+      ? (listener: () => void): void => {
+          if (gone) listener();
+          else unreachable.push(listener);
+        }
+      : undefined;
     // Some eras stream only once they have something to stream: their errors need the HTTP
     // statuses of their table, which a stream opened up front would hide.
     if (this.options.responseMode === 'sse' && era.streamsUpFront) openStream();
@@ -436,7 +472,7 @@ export class StreamableHttpEndpoint {
       : undefined;
     let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
     try {
-      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings }, request);
+      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings, unreachable: whenUnreachable }, request);
     } catch (error) {
       // Core answers every request itself; this is a bug, but the client must not hang on it.
       logger.error({ err: error }, 'unexpected dispatcher failure');
@@ -508,16 +544,27 @@ const UNAVAILABLE = Symbol('unavailable');
 /** What `ownSession` says when a shared session exists but this instance has no free slot for it. */
 const FULL = Symbol('full');
 
+const RETRY_FULL = { 'retry-after': '5' };
+const RETRY_UNAVAILABLE = { 'retry-after': '1' };
+
+/** Why a 503 (with `RETRY_FULL`): every session slot of this instance is busy. */
+function sessionsFull(): InvalidRequestError {
+  return new InvalidRequestError('Too many sessions; try again later');
+}
+
+/** Why a 503 (with `RETRY_UNAVAILABLE`): the shared session store is unreachable for now. */
+function storeUnavailable(): InternalError {
+  return new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly');
+}
+
 /** 503 with `Retry-After`: every session slot of this instance is busy. */
 function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
-  return errorResult(503, new InvalidRequestError('Too many sessions; try again later'), id ?? null, { 'retry-after': '5' });
+  return errorResult(503, sessionsFull(), id ?? null, RETRY_FULL);
 }
 
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
-  return errorResult(503, new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly'), id ?? null, {
-    'retry-after': '1',
-  });
+  return errorResult(503, storeUnavailable(), id ?? null, RETRY_UNAVAILABLE);
 }
 
 /** Who a request's credential names, for binding sessions to it: issuer and subject. */

@@ -3,6 +3,7 @@ import { SignJWT, base64url } from 'jose';
 import pino from 'pino';
 import { createFetchHandler, InvalidTokenError, jwtVerifier } from '../src';
 import { StubAuthorizationServer } from '@mcpkit/testing';
+import { JwksCache } from '../src/jwks-cache';
 
 // Issue #14: jwtVerifier on jose against a stub authorization server on 127.0.0.1 (auth.md §5).
 const RESOURCE = 'http://localhost/mcp';
@@ -105,6 +106,46 @@ describe('jwtVerifier', () => {
       expect(rotating.jwksHits - hits).toBe(1);
     } finally {
       await rotating.close();
+    }
+  });
+
+  it('after a failed fetch tries again in 1 s, then 2, 4 … up to the cooldown, not after a whole cooldown (injected clock)', async () => {
+    let now = 0;
+    const cache = new JwksCache({ url: async () => `${as.issuer}/jwks`, cooldownMs: 30_000, maxAgeMs: 600_000, timeoutMs: 5_000, now: () => now });
+    const lookup = () => cache.lookup({ alg: 'ES256', kid: 'k1' }, { payload: '', signature: '' });
+    const hits = () => as.jwksHits;
+    as.jwksHits = 0;
+    as.failJwks = true;
+    try {
+      // Start-up with the authorization server down: one fetch, then nothing until the backoff is over.
+      await expect(lookup()).rejects.toThrow('the JWKS endpoint answered 500');
+      expect(hits()).toBe(1);
+      now = 999;
+      await expect(lookup()).rejects.toThrow('500');
+      expect(hits()).toBe(1);
+      now = 1_000;
+      await expect(lookup()).rejects.toThrow('500');
+      expect(hits()).toBe(2);
+      // Failing on: 2 s later, then 4, 8, 16, then the 30 s cooldown bounds it; none in between.
+      for (const at of [3_000, 7_000, 15_000, 31_000, 61_000, 91_000]) {
+        const before = hits();
+        now = at - 1;
+        await expect(lookup()).rejects.toThrow('500');
+        expect(hits()).toBe(before);
+        now = at;
+        await expect(lookup()).rejects.toThrow('500');
+        expect(hits()).toBe(before + 1);
+      }
+      // Back up: the next attempt succeeds, and a success is refetched at most once per cooldown again.
+      as.failJwks = false;
+      now = 121_000;
+      expect(await lookup()).toBeDefined();
+      const upAt = hits();
+      now = 121_000 + 29_999;
+      await expect(cache.lookup({ alg: 'ES256', kid: 'nope' }, { payload: '', signature: '' })).rejects.toThrow();
+      expect(hits()).toBe(upAt);
+    } finally {
+      as.failJwks = false;
     }
   });
 

@@ -1,4 +1,4 @@
-import { MemoryEventBus, MemoryRateLimitStore, MemoryTaskStore } from '@mcpkit/core';
+import { MemoryEventBus, MemoryRateLimitStore, MemoryRequestStateStore, MemoryTaskStore } from '@mcpkit/core';
 import { MemoryEventStore } from '../src/event-store';
 import { MemoryRouterHub } from '../src/memory-session-router';
 import { MemorySessionStore } from '../src/session-store';
@@ -7,6 +7,7 @@ import { eventStoreContract } from './contracts/event-store.contract';
 import { sessionRouterContract } from './contracts/session-router.contract';
 import { sessionStoreContract } from './contracts/session-store.contract';
 import { rateLimitStoreContract } from './contracts/rate-limit-store.contract';
+import { requestStateStoreContract } from './contracts/request-state-store.contract';
 import { taskStoreContract } from './contracts/task-store.contract';
 
 // The in-memory defaults against the contracts @mcpkit/redis is held to (packages/redis/test/contracts.int.spec.ts).
@@ -32,4 +33,5 @@ sessionRouterContract('MemorySessionRouter', () => {
   });
 });
 rateLimitStoreContract('MemoryRateLimitStore', () => ({ store: new MemoryRateLimitStore() }));
+requestStateStoreContract('MemoryRequestStateStore', () => ({ store: new MemoryRequestStateStore() }));
 taskStoreContract('MemoryTaskStore', (setup) => ({ store: new MemoryTaskStore(setup) }));

@@ -3,8 +3,26 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createHttpHandler, onClientGone, type HttpResult } from '../src';
+import { answerUnreadBody, createHttpHandler, onClientGone, type HttpResult } from '../src';
 import { fixtureApp, ACCEPT_BOTH } from '../../fastify/test/fixture-app';
+import { bigBody, postHead, uploadWhole } from './support/whole-upload';
+
+/** The body as text, or undefined once it is over `limit` (the rest is left unread). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      if ((size += chunk.length) <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
 
 // The binding CONTRIBUTING.md ("A new transport or HTTP framework") asks for, over node:http, as a
 // newcomer writes it: guard, read the body up to bodyLimit, handle, write the answer or pipe it.
@@ -25,17 +43,13 @@ function serveNode(): Server {
     };
     const refused = core.guard(req.headers);
     if (refused) return send(refused);
-    let body: string | undefined;
-    if (req.method === 'POST') {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of req as AsyncIterable<Buffer>) if ((size += chunk.length) <= core.options.bodyLimit) chunks.push(chunk);
-      if (size > core.options.bodyLimit) return send(core.fault({ kind: 'body-too-large' }));
-      body = Buffer.concat(chunks).toString('utf8');
-    }
+    const body = req.method === 'POST' ? await readBody(req, core.options.bodyLimit) : '';
+    // Past the limit: the 413 now, then the rest of the body read (bounded) before the connection closes.
+    if (body === undefined) return answerUnreadBody(req, res, core.fault({ kind: 'body-too-large' }), core.options);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const onClose = (listener: () => void) => onClientGone(req, res, listener);
-    send(await core.handle({ method: req.method!, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, onClose }));
+    const request = { method: req.method!, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, onClose };
+    send(await core.handle(req.method === 'POST' ? { ...request, body } : request));
   };
   return createServer((req, res) => void serve(req, res));
 }
@@ -98,5 +112,16 @@ describe('a few lines of node:http over createHttpHandler', () => {
     expect((await post(url, { 'content-type': 'text/plain', accept: ACCEPT_BOTH }, init)).status).toBe(415);
     expect((await post(url, json, 'x'.repeat(4 * 1024 * 1024 + 1))).status).toBe(413);
     expect((await post(url, { ...json, 'content-encoding': 'identity' }, init)).status).toBe(200);
+  });
+
+  it('gives a client that sends a whole oversize body before reading its 413, then closes', async () => {
+    for (const chunked of [false, true]) {
+      const upload = await uploadWhole(url, postHead(url, chunked ? 'chunked' : 16 * 1024 * 1024), bigBody(16 * 1024 * 1024, chunked));
+      expect({ chunked, written: upload.written, closed: upload.closed }).toEqual({ chunked, written: true, closed: true });
+      expect(upload.received).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n[^]*"message":"Payload Too Large: the limit is 4194304 bytes"\}\}$/);
+    }
+    const init =
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}';
+    expect((await post(url, { 'content-type': 'application/json', accept: ACCEPT_BOTH }, init)).status).toBe(200);
   });
 });

@@ -79,6 +79,11 @@ export class Keys {
     return `${this.prefix}rl:${key}`;
   }
 
+  /** STRING: a 2026-07-28 input-required exchange that completed (or runs a round), until its states expire. */
+  requestState(exchange: string): string {
+    return `${this.prefix}rs:${exchange}`;
+  }
+
   /** STRING: one task (JSON). */
   task(taskId: string): string {
     return `${this.prefix}task:${taskId}`;

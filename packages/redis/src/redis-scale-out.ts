@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EventBus, RateLimitStore, TaskStore } from '@mcpkit/core';
+import type { EventBus, RateLimitStore, RequestStateStore, TaskStore } from '@mcpkit/core';
 import type { EventStore, SessionRouter, SessionStore } from '@mcpkit/http';
 import { Keys } from './keys';
 import type { RedisScaleOutOptions, ResolvedRedisOptions } from './options';
@@ -7,6 +7,7 @@ import { RedisEventBus } from './redis-event-bus';
 import { RedisEventStore } from './redis-event-store';
 import { RedisLink } from './redis-link';
 import { RedisRateLimitStore } from './redis-rate-limit-store';
+import { RedisRequestStateStore } from './redis-request-state-store';
 import { RedisSessionRouter } from './redis-session-router';
 import { RedisSessionStore } from './redis-session-store';
 import { RedisTaskStore } from './redis-task-store';
@@ -26,6 +27,11 @@ export interface RedisScaleOut {
   readonly bus: EventBus;
   /** `createApp({ rateLimitStore })`: a limit holds across instances (and fails open while Redis is down). */
   readonly rateLimitStore: RateLimitStore;
+  /**
+   * `createApp({ requestStateStore })`: a 2026-07-28 input-required exchange completes once
+   * whichever instance its rounds land on (while Redis is down, its later rounds are refused).
+   */
+  readonly requestStateStore: RequestStateStore;
   /** `createApp({ tasks: { store } })`: a task's state and outcome are readable on every instance. */
   readonly taskStore: TaskStore;
   /** The HTTP binding's `sessionStore`, `eventStore` and `router`. */
@@ -61,7 +67,8 @@ const WRITER_GRACE_MS = 2_000;
  * @example
  * const scaleOut = redisScaleOut({ url: process.env.REDIS_URL!, prefix: 'notes:' });
  * const app = createApp({ name: 'notes', version: '1.0.0', providers: [Notes], bus: scaleOut.bus,
- *   rateLimitStore: scaleOut.rateLimitStore, tasks: { store: scaleOut.taskStore } });
+ *   rateLimitStore: scaleOut.rateLimitStore, requestStateStore: scaleOut.requestStateStore,
+ *   requestStateSecret: process.env.MCP_REQUEST_STATE_SECRET, tasks: { store: scaleOut.taskStore } });
  * await scaleOut.ready();
  * const server = await serveHttp(app, { port: 3000, ...scaleOut.http });
  * // on shutdown: await server.close(); await scaleOut.close();
@@ -103,6 +110,7 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
     instanceId: resolved.instanceId,
     bus,
     rateLimitStore: new RedisRateLimitStore(link, keys, onError),
+    requestStateStore: new RedisRequestStateStore(link, keys),
     taskStore: new RedisTaskStore(link, keys, { maxTasks: resolved.maxTasks, maxTasksPerOwner: resolved.maxTasksPerOwner }),
     http: Object.freeze({ sessionStore: new RedisSessionStore(link, keys, resolved.sessionIdleTtlMs, resolved.maxSessionRecordBytes), eventStore, router }),
     ready: () => started,

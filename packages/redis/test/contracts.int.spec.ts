@@ -3,6 +3,7 @@ import { redisScaleOut, type RedisScaleOut } from '@mcpkit/redis';
 import { eventBusContract } from '../../http/test/contracts/event-bus.contract';
 import { eventStoreContract } from '../../http/test/contracts/event-store.contract';
 import { rateLimitStoreContract } from '../../http/test/contracts/rate-limit-store.contract';
+import { requestStateStoreContract } from '../../http/test/contracts/request-state-store.contract';
 import { sessionRouterContract } from '../../http/test/contracts/session-router.contract';
 import { sessionStoreContract } from '../../http/test/contracts/session-store.contract';
 import { taskStoreContract } from '../../http/test/contracts/task-store.contract';
@@ -82,6 +83,11 @@ sessionRouterContract('RedisSessionRouter', async () => {
 rateLimitStoreContract('RedisRateLimitStore', async () => {
   const s = await scaleOut();
   return { store: s.rateLimitStore, cleanup: () => s.close() };
+});
+requestStateStoreContract('RedisRequestStateStore', async () => {
+  const prefix = `contract-${++tests}:`;
+  const [a, b] = [await scaleOut({ prefix }), await scaleOut({ prefix })];
+  return { store: a.requestStateStore, other: b.requestStateStore, cleanup: async () => (await a.close(), await b.close()) };
 });
 taskStoreContract('RedisTaskStore', async ({ now, maxTasks, maxTasksPerOwner }) => {
   // Made directly, for the contract's clock: redisScaleOut's store reads the wall clock.

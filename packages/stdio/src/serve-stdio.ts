@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { createLogger, InvalidRequestError, type AuthInfo, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
-import { DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, writesToStdout, type EncodeLimits } from '@mcpkit/core/transport';
+import { AnswerPacer, DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, writesToStdout, type EncodeLimits } from '@mcpkit/core/transport';
 import type { SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from './line-reader';
 import { logAbandoned } from './log-abandoned';
@@ -152,13 +152,27 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
       });
     }
   };
+  const enqueue = (text: string): void => {
+    if (queued === '') process.nextTick(flushOutput);
+    queued += text;
+  };
+  // An answer right after its request's last progress waits for a write of its own.
+  const pacer = new AnswerPacer<string>(enqueue);
+  // Everything still waiting, at once (shutdown).
+  const flushAll = (): void => {
+    pacer.flush();
+    flushOutput();
+  };
   const send = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
     if (response === undefined || outputClosed) return;
     // Never throws: an answer that cannot go out becomes an error for its id.
     const text = encodeMessage(response, limits, logger);
     if (text === undefined) return;
-    if (queued === '') process.nextTick(flushOutput);
-    queued += text + '\n';
+    if (Array.isArray(response) || !('method' in response)) pacer.answer(text + '\n');
+    else {
+      pacer.sent(response);
+      enqueue(text + '\n');
+    }
   };
 
   const settle = (): void => {
@@ -264,12 +278,12 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     exitTimer = setTimeout(() => {
       logAbandoned(logger, connection.running());
       // Answers finished this tick are still queued for the next one, which exit would not wait for.
-      flushOutput();
+      flushAll();
       process.exit(0);
     }, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
     // The empty write's callback fires once everything queued before it reached the client.
     const flushThenExit = (): void => {
-      flushOutput();
+      flushAll();
       writeRaw('', () => process.exit(0));
     };
     if (pending === 0) flushThenExit();
@@ -285,6 +299,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     closed,
     close: async () => {
       outputClosed = true;
+      pacer.clear();
       connection.close();
       stop();
       guard?.restore();

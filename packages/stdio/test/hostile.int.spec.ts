@@ -175,6 +175,36 @@ describe('a hostile client over stdio', () => {
     }, 40_000);
   });
 
+  describe('requests in flight', () => {
+    // Each open listen is a request in flight until cancelled: 20 000 of them held 80 MB.
+    it('runs at most maxRequestsInFlight (1 000) at once, listens included, answers the rest -32005, and serves again once one ends', async () => {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+      const listen = (id: string) =>
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } });
+      let flood = '';
+      for (let i = 0; i < 1_200; i++) flood += `${listen(`l${i}`)}\n`;
+      server.write(flood);
+      await server.waitFor((message) => message.id === 'l1199');
+      const acknowledged = server.messages.filter((message) => message.method === 'notifications/subscriptions/acknowledged');
+      const refused = server.messages.filter((message) => (message.error as { code?: number } | undefined)?.code === -32005);
+      expect(acknowledged).toHaveLength(1_000);
+      expect(refused.map((message) => message.id)).toEqual(Array.from({ length: 200 }, (_, i) => `l${1_000 + i}`));
+      expect(refused[0]).toEqual({
+        jsonrpc: '2.0',
+        id: 'l1000',
+        error: {
+          code: -32005,
+          message: 'Too many requests in flight: this connection already runs 1000; wait for some to finish (or cancel them) and send again',
+          data: { limit: 1_000 },
+        },
+      });
+      expect(await server.request('ping')).toMatchObject({ error: { code: -32005 } });
+      // One listen cancelled makes room.
+      server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'l0' } });
+      await expectServing();
+    }, 30_000);
+  });
+
   describe('a client that reads no stderr', () => {
     it('serves on at the default log level while stderr is full, and its lines catch up once read', async () => {
       // Its own server, logging at info (the default): one request line per call.

@@ -9,6 +9,7 @@ import type { Provider } from '../scanner/scan-providers';
 import type { ImpliedScopes } from '../auth/scopes';
 import type { ExceptionFilter, Guard, Interceptor, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
 import type { RateLimitStore } from './rate-limit-store';
+import type { RequestStateStore } from './request-state-store';
 import type { TokenBudgetOptions } from './token-budget-options';
 
 /** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
@@ -45,6 +46,12 @@ export interface AppOptions extends Implementation {
    * with one `-32600` and none of it runs, so one line cannot make the server do unbounded work.
    */
   maxBatchLength?: number;
+  /**
+   * Most requests one connection (an HTTP session, a stdio connection, a legacy SSE stream) runs
+   * at once, open `subscriptions/listen` requests and cancelled ones whose handler has not
+   * returned included (default 1 000). Past it a request is answered `-32005` and does not run.
+   */
+  maxRequestsInFlight?: number;
   /** Items per page of tools/list, resources/list, … (default: everything on one page). */
   pageSize?: number;
   /**
@@ -52,6 +59,13 @@ export interface AppOptions extends Implementation {
    * so give every instance the same secret when requests may land on any of them.
    */
   requestStateSecret?: string;
+  /**
+   * Remembers the input-required exchanges that completed, so replaying a completing round's
+   * `requestState` within its lifetime runs nothing twice (`-32602`). Default: in this process,
+   * `MemoryRequestStateStore` (100 000 exchanges at most); behind a load balancer give every
+   * instance one shared store (`redisScaleOut().requestStateStore`).
+   */
+  requestStateStore?: RequestStateStore;
   /**
    * Longest `requestState` a 2026-07-28 retry may bring back, in characters (default 262 144,
    * 256 KiB). It carries the answers of every earlier round; a longer one is `-32602`.

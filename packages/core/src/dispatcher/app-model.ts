@@ -34,6 +34,7 @@ export interface AppSettings {
   toolTimeoutMs: number | undefined;
   pageSize: number | undefined;
   maxBatchLength: number;
+  maxRequestsInFlight: number;
   /** Longest URI a request may name (`maxUriLength`). */
   maxUriLength: number;
   requestState: RequestStateCodec;

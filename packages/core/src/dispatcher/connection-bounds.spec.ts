@@ -23,7 +23,15 @@ class Tools {
   hold(_input: unknown, ctx: RequestContext) {
     return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped')));
   }
+
+  // Ignores its signal: runs until the test lets it go.
+  @Tool({ input: null })
+  stubborn() {
+    return new Promise((resolve) => stubborn.push(() => resolve('done')));
+  }
 }
+
+const stubborn: Array<() => void> = [];
 
 const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
@@ -105,5 +113,69 @@ describe('Connection bounds', () => {
     const pong = (await connection.receive((ping as { message: unknown }).message)) as { id: unknown };
     expect(pong.id).toBeInstanceOf(ExactNumberId);
     expect(String(pong.id)).toBe('123456789012345678901234567890');
+  });
+});
+
+describe('Connection maxRequestsInFlight', () => {
+  const call = (id: number | string, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+  const cancel = (requestId: number | string) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
+
+  async function limited(maxRequestsInFlight?: number): Promise<{ connection: Connection; warnings: Array<Record<string, unknown>> }> {
+    const warnings: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line) as Record<string, unknown>) });
+    const application = createApp({ name: 'bounds', version: '1.0.0', providers: [Tools], logger, maxRequestsInFlight });
+    const connection = application.connect({ kind: 'memory' });
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {} } });
+    return { connection, warnings };
+  }
+
+  it('answers -32005 past the bound, counting cancelled handlers that still run, logs once, and serves again below it', async () => {
+    const { connection, warnings } = await limited(3);
+    const held = [connection.receive(call(1, 'hold')), connection.receive(call(2, 'hold')), connection.receive(call(3, 'stubborn'))];
+    const refusal = (id: number | string) => ({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: -32005,
+        message: 'Too many requests in flight: this connection already runs 3; wait for some to finish (or cancel them) and send again',
+        data: { limit: 3 },
+      },
+    });
+    expect(await connection.receive(call(4, 'hold'))).toEqual(refusal(4));
+    expect(await connection.receive({ jsonrpc: '2.0', id: 5, method: 'ping' })).toEqual(refusal(5));
+    // Cancelled, but its handler ignores the signal: it still counts.
+    await connection.receive(cancel(3));
+    expect(await connection.receive(call(6, 'hold'))).toEqual(refusal(6));
+    expect(warnings.filter((line) => line.msg === 'refused a request over maxRequestsInFlight')).toEqual([expect.objectContaining({ limit: 3, rpcId: 4 })]);
+    await connection.receive(cancel(1));
+    expect(await held[0]).toBeUndefined();
+    expect(await connection.receive({ jsonrpc: '2.0', id: 7, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    stubborn.splice(0).forEach((release) => release());
+    await connection.receive(cancel(2));
+    await Promise.all(held);
+    expect(connection.pending).toBe(0);
+  });
+
+  it('defaults to 1 000, and counts a batch element by element', async () => {
+    const { connection } = await limited();
+    const running = Array.from({ length: 999 }, (_, i) => connection.receive(call(`h${i}`, 'hold')));
+    const batch = connection.receive([call('last', 'hold'), call('over', 'hold')]);
+    expect(connection.pending).toBe(1_000);
+    connection.close();
+    expect(await batch).toEqual([
+      { jsonrpc: '2.0', id: 'last', error: { code: -32603, message: expect.stringContaining('closed this connection') } },
+      { jsonrpc: '2.0', id: 'over', error: { code: -32005, message: expect.stringContaining('already runs 1000'), data: { limit: 1_000 } } },
+    ]);
+    await Promise.all(running);
+  });
+
+  it('cancels the requests of a message whose answers can no longer reach anyone (unreachable), and answers nothing', async () => {
+    const { connection } = await limited();
+    const listeners: Array<() => void> = [];
+    const answer = connection.receive(call(1, 'hold'), { unreachable: (listener) => listeners.push(listener) });
+    expect(connection.pending).toBe(1);
+    listeners.forEach((listener) => listener());
+    expect(await answer).toBeUndefined();
+    expect(connection.pending).toBe(0);
   });
 });

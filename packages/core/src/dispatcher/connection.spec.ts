@@ -290,7 +290,7 @@ describe('Connection', () => {
       await rpc(connection, 1, 'tools/call', { name: 'echo', arguments: { name: 'secret' } });
       await rpc(connection, 2, 'tools/call', { name: 'echo', arguments: {} });
       await rpc(connection, 3, 'resources/read', { uri: 'test://missing' });
-      const requests = lines.filter((line) => line.msg === 'request');
+      const requests = lines.filter((line) => line.msg === 'request' && line.method !== 'initialize');
       expect(requests).toEqual([
         expect.objectContaining({ rpcId: 1, method: 'tools/call', target: 'echo', outcome: 'ok', ms: expect.any(Number), transport: 'memory' }),
         expect.objectContaining({ rpcId: 2, target: 'echo', outcome: 'tool_error' }),
@@ -319,7 +319,7 @@ describe('Connection', () => {
       await rpc(connection, 2, 'tools/call', { name: 'echo', arguments: { name: 'b' } });
       logger.level = 'info';
       await rpc(connection, 3, 'tools/call', { name: 'echo', arguments: { name: 'c' } });
-      expect(lines.filter((line) => line.msg === 'request').map((line) => line.rpcId)).toEqual([1, 3]);
+      expect(lines.filter((line) => line.msg === 'request' && line.method !== 'initialize').map((line) => line.rpcId)).toEqual([1, 3]);
     });
 
     it("carries the caller's W3C trace id, from _meta or the HTTP headers, and hands the context to the handler", async () => {
@@ -348,7 +348,7 @@ describe('Connection', () => {
       await rpc(bad, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
       const untraced = await rpc(bad, 1, 'tools/call', { name: 'whoCalls', arguments: {}, _meta: { traceparent: 'not-a-trace' } });
       expect(untraced.result.content[0].text).toBe('null');
-      const requests = lines.filter((line) => line.msg === 'request');
+      const requests = lines.filter((line) => line.msg === 'request' && line.method !== 'initialize');
       expect(requests.map((line) => line.traceId)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', 'aaaa2f3577b34da6a3ce929d0e0e4736', undefined]);
     });
 
@@ -358,7 +358,7 @@ describe('Connection', () => {
       const connection = app.connect({ kind: 'memory' });
       await rpc(connection, 0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} });
       await rpc(connection, 1, 'tools/call', { name: 'echo', arguments: { name: 'visible' } });
-      expect(lines.find((line) => line.msg === 'request')).toMatchObject({ arguments: { name: 'visible' } });
+      expect(lines.find((line) => line.msg === 'request' && line.method !== 'initialize')).toMatchObject({ arguments: { name: 'visible' } });
     });
   });
 });

@@ -1,5 +1,5 @@
 import type { AppModel } from './app-model';
-import { InvalidRequestError } from '../errors/mcp-error';
+import { InvalidRequestError, TooManyRequestsInFlightError } from '../errors/mcp-error';
 import { clipJson } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import type { Logger } from '../logging/logger';
@@ -35,6 +35,7 @@ import type { OutboundRequestOptions } from './outbound-requests';
 import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
 import type { SubscriptionGrant } from './readable-resource';
 import { RequestTable } from './request-table';
+import { answeredUnserved } from './request-line';
 import { monotonicMs } from '../logging/monotonic-ms';
 
 export type { ReceiveOptions };
@@ -118,6 +119,8 @@ export class Connection {
   private connectionLogger: Logger | undefined = undefined;
   private readonly baseLogger: Logger;
   private closed = false;
+  // At maxRequestsInFlight since the last refusal (its warning is logged).
+  private full = false;
   private link: HandshakeLink | undefined = undefined;
   /** @internal Where messages that belong to no request go. */
   outboundChannel: ((message: JsonRpcMessage) => void) | undefined = undefined;
@@ -425,7 +428,9 @@ export class Connection {
         const frame = classify(message, options.era, true);
         const era = ERAS[frame.era];
         const why = era.batchable(frame);
-        return why === undefined ? this.serve(frame, options) : Promise.resolve(errorAnswer(frame.id, new InvalidRequestError(why), era.errorObject));
+        return why === undefined
+          ? this.serve(frame, options)
+          : this.unserved(frame, options, errorAnswer(frame.id, new InvalidRequestError(why), era.errorObject));
       }),
     );
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
@@ -446,8 +451,12 @@ export class Connection {
         }
         return Promise.resolve(undefined);
       default:
-        return Promise.resolve(errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
+        return this.unserved(frame, options, errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
     }
+  }
+
+  private unserved(frame: Frame, options: ReceiveOptions, response: JsonRpcResponse): Promise<JsonRpcResponse> {
+    return answeredUnserved(options.logger ?? this.logger, frame, options.transport ?? this.transport, options.logBindings, response);
   }
 
   /** Handles a notification; false when it names a request this connection does not have (cancelled, progress). */
@@ -473,12 +482,24 @@ export class Connection {
     ctx.cancel(reason);
   }
 
-  /** @internal Why a request cannot start now: its id belongs to one still in flight, or the connection closed. */
+  /**
+   * @internal Why a request cannot start now: its id belongs to one still in flight, the
+   * connection runs `maxRequestsInFlight` already, or it closed.
+   */
   refusal(id: RequestId, era: Era): Promise<JsonRpcResponse | undefined> | undefined {
     if (this.inflight.has(idKey(id)))
       return Promise.resolve(errorAnswer(id, new InvalidRequestError(`Request id ${clipJson(id)} is already in use by a request in flight`), era.errorObject));
     if (this.closed) return Promise.resolve(undefined);
-    return undefined;
+    // Cancelled handlers that have not returned still hold what they hold: they count.
+    const limit = this.app.settings.maxRequestsInFlight;
+    if (this.inflight.size + (this.stopping?.size ?? 0) < limit) {
+      this.full = false;
+      return undefined;
+    }
+    // One line each time the connection fills up, not one per refused request.
+    if (!this.full) this.logger.warn({ limit, rpcId: id }, 'refused a request over maxRequestsInFlight');
+    this.full = true;
+    return Promise.resolve(errorAnswer(id, new TooManyRequestsInFlightError(limit), era.errorObject));
   }
 
   /** @internal True once the connection closed: requests cut short by it are answered with why. */

@@ -190,7 +190,8 @@ export function endTrace(trace: RequestTrace, response: Answer): void {
 /**
  * @internal Publishes a request the era answered without running a handler (`initialize`, an
  * unknown method, a request refused before its handler): `start`, `end`, then how it ended, in
- * one go. `known`: the server implements `frame.method`. Returns the answer.
+ * one go. `known`: the server implements `frame.method`. `logBindings` gets the fields a `start`
+ * subscriber adds for its request line. Returns the answer.
  */
 export function traceAnswered<R extends Answer>(
   frame: RequestFrame,
@@ -199,8 +200,9 @@ export function traceAnswered<R extends Answer>(
   transport: TransportInfo,
   answer: R,
   known: boolean,
+  logBindings: Record<string, unknown> = {},
 ): R {
-  const trace = requestTrace(frame.method, frame.target, frame.id, frame.era, protocolVersion, sessionId, transport, frame.meta, frame.params, {});
+  const trace = requestTrace(frame.method, frame.target, frame.id, frame.era, protocolVersion, sessionId, transport, frame.meta, frame.params, logBindings);
   // No handler ran, so no tool or prompt name was looked up.
   trace.known = known && frame.method !== METHOD.TOOLS_CALL && frame.method !== METHOD.PROMPTS_GET;
   requestChannel.start.publish(trace);

@@ -8,6 +8,7 @@ import { ERAS } from '../eras/eras';
 import type { AppModel } from './app-model';
 import type { TransportInfo } from './request-context';
 import { StatelessScope } from './stateless-scope';
+import { answeredUnserved } from './request-line';
 
 /** Who sends a message that belongs to no connection, and how to reach them while it runs. */
 export interface Caller extends ReceiveOptions {
@@ -37,7 +38,11 @@ export class Dispatcher {
     switch (frame.kind) {
       case 'request': {
         if (era.sessions) {
-          return Promise.resolve(
+          return answeredUnserved(
+            caller.logger ?? this.app.logger,
+            frame,
+            caller.transport,
+            caller.logBindings,
             errorAnswer(frame.id, new InvalidRequestError(`${clip(frame.method)} belongs to a session; open one with initialize`), era.errorObject),
           );
         }
@@ -50,7 +55,13 @@ export class Dispatcher {
         // Nothing of this caller is in flight to cancel, and it was asked nothing to answer.
         return Promise.resolve(undefined);
       default:
-        return Promise.resolve(errorAnswer(frame.id, frame.problem, era.errorObject));
+        return answeredUnserved(
+          caller.logger ?? this.app.logger,
+          frame,
+          caller.transport,
+          caller.logBindings,
+          errorAnswer(frame.id, frame.problem, era.errorObject),
+        );
     }
   }
 }

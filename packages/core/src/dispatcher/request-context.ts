@@ -226,6 +226,15 @@ export class RequestContext {
   }
 
   /**
+   * @internal True on a later round of a 2026-07-28 input-required exchange (its `requestState`
+   * verified): the call was counted on its first round, as one handshake-era call that asks its
+   * client is counted once.
+   */
+  get isContinuation(): boolean {
+    return this.link.continues === true;
+  }
+
+  /**
    * Sets how long 2026-07-28 clients may keep this answer and who may share it, over the hint the
    * resource declares (only `resources/read` results carry one). Say `private` when this answer
    * depends on the caller.

@@ -1,9 +1,7 @@
 import { InternalError, McpError } from '../errors/mcp-error';
-import { CLIP_LENGTH, clip } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import { isDeliberateError } from '../errors/to-json-rpc-error';
-import { isLevelEnabled, type Logger } from '../logging/logger';
-import { requestLine } from '../logging/fast-line';
+import { isLevelEnabled } from '../logging/logger';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import type { RequestFrame } from '../wire/frame';
@@ -12,8 +10,8 @@ import type { CapabilityMap } from '../scanner/definitions';
 import type { MethodHandler } from './method-handler';
 import { RequestContext } from './request-context';
 import { endTrace, requestChannel, requestTrace, type RequestTrace } from './diagnostics-channels';
-import { traceIdOf } from './trace-context';
 import { answerOutcome } from './outcome';
+import { requestBindings, writeRequestLine } from './request-line';
 import { monotonicMs } from '../logging/monotonic-ms';
 
 /**
@@ -30,23 +28,9 @@ export async function runRequest(
   plan: RunPlan,
 ): Promise<JsonRpcResponse | undefined> {
   const { id, method, target, meta } = frame;
-  // A string id is the client's text: logged, like a name, to CLIP_LENGTH characters.
-  const rpcId = typeof id === 'string' && id.length > CLIP_LENGTH ? clip(id) : id;
-  const bindings: Record<string, unknown> = target === undefined ? { rpcId, method } : { rpcId, method, target: clip(target) };
-  if (options.logBindings !== undefined) Object.assign(bindings, options.logBindings);
   const transport = options.transport ?? host.transport;
   // The audit trail: who called, on every line of the request (the credential itself never).
-  const auth = transport.auth;
-  if (auth !== undefined) {
-    bindings.subject = auth.subject;
-    if (auth.clientId !== undefined) bindings.clientId = auth.clientId;
-  }
-  // Log lines carry the caller's trace id, so they can be found from its trace.
-  const traceparent = meta?.traceparent ?? transport.headers?.traceparent;
-  if (traceparent !== undefined) {
-    const traceId = traceIdOf(traceparent);
-    if (traceId !== undefined) bindings.traceId = traceId;
-  }
+  const bindings = requestBindings(frame, options.logBindings, transport);
   const logger = options.logger ?? host.logger;
   const ctx = new RequestContext({
     requestId: id,
@@ -64,6 +48,7 @@ export async function runRequest(
     ? requestTrace(method, target, id, era.name, plan.link.client.protocolVersion, plan.link.session?.id, transport, meta, frame.params, bindings)
     : undefined;
   const release = host.track(id, ctx);
+  options.unreachable?.(() => ctx.cancel(new Error('the client left before its answer, and nothing can deliver it later')));
   // Asked per request (a number comparison): the level may change while the server runs.
   const logRequests = isLevelEnabled(logger, 'info');
   const started = logRequests ? monotonicMs() : 0;
@@ -80,7 +65,7 @@ export async function runRequest(
     release();
   }
   if (ctx.isCancelled) {
-    if (logRequests) logLine(logger, bindings, started, 'cancelled');
+    if (logRequests) writeRequestLine(logger, bindings, started, 'cancelled');
     // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
     // server (shutting down, the session ended): whoever still listens learns why.
     const said = host.isClosed
@@ -99,7 +84,7 @@ export async function runRequest(
   }
   if (logRequests) {
     const code = 'error' in response ? response.error.code : undefined;
-    logLine(
+    writeRequestLine(
       logger,
       host.app.settings.logArguments && method === METHOD.TOOLS_CALL ? { ...bindings, arguments: frame.params.arguments } : bindings,
       started,
@@ -159,8 +144,4 @@ function failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan:
 function outcomeOf(response: JsonRpcResponse, ctx: RequestContext, code: number | undefined): string {
   if (ctx.outcome !== undefined) return ctx.outcome;
   return answerOutcome(code, code === undefined && (response as { result: { isError?: boolean } }).result.isError === true);
-}
-
-function logLine(logger: Logger, bindings: Record<string, unknown>, started: number, outcome: string, code?: number): void {
-  requestLine(logger, bindings, Math.round((monotonicMs() - started) * 1000) / 1000, outcome, code);
 }

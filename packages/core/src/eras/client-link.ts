@@ -56,6 +56,8 @@ export interface ClientLink {
   readonly tasks: TaskDialect;
   /** Whose tasks this client sees: its session (handshake era), else undefined (whoever holds a task id). */
   readonly taskOwner: string | undefined;
+  /** True on a later round of an input-required exchange (modern era): the call is not new. */
+  readonly continues?: boolean;
   /** The client-visible log threshold; undefined sends nothing. */
   logThreshold(): LogLevel | undefined;
   /** Throws the era's error when the client cannot be asked `method` (capability, session). */

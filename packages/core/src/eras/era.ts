@@ -33,6 +33,12 @@ export interface ReceiveOptions {
   detach?: () => void;
   /** The message was forwarded from another instance (scale-out): if this connection cannot place it either, it goes nowhere else. */
   routed?: boolean;
+  /**
+   * Registers what to do once nobody can receive this message's answers any more (an HTTP
+   * client that left a POST whose answer was to be JSON: there is no stream to resume): each of
+   * its requests still running is cancelled, and nothing is answered for it.
+   */
+  unreachable?: (listener: () => void) => void;
 }
 
 /** How a request's result and failure take their era's shape, and how it reaches its client. */

@@ -2,7 +2,7 @@ import { ErrorCode } from './error-codes';
 import { McpError } from './mcp-error';
 
 /** What `data.error` of an access denial says: the RFC 6750 error an HTTP transport answers with. */
-export type AccessDenial = 'authentication_required' | 'insufficient_scope' | 'forbidden';
+export type AccessDenial = 'authentication_required' | 'invalid_token' | 'insufficient_scope' | 'forbidden';
 
 /** The `data` of an access denial: why, and the scopes the operation needs (all of them, A10). */
 export interface AccessDeniedData {
@@ -12,8 +12,8 @@ export interface AccessDeniedData {
 
 /**
  * A caller may not use a primitive it can see. In band it is `-31001` with `data.error`; an HTTP
- * transport answers `401` (`authentication_required`) or `403` (`insufficient_scope`,
- * `forbidden`) with a `WWW-Authenticate` challenge naming `data.scopes`.
+ * transport answers `401` (`authentication_required`, `invalid_token`) or `403`
+ * (`insufficient_scope`, `forbidden`) with a `WWW-Authenticate` challenge naming `data.scopes`.
  */
 export abstract class AccessDeniedError extends McpError {
   declare readonly data: AccessDeniedData;
@@ -37,6 +37,19 @@ export abstract class AccessDeniedError extends McpError {
 export class AuthenticationRequiredError extends AccessDeniedError {
   constructor(scopes: readonly string[] = []) {
     super('Authentication required', scopes.length > 0 ? { error: 'authentication_required', scopes: [...scopes] } : { error: 'authentication_required' });
+  }
+}
+
+/**
+ * The caller's credentials were refused (a bad signature, expired, for another audience): the
+ * body of an HTTP `401` whose challenge says `error="invalid_token"`, so both give one reason.
+ *
+ * @example
+ * throw new InvalidTokenDenial('The access token is invalid');
+ */
+export class InvalidTokenDenial extends AccessDeniedError {
+  constructor(description = 'The access token is invalid') {
+    super(`Invalid token: ${description}`, { error: 'invalid_token' });
   }
 }
 

@@ -14,6 +14,12 @@ export const ErrorCode = {
   /** The request names a protocol revision this server does not serve. */
   UnsupportedProtocolVersion: -32022,
   /**
+   * The connection (a session, a stdio connection) already runs `maxRequestsInFlight` requests
+   * (`data.limit`). In the implementation-defined server-error range (−32000…−32019); −32000…
+   * −32004 carry other meanings in the SDKs and an early 2026 draft, so this is −32005.
+   */
+  TooManyRequestsInFlight: -32005,
+  /**
    * The caller may not use this primitive (`data.error`: `authentication_required`,
    * `insufficient_scope`, `forbidden`). Outside −32768…−32000, as 2026-07-28 asks of new codes.
    */

@@ -108,9 +108,26 @@ export class MissingRequiredClientCapabilityError extends McpError {
   }
 }
 
-/** `-32022`: the request names a revision this server does not serve. */
+/**
+ * `-32022`: the request names a revision this server does not serve; `supported` lists those it
+ * does (every revision, unless the endpoint serves fewer).
+ */
 export class UnsupportedProtocolVersionError extends McpError {
-  constructor(requested: string) {
-    super(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: clip(requested) });
+  constructor(requested: string, supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS) {
+    super(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...supported], requested: clip(requested) });
+  }
+}
+
+/**
+ * `-32005`: the connection already runs as many requests as it may (`maxRequestsInFlight`); the
+ * client waits for some to end, or cancels them, and sends again.
+ */
+export class TooManyRequestsInFlightError extends McpError {
+  constructor(readonly limit: number) {
+    super(
+      ErrorCode.TooManyRequestsInFlight,
+      `Too many requests in flight: this connection already runs ${limit}; wait for some to finish (or cancel them) and send again`,
+      { limit },
+    );
   }
 }

@@ -21,13 +21,17 @@ function callerKey(ctx: RequestContext): string {
 
 /**
  * A tool's rate limit as the first interceptor (after the guards, so a denied caller spends
- * nothing). Over the limit the tool answers an `isError` result the model can act on.
+ * nothing). Over the limit the tool answers an `isError` result the model can act on. A
+ * 2026-07-28 call that asks its client questions counts on its first round only (each exchange
+ * completes once).
  */
 export function rateLimiter(options: RateLimitOptions, store: RateLimitStore, tool: string): Interceptor {
   const { limit, windowMs, by = 'caller' } = options;
   const keyOf = by === 'tool' ? () => `tool:${tool}` : by === 'caller' ? (ctx: RequestContext) => `tool:${tool}:${callerKey(ctx)}` : by;
   return {
     async intercept(ctx: RequestContext, next: () => Promise<unknown>, _target: CallTarget) {
+      // A call that asks its client counts once: its later rounds were counted on its first.
+      if (ctx.isContinuation) return next();
       let wait = store.take(keyOf(ctx), limit, windowMs);
       if (wait instanceof Promise) wait = await wait;
       if (wait <= 0) return next();

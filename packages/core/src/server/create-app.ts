@@ -10,6 +10,7 @@ import type { AppOptions } from '../app/app-options';
 import { McpApp } from './mcp-app';
 import { MemoryEventBus, type EventBus } from '../app/event-bus';
 import { RequestStateCodec } from '../eras/modern/input-required';
+import { MemoryRequestStateStore } from '../app/request-state-store';
 import { cacheHintTable } from '../results/cache-hints';
 import { pipelineSettings } from './pipeline-options';
 import { checkTokenBudget } from './token-budget';
@@ -18,6 +19,9 @@ import { checkTokenBudget } from './token-budget';
 const DEFAULT_MAX_BATCH_LENGTH = 100;
 /** Default of `maxUriLength`: 8 KiB, far beyond any URI a resource needs. */
 const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
+
+/** Default of `maxRequestsInFlight`. */
+const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1_000;
 
 /**
  * Scans the providers once, runs every start-up check, precomputes the list results and returns
@@ -42,6 +46,11 @@ export function createApp(options: AppOptions): McpApp {
   if (options.maxBatchLength !== undefined && !(Number.isInteger(options.maxBatchLength) && options.maxBatchLength > 0)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxBatchLength ${String(options.maxBatchLength)} is not a positive integer.`, [
       'Give a bound such as 100, or leave it out for the default.',
+    ]);
+  }
+  if (options.maxRequestsInFlight !== undefined && !(Number.isInteger(options.maxRequestsInFlight) && options.maxRequestsInFlight > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxRequestsInFlight ${String(options.maxRequestsInFlight)} is not a positive integer.`, [
+      'Give a bound such as 1000, or leave it out for the default.',
     ]);
   }
   if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
@@ -77,8 +86,9 @@ export function createApp(options: AppOptions): McpApp {
     toolTimeoutMs: options.toolTimeoutMs,
     pageSize: options.pageSize,
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
+    maxRequestsInFlight: options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT,
     maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
-    requestState: new RequestStateCodec(options.requestStateSecret, options),
+    requestState: new RequestStateCodec(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
     cacheHints,
     tasks,
     pipeline: pipelineSettings(options),

@@ -8,6 +8,9 @@ import { METHOD } from '../../protocol/methods';
 import type { Frame, RequestFrame } from '../../wire/frame';
 import { runRequest } from '../../dispatcher/run-request';
 import { requestChannel, traceAnswered } from '../../dispatcher/diagnostics-channels';
+import { logAnswered } from '../../dispatcher/request-line';
+import { monotonicMs } from '../../logging/monotonic-ms';
+import { loggedRefusal } from '../logged-refusal';
 import type { Era, EraHost, ReceiveOptions } from '../era';
 import type { HandshakeLink } from './handshake-link';
 import type { HandshakeSession } from './session';
@@ -42,28 +45,32 @@ export const handshakeEra: Era = {
   serve(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
     const { handshake, handshakeLink } = host as HandshakeHost;
     const { id, method } = frame;
-    // What is answered here, without a handler, is published on `mcpkit:request` too.
-    const answered = (response: JsonRpcResponse): Promise<JsonRpcResponse> =>
-      Promise.resolve(
-        requestChannel.hasSubscribers
-          ? traceAnswered(
-              frame,
-              handshake.clientInfo.protocolVersion,
-              handshakeLink.session.id,
-              options.transport ?? host.transport,
-              response,
-              method === METHOD.INITIALIZE || host.app.methods.has(method),
-            )
-          : response,
-      );
-    if (method === METHOD.INITIALIZE)
-      return answered(handshake.initialize(id, frame.params, principalOf((options.transport ?? host.transport).auth) === undefined));
+    // What is answered here, without a handler, has its request line, and is published on
+    // `mcpkit:request` too.
+    const answered = (response: JsonRpcResponse, started: number): Promise<JsonRpcResponse> => {
+      const transport = options.transport ?? host.transport;
+      let logBindings = options.logBindings;
+      if (requestChannel.hasSubscribers) {
+        const added: Record<string, unknown> = {};
+        const known = method === METHOD.INITIALIZE || host.app.methods.has(method);
+        traceAnswered(frame, handshake.clientInfo.protocolVersion, handshakeLink.session.id, transport, response, known, added);
+        logBindings = { ...logBindings, ...added };
+      }
+      logAnswered(options.logger ?? host.logger, frame, transport, logBindings, response, started);
+      return Promise.resolve(response);
+    };
+    if (method === METHOD.INITIALIZE) {
+      const started = monotonicMs();
+      return answered(handshake.initialize(id, frame.params, principalOf((options.transport ?? host.transport).auth) === undefined), started);
+    }
     // Lifecycle: before initialize a client may only ping.
     if (!handshake.isInitialized && method !== METHOD.PING) {
-      return answered(errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)));
+      return answered(errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)), monotonicMs());
     }
     const handler = host.app.methods.get(method);
-    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return answered(errorAnswer(id, new MethodNotFoundError(method)));
-    return host.refusal(id, handshakeEra) ?? runRequest(handshakeEra, host, frame, handler, options, handshakeLink);
+    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return answered(errorAnswer(id, new MethodNotFoundError(method)), monotonicMs());
+    const refused = host.refusal(id, handshakeEra);
+    if (refused !== undefined) return loggedRefusal(refused, frame, host, options);
+    return runRequest(handshakeEra, host, frame, handler, options, handshakeLink);
   },
 };

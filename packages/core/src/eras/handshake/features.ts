@@ -6,6 +6,8 @@ const SINCE = {
   progressMessage: '2025-03-26',
   /** JSON-RPC batches: only this revision has them. */
   batches: '2025-03-26',
+  /** `elicitation/create` and the client's `elicitation` capability. */
+  elicitation: '2025-06-18',
   /** Form elicitations carry `mode: "form"` (URL elicitation arrived beside them). */
   elicitationMode: '2025-11-25',
   /** Task-augmented requests and the tasks/* methods (experimental core). */

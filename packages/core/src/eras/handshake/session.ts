@@ -41,6 +41,17 @@ function withoutTasksBefore(version: string, capabilities: Readonly<ServerCapabi
 }
 
 /**
+ * What the client declared, as `version` defines it: a revision before elicitation has no
+ * `elicitation` capability, so a client that declares it anyway is asked nothing (`ctx.elicit`
+ * answers as for a client without it).
+ */
+function clientCapabilitiesAt(version: string, capabilities: ClientCapabilities): ClientCapabilities {
+  if (capabilities.elicitation === undefined || hasFeature(version, 'elicitation')) return capabilities;
+  const { elicitation: _elicitation, ...rest } = capabilities;
+  return rest;
+}
+
+/**
  * The handshake era's state of one client: what `initialize` negotiated, the client's log level
  * and resource subscriptions, and the requests the server sent it. Only this era creates one; a
  * stateless request never touches it.
@@ -111,7 +122,7 @@ export class HandshakeSession {
     const version = negotiateProtocolVersion(protocolVersion);
     this.client = Object.freeze({
       protocolVersion: version,
-      capabilities: (capabilities ?? {}) as ClientCapabilities,
+      capabilities: clientCapabilitiesAt(version, (capabilities ?? {}) as ClientCapabilities),
       info: clientInfo as Implementation | undefined,
     });
     this.initialized = true;

@@ -23,14 +23,21 @@ describe('RequestStateCodec', () => {
   const args = { topic: 't', unknown_extra: 1 };
 
   describe('answersOf', () => {
-    it('merges the verified state with the new responses', () => {
+    it('merges the verified state with the new responses, and names its exchange', () => {
       const state = codec.sign('tools/call', 'draft_note', args, { draft: { action: 'accept' } });
+      const retry = codec.answersOf(
+        { arguments: { ...args }, requestState: state, inputResponses: { confirm: { action: 'decline' } } },
+        'tools/call',
+        'draft_note',
+      );
+      expect(retry).toEqual({ answers: { draft: { action: 'accept' }, confirm: { action: 'decline' } }, exchange: expect.stringMatching(/^[\w-]{22}$/) });
+      // The next round's state belongs to the same exchange; a first round starts another.
+      const next = codec.sign('tools/call', 'draft_note', args, retry.answers, undefined, retry.exchange);
+      expect(codec.answersOf({ arguments: { ...args }, requestState: next }, 'tools/call', 'draft_note').exchange).toBe(retry.exchange);
       expect(
-        codec.answersOf({ arguments: { ...args }, requestState: state, inputResponses: { confirm: { action: 'decline' } } }, 'tools/call', 'draft_note'),
-      ).toEqual({
-        draft: { action: 'accept' },
-        confirm: { action: 'decline' },
-      });
+        codec.answersOf({ arguments: { ...args }, requestState: codec.sign('tools/call', 'draft_note', args, {}) }, 'tools/call', 'draft_note').exchange,
+      ).not.toBe(retry.exchange);
+      expect(codec.answersOf({ inputResponses: { a: 1 } }, 'tools/call', 'x')).toEqual({ answers: { a: 1 }, exchange: undefined });
     });
 
     it('refuses a state for other arguments', () => {

@@ -2,6 +2,7 @@ import { DefinitionError, DefinitionErrorCode } from '../../errors/definition-er
 import { InvalidParamsError } from '../../errors/mcp-error';
 import { isObject } from '../../protocol/json-rpc';
 import { exceedsJsonBounds } from '../../validation/json-bounds';
+import type { RequestStateStore } from '../../app/request-state-store';
 import { nodeCrypto } from '../lazy-crypto';
 
 const INPUT_REQUIRED: unique symbol = Symbol.for('mcpkit.input-required') as never;
@@ -37,6 +38,14 @@ interface StatePayload {
   p?: string;
   /** expiry, ms since the epoch */
   e: number;
+  /** the exchange: random, made at its first round and carried by each later state (one completion each) */
+  x?: string;
+}
+
+/** What a retry brings: the answers so far, and the exchange its state belongs to (none without a state). */
+export interface RetryAnswers {
+  answers: Record<string, unknown>;
+  exchange: string | undefined;
 }
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -93,7 +102,12 @@ export class RequestStateCodec {
   private readonly responsesBounds: { maxDepth: number; maxChars: number };
 
   /** @throws DefinitionError when a limit is not a positive integer. */
-  constructor(secret?: string, limits: InputLimits = {}) {
+  constructor(
+    secret?: string,
+    limits: InputLimits = {},
+    /** Where completed exchanges are remembered (one completion each). */
+    readonly store?: RequestStateStore,
+  ) {
     this.givenSecret = secret ? Buffer.from(secret) : undefined;
     this.maxStateChars = readLimit(limits, 'maxRequestStateBytes');
     // One more level for the object of answers by key: the bound is per answer.
@@ -105,9 +119,10 @@ export class RequestStateCodec {
    * `inputResponses`. Both are bounded (size, depth) before anything recursive reads them;
    * `-32602` for one out of bounds, malformed, forged, expired or for another request.
    */
-  answersOf(params: Record<string, unknown>, method: string, target: string, principal?: string): Record<string, unknown> {
+  answersOf(params: Record<string, unknown>, method: string, target: string, principal?: string): RetryAnswers {
     const { requestState, inputResponses } = params;
     let answers = NO_ANSWERS;
+    let exchange: string | undefined;
     if (inputResponses !== undefined) {
       if (!isObject(inputResponses)) throw new InvalidParamsError('inputResponses must be an object of answers by key');
       const problem = exceedsJsonBounds(inputResponses, this.responsesBounds);
@@ -121,9 +136,30 @@ export class RequestStateCodec {
       if (requestState.length > this.maxStateChars) {
         throw new InvalidParamsError(`requestState exceeds ${this.maxStateChars} characters (maxRequestStateBytes): send the request again without it`);
       }
-      answers = this.verify(requestState, method, target, params.arguments ?? null, principal);
+      const payload = this.verify(requestState, method, target, params.arguments ?? null, principal);
+      answers = payload.a;
+      // A state signed before exchanges had ids stands for itself.
+      exchange = typeof payload.x === 'string' ? payload.x : requestState.slice(requestState.lastIndexOf('.') + 1);
     }
-    return inputResponses === undefined ? answers : { ...answers, ...(inputResponses as Record<string, unknown>) };
+    return { answers: inputResponses === undefined ? answers : { ...answers, ...(inputResponses as Record<string, unknown>) }, exchange };
+  }
+
+  /**
+   * Takes the exchange for the round about to run, until every state of it has expired: `-32602`
+   * when it completed already or a round of it runs now. Rejects with the store's own error
+   * when the store cannot tell.
+   */
+  async claim(exchange: string): Promise<void> {
+    if (this.store === undefined) return;
+    const taken = this.store.claim(exchange, Date.now() + STATE_TTL_MS);
+    if (!(taken instanceof Promise ? await taken : taken)) {
+      throw new InvalidParamsError('requestState already used: its exchange completed, or a round of it is running; send the request again without it');
+    }
+  }
+
+  /** Frees the exchange after a round that asked again or failed, so the exchange goes on. */
+  async release(exchange: string): Promise<void> {
+    await this.store?.release(exchange);
   }
 
   /** The app's own random key unless one was given, made on first use (no crypto at start-up). */
@@ -131,15 +167,23 @@ export class RequestStateCodec {
     return this.givenSecret ?? (this.generatedSecret ??= nodeCrypto().randomBytes(32));
   }
 
-  sign(method: string, target: string, args: unknown, answers: Record<string, unknown>, principal?: string): string {
-    const payload: StatePayload = { m: method, t: target, h: digest(args), a: answers, e: Date.now() + STATE_TTL_MS };
+  /** A state for the next round of `exchange` (a new exchange when undefined: the first round asked). */
+  sign(method: string, target: string, args: unknown, answers: Record<string, unknown>, principal?: string, exchange?: string): string {
+    const payload: StatePayload = {
+      m: method,
+      t: target,
+      h: digest(args),
+      a: answers,
+      e: Date.now() + STATE_TTL_MS,
+      x: exchange ?? nodeCrypto().randomBytes(16).toString('base64url'),
+    };
     if (principal !== undefined) payload.p = principal;
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${nodeCrypto().createHmac('sha256', this.secret).update(body).digest('base64url')}`;
   }
 
-  /** The answers a state carries; `-32602` for a state that is forged, altered, expired, for another request or another caller. */
-  verify(state: string, method: string, target: string, args: unknown, principal?: string): Record<string, unknown> {
+  /** What a state carries; `-32602` for a state that is forged, altered, expired, for another request or another caller. */
+  private verify(state: string, method: string, target: string, args: unknown, principal?: string): StatePayload {
     const invalid = () => new InvalidParamsError('Invalid requestState: send the request again without it');
     const dot = state.lastIndexOf('.');
     if (dot <= 0) throw invalid();
@@ -156,6 +200,6 @@ export class RequestStateCodec {
     if (payload.m !== method || payload.t !== target || payload.h !== digest(args) || !(payload.e > Date.now()) || !isObject(payload.a)) throw invalid();
     // Possessing a state handle is no credential: it answers only the caller it was issued to (A15).
     if (payload.p !== principal) throw invalid();
-    return payload.a;
+    return payload;
   }
 }

@@ -58,6 +58,11 @@ export class ModernLink implements ClientLink, RunPlan {
     return this;
   }
 
+  /** A later round of an input-required exchange: its state was verified. */
+  get continues(): boolean {
+    return this.request.exchange !== undefined;
+  }
+
   complete(result: Record<string, unknown>, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> {
     // A handler whose own try/catch swallowed the signal still ends the round: an answer built
     // without the client's input is not the answer the handler would give with it.
@@ -74,6 +79,7 @@ export class ModernLink implements ClientLink, RunPlan {
       frame.params.arguments ?? null,
       this.request.answers,
       principalOf(ctx.auth),
+      this.request.exchange,
     );
     return inputRequiredResult(this.missing, requestState, this.app.infoMeta);
   }

@@ -31,6 +31,8 @@ export interface ModernRequest {
   client: ClientInfo;
   logLevel: LogLevel | undefined;
   answers: Record<string, unknown>;
+  /** The input-required exchange a retry continues (its verified `requestState`); undefined on a first round. */
+  exchange: string | undefined;
 }
 
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
@@ -56,5 +58,6 @@ export function readModernRequest(method: string, meta: Readonly<Record<string, 
     },
     logLevel: level as LogLevel | undefined,
     answers: NO_ANSWERS,
+    exchange: undefined,
   };
 }
