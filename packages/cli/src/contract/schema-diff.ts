@@ -198,7 +198,8 @@ class Comparison {
   compare(oldGiven: unknown, newGiven: unknown, at: At): void {
     const before = this.before.resolve(oldGiven);
     const after = this.after.resolve(newGiven);
-    if (this.direction === 'input' ? before === false : after === false) return;
+    // A schema no value meets had no client to break.
+    if (this.direction === 'input' ? this.empty(this.before, before) : this.empty(this.after, after)) return;
     this.once(before, after, at, () => {
       if (before !== true && after !== true && before !== false && after !== false) this.annotations(before, after, at);
       if (this.direction === 'input') this.unions(before, after, at);
@@ -334,14 +335,6 @@ class Comparison {
     }
     if (oldTypes !== undefined && (newTypes === undefined || [...newTypes].some((type) => !covers(oldTypes, type))))
       this.add('input-type-widened', at, `type ${typesText(oldTypes)} → ${typesText(newTypes)}`);
-    // Unique items of a kind with fewer values than minItems: no value at all, nothing to break.
-    if (
-      covers(oldTypes, 'array') &&
-      oldTypes?.size === 1 &&
-      before.uniqueItems === true &&
-      this.domainSize(before.items ?? true) < (num(before, 'minItems') ?? 0)
-    )
-      return;
     const oldValues = enumOf(before);
     // A finite set: each of its values is accepted or not, nothing else to weigh.
     if (oldValues !== undefined) return this.finite(oldValues, after, lost, at);
@@ -447,7 +440,7 @@ class Comparison {
 
   private arrays(before: Record<string, unknown>, after: Record<string, unknown>, at: At): void {
     // Unique items of a finite kind (booleans, an enum): no list is longer than there are values.
-    const values = before.uniqueItems === true ? this.domainSize(before.items ?? true) : Infinity;
+    const values = before.uniqueItems === true ? this.domainSize(this.before, before.items ?? true) : Infinity;
     if (values < (num(before, 'maxItems') ?? Infinity)) before = { ...before, maxItems: values };
     const lists = (length: number) => [false, true].map((repeat) => this.sampler.arrayOf(this.side(before), length, repeat)).filter(Array.isArray);
     const arrays = (length: number) => () => [...lists(length), ...this.variants(before)];
@@ -475,10 +468,42 @@ class Comparison {
     } else if (before.contains !== undefined && after.contains === undefined) this.add('input-constraint-loosened', at, 'contains dropped');
   }
 
+  /**
+   * Whether no value meets a schema, as far as its keywords plainly say: `false`, bounds that
+   * cross, unique items of a kind with fewer values than minItems, a required property no value
+   * meets (patterns and formats are not read: such a schema counts as having values).
+   */
+  private empty(reader: SchemaReader, given: unknown, depth = 0): boolean {
+    if (depth > 8) return false;
+    return reader.alternatives(given).every((alternative) => {
+      if (alternative === false) return true;
+      if (alternative === true) return false;
+      const types = typeSet(alternative);
+      if (types !== undefined && types.size === 0) return true;
+      const crossed = (low: string, high: string) => (num(alternative, low) ?? -Infinity) > (num(alternative, high) ?? Infinity);
+      if (types?.size !== 1) return false;
+      if (types.has('string')) return crossed('minLength', 'maxLength');
+      if (types.has('number') || types.has('integer')) return crossed('minimum', 'maximum');
+      if (types.has('array')) {
+        const items = alternative.items ?? true;
+        const atLeast = num(alternative, 'minItems') ?? 0;
+        if (crossed('minItems', 'maxItems') || (atLeast > 0 && this.empty(reader, items, depth + 1))) return true;
+        return alternative.uniqueItems === true && this.domainSize(reader, items) < atLeast;
+      }
+      if (types.has('object')) {
+        const properties = propertiesOf(alternative);
+        return [...requiredOf(alternative)].some((name) =>
+          name in properties ? this.empty(reader, properties[name], depth + 1) : alternative.additionalProperties === false,
+        );
+      }
+      return false;
+    });
+  }
+
   /** How many values a schema allows, when that is a small finite number (else Infinity). */
-  private domainSize(schema: unknown): number {
+  private domainSize(reader: SchemaReader, schema: unknown): number {
     let size = 0;
-    for (const alternative of this.before.alternatives(schema)) {
+    for (const alternative of reader.alternatives(schema)) {
       if (alternative === false) continue;
       const values = enumOf(alternative);
       const types = typeSet(alternative);
@@ -502,6 +527,7 @@ class Comparison {
       const place: At = { path: `${at.path}${pointerOf(name)}`, segments: [...at.segments, { property: name }] };
       const withIt = () => rest(name).flatMap((base) => this.variants(schema).map((value) => ({ ...base, [name]: value })));
       if (!(name in newProperties)) {
+        if (this.empty(this.before, schema)) continue;
         const rest = after.additionalProperties;
         let refused = closed;
         if (isSchemaObject(rest)) {

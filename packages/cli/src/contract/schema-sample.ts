@@ -114,6 +114,15 @@ export function stringCandidates(schema: Record<string, unknown>, extra: readonl
   return [...found];
 }
 
+/** The values once each, in order. */
+function distinct(values: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value);
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
 /** Which type to build for a schema that names none: the one its keywords speak of. */
 function impliedType(schema: Record<string, unknown>): JsonType {
   if ('properties' in schema || 'required' in schema || 'additionalProperties' in schema) return 'object';
@@ -220,9 +229,11 @@ export class Sampler {
     const name = 'property' in segment ? segment.property : 'additional' in segment ? segment.additional : '';
     const part = (schema: Record<string, unknown>) => ('item' in segment ? this.itemSchema(schema, index) : this.propertySchema(schema, name));
     for (const pick of this.picks(sides, type)) {
-      const base = 'item' in segment ? this.items(pick, Math.max(index, this.minItems(pick)), depth) : this.object(pick, depth, name);
       const inner = this.embed(this.children(pick, part), rest, leaf, depth + 1);
-      if (base === undefined || inner === undefined) continue;
+      if (inner === undefined) continue;
+      // The other items differ from the one placed, where items must be unique.
+      const base = 'item' in segment ? this.items(pick, Math.max(index, this.minItems(pick)), depth, false, [inner.value]) : this.object(pick, depth, name);
+      if (base === undefined) continue;
       if (!Array.isArray(base.value)) return { value: { ...base.value, [name]: inner.value } };
       const items = [...base.value];
       items[index] = inner.value;
@@ -335,7 +346,7 @@ export class Sampler {
     return { value };
   }
 
-  private items(pick: Pick, length: number, depth: number, repeat = false): { value: unknown[] } | undefined {
+  private items(pick: Pick, length: number, depth: number, repeat = false, taken: readonly unknown[] = []): { value: unknown[] } | undefined {
     const items: unknown[] = [];
     // Distinct items where uniqueItems asks for them.
     const unique = pick.some((side) => side.schema.uniqueItems === true) && !repeat;
@@ -346,7 +357,9 @@ export class Sampler {
       }
       const sides = pick.map((side) => ({ reader: side.reader, schema: this.itemSchema(side.schema, index) }));
       const distinct = unique
-        ? this.variants(sides[0]).find((option) => !items.some((item) => sameJson(item, option)) && sides.every((side) => this.fits(side, option)))
+        ? this.variants(sides[0]).find(
+            (option) => ![...items, ...taken].some((item) => sameJson(item, option)) && sides.every((side) => this.fits(side, option)),
+          )
         : undefined;
       const inner = distinct !== undefined ? { value: distinct } : this.sample(sides, undefined, depth + 1);
       if (inner === undefined) return undefined;
@@ -368,7 +381,8 @@ export class Sampler {
       const inner = (schema: unknown, item: unknown) => this.fits({ reader: side.reader, schema }, item, depth + 1);
       if (Array.isArray(value)) {
         const [min, max] = [num(alternative, 'minItems') ?? 0, num(alternative, 'maxItems') ?? Infinity];
-        return value.length >= min && value.length <= max && value.every((item, index) => inner(this.itemSchema(alternative, index), item));
+        const unique = alternative.uniqueItems !== true || value.every((item, index) => value.findIndex((other) => sameJson(item, other)) === index);
+        return unique && value.length >= min && value.length <= max && value.every((item, index) => inner(this.itemSchema(alternative, index), item));
       }
       if (isSchemaObject(value)) {
         const required = Array.isArray(alternative.required) ? (alternative.required as string[]) : [];
@@ -383,7 +397,14 @@ export class Sampler {
     const found: unknown[] = [];
     for (const key of Object.keys(properties)) {
       if (key in minimal) continue;
-      for (const option of this.variants({ reader, schema: properties[key] }, depth + 1).slice(0, 6)) found.push({ ...minimal, [key]: option });
+      const options = this.variants({ reader, schema: properties[key] }, depth + 1).filter((option) => this.fits({ reader, schema: properties[key] }, option));
+      for (const option of distinct(options).slice(0, 8)) found.push({ ...minimal, [key]: option });
+    }
+    // An open object also takes keys it does not name.
+    if (schema.additionalProperties === undefined || schema.additionalProperties === true) {
+      let extra = 'extra';
+      for (let n = 2; extra in properties; n++) extra = `extra_${n}`;
+      for (const value of [0, 1, 'a']) found.push({ ...minimal, [extra]: value });
     }
     return found;
   }
@@ -392,8 +413,10 @@ export class Sampler {
     const found: unknown[] = [];
     // The shortest list, with each of a few different first items.
     const shortest = this.items([{ reader, schema }], Math.max(1, num(schema, 'minItems') ?? 0), depth + 1);
-    if (shortest)
+    if (shortest) {
+      found.push([...shortest.value].reverse());
       for (const first of this.variants({ reader, schema: this.itemSchema(schema, 0) }, depth + 1).slice(0, 8)) found.push([first, ...shortest.value.slice(1)]);
+    }
     const bounds = [num(schema, 'minItems'), num(schema, 'maxItems')].filter((n): n is number => n !== undefined && n <= 1000);
     for (const length of new Set([0, 1, 2, 3, ...bounds.flatMap((n) => [n - 1, n, n + 1])])) {
       if (length < 0) continue;
