@@ -1,17 +1,11 @@
 import type { Implementation, McpApp, McpPrompt, McpResource, McpResourceTemplate, McpTool, ServerCapabilities } from '@mcpkit/core';
 import { canonicalJson, contentDigest } from './canonical-json';
+import { MANIFEST_ERAS, capabilitiesOf, type ManifestEraName } from '../eras/manifest-eras';
+
+export { MANIFEST_ERAS, type ManifestEraName } from '../eras/manifest-eras';
 
 /** The version of the manifest format; a reader refuses another. */
 export const MANIFEST_VERSION = 1;
-
-/**
- * The revisions a manifest records, one per era: the newest handshake revision and the
- * stateless one. Older handshake revisions publish the same items with fewer fields.
- */
-export const MANIFEST_ERAS = ['2025-11-25', '2026-07-28'] as const;
-
-/** A revision recorded in a manifest. */
-export type ManifestEraName = (typeof MANIFEST_ERAS)[number];
 
 /** An argument that completes (`@Complete`): the `ref` and `argument.name` of its `completion/complete`. */
 export interface ManifestCompletion {
@@ -62,21 +56,6 @@ export interface Manifest {
   completions: ManifestCompletion[];
   /** The digest of everything above: two manifests with the same digest describe the same surface. */
   digest: string;
-}
-
-/** The tasks extension's id in 2026-07-28 capabilities (SEP-2663). */
-const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
-/**
- * The capabilities each era announces. 2025-11-25: the app's own (`initialize`). 2026-07-28
- * (`server/discover`): no `logging` (client logging is gone from that revision) and tasks as
- * an extension rather than a capability. manifest.spec.ts holds this to what the app answers.
- */
-function capabilitiesOf(app: McpApp, era: ManifestEraName): ServerCapabilities {
-  if (era === '2025-11-25') return structuredClone(app.capabilities) as ServerCapabilities;
-  const { logging: _logging, tasks, ...offered } = structuredClone(app.capabilities) as ServerCapabilities;
-  if (tasks !== undefined) offered.extensions = { ...offered.extensions, [TASKS_EXTENSION]: {} };
-  return offered;
 }
 
 function byKey<T>(items: readonly T[], key: (item: T) => string): T[] {
