@@ -43,6 +43,10 @@ function keptLogger(lines: Array<Record<string, unknown>>, bindings: Record<stri
   } as Logger;
 }
 
+/** The error line of a handler of `target` that threw `message`: the error goes to the log with its stack. */
+const handlerThrew = (target: string, message: string) =>
+  expect.objectContaining({ level: 'error', msg: 'request handler threw', target, err: expect.objectContaining({ message }) });
+
 /** Every `<!-- example: file -->` marker must be followed by a code block equal to that file. */
 function embeddedExamples(markdownPath: string): Array<{ file: string; code: string }> {
   const markdown = readFileSync(markdownPath, 'utf8');
@@ -222,14 +226,7 @@ describe('documentation examples', () => {
     });
     await expect(client.getPrompt('broken')).rejects.toMatchObject({ code: -32603, message: 'Internal error' });
     // The accident, with its stack, is in the server log (and only there).
-    expect(logged).toEqual([
-      expect.objectContaining({
-        level: 'error',
-        msg: 'request handler threw',
-        target: 'broken',
-        err: expect.objectContaining({ message: 'template file missing at /srv/templates/broken.txt' }),
-      }),
-    ]);
+    expect(logged).toEqual([handlerThrew('broken', 'template file missing at /srv/templates/broken.txt')]);
   });
 
   it('resources: a ResourceError is sent as written, not found stays -32002, any other error masked', async () => {
@@ -243,14 +240,7 @@ describe('documentation examples', () => {
     });
     await expect(client.readResource('reports://1999-q1')).rejects.toMatchObject({ code: -32002 });
     await expect(client.readResource('archive://2020-q1')).rejects.toMatchObject({ code: -32603, message: 'Internal error' });
-    expect(logged).toEqual([
-      expect.objectContaining({
-        level: 'error',
-        msg: 'request handler threw',
-        target: 'archive://2020-q1',
-        err: expect.objectContaining({ message: 'archive volume for 2020-q1 is not mounted at /mnt/archive' }),
-      }),
-    ]);
+    expect(logged).toEqual([handlerThrew('archive://2020-q1', 'archive volume for 2020-q1 is not mounted at /mnt/archive')]);
   });
 
   it('app: resolve, instructions and the context', async () => {
