@@ -1,5 +1,3 @@
-// First: class-validator and pino, loaded below, leave their heavy leaf modules for first use.
-import './startup/defer-leaf-modules';
 // Decorator metadata needs the polyfill before any decorated class is evaluated.
 import 'reflect-metadata';
 

@@ -10,7 +10,6 @@
  * if (text !== undefined) process.stdout.write(`${text}\n`);
  * @packageDocumentation
  */
-import './startup/defer-leaf-modules';
 import 'reflect-metadata';
 
 export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
