@@ -22,7 +22,7 @@ export interface Automaton {
  * How a counted repetition `{min,max}` (max above 1) is built: as copies written out (the counts
  * to write, `x{2,4}` as `xx(x(x)?)?`), or, when undefined, as a loop.
  */
-export type Unrolling = (min: number, max: number) => readonly [number, number] | undefined;
+export type Unrolling = (min: number, max: number, body: RegexShape) => readonly [number, number] | undefined;
 
 interface Fragment {
   nullable: boolean;
@@ -71,7 +71,7 @@ export function positionAutomaton(shape: RegexShape, unrolling: Unrolling, maxSt
       }
       case 'repeat': {
         if (node.max === 0) return { nullable: true, first: [], last: [] };
-        const copies = node.max > 1 ? unrolling(node.min, node.max) : undefined;
+        const copies = node.max > 1 ? unrolling(node.min, node.max, node.body) : undefined;
         if (copies !== undefined) return build(unrolled(node.body, copies[0], copies[1]));
         const body = build(node.body);
         if (body === undefined) return undefined;
@@ -86,6 +86,22 @@ export function positionAutomaton(shape: RegexShape, unrolling: Unrolling, maxSt
   if (whole === undefined || sets.length > maxStates) return undefined;
   link([0], whole.first, undefined);
   return { sets, out };
+}
+
+/** Whether `shape` can read nothing at all. */
+export function nullable(shape: RegexShape): boolean {
+  switch (shape.kind) {
+    case 'chars':
+      return false;
+    case 'seq':
+      return shape.items.every(nullable);
+    case 'alt':
+      return shape.options.some(nullable);
+    case 'repeat':
+      return shape.min === 0 || nullable(shape.body);
+    default:
+      return true;
+  }
 }
 
 /** `body{min,max}` written out: `min` copies, then `max - min` nested optional ones. */
@@ -168,7 +184,8 @@ export function setsMeet(sets: readonly CharSet[], tested: { count: number }): b
   return false;
 }
 
-function tester(set: CharSet): (char: string) => boolean {
+/** A test of whether `set` reads a character (the exact ones read all their ranges). */
+export function tester(set: CharSet): (char: string) => boolean {
   if (set.exact) return () => true;
   const regex = new RegExp(`^(?:${set.source})$`, set.flags.replace(/[dgmy]/g, ''));
   return (char) => regex.test(char);

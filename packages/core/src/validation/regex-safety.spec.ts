@@ -86,6 +86,7 @@ describe('backtrackingRisk: counted copies written out (#26 review, finding 1)',
     ['^(?:a{1,5}){1,10}b$', '(?:a{1,5}){1,10}'],
     ['^(\\d{1,3}\\.?){1,10}$', '(\\d{1,3}\\.?){1,10}'],
     ['^(?:a|a){10}$', '(?:a|a){10}'],
+    ['^(?:\\p{L}{1,10} ?){1,10}$', '(?:\\p{L}{1,10} ?){1,10}'],
     // Forced rounds of a body that may read nothing: 15 a's in C(30, 15) ways.
     ['^(a?){30}a{30}$', '(a?){30}'],
   ])('refuses %s, naming %s', (source, repetition) => {
@@ -108,6 +109,12 @@ describe('backtrackingRisk: counted copies written out (#26 review, finding 1)',
     ['^\\+?\\d{1,3}(?:[ -]?\\d{2,4}){2,5}$'],
     ['^(?:a|a){2,5}$'],
     ['^(?:\\d{0,3}\\.?){4}$'],
+    // Long counts of one step, and of a group that starts with a separator: one way.
+    ['^.{0,1000}$'],
+    ['^(?:-[a-z]{1,63}){0,127}$'],
+    ['^[\\p{L}\\p{N}_.-]{1,64}@[\\p{L}\\p{N}.-]{1,255}$'],
+    // Unicode properties are told apart by test: \p{Ll} does not read the space.
+    ['^\\p{Lu}\\p{Ll}{0,30}(?: \\p{Lu}\\p{Ll}{0,30}){0,5}$'],
   ])('passes %s', (source) => {
     expect(backtrackingRisk(source, 'u')).toBeUndefined();
   });

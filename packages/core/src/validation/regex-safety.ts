@@ -1,4 +1,4 @@
-import { positionAutomaton, setsMeet, stronglyConnected, type Automaton, type Edge, type Unrolling } from './regex-automaton';
+import { nullable, positionAutomaton, setsMeet, stronglyConnected, type Automaton, type Edge, type Unrolling } from './regex-automaton';
 import { polynomialDegree } from './regex-degree';
 import { ANY, parseRegex, type RegexShape } from './regex-shape';
 import { moreWaysThan } from './regex-ways';
@@ -55,8 +55,16 @@ const EVERY_START: RegexShape = {
   text: '',
 };
 const loopsBeyondTen: Unrolling = (min, max) => (max <= MAX_UNROLLED ? [min, max] : undefined);
-/** Every counted repetition written out; a loop once more than its least (`x*` as `x?`). */
-const writtenOut: Unrolling = (min, max) => [min, max === Infinity ? min + 1 : max];
+/**
+ * Counted repetitions written out for counting ways; a loop once more than its least (`x*` as
+ * `x?`). Beyond `MAX_UNROLLED` + 1 copies more add no way the checks before have not refused
+ * (such a repetition is a loop to them), but for the rounds a body that may read nothing must
+ * make: `(a?){30}` is 30 copies.
+ */
+const writtenOut: Unrolling = (min, max, body) => {
+  const most = nullable(body) ? Math.max(MAX_UNROLLED + 1, min) : MAX_UNROLLED + 1;
+  return [Math.min(min, most), Math.min(max === Infinity ? min + 1 : max, most)];
+};
 
 /**
  * Why a backtracking engine can take long on `source` (compiled with `flags`), or undefined

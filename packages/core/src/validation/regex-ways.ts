@@ -1,4 +1,5 @@
-import type { Automaton } from './regex-automaton';
+import { tester, type Automaton } from './regex-automaton';
+import { unionRanges, type CharRanges, type CharSet } from './regex-shape';
 
 /**
  * Whether some text can be read in more than `limit` ways by an automaton without loops (its
@@ -42,28 +43,50 @@ export function moreWaysThan(automaton: Automaton, limit: number, maxSteps: numb
   return false;
 }
 
-/**
- * The character classes no step tells apart, each as which states read it. Inexact steps
- * (Unicode properties, the `i` flag) count by their ranges, a superset: at worst more ways.
- */
-function characterClasses({ sets }: Automaton): { readers: Uint8Array[]; work: number } {
-  const bounds = new Set<number>([0]);
-  for (const set of sets) for (let i = 0; i < set.ranges.length; i += 2) bounds.add(set.ranges[i]).add(set.ranges[i + 1] + 1);
-  const starts = [...bounds].sort((a, b) => a - b);
-  const readers = new Map<string, Uint8Array>();
-  let work = 0;
-  for (const code of starts) {
-    const reads = new Uint8Array(sets.length);
-    sets.forEach((set, state) => {
-      work += set.ranges.length;
-      if (contains(set.ranges, code)) reads[state] = 1;
-    });
-    if (reads.includes(1)) readers.set(reads.join(''), reads);
+/** Inexact steps are told by test below this code point, and taken to read all their ranges from it on. */
+const TESTED_BELOW = 0x800;
+const testedRanges = new Map<string, CharRanges>();
+
+/** What an inexact step (Unicode properties, the `i` flag) reads: tested below `TESTED_BELOW`, a superset beyond. */
+function rangesOf(set: CharSet): CharRanges {
+  if (set.exact) return set.ranges;
+  const key = `${set.flags}/${set.source}`;
+  let ranges = testedRanges.get(key);
+  if (ranges === undefined) {
+    const reads = tester(set);
+    const found: number[] = [];
+    for (let code = 0; code < TESTED_BELOW; code++) if (reads(String.fromCodePoint(code))) found.push(code, code);
+    const beyond: number[] = [];
+    for (let i = 0; i < set.ranges.length; i += 2) if (set.ranges[i + 1] >= TESTED_BELOW) beyond.push(Math.max(set.ranges[i], TESTED_BELOW), set.ranges[i + 1]);
+    ranges = unionRanges(found, beyond);
+    testedRanges.set(key, ranges);
   }
-  return { readers: [...readers.values()], work };
+  return ranges;
 }
 
-function contains(ranges: readonly number[], code: number): boolean {
-  for (let i = 0; i < ranges.length; i += 2) if (code >= ranges[i] && code <= ranges[i + 1]) return true;
-  return false;
+/**
+ * The character classes no step tells apart, each as which states read it. Inexact steps count
+ * by `rangesOf`, a superset: at worst more ways.
+ */
+function characterClasses(automaton: Automaton): { readers: Uint8Array[]; work: number } {
+  // Sweep the code points: each range opens its state's reading at its start and closes it after its end.
+  const events = new Map<number, number[]>();
+  const at = (code: number) => events.get(code) ?? (events.set(code, []), events.get(code)!);
+  automaton.sets.forEach((set, state) => {
+    const ranges = rangesOf(set);
+    for (let i = 0; i < ranges.length; i += 2) {
+      at(ranges[i]).push(state + 1);
+      at(ranges[i + 1] + 1).push(-(state + 1));
+    }
+  });
+  const reading = new Uint8Array(automaton.sets.length);
+  const readers = new Map<string, Uint8Array>();
+  let work = 0;
+  for (const code of [...events.keys()].sort((a, b) => a - b)) {
+    for (const change of events.get(code)!) reading[Math.abs(change) - 1] = change > 0 ? 1 : 0;
+    work += reading.length;
+    const key = reading.join('');
+    if (!readers.has(key) && reading.includes(1)) readers.set(key, reading.slice());
+  }
+  return { readers: [...readers.values()], work };
 }
