@@ -36,7 +36,11 @@ export function polynomialDegree(automaton: Automaton, maxSteps: number): Degree
   if (component === undefined) return undefined;
   // The loops: components with a cycle. Their numbers run against the order of a path through them.
   const members = new Map<number, number[]>();
-  for (const [state, id] of component) members.set(id, [...(members.get(id) ?? []), state]);
+  for (const [state, id] of component) {
+    const states = members.get(id);
+    if (states === undefined) members.set(id, [state]);
+    else states.push(state);
+  }
   const isLoop = (id: number) => {
     const states = members.get(id)!;
     return states.length > 1 || targets[states[0]].includes(states[0]);
