@@ -87,8 +87,9 @@ export interface McpHttpOptions {
    */
   auth?: ResourceServerOptions;
   /**
-   * A limit on requests to the MCP endpoint, per caller (its token's subject, else its address),
-   * checked before the body is read: over it, `429` with `Retry-After`. Default: none (a fair
+   * A limit on requests to the MCP endpoint (and the `legacySse` paths), per caller (its token's
+   * subject, else its address), checked before the body is read: over it, `429` with
+   * `Retry-After`; each message of a batch counts. Default: none (a fair
    * limit depends on the deployment: behind a proxy every client has the proxy's address).
    */
   rateLimit?: EndpointRateLimitOptions;
