@@ -51,6 +51,12 @@ export interface AppOptions extends Implementation {
    * returned included (default 1 000). Past it a request is answered `-32005` and does not run.
    */
   maxRequestsInFlight?: number;
+  /**
+   * Most resources one handshake-era session (an HTTP session, a stdio connection, a legacy SSE
+   * stream) is subscribed to at once through `resources/subscribe` (default 1 000). Subscribing to
+   * one more is `-32602` with `data.limit`, and nothing changes; unsubscribing makes room.
+   */
+  maxSubscriptions?: number;
   /** Items per page of tools/list, resources/list, … (default: everything on one page). */
   pageSize?: number;
   /**

@@ -35,6 +35,8 @@ export interface AppSettings {
   pageSize: number | undefined;
   maxBatchLength: number;
   maxRequestsInFlight: number;
+  /** Most URIs one session is subscribed to (`maxSubscriptions`). */
+  maxSubscriptions: number;
   /** Longest URI a request may name (`maxUriLength`). */
   maxUriLength: number;
   requestState: RequestStateCodec;

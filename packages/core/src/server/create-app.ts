@@ -22,6 +22,9 @@ const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
 /** Default of `maxRequestsInFlight`. */
 const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1_000;
 
+/** Default of `maxSubscriptions`: ~10 MB per session at the longest URIs (8 KiB each). */
+const DEFAULT_MAX_SUBSCRIPTIONS = 1_000;
+
 /**
  * Scans the providers once, runs every start-up check, precomputes the list results and returns
  * an immutable app that any number of transports and sessions can serve.
@@ -50,6 +53,11 @@ export function createApp(options: AppOptions): McpApp {
   if (options.maxRequestsInFlight !== undefined && !(Number.isInteger(options.maxRequestsInFlight) && options.maxRequestsInFlight > 0)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxRequestsInFlight ${String(options.maxRequestsInFlight)} is not a positive integer.`, [
       'Give a bound such as 1000, or leave it out for the default.',
+    ]);
+  }
+  if (options.maxSubscriptions !== undefined && !(Number.isInteger(options.maxSubscriptions) && options.maxSubscriptions > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxSubscriptions ${String(options.maxSubscriptions)} is not a positive integer.`, [
+      `Give a bound such as ${DEFAULT_MAX_SUBSCRIPTIONS}, or leave it out for the default.`,
     ]);
   }
   if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
@@ -86,6 +94,7 @@ export function createApp(options: AppOptions): McpApp {
     pageSize: options.pageSize,
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
     maxRequestsInFlight: options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT,
+    maxSubscriptions: options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
     maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
     requestState: new RequestStateCodec(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
     cacheHints,
