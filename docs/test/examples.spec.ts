@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildManifest, formatManifest } from '@mcpkit/cli';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
 import { accountsApp } from '../examples/validation.example';
@@ -16,6 +17,7 @@ import { reportsTaskApp } from '../examples/tasks.example';
 import { guardedApp } from '../examples/guards.example';
 import { app as authNotesApp } from '../examples/auth.example';
 import { countOutcomes } from '../examples/channels.example';
+import { reviewContract, searchApp } from '../examples/contract.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -395,6 +397,48 @@ describe('documentation example of the CLI', () => {
     const env = { ...process.env, LOG_LEVEL: 'warn' };
     expect(JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', entry, '--json'], { env, encoding: 'utf8' })).tools[0].name).toBe('add');
     expect(execFileSync(process.execPath, [CLI, 'call', 'add', 'a=2', 'b=40', entry], { env, encoding: 'utf8' })).toBe('42\n');
+  });
+});
+
+describe('contract: the manifest, diff and lint of the search example', () => {
+  it('finds nothing against its own manifest, a breaking change against an older one, and counts its tokens', () => {
+    const released = formatManifest(buildManifest(searchApp));
+    const same = reviewContract(released);
+    expect(same).toMatchObject({ breaking: 0, lintErrors: 0 });
+    expect(same.tokens).toBeGreaterThan(50);
+    expect(same.tokens).toBeLessThan(2000);
+    // The last release took longer queries: a client that sent 300 characters is refused now.
+    const older = reviewContract(released.replaceAll('"maxLength": 200', '"maxLength": 500'));
+    expect(older.breaking).toBe(1);
+    expect(older.markdown).toContain(
+      `| **breaking** | tool \`search_notes\` | input /query: maxLength 500 → 200<br>witness: \`{"query":"${'a'.repeat(201)}"}\` | \`input-constraint-tightened\` |`,
+    );
+  });
+
+  it("runs the CI recipe's commands: manifest --check, lint, and the diff's breaking count as JSON", async () => {
+    const { execFile } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-contract-doc-'));
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn' } }, (error, stdout) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout }),
+        ),
+      );
+    try {
+      const entry = join(DOCS, 'dist', 'contract.example.js');
+      const manifest = join(dir, 'mcp-manifest.json');
+      expect(await run(['manifest', entry, '--out', manifest])).toEqual({ code: 0, stdout: '' });
+      expect(await run(['manifest', entry, '--out', manifest, '--check'])).toEqual({ code: 0, stdout: '' });
+      expect((await run(['lint', entry])).code).toBe(0);
+      const base = join(dir, 'base-manifest.json');
+      writeFileSync(base, readFileSync(manifest, 'utf8').replaceAll('"maxLength": 200', '"maxLength": 500'));
+      const diff = await run(['diff', base, manifest, '--format', 'json', '--fail-on', 'none']);
+      expect(diff.code).toBe(0);
+      expect((JSON.parse(diff.stdout) as { counts: { breaking: number } }).counts.breaking).toBe(1);
+      expect((await run(['diff', base, manifest])).code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

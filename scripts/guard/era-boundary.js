@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Where the protocol eras leak out of core's eras/ folder: source files (specs left out) that name
-// a protocol revision by date in code, or use an era name ("modern", "legacy") as an identifier,
+// a protocol revision (a date of the revision list) in code, or use an era name ("modern", "legacy") as an identifier,
 // outside an eras/ folder (core's codecs, the test client's dialects) and the one list of
 // supported revisions. Comments do not count:
 // they may explain a revision to a reader. `node scripts/guard/era-boundary.js` prints the report.
@@ -16,7 +16,11 @@ const ALLOWED = [
   // Entry points only re-export names (MODERN_PROTOCOL_VERSIONS …).
   /^packages\/[a-z-]+\/src\/(index|transport)\.ts$/,
 ];
-const DATE = /\b20\d\d-\d\d-\d\d\b/;
+// Revision dates are the dates of the one list; a date that is data (a `date-time` sample in a
+// schema) names no revision.
+const REVISIONS = new Set(readFileSync(join(ROOT, 'packages', 'core', 'src', 'protocol', 'protocol-versions.ts'), 'utf8').match(/\b20\d\d-\d\d-\d\d\b/g));
+const DATES = /\b20\d\d-\d\d-\d\d\b/g;
+const namesRevision = (text) => (text.match(DATES) ?? []).some((date) => REVISIONS.has(date));
 // `legacySse` (the old HTTP+SSE transport) is not an era; the revision lists are.
 const ERA_WORD = /modern|^LEGACY_PROTOCOL_VERSIONS$/i;
 
@@ -45,7 +49,7 @@ function countLeaks(source) {
       ts.isTemplateTail(node)
     ) {
       // Module specifiers name files (eras/modern/…), not revisions.
-      if (DATE.test(node.text) && !(node.parent && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))) count += 1;
+      if (namesRevision(node.text) && !(node.parent && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))) count += 1;
     }
     ts.forEachChild(node, visit);
   };

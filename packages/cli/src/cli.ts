@@ -12,8 +12,11 @@ import { CLI_VERSION } from './version';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const commands = {
   call: () => require('./commands/call') as typeof import('./commands/call'),
+  diff: () => require('./commands/diff') as typeof import('./commands/diff'),
   dev: () => require('./commands/dev') as typeof import('./commands/dev'),
   inspect: () => require('./commands/inspect') as typeof import('./commands/inspect'),
+  lint: () => require('./commands/lint') as typeof import('./commands/lint'),
+  manifest: () => require('./commands/manifest') as typeof import('./commands/manifest'),
   new: () => require('./commands/new') as typeof import('./commands/new'),
   start: () => require('./commands/start') as typeof import('./commands/start'),
 };
@@ -102,6 +105,40 @@ program
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit inspect\n  mcpkit inspect dist/app.js --json\n  mcpkit inspect dist/tools.js --export weatherApp')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.inspect().inspect(entry, options))));
+
+program
+  .command('manifest [entry]')
+  .description("write the app's contract: every tool, resource, template, prompt and completion as each era publishes it, as canonical JSON")
+  .option('--out <file>', 'write it to this file (default: stdout)')
+  .option('--check', 'with --out: write nothing; exit 1 when the file is not the manifest of this app')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit manifest --out mcp-manifest.json\n  mcpkit manifest dist/app.js --out mcp-manifest.json --check')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.manifest().manifest(entry, options))));
+
+program
+  .command('diff <old> <new>')
+  .description('classify every change between two versions of a contract (each a manifest .json file or an app) as breaking, risky or safe')
+  .addOption(new Option('--format <format>', 'text, markdown (for a pull request) or json').choices(['text', 'markdown', 'json']).default('text'))
+  .addOption(
+    new Option('--fail-on <severity>', 'exit 1 when a change this harmful or worse is found').choices(['breaking', 'risky', 'none']).default('breaking'),
+  )
+  .addOption(exportOption())
+  .addHelpText(
+    'after',
+    '\nExamples:\n  mcpkit diff base-manifest.json mcp-manifest.json\n  mcpkit diff base-manifest.json dist/app.js --format markdown --fail-on risky',
+  )
+  .action((before: string, after: string, options) => run(() => (quietLogs(), commands.diff().diff(before, after, options))));
+
+program
+  .command('lint [entry]')
+  .description('check descriptions, names and schemas against the lint rules, and count what tools/list costs in tokens')
+  .option('--budget <tokens>', "fail when an era's tools/list and instructions cost more tokens than this")
+  .addOption(new Option('--tokenizer <encoding>', 'the BPE encoding to count with (default o200k_base)').choices(['o200k_base', 'cl100k_base']))
+  .option('--config <file>', 'the lint config (default: mcpkit-lint.json beside package.json, else its "mcpkit": { "lint" })')
+  .option('--json', 'print the report as JSON')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit lint\n  mcpkit lint dist/app.js --budget 8000\n  mcpkit lint mcp-manifest.json --tokenizer cl100k_base --json')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.lint().lint(entry, options))));
 
 program
   .command('call [tool] [args...]')

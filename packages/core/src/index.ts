@@ -6,6 +6,7 @@ import 'reflect-metadata';
 export { createApp } from './server/create-app';
 export { McpApp, type RevisionView } from './server/mcp-app';
 export type { AppOptions } from './app/app-options';
+export type { TokenBudgetOptions } from './app/token-budget-options';
 export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints';
 
 export { Tool } from './decorators/tool.decorator';

@@ -14,12 +14,13 @@ describe('the era boundary', () => {
     expect(guard.leaks()).toEqual({});
   });
 
-  it('counts revision dates in literals (templates too) and era names of identifiers, not comments or imports', () => {
+  it('counts revision dates in literals (templates too), not other dates, and era names of identifiers, not comments or imports', () => {
     expect(guard.countLeaks("const v = '2025-11-25';")).toBe(1);
     expect(guard.countLeaks('const v = `${a} since 2025-06-18`;')).toBe(1);
     expect(guard.countLeaks('const v = `${a}`; function f() { return { b: `x ${y} 2026-07-28 ${z}` }; }')).toBe(1);
     expect(guard.countLeaks('if (options.modern) run(); const isModernClient = true;')).toBe(2);
     expect(guard.countLeaks('for (const v of LEGACY_PROTOCOL_VERSIONS) views.set(v);')).toBe(1);
+    expect(guard.countLeaks("const samples = ['2024-01-01T00:00:00Z', '2024-01-02'];")).toBe(0);
     expect(guard.countLeaks('// since 2025-11-25 (modern)\n/** the 2024-11-05 way */\nconst x = 1;')).toBe(0);
     expect(guard.countLeaks("import { a } from './eras/modern/a'; const version = '1.2.3'; const legacySse = true;")).toBe(0);
   });

@@ -10,6 +10,7 @@ import type { ImpliedScopes } from '../auth/scopes';
 import type { ExceptionFilter, Guard, Interceptor, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
 import type { RateLimitStore } from './rate-limit-store';
 import type { RequestStateStore } from './request-state-store';
+import type { TokenBudgetOptions } from './token-budget-options';
 
 /** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
 export interface AppOptions extends Implementation {
@@ -120,4 +121,11 @@ export interface AppOptions extends Implementation {
   rateLimit?: RateLimitOptions;
   /** Where rate-limit buckets live (default: in this process, `MemoryRateLimitStore`). */
   rateLimitStore?: RateLimitStore;
+  /**
+   * Most tokens `tools/list` and the instructions may cost a conversation, checked once at
+   * start-up: over it, a warning is logged (`{ limit, strict: true }`: createApp throws
+   * `MCPKIT_ERR_TOKEN_BUDGET`). Estimated (4 characters a token) unless `count` is given;
+   * `mcpkit lint --budget` counts exactly. Default: no budget, nothing counted.
+   */
+  tokenBudget?: number | TokenBudgetOptions;
 }

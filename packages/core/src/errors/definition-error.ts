@@ -17,6 +17,7 @@ export const DefinitionErrorCode = {
   UNDECLARED_FIELD: 'MCPKIT_ERR_UNDECLARED_FIELD',
   EMPTY_FIELD_SCHEMA: 'MCPKIT_ERR_EMPTY_FIELD_SCHEMA',
   UNSAFE_PATTERN: 'MCPKIT_ERR_UNSAFE_PATTERN',
+  TOKEN_BUDGET: 'MCPKIT_ERR_TOKEN_BUDGET',
 } as const;
 
 export type DefinitionErrorCodeValue = (typeof DefinitionErrorCode)[keyof typeof DefinitionErrorCode];

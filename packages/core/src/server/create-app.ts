@@ -13,6 +13,7 @@ import { RequestStateCodec } from '../eras/modern/input-required';
 import { MemoryRequestStateStore } from '../app/request-state-store';
 import { cacheHintTable } from '../results/cache-hints';
 import { pipelineSettings } from './pipeline-options';
+import { checkTokenBudget } from './token-budget';
 
 /** Default of `maxBatchLength`. */
 const DEFAULT_MAX_BATCH_LENGTH = 100;
@@ -76,7 +77,7 @@ export function createApp(options: AppOptions): McpApp {
   const bus = options.bus ?? new MemoryEventBus();
   const tasks = taskRuntime(options, registry, logger, bus);
   const clientLogging = options.clientLogging ? { defaultLevel: options.clientLogging === true ? undefined : options.clientLogging.defaultLevel } : undefined;
-  return new McpApp({
+  const app = new McpApp({
     info,
     instructions: options.instructions,
     registry,
@@ -101,6 +102,8 @@ export function createApp(options: AppOptions): McpApp {
     tasks,
     pipeline: pipelineSettings(options),
   });
+  if (options.tokenBudget !== undefined) checkTokenBudget(app, options.tokenBudget, logger);
+  return app;
 }
 
 function positive(value: number | undefined, name: string, fallback: number): number {
