@@ -295,6 +295,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       }
     },
     async close(): Promise<void> {
+      endpoint.close();
       sse?.closeAll();
       await registry?.closeAll();
     },

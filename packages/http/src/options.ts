@@ -38,6 +38,12 @@ export interface McpHttpOptions {
   maxDrainBytes?: number;
   /** The longest that reading goes on, in ms (default 10 000); then the connection closes anyway. */
   drainTimeoutMs?: number;
+  /**
+   * Most 2026-07-28 `subscriptions/listen` requests open at once on this endpoint, all clients
+   * together (default 1 000): each holds its connection and its request until its client closes
+   * it. Past it a listen is answered `503` with `Retry-After` until one ends.
+   */
+  maxListens?: number;
   /** Most live sessions (default 10 000); at the cap the least recently used idle one is ended. */
   maxSessions?: number;
   /** A session unused this long is ended (default 30 minutes). */
@@ -107,6 +113,7 @@ export interface ResolvedHttpOptions {
   maxDrainBytes: number;
   drainTimeoutMs: number;
   maxSessions: number;
+  maxListens: number;
   sessionIdleTimeoutMs: number;
   sessionStore: SessionStore;
   eventStore: EventStore;
@@ -147,6 +154,7 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     maxDrainBytes: options.maxDrainBytes ?? 64 * 1024 * 1024,
     drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
     maxSessions: options.maxSessions ?? 10_000,
+    maxListens: positiveOption(options.maxListens, 'maxListens', 1_000),
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
     eventStore:
@@ -163,4 +171,11 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     auth: options.auth,
     rateLimit: options.rateLimit,
   });
+}
+
+/** A count option: its default when absent, else a positive integer (a TypeError names it). */
+function positiveOption(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`mcpkit HTTP: ${name} must be a positive integer (got ${String(value)})`);
+  return value;
 }

@@ -58,6 +58,12 @@ export interface AppOptions extends Implementation {
    * one more is `-32602` with `data.limit`, and nothing changes; unsubscribing makes room.
    */
   maxSubscriptions?: number;
+  /**
+   * Most entries one 2026-07-28 `subscriptions/listen` names in its filter, `resourceSubscriptions`
+   * and `taskIds` together (default 100): a listen keeps its filter for as long as it is open.
+   * A longer filter is `-32602` with `data.limit`, and the listen is not opened.
+   */
+  maxListenFilterEntries?: number;
   /** Items per page of tools/list, resources/list, … (default: everything on one page). */
   pageSize?: number;
   /**

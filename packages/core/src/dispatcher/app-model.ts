@@ -37,6 +37,8 @@ export interface AppSettings {
   maxRequestsInFlight: number;
   /** Most URIs one session is subscribed to (`maxSubscriptions`). */
   maxSubscriptions: number;
+  /** Most resource URIs and task ids one listen names (`maxListenFilterEntries`). */
+  maxListenFilterEntries: number;
   /** Longest URI a request may name (`maxUriLength`). */
   maxUriLength: number;
   requestState: RequestStateCodec;
