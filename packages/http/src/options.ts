@@ -44,6 +44,19 @@ export interface McpHttpOptions {
    * it. Past it a listen is answered `503` with `Retry-After` until one ends.
    */
   maxListens?: number;
+  /**
+   * How long the requests of a session's POST stream run on once its reader is gone (the client
+   * dropped the connection, or SSE polling ended it), in ms (default 300 000): a resumption
+   * (`GET` with `Last-Event-ID`) within it keeps them, then they are cancelled (their
+   * `ctx.signal` aborts).
+   */
+  detachedRequestTimeoutMs?: number;
+  /**
+   * Most requests that run on with no reader for their stream, all sessions together (default
+   * 1 000): past it the longest detached are cancelled first, and one warn line is logged each
+   * time the cap is reached.
+   */
+  maxDetachedRequests?: number;
   /** Most live sessions (default 10 000); at the cap the least recently used idle one is ended. */
   maxSessions?: number;
   /** A session unused this long is ended (default 30 minutes). */
@@ -114,6 +127,8 @@ export interface ResolvedHttpOptions {
   drainTimeoutMs: number;
   maxSessions: number;
   maxListens: number;
+  detachedRequestTimeoutMs: number;
+  maxDetachedRequests: number;
   sessionIdleTimeoutMs: number;
   sessionStore: SessionStore;
   eventStore: EventStore;
@@ -155,6 +170,8 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
     maxSessions: options.maxSessions ?? 10_000,
     maxListens: positiveOption(options.maxListens, 'maxListens', 1_000),
+    detachedRequestTimeoutMs: positiveOption(options.detachedRequestTimeoutMs, 'detachedRequestTimeoutMs', 5 * 60 * 1000),
+    maxDetachedRequests: positiveOption(options.maxDetachedRequests, 'maxDetachedRequests', 1_000),
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
     eventStore:

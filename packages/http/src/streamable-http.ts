@@ -24,7 +24,7 @@ import {
   type ReceiveOptions,
 } from '@mcpkit/core/transport';
 import { acceptsJsonAndSse, acceptsSse, isCompressed, isJsonContentType } from './accept';
-import { bodyOf, containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
+import { bodyOf, containsRequest, idOf, isInitializeRequest, requestCount, requestIds } from './classify';
 import { EventStream } from './event-stream';
 import { eraOf, type HttpEra } from './http-era';
 import {
@@ -46,6 +46,7 @@ import { namesRoutedStream, parseRoutedEventId } from './routed-position';
 import type { RoutedSessions } from './routed-sessions';
 import { OpenListens, type ListenSlot } from './open-listens';
 import { AnswerHead } from './answer-head';
+import { DetachedRequests } from './detached-requests';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
@@ -80,6 +81,7 @@ function acceptOf(request: HttpRequest): string | undefined {
  */
 export class StreamableHttpEndpoint {
   private readonly listens: OpenListens;
+  private readonly detached: DetachedRequests;
 
   constructor(
     private readonly options: ResolvedHttpOptions,
@@ -91,11 +93,13 @@ export class StreamableHttpEndpoint {
     private readonly countBatch?: (request: HttpRequest, extra: number) => Promise<HttpResult | undefined>,
   ) {
     this.listens = new OpenListens(options.maxListens, logger);
+    this.detached = new DetachedRequests(options.maxDetachedRequests, options.detachedRequestTimeoutMs, logger);
   }
 
   /** Ends every open `subscriptions/listen` (shutdown): each stream ends, as a cancellation would end it. */
   close(): void {
     this.listens.endAll();
+    this.detached.clear();
   }
 
   async post(request: HttpRequest): Promise<HttpResult> {
@@ -452,10 +456,17 @@ export class StreamableHttpEndpoint {
     // Scale-out: a stream whose events the shared store cannot keep fails its requests (made
     // here, where the message is at hand, so the stream's closures need not hold it).
     const failOnStore = session && this.routed ? this.storeFailure(session, message, logger) : undefined;
+    // A session's stream outlives its reader, its requests only for a while (detachedRequestTimeoutMs).
+    const requests = session ? requestCount(message) : 0;
     const openStream = (): SseStream => {
       const stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
       post.stream = stream;
       failOnStore?.(stream, () => post.cancelled);
+      if (session)
+        stream.onReaderChange = (attached) => {
+          if (attached || stream.isComplete) this.detached.forget(stream);
+          else this.detached.detach(stream, requests, cancelUnreachable);
+        };
       const body = this.streamBody(onClose);
       stream.attach(body);
       respond((post.streamed = this.streamResult(body, session)));
@@ -465,6 +476,10 @@ export class StreamableHttpEndpoint {
     // their answers were to be JSON on this connection, and no stream can resume them.
     const unreachable: Array<() => void> = [];
     let gone = false;
+    const cancelUnreachable = (): void => {
+      gone = true;
+      for (const cancel of unreachable.splice(0)) cancel();
+    };
     onClose?.(() => {
       // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work
       // (the stateless dispatcher's requests are cancelled by the dispatcher).
@@ -474,10 +489,7 @@ export class StreamableHttpEndpoint {
         // the session: with its client gone, idle expiry or eviction may end it, and whatever it
         // still runs. Without a stream, nobody can ever receive it: it is cancelled.
         letGo?.();
-        if (post.stream === undefined) {
-          gone = true;
-          for (const cancel of unreachable.splice(0)) cancel();
-        }
+        if (post.stream === undefined) cancelUnreachable();
       }
     });
     const whenUnreachable = session
