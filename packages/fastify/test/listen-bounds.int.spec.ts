@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import pino from 'pino';
 import { serveHttp, type HttpServer } from '../src';
 import { fixtureApp, post } from './fixture-app';
@@ -92,5 +94,56 @@ describe('subscriptions/listen bounds (Fastify, loopback)', () => {
     expect(again.status).toBe(200);
     b.controller.abort();
     again.controller.abort();
+  });
+});
+
+// What bounds a listen is its filter: not its body, which Fastify's request (kept for as long as
+// the response streams) held until the client closed the listen.
+describe('an open subscriptions/listen keeps nothing of its body (Fastify, loopback)', () => {
+  it('twenty listens with 2 MB of _meta each leave the heap flat', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const server = await serveHttp(fixtureApp(undefined, { subscriptions: true }), { port: 0 });
+    const open: AbortController[] = [];
+    try {
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        padding: 'p'.repeat(2_000_000),
+      };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: {}, _meta: meta } });
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 20; i++) {
+        const controller = new AbortController();
+        open.push(controller);
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'subscriptions/listen',
+          },
+          body,
+          signal: controller.signal,
+        });
+        expect(response.status).toBe(200);
+        await response.body!.getReader().read();
+      }
+      gc();
+      // 20 bodies are 40 MB; what a listen itself keeps is a few KB.
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(15 * 1024 * 1024);
+      const discover = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: meta } },
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      );
+      expect(discover.status).toBe(200);
+      await discover.text();
+    } finally {
+      for (const controller of open) controller.abort();
+      await server.close();
+    }
   });
 });
