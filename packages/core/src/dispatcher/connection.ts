@@ -143,6 +143,7 @@ export class Connection {
   readonly capabilities: Readonly<ServerCapabilities>;
   readonly session: SessionInfo;
 
+  /** @internal Made by `app.connect()`. */
   constructor(
     /** @internal */
     readonly app: AppModel,
