@@ -10,7 +10,8 @@ import type { JsonSchema } from '../protocol/mcp-types';
 import { arrayUniqueSelects } from './array-unique-selector';
 import { DATE_TIME, DECORATOR, KEYWORD_MAPPERS, TYPE_DECORATORS, type Keywords } from './class-validator-keywords';
 import type { SchemaChecked } from '../validation/drop-schema-checked';
-import { checkFieldCombination, checkFieldFormat } from './check-field-options';
+import { checkFieldCombination } from './check-field-options';
+import { withFieldOptions } from './field-annotations';
 import { checkPattern } from '../validation/unsafe-pattern';
 import { buildInstantiator, type Conversion, type ConvertedProperty, type InstancePlan } from './dto-instantiator';
 
@@ -109,6 +110,17 @@ function sampleOf(dto: Constructor): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The property holds a DTO that contains itself (or items of it): its schema is a `$ref`. */
+function refersBack(schema: JsonSchema): boolean {
+  const items = schema.items as JsonSchema | undefined;
+  const choices = (schema.anyOf as JsonSchema[] | undefined) ?? [];
+  return (
+    schema.$ref !== undefined ||
+    items?.$ref !== undefined ||
+    choices.some((choice) => choice.$ref !== undefined || (choice.items as JsonSchema | undefined)?.$ref !== undefined)
+  );
 }
 
 function isEmptySchema(schema: JsonSchema): boolean {
@@ -223,6 +235,13 @@ class SchemaBuilder {
             DefinitionErrorCode.INVALID_OPTIONS,
             `${dto.name}.${name} has @Field({ default: ${JSON.stringify(field.default)} }) and the initialiser ${JSON.stringify(sample[name])}.`,
             ['Keep one: @Field({ default }) is published and applied; the initialiser is not needed.'],
+          );
+        }
+        if (field.default !== null && refersBack(schema)) {
+          throw new DefinitionError(
+            DefinitionErrorCode.INVALID_OPTIONS,
+            `${dto.name}.${name} has @Field({ default }) but holds the DTO that contains it: each default built would take the default again, without end.`,
+            ['Leave the property out, or give it the default null (with @Field({ nullable: true })).'],
           );
         }
         defaults.push([name, field.default]);
@@ -554,25 +573,7 @@ class SchemaBuilder {
         schema.items = items;
       }
     }
-    if (field) {
-      if (field.format !== undefined) {
-        schema.format = field.format;
-        schema.type ??= 'string';
-        checkFieldFormat(`${dto.name}.${property}`, field.format, schema);
-      }
-      if (field.title !== undefined) schema.title = field.title;
-      if (field.description !== undefined) schema.description = field.description;
-      if (field.default !== undefined) schema.default = field.default;
-      if (field.examples !== undefined) schema.examples = field.examples;
-      if (field.deprecated) schema.deprecated = true;
-      if (field.header !== undefined) schema['x-mcp-header'] = field.header;
-      if (field.nullable) {
-        if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
-        else if (Array.isArray(schema.type) && !schema.type.includes('null')) schema.type = [...(schema.type as string[]), 'null'];
-        else if (Array.isArray(schema.oneOf)) schema.oneOf = [...(schema.oneOf as JsonSchema[]), { type: 'null' }];
-        if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
-      }
-    }
+    if (field) schema = withFieldOptions(`${dto.name}.${property}`, field, schema, field.schema !== undefined);
     if (field?.schema === undefined && isEmptySchema(schema)) throw emptySchemaError(dto, property);
     return { schema: orderKeywords(schema), conversion, each };
   }
