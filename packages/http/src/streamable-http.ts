@@ -14,6 +14,7 @@ import {
   logRefused,
   isServedVersion,
   parseMessage,
+  principalOf,
   protocolVersionHeader,
   sessionlessBatchError,
   sessionlessClient,
@@ -141,7 +142,7 @@ export class StreamableHttpEndpoint {
     let session: LiveSession | undefined;
     const fresh = isInitializeRequest(message);
     if (fresh) {
-      session = this.registry.create(request.headers, principalOf(request));
+      session = this.registry.create(request.headers, principalOf(request.auth));
       if (!session) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
@@ -317,8 +318,8 @@ export class StreamableHttpEndpoint {
       this.logger.warn({ err: error, sessionId: id }, 'session store unavailable: answered 503');
       return UNAVAILABLE;
     }
-    if (session !== undefined && 'full' in session) return session.principal === principalOf(request) ? FULL : undefined;
-    if (session === undefined || session.principal === principalOf(request)) return session;
+    if (session !== undefined && 'full' in session) return session.principal === principalOf(request.auth) ? FULL : undefined;
+    if (session === undefined || session.principal === principalOf(request.auth)) return session;
     session.leave();
     return undefined;
   }
@@ -674,11 +675,6 @@ function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
   return errorResult(503, storeUnavailable(), id ?? null, RETRY_UNAVAILABLE);
-}
-
-/** Who a request's credential names, for binding sessions to it: issuer and subject. */
-function principalOf(request: HttpRequest): string | undefined {
-  return request.auth ? `${request.auth.issuer ?? ''} ${request.auth.subject}` : undefined;
 }
 
 /** The transport facts of one HTTP request: its headers, and its client's address, port and HTTP version when the binding knows them. */
