@@ -12,6 +12,7 @@ import { CLI_VERSION } from './version';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const commands = {
   call: () => require('./commands/call') as typeof import('./commands/call'),
+  client: () => require('./commands/client') as typeof import('./commands/client'),
   diff: () => require('./commands/diff') as typeof import('./commands/diff'),
   dev: () => require('./commands/dev') as typeof import('./commands/dev'),
   inspect: () => require('./commands/inspect') as typeof import('./commands/inspect'),
@@ -139,6 +140,15 @@ program
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit lint\n  mcpkit lint dist/app.js --budget 8000\n  mcpkit lint mcp-manifest.json --tokenizer cl100k_base --json')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.lint().lint(entry, options))));
+
+program
+  .command('client [entry]')
+  .description('generate a typed TypeScript client of the app: interfaces for every tool input and output, prompt and template, over any MCP client')
+  .option('--out <file>', 'write it to this file (default: stdout)')
+  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices(['2025-11-25', '2026-07-28']).default('2025-11-25'))
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit client --out src/notes-client.ts\n  mcpkit client mcp-manifest.json --out notes-client.ts')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.client().client(entry, options))));
 
 program
   .command('call [tool] [args...]')

@@ -42,3 +42,4 @@ export {
   type EraTokens,
 } from './contract/token-count';
 export { formatLint } from './contract/format-lint';
+export { generateClient, templateVariables, type GenerateClientOptions } from './contract/client-gen';
