@@ -19,6 +19,7 @@ const commands = {
   lint: () => require('./commands/lint') as typeof import('./commands/lint'),
   manifest: () => require('./commands/manifest') as typeof import('./commands/manifest'),
   new: () => require('./commands/new') as typeof import('./commands/new'),
+  serverJson: () => require('./commands/server-json') as typeof import('./commands/server-json'),
   start: () => require('./commands/start') as typeof import('./commands/start'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -149,6 +150,17 @@ program
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit client --out src/notes-client.ts\n  mcpkit client mcp-manifest.json --out notes-client.ts')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.client().client(entry, options))));
+
+program
+  .command('server-json [entry]')
+  .description(
+    "write the MCP registry's server.json (schema 2025-12-11) from package.json (mcpName, version, description, mcpkit.stdio, mcpkit.env) and the app",
+  )
+  .option('--out <file>', 'write it to this file (default: stdout)')
+  .option('--remote <url>', 'the Streamable HTTP URL where the server is hosted (default: package.json mcpkit.remote)')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit server-json --out server.json\n  mcpkit server-json --remote https://notes.example.com/mcp')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.serverJson().serverJson(entry, options))));
 
 program
   .command('call [tool] [args...]')
