@@ -7,6 +7,7 @@ export { createApp } from './server/create-app';
 export { McpApp, type RevisionView } from './server/mcp-app';
 export type { AppOptions } from './app/app-options';
 export type { TokenBudgetOptions } from './app/token-budget-options';
+export { buildServerCard, SERVER_CARD_SCHEMA, type ServerCard, type ServerCardOptions } from './app/server-card';
 export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints';
 
 export { Tool } from './decorators/tool.decorator';
