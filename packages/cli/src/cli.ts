@@ -19,6 +19,7 @@ const commands = {
   lint: () => require('./commands/lint') as typeof import('./commands/lint'),
   manifest: () => require('./commands/manifest') as typeof import('./commands/manifest'),
   new: () => require('./commands/new') as typeof import('./commands/new'),
+  pack: () => require('./commands/pack') as typeof import('./commands/pack'),
   serverJson: () => require('./commands/server-json') as typeof import('./commands/server-json'),
   start: () => require('./commands/start') as typeof import('./commands/start'),
 };
@@ -161,6 +162,16 @@ program
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit server-json --out server.json\n  mcpkit server-json --remote https://notes.example.com/mcp')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.serverJson().serverJson(entry, options))));
+
+program
+  .command('pack [entry]')
+  .description(
+    'build a .mcpb bundle for desktop clients: manifest.json (server entry, tools, user_config for mcpkit.env), the built project and its production dependencies',
+  )
+  .option('--out <file>', 'the bundle file (default <name>-<version>.mcpb)')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit pack\n  mcpkit pack dist/app.js --out notes.mcpb')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.pack().pack(entry, options))));
 
 program
   .command('call [tool] [args...]')
