@@ -38,16 +38,20 @@ function rehome(schema: unknown, at: string): unknown {
   return copy;
 }
 
-/** The variables of an RFC 6570 URI template, in order, without operators or modifiers. */
-export function templateVariables(uriTemplate: string): string[] {
-  const names: string[] = [];
+/**
+ * The variables of an RFC 6570 URI template, in order, without operators or modifiers; those of
+ * query expressions (`{?q}`, `{&q}`) are optional, the others make the URI and are required.
+ */
+export function templateVariables(uriTemplate: string): { name: string; required: boolean }[] {
+  const variables: { name: string; required: boolean }[] = [];
   for (const [, expression] of uriTemplate.matchAll(/\{([^}]*)\}/g)) {
+    const required = !/^[?&]/.test(expression);
     for (const spec of expression.replace(/^[+#./;?&]/, '').split(',')) {
       const name = spec.replace(/(\*|:\d+)$/, '');
-      if (name && !names.includes(name)) names.push(name);
+      if (name && !variables.some((variable) => variable.name === name)) variables.push({ name, required });
     }
   }
-  return names;
+  return variables;
 }
 
 /** Whether every property of an input schema is optional: its parameter may then be left out. */
@@ -184,8 +188,10 @@ export async function generateClient(manifest: Manifest, options: GenerateClient
   const prompts = era.prompts.map((prompt) => ({ prompt, args: add(`${pascal(prompt.name)}Arguments`, promptArgumentsSchema(prompt)) }));
   const templates = era.resourceTemplates.map((template) => {
     const variables: Record<string, JSONSchema> = {};
-    for (const name of templateVariables(template.uriTemplate)) variables[name] = { type: ['string', 'number', 'boolean'] };
-    const schema: JSONSchema = { type: 'object', properties: variables, required: Object.keys(variables), additionalProperties: false };
+    const found = templateVariables(template.uriTemplate);
+    for (const { name } of found) variables[name] = { type: ['string', 'number', 'boolean'] };
+    const required = found.filter((variable) => variable.required).map((variable) => variable.name);
+    const schema: JSONSchema = { type: 'object', properties: variables, required, additionalProperties: false };
     return { template, variables: add(`${pascal(template.name)}Variables`, schema) };
   });
 
