@@ -4,6 +4,7 @@ import '@mcpkit/core/compile-cache';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
+import { HANDSHAKE_ERA, MANIFEST_ERAS } from './eras/manifest-eras';
 import { report } from './output';
 import { CLI_VERSION } from './version';
 
@@ -147,7 +148,7 @@ program
   .command('client [entry]')
   .description('generate a typed TypeScript client of the app: interfaces for every tool input and output, prompt and template, over any MCP client')
   .option('--out <file>', 'write it to this file (default: stdout)')
-  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices(['2025-11-25', '2026-07-28']).default('2025-11-25'))
+  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices([...MANIFEST_ERAS]).default(HANDSHAKE_ERA))
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit client --out src/notes-client.ts\n  mcpkit client mcp-manifest.json --out notes-client.ts')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.client().client(entry, options))));

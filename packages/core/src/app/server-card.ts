@@ -1,4 +1,4 @@
-import type { McpApp } from '../server/mcp-app';
+import type { Implementation } from '../protocol/mcp-types';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
 
 /** The schema a Server Card names (SEP-2127, draft: the shape may still change). */
@@ -35,7 +35,7 @@ export interface ServerCard {
  * @example
  * const card = buildServerCard(app, 'https://notes.example.com/mcp', { name: 'io.github.you/notes' });
  */
-export function buildServerCard(app: Pick<McpApp, 'info'>, url: string, options: ServerCardOptions = {}): ServerCard {
+export function buildServerCard(app: { readonly info: Readonly<Implementation> }, url: string, options: ServerCardOptions = {}): ServerCard {
   const info = app.info;
   return {
     $schema: SERVER_CARD_SCHEMA,
