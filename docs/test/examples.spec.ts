@@ -19,6 +19,7 @@ import { guardedApp } from '../examples/guards.example';
 import { app as authNotesApp } from '../examples/auth.example';
 import { countOutcomes } from '../examples/channels.example';
 import { reviewContract, searchApp } from '../examples/contract.example';
+import { clockHandler, registryFiles } from '../examples/contract-files.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -586,5 +587,29 @@ describe('documentation examples with a real Redis', () => {
       await Promise.all([a.close(), b.close()]);
       await redis.stop();
     }
+  });
+});
+
+describe('contract: the registry and bundle files and the Server Card of the clock example', () => {
+  it('writes server.json and the .mcpb manifest from package.json and the app', () => {
+    const { serverJson, mcpb } = registryFiles();
+    expect(serverJson).toMatchObject({
+      name: 'io.github.example/clock',
+      version: '2.0.0',
+      packages: [
+        { registryType: 'npm', identifier: '@example/clock-mcp', transport: { type: 'stdio' }, environmentVariables: [{ name: 'CLOCK_ZONE', default: 'UTC' }] },
+      ],
+      remotes: [{ type: 'streamable-http', url: 'https://clock.example.com/mcp' }],
+    });
+    expect(mcpb).toMatchObject({
+      server: { mcp_config: { command: 'node', args: ['${__dirname}/dist/main.js', '--stdio'], env: { CLOCK_ZONE: '${user_config.CLOCK_ZONE}' } } },
+      tools: [{ name: 'now', description: 'Tells the time in UTC' }],
+      user_config: { CLOCK_ZONE: { type: 'string', default: 'UTC', required: false } },
+    });
+  });
+
+  it('serves the Server Card at /mcp/server-card', async () => {
+    const answer = await clockHandler(new Request('https://clock.example.com/mcp/server-card'));
+    expect(await answer.json()).toMatchObject({ name: 'io.github.example/clock', title: 'Clock', remotes: [{ url: 'https://clock.example.com/mcp' }] });
   });
 });
