@@ -128,7 +128,9 @@ describe('the request line of every request, over stdio (the built notes app)', 
       method: 'tools/call',
       params: { name: 'export_notes', arguments: { throttleMs: 5000 }, _meta: { progressToken: 'cancelled-export' } },
     });
-    await server.waitFor((message) => message.method === 'notifications/progress' && (message.params as { progressToken?: unknown }).progressToken === 'cancelled-export');
+    await server.waitFor(
+      (message) => message.method === 'notifications/progress' && (message.params as { progressToken?: unknown }).progressToken === 'cancelled-export',
+    );
     server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'cancelled-export' } });
     const slowTask = await call('slow-task', 'tools/call', { name: 'export_notes', arguments: { throttleMs: 5000 }, task: {} });
     expect((await call('slow-task-cancel', 'tasks/cancel', { taskId: (slowTask.result!.task as { taskId: string }).taskId })).result).toMatchObject({
@@ -420,7 +422,8 @@ describe('error lines over HTTP: a client cancelling its own work writes none, a
   });
 
   const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const post = (body: unknown, headers: Record<string, string> = {}) => fetch(server.url, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(server.url, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
   const open = async (): Promise<Record<string, string>> => {
     const opened = await post({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: INIT });
     const session = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
