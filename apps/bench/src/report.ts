@@ -84,7 +84,10 @@ export function renderMarkdown(results: Record<string, unknown>): string {
     lines.push(`| ${label} | ${growth.mcpkit} | ${growth.sdk} | ${growth.sdk2 ?? '–'} | ${growth.raw} | | | |`);
   };
   const idle = (figures: Memory) => Object.fromEntries(Object.entries(figures).map(([server, m]) => [server, m.idleMb]));
+  // The same testbed without the start-up opt-in, against the same other servers.
+  const plain = (figures: Record<string, number>) => ({ ...figures, mcpkit: figures['mcpkit-plain'] });
   figure('cold start to first tools/list (ms, stdio)', cold);
+  if (cold['mcpkit-plain'] !== undefined) figure('cold start, mcpkit without the start-up opt-in (ms, stdio)', plain(cold));
   if (list) figure('tools/list with 505 tools, p50 (ms, stdio)', list);
   figure('RSS idle (MB)', idle(memory));
   growthRow('RSS growth after the echo calls (MB)', memory);
@@ -92,6 +95,7 @@ export function renderMarkdown(results: Record<string, unknown>): string {
   const cold24 = results.coldStartMsNode24 as Record<string, number> | undefined;
   const memory24 = results.memoryNode24 as Memory | undefined;
   if (cold24) figure('cold start to first tools/list (ms, stdio), Node 24', cold24);
+  if (cold24?.['mcpkit-plain'] !== undefined) figure('cold start, mcpkit without the start-up opt-in (ms, stdio), Node 24', plain(cold24));
   if (memory24) {
     figure('RSS idle (MB), Node 24', idle(memory24));
     growthRow('RSS growth after the echo calls (MB), Node 24', memory24);

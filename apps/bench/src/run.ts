@@ -17,7 +17,7 @@ import { renderMarkdown } from './report';
 import { startBenchRedis } from './redis-server';
 import { withTables } from './render';
 
-export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth';
+export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth' | 'mcpkit-plain';
 export type Transport = 'stdio' | 'http' | 'http-stateless' | 'stdio-2026' | 'http-2026';
 
 const SCRIPTS: Record<ServerName, string> = {
@@ -26,6 +26,7 @@ const SCRIPTS: Record<ServerName, string> = {
   sdk2: join(__dirname, 'servers', 'sdk2-server.js'),
   raw: join(__dirname, 'servers', 'raw-server.js'),
   'mcpkit-auth': join(__dirname, 'servers', 'mcpkit-auth-server.js'),
+  'mcpkit-plain': join(__dirname, 'servers', 'mcpkit-plain-server.js'),
 };
 
 const smoke = process.argv.includes('--smoke');
@@ -43,6 +44,8 @@ const MODERN: ReadonlySet<Transport> = new Set(['stdio-2026', 'http-2026']);
 const serversFor = (transport: Transport): ServerName[] => (MODERN.has(transport) ? ['mcpkit', 'sdk2', 'raw'] : SERVERS);
 // Cold start, memory and the long list: every server, both SDKs (over stdio, handshake era).
 const FIGURE_SERVERS: ServerName[] = ['mcpkit', 'sdk', 'sdk2', 'raw'];
+// Cold start only: the testbed without the start-up opt-in (`@mcpkit/core/compile-cache`).
+const COLD_START_SERVERS: ServerName[] = [...FIGURE_SERVERS, 'mcpkit-plain'];
 const WORKLOADS: Workload[] = ['echo', 'add', 'validate'];
 const CONCURRENCY = smoke ? [1, 16] : [1, 16, 64];
 // CPU time comes in 10 ms ticks: enough calls per figure that even the raw server spends
@@ -372,16 +375,17 @@ async function startupFigures(results: Record<string, unknown>): Promise<void> {
   ];
   const samples = new Map<string, number[]>();
   // One untimed start each first: a server's first start on a machine fills the compile cache.
-  for (const { node } of nodes) for (const server of FIGURE_SERVERS) await coldStart(server, node);
+  for (const { node } of nodes) for (const server of COLD_START_SERVERS) await coldStart(server, node);
   for (let i = 0; i < (smoke ? 1 : COLD_START_SAMPLES); i++) {
     for (const { node } of nodes) {
-      for (const server of FIGURE_SERVERS) {
+      for (const server of COLD_START_SERVERS) {
         const key = `${node}|${server}`;
         samples.set(key, [...(samples.get(key) ?? []), await coldStart(server, node)]);
       }
     }
   }
-  for (const { node, cold } of nodes) results[cold] = Object.fromEntries(FIGURE_SERVERS.map((server) => [server, median(samples.get(`${node}|${server}`)!)]));
+  for (const { node, cold } of nodes)
+    results[cold] = Object.fromEntries(COLD_START_SERVERS.map((server) => [server, median(samples.get(`${node}|${server}`)!)]));
 
   for (const { node, memory: field } of nodes) {
     const memory: Record<string, { idleMb: number; after20kMb: number }> = {};

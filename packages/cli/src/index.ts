@@ -19,6 +19,7 @@ export { canonicalJson, contentDigest } from './contract/canonical-json';
 export { diffManifests, type DiffChange, type DiffReport, type DiffItemKind } from './contract/diff';
 export { DIFF_RULES, SEVERITIES, type DiffRuleId, type Severity } from './contract/diff-rules';
 export { compareInputSchemas, compareOutputSchemas, type SchemaChange } from './contract/schema-diff';
+export { SchemaChecker, type SchemaCheck } from './contract/schema-check';
 export { formatDiff, type DiffFormat } from './contract/format-diff';
 export {
   lintManifest,

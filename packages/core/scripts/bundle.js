@@ -6,14 +6,16 @@
 //   dist/bundle/core.js       both entry points' modules, once (so `instanceof` holds across them)
 //   dist/bundle/index.js      `@mcpkit/core`            → core.js's index
 //   dist/bundle/transport.js  `@mcpkit/core/transport`  → core.js's transport
-//   dist/bundle/cached-bundle.js  loads core.js keeping its code compiled after start-up
-//                             (src/startup/cached-bundle.ts)
-//   dist/bundle/compile-cache.js  `@mcpkit/core/compile-cache`, alone: it runs before anything
-//                             heavy loads, so it must not pull the rest of core in
+//   dist/bundle/compile-cache.js  `@mcpkit/core/compile-cache`, the start-up opt-in, alone: it
+//                             runs before anything heavy loads, so it must not pull the rest of
+//                             core in. With it imported first, the entries load core.js through
+//                             its loader that keeps the code compiled (src/startup/cached-bundle.ts);
+//                             without it, with a plain require: importing core changes nothing
+//                             outside mcpkit, and an app bundled as ES module never reaches the
+//                             `__dirname` of that branch.
 //
-// Packages stay external (class-validator, pino …: an app shares them). The start-up hook that
-// both bundles carry installs once (a global symbol guards it). Types are tsc's, per file, as
-// before. esbuild is a build-time tool only (devDependency).
+// Packages stay external (class-validator, pino …: an app shares them). Types are tsc's, per
+// file, as before. esbuild is a build-time tool only (devDependency).
 'use strict';
 
 const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
@@ -42,12 +44,11 @@ buildSync({
 });
 
 buildSync({ ...common, entryPoints: [join(dist, 'compile-cache.js')], outfile: join(out, 'compile-cache.js') });
-buildSync({ ...common, entryPoints: [join(dist, 'startup', 'cached-bundle.js')], outfile: join(out, 'cached-bundle.js') });
 
 // esbuild writes strings and names as ASCII, but keeps comments as they are: one character
 // outside ASCII (an ellipsis, an arrow) makes V8 hold and scan the whole 400 kB source as
 // two-byte text, at every start. Escaped, a comment reads the same and the file is one-byte.
-for (const file of ['core.js', 'compile-cache.js', 'cached-bundle.js']) {
+for (const file of ['core.js', 'compile-cache.js']) {
   const path = join(out, file);
   const text = readFileSync(path, 'utf8');
   // eslint-disable-next-line no-control-regex -- every character outside ASCII, control characters aside
@@ -62,6 +63,6 @@ for (const entry of ['index', 'transport']) {
   const names = Object.keys(bundle[entry]).filter((name) => name !== '__esModule');
   writeFileSync(
     join(out, `${entry}.js`),
-    `'use strict';\n// See scripts/bundle.js in the mcpkit repository (packages/core).\nmodule.exports = require('./cached-bundle.js').requireCached(require('node:path').join(__dirname, 'core.js'), ${JSON.stringify(SIGNATURE)}, () => require('./core.js')).${entry};\n0 && (module.exports = { __esModule: true, ${names.join(', ')} });\n`,
+    `'use strict';\n// See scripts/bundle.js in the mcpkit repository (packages/core).\nconst cached = globalThis[Symbol.for('mcpkit.requireCached')];\nmodule.exports = (typeof cached === 'function' ? cached(require('node:path').join(__dirname, 'core.js'), ${JSON.stringify(SIGNATURE)}, () => require('./core.js')) : require('./core.js')).${entry};\n0 && (module.exports = { __esModule: true, ${names.join(', ')} });\n`,
   );
 }

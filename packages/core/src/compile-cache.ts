@@ -1,9 +1,15 @@
-// Its own entry (`@mcpkit/core/compile-cache`) with no imports of the framework, so that a server's
-// main module can turn the cache on before anything heavy (class-validator, pino, fastify) loads.
-// It also makes class-validator and pino, whenever they load, leave their heavy leaf modules for
-// their first use (even when a DTO module imports class-validator before mcpkit).
+// `@mcpkit/core/compile-cache`: the start-up opt-in, for the owner of a process (a server's main
+// module, `mcpkit start`), never for a library. `@mcpkit/core` itself changes nothing outside
+// mcpkit when imported; this entry does, on purpose, and only when imported:
+// - turns on Node's on-disk compile cache (`module.enableCompileCache`, a supported API);
+// - installs a pass-through hook in Node's CommonJS loader so that class-validator and pino,
+//   whenever they load, leave their heavy leaf modules for their first use
+//   (startup/defer-leaf-modules.ts);
+// - lets core's bundle keep its compiled code beside the compile cache (startup/cached-bundle.ts).
+// It imports nothing of the framework, so it runs before anything heavy loads.
 import * as nodeModule from 'node:module';
 import './startup/defer-leaf-modules';
+import { requireCached } from './startup/cached-bundle';
 
 type EnableCompileCache = () => { directory?: string };
 
@@ -14,8 +20,9 @@ type EnableCompileCache = () => { directory?: string };
  * `os.tmpdir()/node-compile-cache` unless `NODE_COMPILE_CACHE=<dir>` names a folder, and
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off. Never throws. Returns the cache folder, if any.
  *
- * Importing `@mcpkit/core/compile-cache` calls it; make that the first import of a server's main
- * module (`mcpkit start` does it for you):
+ * Importing `@mcpkit/core/compile-cache` calls it and turns on the rest of the start-up opt-in
+ * (see the top of this file); make that the first import of a server's main module
+ * (`mcpkit start` does it for you). A library never imports it:
  * @example
  * import '@mcpkit/core/compile-cache';
  * import { serveStdio } from '@mcpkit/stdio';
@@ -34,3 +41,6 @@ export function enableCompileCache(): string | undefined {
 }
 
 enableCompileCache();
+// What core's bundle entries (scripts/bundle.js) look for: without it they load core.js with a
+// plain require.
+(globalThis as Record<symbol, unknown>)[Symbol.for('mcpkit.requireCached')] ??= requireCached;

@@ -1,10 +1,9 @@
-// First: class-validator and pino, loaded below, leave their heavy leaf modules for first use.
-import './startup/defer-leaf-modules';
 // Decorator metadata needs the polyfill before any decorated class is evaluated.
 import 'reflect-metadata';
 
 export { createApp } from './server/create-app';
 export { McpApp, type RevisionView } from './server/mcp-app';
+export type { ListPages } from './app/pages';
 export type { AppOptions } from './app/app-options';
 export type { TokenBudgetOptions } from './app/token-budget-options';
 export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints';
@@ -13,7 +12,7 @@ export { Tool } from './decorators/tool.decorator';
 export { Resource } from './decorators/resource.decorator';
 export { ResourceTemplate } from './decorators/resource-template.decorator';
 export { Prompt } from './decorators/prompt.decorator';
-export { Field, type FieldOptions } from './decorators/field.decorator';
+export { Field, type FieldOptions, type FieldType } from './decorators/field.decorator';
 export { Complete, type CompleteOptions } from './decorators/complete.decorator';
 export { UseGuards } from './decorators/use-guards.decorator';
 export { UseInterceptors } from './decorators/use-interceptors.decorator';
@@ -164,12 +163,21 @@ export {
   type LegacyProtocolVersion,
 } from './protocol/protocol-versions';
 
-export { text, image, audio, embeddedResource, resourceLink } from './results/content';
+export { text, image, audio, embeddedResource, resourceLink, type Binary } from './results/content';
 
 export { dtoToJsonSchema, type DtoSchema, type DtoSchemaOptions } from './schema/dto-to-json-schema';
 export type { SchemaChecked } from './validation/drop-schema-checked';
 export { UriTemplate, UriTemplateSyntaxError } from './uri-template/uri-template';
-export type { TemplateVariables } from './uri-template/template-variables';
+export type {
+  TemplateVariables,
+  TemplateOperator,
+  TemplateExpressions,
+  TemplateVariableSpecs,
+  RequiredSpecs,
+  OptionalSpecs,
+  VariableName,
+  VariableValue,
+} from './uri-template/template-variables';
 export type { Provider } from './scanner/scan-providers';
 export type { CapabilityKindName } from './scanner/registry';
 export type { CapabilityMap, ToolDefinition, ResourceDefinition, ResourceTemplateDefinition, PromptDefinition } from './scanner/definitions';

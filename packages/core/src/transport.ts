@@ -10,7 +10,6 @@
  * if (text !== undefined) process.stdout.write(`${text}\n`);
  * @packageDocumentation
  */
-import './startup/defer-leaf-modules';
 import 'reflect-metadata';
 
 export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
@@ -22,7 +21,7 @@ export { classify } from './eras/classify';
 export { logRefused } from './eras/log-refused';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
-export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from './wire/encode-message';
+export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits, type Outgoing } from './wire/encode-message';
 export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
@@ -30,15 +29,8 @@ export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';
 export { httpSseRefusal } from './eras/http-sse';
 export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
-export {
-  isModernVersion,
-  decodeHeader,
-  protocolVersionHeader,
-  checkModernHeaders,
-  modernHttpStatus,
-  statelessHttp,
-  type HeaderValues,
-} from './eras/modern/http';
+export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus, statelessHttp } from './eras/modern/http';
+export type { HeaderValues } from './wire/header-values';
 export {
   isHandshakeVersion,
   primesStreams,

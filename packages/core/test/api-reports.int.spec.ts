@@ -22,6 +22,11 @@ describe('API reports (api/<package>.api.md)', () => {
     }
   });
 
+  // A user who meets a type in a signature can import it (issue #27): export it, or keep it out of the signature.
+  it.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s: names no type that no entry point exports', (_name, pkg) => {
+    expect(api.reportFor(pkg).match(/Referenced by the above but exported by no entry point: .*/g) ?? []).toEqual([]);
+  });
+
   it('has no report for a package that is gone', () => {
     expect(api.orphansOf(ROOT)).toEqual([]);
   });

@@ -22,7 +22,10 @@ function run(script: string): unknown {
   return JSON.parse(out);
 }
 
+// A server that opted in to the start-up acceleration (`@mcpkit/core/compile-cache` first), as
+// the example apps and `mcpkit start` do.
 const APP = `
+  require(${JSON.stringify(COMPILE_CACHE)});
   const { createApp, Tool } = require(${JSON.stringify(CORE)});
   const { IsString, IsPhoneNumber } = require('class-validator');
   class Input {}
@@ -43,7 +46,36 @@ const APP = `
   const loaded = (part) => Object.keys(require.cache).some((file) => file.includes(part));
 `;
 
-describe('start-up module loading', () => {
+describe('importing a package changes nothing outside mcpkit', () => {
+  let cacheDir: string;
+  beforeAll(() => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'mcpkit-plain-'));
+  });
+  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  // With Node's compile cache on (as a user may turn it on with NODE_COMPILE_CACHE): nothing of
+  // mcpkit's may be written there unless the process opted in.
+  it.each(['core', 'http', 'stdio', 'fastify'])('@mcpkit/%s: no loader hook, no stand-ins, no global, no file written', (name) => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `const M = require('node:module');
+        const load = M._load;
+        const symbols = () => Object.getOwnPropertySymbols(globalThis).map(String).filter((s) => s.includes('mcpkit'));
+        require(${JSON.stringify(join(CORE, '..', name))});
+        const cv = require('class-validator');
+        const { isProxy } = require('node:util').types;
+        process.stdout.write(JSON.stringify({ hooked: M._load !== load, symbols: symbols(), standIns: [cv.isEmail, cv.IsEmail, cv.validate].filter(isProxy).length }));`,
+      ],
+      { cwd: CORE, encoding: 'utf8', timeout: 20_000, env: { ...process.env, NODE_COMPILE_CACHE: cacheDir, LOG_LEVEL: 'warn' } },
+    );
+    expect(JSON.parse(out)).toEqual({ hooked: false, symbols: [], standIns: 0 });
+    expect((readdirSync(cacheDir, { recursive: true }) as string[]).filter((file) => file.includes('mcpkit'))).toEqual([]);
+  });
+});
+
+describe('start-up module loading (the opt-in)', () => {
   it('an app loads neither class-transformer (no DTO uses its decorators), ajv, fastify, validator.js nor the phone metadata before its first call', () => {
     const loaded = run(`${APP}
       process.stdout.write(JSON.stringify({
@@ -288,7 +320,6 @@ describe("start-up: core's own code kept after start-up (with the compile cache)
 
   // A server's start: the compile cache first, then an app, its tools/list, and exit.
   const SERVE = `
-    require(${JSON.stringify(COMPILE_CACHE)});
     ${APP}
     const connection = app.connect({ kind: 'stdio' });
     connection.receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@mcpkit/core';
-import { answeredIds, type EventStore, type StoredEvent } from '@mcpkit/http';
+import type { EventStore, StoredEvent } from '@mcpkit/http';
+import { answeredIds } from '@mcpkit/http/scale-out';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import { APPEND_EVENT, DELETE_STREAMS, SET_STREAM_META } from './scripts';

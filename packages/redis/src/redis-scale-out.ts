@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventBus, RateLimitStore, RequestStateStore, TaskStore } from '@mcpkit/core';
-import type { EventStore, SessionRouter, SessionStore } from '@mcpkit/http';
+import type { EventStore, SessionStore } from '@mcpkit/http';
+import type { SessionRouter } from '@mcpkit/http/scale-out';
 import { Keys } from './keys';
 import type { RedisScaleOutOptions, ResolvedRedisOptions } from './options';
 import { RedisEventBus } from './redis-event-bus';

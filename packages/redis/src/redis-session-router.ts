@@ -14,7 +14,7 @@ import {
   type RouterReader,
   type SessionRouter,
   type StreamFollower,
-} from '@mcpkit/http';
+} from '@mcpkit/http/scale-out';
 import type { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import type { RedisEventStore } from './redis-event-store';

@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { redisScaleOut, type RedisScaleOut } from '@mcpkit/redis';
-import type { RoutedEvent } from '@mcpkit/http';
+import type { RoutedEvent } from '@mcpkit/http/scale-out';
 import { task } from '../../http/test/contracts/task-store.contract';
 import { Keys } from '../src/keys';
 import { RedisLink } from '../src/redis-link';

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/core';
 
-type Message = Record<string, unknown>;
+/** One JSON-RPC message as read from the server's stdout. */
+export type RawMessage = Record<string, unknown>;
 
 /** How a child process ended. */
 export interface ExitInfo {
@@ -23,7 +24,7 @@ export interface ExitInfo {
  */
 export class RawStdioClient {
   /** Every JSON message the server wrote, in order. */
-  readonly messages: Message[] = [];
+  readonly messages: RawMessage[] = [];
   /** Every stdout line as written, for what `JSON.parse` would lose (ids beyond 2^53). */
   readonly lines: string[] = [];
   /** stdout lines that were not JSON (should stay empty). */
@@ -59,7 +60,7 @@ export class RawStdioClient {
       this.buffer = this.buffer.slice(newline + 1);
       this.lines.push(line);
       try {
-        this.messages.push(JSON.parse(line) as Message);
+        this.messages.push(JSON.parse(line) as RawMessage);
       } catch {
         this.stray.push(line);
       }
@@ -83,7 +84,7 @@ export class RawStdioClient {
   }
 
   /** Waits for a message that satisfies `predicate`, among all received so far and to come. */
-  async waitFor(predicate: (message: Message) => boolean, timeoutMs = 10_000): Promise<Message> {
+  async waitFor(predicate: (message: RawMessage) => boolean, timeoutMs = 10_000): Promise<RawMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.find(predicate);
@@ -102,7 +103,7 @@ export class RawStdioClient {
   }
 
   /** The next message not yet returned by `next`. */
-  async next(timeoutMs = 10_000): Promise<Message> {
+  async next(timeoutMs = 10_000): Promise<RawMessage> {
     const index = this.cursor;
     await this.waitFor(() => this.messages.length > index, timeoutMs);
     this.cursor = index + 1;
@@ -110,14 +111,14 @@ export class RawStdioClient {
   }
 
   /** Sends a request with a fresh numeric id and waits for its response. */
-  async request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<Message> {
+  async request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<RawMessage> {
     const id = this.nextId++;
     this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
     return this.waitFor((message) => message.id === id, timeoutMs);
   }
 
   /** The handshake: `initialize` then `notifications/initialized`. */
-  async initialize(protocolVersion: string = LATEST_LEGACY_PROTOCOL_VERSION): Promise<Message> {
+  async initialize(protocolVersion: string = LATEST_LEGACY_PROTOCOL_VERSION): Promise<RawMessage> {
     const response = await this.request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test-client', version: '0.0.0' } });
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return response;

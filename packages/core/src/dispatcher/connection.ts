@@ -141,6 +141,7 @@ export class Connection {
   readonly capabilities: Readonly<ServerCapabilities>;
   readonly session: SessionInfo;
 
+  /** @internal Made by `app.connect()`. */
   constructor(
     /** @internal */
     readonly app: AppModel,

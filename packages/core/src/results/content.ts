@@ -9,7 +9,8 @@ import type {
   TextContent,
 } from '../protocol/mcp-types';
 
-type Binary = Uint8Array | string;
+/** Binary content: bytes, or a string already base64-encoded. */
+export type Binary = Uint8Array | string;
 
 function toBase64(data: Binary): string {
   return typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');

@@ -35,8 +35,8 @@ export type Keywords = Record<string, unknown>;
 type Mapper = (constraints: unknown[], type: string | undefined) => Keywords | undefined;
 
 // class-validator's decorator names, spelled here (and checked against its types) rather than
-// read from it: each name lives in its decorator's module, which with mcpkit's start-up loading
-// loads only once an app uses that decorator (startup/defer-leaf-modules.ts).
+// read from it: each name lives in its decorator's module, which with the start-up opt-in
+// (`@mcpkit/core/compile-cache`) loads only once an app uses that decorator (startup/defer-leaf-modules.ts).
 export const DECORATOR = {
   ARRAY_MAX_SIZE: 'arrayMaxSize' satisfies typeof ARRAY_MAX_SIZE,
   ARRAY_MIN_SIZE: 'arrayMinSize' satisfies typeof ARRAY_MIN_SIZE,

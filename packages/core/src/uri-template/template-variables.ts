@@ -1,18 +1,36 @@
 // Type-level reading of an RFC 6570 template, so `@ResourceTemplate({ uriTemplate: 'notes://{id}' })`
 // types its handler's first parameter as `{ id: string }`.
 
-type Operator = '+' | '#' | '.' | '/' | ';' | '?' | '&';
-type Expressions<S extends string> = S extends `${string}{${infer E}}${infer Rest}` ? E | Expressions<Rest> : never;
-type Split<S extends string> = S extends `${infer A},${infer B}` ? A | Split<B> : S;
+/** The operators of RFC 6570 expressions. */
+export type TemplateOperator = '+' | '#' | '.' | '/' | ';' | '?' | '&';
+/** The expressions of a template: what stands between each `{` and `}`. */
+export type TemplateExpressions<S extends string> = S extends `${string}{${infer E}}${infer Rest}` ? E | TemplateExpressions<Rest> : never;
+/** The variable specs of one expression's comma list. */
+export type TemplateVariableSpecs<S extends string> = S extends `${infer A},${infer B}` ? A | TemplateVariableSpecs<B> : S;
 
-// Simple and reserved (`+`) expansions always yield a value when the URI matches; the others may be absent.
-type RequiredSpecs<S extends string> =
-  Expressions<S> extends infer E ? (E extends `+${infer R}` ? Split<R> : E extends `${Operator}${string}` ? never : Split<E & string>) : never;
-type OptionalSpecs<S extends string> =
-  Expressions<S> extends infer E ? (E extends `+${string}` ? never : E extends `${Operator}${infer R}` ? Split<R> : never) : never;
+/** The variable specs of a template's simple and reserved (`+`) expansions: always present when the URI matches. */
+export type RequiredSpecs<S extends string> =
+  TemplateExpressions<S> extends infer E
+    ? E extends `+${infer R}`
+      ? TemplateVariableSpecs<R>
+      : E extends `${TemplateOperator}${string}`
+        ? never
+        : TemplateVariableSpecs<E & string>
+    : never;
+/** The variable specs of a template's other expansions (`{?q}`, `{#frag}` …): absent when the URI has none. */
+export type OptionalSpecs<S extends string> =
+  TemplateExpressions<S> extends infer E
+    ? E extends `+${string}`
+      ? never
+      : E extends `${TemplateOperator}${infer R}`
+        ? TemplateVariableSpecs<R>
+        : never
+    : never;
 
-type VariableName<V> = V extends `${infer N}*` ? N : V extends `${infer N}:${string}` ? N : V;
-type VariableValue<V> = V extends `${string}*` ? string[] : string;
+/** The name of a variable spec (`path*` → `path`, `id:3` → `id`). */
+export type VariableName<V> = V extends `${infer N}*` ? N : V extends `${infer N}:${string}` ? N : V;
+/** The value of a variable spec: an exploded one (`path*`) is an array. */
+export type VariableValue<V> = V extends `${string}*` ? string[] : string;
 
 /**
  * The variables a URI template yields, by name: exploded variables (`{/path*}`) are arrays,

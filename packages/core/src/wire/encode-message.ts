@@ -13,7 +13,8 @@ export interface EncodeLimits {
 /** Defaults of the outbound bounds: big enough for a large resource, far below V8's string limit. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-type Outgoing = JsonRpcMessage | readonly JsonRpcMessage[];
+/** What goes out on a transport: one message or a batch answer. */
+export type Outgoing = JsonRpcMessage | readonly JsonRpcMessage[];
 
 /**
  * Serialises what a transport is about to write, and never throws. A response that cannot be

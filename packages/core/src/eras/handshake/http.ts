@@ -7,9 +7,7 @@ import { InvalidRequestError, type McpError } from '../../errors/mcp-error';
 import type { JsonRpcResponse } from '../../protocol/json-rpc';
 import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
 import type { MessageBody } from '../../wire/frame';
-
-/** Request headers by lower-case name, as Node and most frameworks hand them over. */
-type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
+import type { HeaderValues } from '../../wire/header-values';
 
 const SERVED: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
 const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);

@@ -9,10 +9,8 @@ import { isObject } from '../../protocol/json-rpc';
 import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
 import type { HeaderParam } from '../../scanner/header-params';
 import type { Frame, MessageBody } from '../../wire/frame';
+import type { HeaderValues } from '../../wire/header-values';
 import { META } from './meta';
-
-/** Request headers by lower-case name, as Node and most frameworks hand them over. */
-export type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
 
 const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
 
