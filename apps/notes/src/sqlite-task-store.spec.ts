@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,50 @@ describe('SqliteTaskStore', () => {
     expect(await store.update('x', { status: 'completed', result: { content: [] } })).toBeUndefined();
     expect(await store.get('x')).toMatchObject({ status: 'cancelled' });
     expect(await store.update('unknown', { status: 'failed' })).toBeUndefined();
+    store.close();
+  });
+
+  it('counts the tasks of a database written before the counts existed, and makes room by them', async () => {
+    const path = join(dir, 'old.db');
+    const old = new Database(path);
+    old.exec(`CREATE TABLE tasks (task_id TEXT PRIMARY KEY, owner TEXT, tool TEXT NOT NULL, status TEXT NOT NULL, status_message TEXT,
+      created_at INTEGER NOT NULL, last_updated_at INTEGER NOT NULL, ttl_ms INTEGER, poll_interval_ms INTEGER NOT NULL, result TEXT, error TEXT,
+      input_requests TEXT, worker TEXT)`);
+    const insert = old.prepare(
+      `INSERT INTO tasks (task_id, owner, tool, status, created_at, last_updated_at, poll_interval_ms) VALUES (?, ?, 'export_notes', 'completed', ?, 0, 500)`,
+    );
+    for (let i = 0; i < 3; i += 1) insert.run(`big-${i}`, 'big', i);
+    insert.run('small-0', 'small', 0);
+    insert.run('anon-0', null, 0);
+    old.close();
+    const store = new SqliteTaskStore(path, { maxTasks: 5, maxTasksPerOwner: 3 });
+    // Full: the owner holding the most gives its oldest result.
+    await store.create(task('new-0', { owner: 'new' }));
+    expect(await store.get('big-0')).toBeUndefined();
+    expect((await store.list('big', { limit: 5 })).tasks.map((t) => t.taskId)).toEqual(['big-2', 'big-1']);
+    expect(await store.get('small-0')).toBeDefined();
+    expect(await store.get('anon-0')).toBeDefined();
+    store.close();
+  });
+
+  it('makes room with indexes only: no statement a create runs reads the whole table', () => {
+    const store = new SqliteTaskStore(':memory:');
+    const { db, statements } = store as unknown as { db: Database.Database; statements: Record<string, Database.Statement> };
+    const plan = (name: string, ...args: unknown[]): string =>
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${statements[name].source}`)
+        .all(...args)
+        .map((row) => (row as { detail: string }).detail)
+        .join('; ');
+    for (const [name, args] of [
+      ['expire', [{ now: 0 }]],
+      ['countOwner', ['x']],
+      ['largestGiver', []],
+      ['dropOldestFinished', ['x']],
+      ['dropOldestOwnerless', []],
+    ] as const) {
+      expect({ name, plan: plan(name, ...args) }).toEqual({ name, plan: expect.not.stringMatching(/SCAN tasks\b|TEMP B-TREE/) });
+    }
     store.close();
   });
 

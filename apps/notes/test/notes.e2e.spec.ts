@@ -64,6 +64,8 @@ describe('notes over stdio with the official SDK client', () => {
     expect(text(await client.callTool({ name: 'update_note', arguments: { id: note.id, body: 'Milk, tea and bread' } }))).toBe(
       `Updated #${note.id} Groceries [home]`,
     );
+    // A list where notes://{id} has a scalar is no note (#26 review, finding 8: it read this one).
+    await expect(client.readResource({ uri: `notes://${note.id},999` })).rejects.toMatchObject({ code: -32002 });
     const read = await client.readResource({ uri: `notes://${note.id}` });
     expect(read.contents[0]).toMatchObject({ uri: `notes://${note.id}`, mimeType: 'text/markdown', text: expect.stringContaining('Milk, tea and bread') });
     expect((await client.readResource({ uri: 'notes://index' })).contents[0]).toMatchObject({ text: `#${note.id} Groceries [home]` });

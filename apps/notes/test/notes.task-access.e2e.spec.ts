@@ -99,8 +99,8 @@ class HandshakeClient {
   }
 
   /** `export_notes` as a task: its id, or the error that refused it. */
-  async exportTask(throttleMs = 0): Promise<{ taskId?: string; error?: Answer['error'] }> {
-    const answer = await this.request('tools/call', { name: 'export_notes', arguments: { throttleMs }, task: {} });
+  async exportTask(throttleMs = 0, task: { ttl?: number } = {}): Promise<{ taskId?: string; error?: Answer['error'] }> {
+    const answer = await this.request('tools/call', { name: 'export_notes', arguments: { throttleMs }, task });
     return answer.error ? { error: answer.error } : { taskId: (answer.result!.task as { taskId: string }).taskId };
   }
 
@@ -164,7 +164,7 @@ describe('a server with sessions and small task bounds (#26 item 5)', () => {
     await server.stop();
   });
 
-  it('refuses a flooding session its third task with -31002, keeps everyone else served, and never drops their results', async () => {
+  it('refuses a flooding session its third task while its tasks run, makes room from a finished task, and refuses a task only when every task runs', async () => {
     const flooder = await HandshakeClient.connect(server.url);
     // Each session lists its own tasks: listing is offered where it can show something.
     expect(flooder.capabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
@@ -177,7 +177,7 @@ describe('a server with sessions and small task bounds (#26 item 5)', () => {
     expect(await flooder.exportTask(5_000)).toEqual({
       error: {
         code: -31002,
-        message: 'Too many tasks: this caller already has 2 tasks that still count; wait for one to end, cancel one, or let one expire',
+        message: 'Too many tasks: this caller already has 2 tasks running; wait for one to end, or cancel one',
         data: { bound: 'owner', limit: 2 },
       },
     });
@@ -188,19 +188,71 @@ describe('a server with sessions and small task bounds (#26 item 5)', () => {
     expect(await flooder.status(third)).toBe('working');
     expect(await other.request('tasks/get', { taskId: kept })).toMatchObject({ result: { status: 'completed' } });
 
-    // The whole store: 2 + 1 kept + 1 = 4; a fifth is refused, nobody's finished task is dropped for it.
+    // The whole store: 2 + 1 kept + 1 = 4. The only finished task, whoever's, makes room for a fifth.
     const late = await HandshakeClient.connect(server.url);
-    const fourth = (await late.exportTask()).taskId!;
-    await late.until(fourth, 'completed');
+    expect((await late.exportTask(5_000)).taskId).toBeDefined();
     const newcomer = await HandshakeClient.connect(server.url);
-    expect((await newcomer.exportTask()).error).toMatchObject({ code: -31002, data: { bound: 'store', limit: 4 } });
-    expect(await other.status(kept)).toBe('completed');
-    expect(await late.status(fourth)).toBe('completed');
-    expect((await other.request('tasks/list')).result?.tasks).toEqual([expect.objectContaining({ taskId: kept })]);
-    expect((await newcomer.request('tools/list')).result?.tools).toEqual(expect.any(Array));
+    expect((await newcomer.exportTask(5_000)).taskId).toBeDefined();
+    expect(await other.status(kept)).toBeUndefined();
+    // Now all four run: refused, and the message says so.
+    const last = await HandshakeClient.connect(server.url);
+    expect((await last.exportTask()).error).toEqual({
+      code: -31002,
+      message: 'The task store is full: all 4 of its tasks are still running; try again when one ends',
+      data: { bound: 'store', limit: 4 },
+    });
+    expect((await last.request('tools/list')).result?.tools).toEqual(expect.any(Array));
     await server.waitForOutput('task refused: the task store is full');
   });
 
+  it('serves a fresh session after one client filled the store over many sessions: the session holding the most gives its oldest result (review of #26, finding 2)', async () => {
+    const day = { ttl: 86_400_000 };
+    const victim = await HandshakeClient.connect(server.url);
+    const mine = (await victim.exportTask(0, day)).taskId!;
+    await victim.until(mine, 'completed');
+    // One client, two sessions, day-long results: 2 + 1 + the victim's 1 fill the 4 places.
+    const [a, b] = [await HandshakeClient.connect(server.url), await HandshakeClient.connect(server.url)];
+    const flood: string[] = [];
+    for (const [client, count] of [
+      [a, 2],
+      [b, 1],
+    ] as const) {
+      for (let i = 0; i < count; i += 1) {
+        const { taskId } = await client.exportTask(0, day);
+        await client.until(taskId!, 'completed');
+        flood.push(taskId!);
+      }
+    }
+    const fresh = await HandshakeClient.connect(server.url);
+    const served = (await fresh.exportTask(0, day)).taskId!;
+    await fresh.until(served, 'completed');
+    expect(await a.status(flood[0])).toBeUndefined();
+    expect(await a.status(flood[1])).toBe('completed');
+    expect(await victim.status(mine)).toBe('completed');
+    expect(await fresh.request('ping')).toMatchObject({ result: {} });
+    expect((await fresh.request('tools/list')).result?.tools).toEqual(expect.any(Array));
+  });
+
+  it('serves another 2026-07-28 client after one made more ownerless tasks than a share: the oldest ownerless result gives way (review of #26, finding 3)', async () => {
+    const exportTask = async (): Promise<Answer> =>
+      (await modern(server.url, 'tools/call', { name: 'export_notes', arguments: {} }, undefined, 'export_notes')).answer;
+    const status = async (taskId: string): Promise<unknown> => (await modern(server.url, 'tasks/get', { taskId }, undefined, taskId)).answer.result?.status;
+    const made: string[] = [];
+    // Twice the share of one owner (2): ownerless tasks are in no share, only in the store.
+    for (let i = 0; i < 4; i += 1) {
+      const answer = await exportTask();
+      expect(answer.result).toMatchObject({ resultType: 'task' });
+      made.push(answer.result!.taskId as string);
+      await waitFor('the export ends', async () => (await status(made[i])) === 'completed');
+    }
+    const other = await exportTask();
+    expect(other.result).toMatchObject({ resultType: 'task' });
+    expect(await status(made[0])).toBeUndefined();
+    expect(await status(made[1])).toBe('completed');
+    // 2026-07-28 has no ping: discovery and a list are served.
+    expect((await modern(server.url, 'server/discover', {})).answer.result?.capabilities).toEqual(expect.any(Object));
+    expect((await modern(server.url, 'tools/list', {})).answer.result?.tools).toEqual(expect.any(Array));
+  });
   it('keeps at most NOTES_MAX_EXPORTS archives, the newest', async () => {
     const client = await HandshakeClient.connect(server.url);
     const paths: string[] = [];
@@ -212,6 +264,35 @@ describe('a server with sessions and small task bounds (#26 item 5)', () => {
     expect(kept).toHaveLength(2);
     expect(kept).toContain(paths[2].split('/').pop());
     expect(kept).not.toContain(paths[0].split('/').pop());
+  });
+});
+
+describe('a stateless server without auth and small task bounds (review of #26, finding 3)', () => {
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await HttpServerProcess.start(process.execPath, [MAIN, '--stateless'], serverEnv({ NOTES_MAX_TASKS: '4', NOTES_MAX_TASKS_PER_OWNER: '2' }).env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('lets one token-less client make more tasks than a share without locking out the next: the oldest ownerless result gives way', async () => {
+    const attacker = await HandshakeClient.connect(server.url);
+    const made: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const { taskId, error } = await attacker.exportTask(0, { ttl: 86_400_000 });
+      expect(error).toBeUndefined();
+      await attacker.until(taskId!, 'completed');
+      made.push(taskId!);
+    }
+    const victim = await HandshakeClient.connect(server.url);
+    const served = await victim.exportTask();
+    expect(served.error).toBeUndefined();
+    await victim.until(served.taskId!, 'completed');
+    expect(await victim.status(made[0])).toBeUndefined();
+    expect(await victim.status(made[1])).toBe('completed');
+    expect(await victim.request('ping')).toMatchObject({ result: {} });
+    expect((await victim.request('tools/list')).result?.tools).toEqual(expect.any(Array));
   });
 });
 

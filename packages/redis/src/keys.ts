@@ -96,6 +96,31 @@ export class Keys {
 
   /** ZSET: an owner's tasks by creation time (`tasks:-`: the ownerless ones, listed to nobody); expires with its last task. */
   tasksOf(owner: string | undefined): string {
-    return `${this.prefix}tasks:${owner === undefined ? '-' : `o:${owner}`}`;
+    return `${this.taskIndexes}${Keys.taskOwner(owner)}`;
+  }
+
+  /** ZSET: an owner's finished tasks by creation time, the first what makes room; lives as long as `tasksOf`. */
+  finishedTasksOf(owner: string | undefined): string {
+    return `${this.taskIndexes}f:${Keys.taskOwner(owner)}`;
+  }
+
+  /** HASH: each task's owner as `tasksOf` names it (`-`, `o:<owner>`), to prune the indexes as tasks expire; lives as long as `allTasks`. */
+  get taskOwners(): string {
+    return `${this.taskIndexes}who`;
+  }
+
+  /** ZSET: the owners holding a finished task, by how many tasks they hold, for a full store; lives as long as `allTasks`. */
+  get taskGivers(): string {
+    return `${this.taskIndexes}givers`;
+  }
+
+  /** What the task indexes' names start with; a task script names an owner's indexes from it. */
+  get taskIndexes(): string {
+    return `${this.prefix}tasks:`;
+  }
+
+  /** An owner as the task indexes name it: `-` for none, `o:<owner>`. */
+  static taskOwner(owner: string | undefined): string {
+    return owner === undefined ? '-' : `o:${owner}`;
   }
 }

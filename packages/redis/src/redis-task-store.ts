@@ -7,7 +7,7 @@ import {
   type TaskStore,
   type TaskStoreBounds,
 } from '@mcpkit/core';
-import type { Keys } from './keys';
+import { Keys } from './keys';
 import type { RedisLink } from './redis-link';
 import { CREATE_TASK, UPDATE_TASK } from './scripts';
 
@@ -21,10 +21,13 @@ function expired(task: StoredTask, now: number): boolean {
 /**
  * Tasks in Redis, readable from every instance: a HASH per task (version, status, JSON) that
  * expires with the task's TTL; a ZSET of every task by expiry (the store's count) and one of
- * each owner's tasks by creation (its share, and its list), each expiring with its last task.
- * `create` checks the bounds and writes in one script, so instances racing for the last place
- * cannot both take it. `update` is a compare-and-set on the version in one script: a terminal
- * task is never changed again, so a cancel and a late result cannot both win.
+ * each owner's tasks by creation (its share, and its list), each expiring with its last task;
+ * beside them each task's owner, each owner's finished tasks, and the owners holding a finished
+ * one ranked by how many tasks they hold, so a full store finds what gives way in a few
+ * commands. `create` prunes expired tasks, checks the bounds, makes room and writes in one
+ * script, so instances racing for the last place cannot both take it. `update` is a
+ * compare-and-set on the version in one script: a terminal task is never changed again, so a
+ * cancel and a late result cannot both win.
  */
 export class RedisTaskStore implements TaskStore {
   private readonly bounds: TaskStoreBounds;
@@ -43,10 +46,13 @@ export class RedisTaskStore implements TaskStore {
     const outcome = await this.link.send([
       'EVAL',
       CREATE_TASK,
-      '3',
+      '6',
       this.keys.task(task.taskId),
       this.keys.allTasks,
       this.keys.tasksOf(task.owner),
+      this.keys.taskOwners,
+      this.keys.taskGivers,
+      this.keys.finishedTasksOf(task.owner),
       String(this.now()),
       expiresAt,
       JSON.stringify(task),
@@ -56,7 +62,8 @@ export class RedisTaskStore implements TaskStore {
       String(this.bounds.maxTasks),
       String(this.bounds.maxTasksPerOwner),
       this.keys.task(''),
-      task.owner === undefined ? '0' : '1',
+      Keys.taskOwner(task.owner),
+      this.keys.taskIndexes,
     ]);
     if (outcome === 'owner') throw new TaskStoreFullError(this.bounds.maxTasksPerOwner, 'owner');
     if (outcome === 'store') throw new TaskStoreFullError(this.bounds.maxTasks, 'store');
@@ -78,7 +85,24 @@ export class RedisTaskStore implements TaskStore {
       if (isTerminalStatus(task.status) || expired(task, this.now())) return undefined;
       Object.assign(task, change, { lastUpdatedAt: this.now() });
       if ('inputRequests' in change && change.inputRequests === undefined) delete task.inputRequests;
-      const written = Number(await this.link.send(['EVAL', UPDATE_TASK, '1', key, version, task.status, JSON.stringify(task)]));
+      const written = Number(
+        await this.link.send([
+          'EVAL',
+          UPDATE_TASK,
+          '5',
+          key,
+          this.keys.allTasks,
+          this.keys.tasksOf(task.owner),
+          this.keys.finishedTasksOf(task.owner),
+          this.keys.taskGivers,
+          version,
+          task.status,
+          JSON.stringify(task),
+          Keys.taskOwner(task.owner),
+          taskId,
+          String(task.createdAt),
+        ]),
+      );
       if (written === 1) return task;
       if (written === -1) return undefined;
     }

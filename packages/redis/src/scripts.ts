@@ -110,78 +110,105 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], window)
 return wait`;
 
+/** Lua shared by the task scripts: whether a status is terminal, and giving a key another's lifetime. */
+const TASK_LUA = `
+local function finished(status) return status == 'completed' or status == 'failed' or status == 'cancelled' end
+local function sameLife(key, as)
+  local at = redis.call('PEXPIRETIME', as)
+  if at > 0 then redis.call('PEXPIREAT', key, at) elseif at == -1 then redis.call('PERSIST', key) end
+end`;
+
 /**
- * Compare-and-set of a task kept as HASH { v: version, s: status, j: JSON }: KEYS: task.
- * ARGV: the version read, the new status, the new JSON. Refused (0) when the task is gone, is
- * terminal, or changed since it was read (the caller reads again); 1 when written. The JSON is
- * merged by the caller, not in Lua: cjson turns an empty array into an object.
+ * Compare-and-set of a task. KEYS: the task's HASH, the store's index, the owner's index, the
+ * owner's finished index, the givers. ARGV: the version read, status, JSON, the owner as the
+ * indexes name it, the task id, created at. A task that finishes joins its owner's finished
+ * index, and its owner the givers (an ownerless task has no owner to rank).
+ * Returns 1 (written), 0 (the version moved: read again) or -1 (gone or terminal).
  */
-export const UPDATE_TASK = `
+export const UPDATE_TASK = `${TASK_LUA}
 local state = redis.call('HMGET', KEYS[1], 'v', 's')
 if not state[1] then return -1 end
-local status = state[2]
-if status == 'completed' or status == 'failed' or status == 'cancelled' then return -1 end
+if finished(state[2]) then return -1 end
 if state[1] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(state[1]) + 1), 's', ARGV[2], 'j', ARGV[3])
+if finished(ARGV[2]) and redis.call('ZSCORE', KEYS[2], ARGV[5]) then
+  redis.call('ZADD', KEYS[4], ARGV[6], ARGV[5])
+  sameLife(KEYS[4], KEYS[3])
+  if ARGV[4] ~= '-' then
+    redis.call('ZADD', KEYS[5], redis.call('ZCARD', KEYS[3]), ARGV[4])
+    sameLife(KEYS[5], KEYS[2])
+  end
+end
 return 1`;
 
 /**
  * Creates a task within the store's bounds. KEYS: the task's HASH, the store's index (every task,
- * scored by when it expires, `+inf` for never), the owner's index (its tasks by creation; the
- * ownerless tasks share one). ARGV: now, expires at ('' for never), JSON, status, task id,
- * created at, maxTasks, maxTasksPerOwner, the prefix of task keys, '1' when the owner may make
- * room from its own finished tasks (an ownerless task may not: they are nobody's).
- * Expired entries leave both indexes first; each index then lives until its last task expires.
- * Returns 'ok', or the bound that refused the task ('owner' or 'store'; nothing written).
+ * scored by when it expires, \`+inf\` for never), the owner's index (its tasks by creation; the
+ * ownerless tasks share one, which no bound reads), the task owners, the givers, the owner's
+ * finished index. ARGV: now, expires at ('' for never), JSON, status, task id, created at,
+ * maxTasks, maxTasksPerOwner, the prefix of task keys, the owner as the indexes name it ('-' for
+ * none), the prefix of the index keys.
+ * Expired tasks leave every index first (their owners known from the task owners). At its share
+ * an owner gives its oldest finished task; a full store, the oldest finished task of the giver
+ * holding the most, an ownerless one (\`f:-\`) before a giver of one. Each index then lives until
+ * its last task expires. Returns 'ok', or the bound that refused the task ('owner' or 'store';
+ * nothing written).
  */
-export const CREATE_TASK = `
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-local live, last = {}, 0
-for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
-  local expires = redis.call('ZSCORE', KEYS[2], id)
-  if expires then
-    table.insert(live, id)
-    last = math.max(last, tonumber(expires))
+export const CREATE_TASK = `${TASK_LUA}
+local P, owner = ARGV[11], ARGV[10]
+local function rank(key)
+  if key == '-' then return end
+  if redis.call('ZCARD', P .. 'f:' .. key) > 0 then
+    redis.call('ZADD', KEYS[5], redis.call('ZCARD', P .. key), key)
   else
-    redis.call('ZREM', KEYS[3], id)
+    redis.call('ZREM', KEYS[5], key)
   end
 end
-local function dropOwnFinished()
-  if ARGV[10] ~= '1' then return false end
-  for i, id in ipairs(live) do
-    local status = redis.call('HGET', ARGV[9] .. id, 's')
-    if not status or status == 'completed' or status == 'failed' or status == 'cancelled' then
-      redis.call('DEL', ARGV[9] .. id)
-      redis.call('ZREM', KEYS[2], id)
-      redis.call('ZREM', KEYS[3], id)
-      table.remove(live, i)
-      return true
-    end
+local function forget(id, key)
+  redis.call('DEL', ARGV[9] .. id)
+  redis.call('ZREM', KEYS[2], id)
+  redis.call('HDEL', KEYS[4], id)
+  if key then
+    redis.call('ZREM', P .. key, id)
+    redis.call('ZREM', P .. 'f:' .. key, id)
+    rank(key)
   end
-  return false
 end
-while true do
-  local bound = false
-  if #live >= tonumber(ARGV[8]) then bound = 'owner' elseif redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then bound = 'store' end
-  if not bound then break end
-  if not dropOwnFinished() then return bound end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])) do forget(id, redis.call('HGET', KEYS[4], id)) end
+if owner ~= '-' and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then
+  local done = redis.call('ZRANGE', KEYS[6], 0, 0)[1]
+  if not done then return 'owner' end
+  forget(done, owner)
 end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then
+  local top = redis.call('ZREVRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+  local giver = top[1]
+  if (not giver or tonumber(top[2]) <= 1) and redis.call('EXISTS', P .. 'f:-') == 1 then giver = '-' end
+  local done = giver and redis.call('ZRANGE', P .. 'f:' .. giver, 0, 0)[1]
+  if not done then return 'store' end
+  forget(done, giver)
+end
+local expires = ARGV[2] == '' and math.huge or tonumber(ARGV[2])
+-- Read before the writes below: a key that does not exist yet has no lifetime either.
+local ownerLife = redis.call('PEXPIRETIME', KEYS[3])
 redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[4], 'j', ARGV[3])
-if ARGV[2] == '' then
-  redis.call('ZADD', KEYS[2], '+inf', ARGV[5])
-  last = math.huge
-else
-  redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
-  last = math.max(last, tonumber(ARGV[2]))
-end
+if expires ~= math.huge then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
+redis.call('ZADD', KEYS[2], expires == math.huge and '+inf' or ARGV[2], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
-local function liveUntil(key, at)
-  if at == math.huge then redis.call('PERSIST', key) else redis.call('PEXPIREAT', key, string.format('%.0f', at)) end
+redis.call('HSET', KEYS[4], ARGV[5], owner)
+if finished(ARGV[4]) then redis.call('ZADD', KEYS[6], ARGV[6], ARGV[5]) end
+rank(owner)
+-- An index lives until its last task expires; one already kept forever (-1) stays so.
+if expires == math.huge then
+  redis.call('PERSIST', KEYS[3])
+elseif ownerLife ~= -1 then
+  redis.call('PEXPIREAT', KEYS[3], string.format('%.0f', math.max(expires, ownerLife)))
 end
-liveUntil(KEYS[3], last)
+sameLife(KEYS[6], KEYS[3])
 local top = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
-liveUntil(KEYS[2], tonumber(top[2]))
+if top[2] == 'inf' then redis.call('PERSIST', KEYS[2]) else redis.call('PEXPIREAT', KEYS[2], top[2]) end
+sameLife(KEYS[4], KEYS[2])
+sameLife(KEYS[5], KEYS[2])
 return 'ok'`;
 
 /**

@@ -192,6 +192,7 @@ describe('RedisTaskStore keys', () => {
     await a.taskStore.create(task('t-long', 'principal p', at, 60_000));
     await a.taskStore.create(task('t-short', 'principal p', at, 30_000));
     await a.taskStore.create(task('t-anon', undefined, at, 45_000));
+    await a.taskStore.update('t-short', { status: 'completed', result: {} });
     const keys = (await raw.keys(`${prefix}task*`)).sort();
     expect(keys).toEqual([
       `${prefix}task:t-anon`,
@@ -199,12 +200,16 @@ describe('RedisTaskStore keys', () => {
       `${prefix}task:t-short`,
       `${prefix}tasks:-`,
       `${prefix}tasks:all`,
+      `${prefix}tasks:f:o:principal p`,
+      `${prefix}tasks:givers`,
       `${prefix}tasks:o:principal p`,
+      `${prefix}tasks:who`,
     ]);
     expect(await expiresAt(`${prefix}task:t-short`)).toBe(at + 30_000);
     expect(await expiresAt(`${prefix}tasks:o:principal p`)).toBe(at + 60_000);
+    expect(await expiresAt(`${prefix}tasks:f:o:principal p`)).toBe(at + 60_000);
     expect(await expiresAt(`${prefix}tasks:-`)).toBe(at + 45_000);
-    expect(await expiresAt(`${prefix}tasks:all`)).toBe(at + 60_000);
+    for (const shared of ['all', 'who', 'givers']) expect(await expiresAt(`${prefix}tasks:${shared}`)).toBe(at + 60_000);
   });
 
   it('drops expired ids from the indexes as tasks are created, on the store clock', async () => {
@@ -216,12 +221,17 @@ describe('RedisTaskStore keys', () => {
     try {
       await store.create(task('old', 'o', now, 100));
       await store.create(task('old-anon', undefined, now, 100));
+      await store.update('old', { status: 'completed', result: {} });
+      expect(await raw.zRange(`${prefix}tasks:givers`, 0, -1)).toEqual(['o:o']);
       now += 100;
       await store.create(task('new', 'o', now, 60_000));
       await store.create(task('new-anon', undefined, now, 60_000));
       expect(await raw.zRange(`${prefix}tasks:o:o`, 0, -1)).toEqual(['new']);
       expect(await raw.zRange(`${prefix}tasks:-`, 0, -1)).toEqual(['new-anon']);
       expect((await raw.zRange(`${prefix}tasks:all`, 0, -1)).sort()).toEqual(['new', 'new-anon']);
+      // What a full store reads is pruned with them: the tasks' owners, the finished ones, the givers.
+      expect(await raw.hGetAll(`${prefix}tasks:who`)).toEqual({ new: 'o:o', 'new-anon': '-' });
+      expect(await raw.exists([`${prefix}tasks:f:o:o`, `${prefix}tasks:givers`])).toBe(0);
     } finally {
       await link.close();
     }

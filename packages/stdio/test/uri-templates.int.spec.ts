@@ -61,6 +61,19 @@ describe('resource templates against hostile URIs over stdio', () => {
     await expectServing();
   });
 
+  // #26 review, finding 8: notes://1,999 read note 1 under the URI asked for (the rest dropped),
+  // files:///docs/a,b.md read "docs/a", repo://me/a/b read name "a".
+  it('reads a list into no scalar variable: notes://1,999 is not found; {+path} keeps its comma; and serves on', async () => {
+    const text = async (uri: string) => ((await server.request('resources/read', { uri })) as any).result?.contents[0].text;
+    expect(await server.request('resources/read', { uri: 'notes://1,999' })).toMatchObject({ error: notFound('notes://1,999') });
+    expect(await server.request('resources/read', { uri: 'repo://me/a/b' })).toMatchObject({ error: notFound('repo://me/a/b') });
+    expect(await text('notes://1')).toBe('note 1');
+    expect(await text('notes://1%2C999')).toBe('note 1,999');
+    expect(await text('files:///docs/a,b.md')).toBe('path docs/a,b.md');
+    expect(await text('repo://me/a%2Fb')).toBe('repo me a/b');
+    await expectServing();
+  });
+
   it('refuses a URI over 8 192 characters with -32602 on every method that takes one, and serves on', async () => {
     const tooLong = (what: string) => ({ code: -32602, message: `${what} is 80007 characters long, over the limit of 8192 (maxUriLength)` });
     expect(await server.request('resources/read', { uri: FILE_80007 })).toMatchObject({ error: tooLong('resources/read params.uri') });

@@ -10,10 +10,10 @@ export interface MemoryTaskStoreOptions extends Partial<TaskStoreBounds> {
 
 /**
  * The default task store: tasks of this process, in memory, forgotten after their TTL, at most
- * `maxTasks` of them and `maxTasksPerOwner` of one owner. Past a bound a new task makes room
- * from its owner's own finished tasks, oldest first, else is refused (`TaskStoreFullError`). A
- * restart loses them; give `createApp({ tasks: { store } })` a durable store when outcomes must
- * survive one.
+ * `maxTasks` of them and `maxTasksPerOwner` of one owner. Past a bound a new task makes room by
+ * forgetting a finished task (its owner's own at its share; in a full store the owner holding the
+ * most gives way, docs/tasks.md), else is refused (`TaskStoreFullError`). A restart loses them;
+ * give `createApp({ tasks: { store } })` a durable store when outcomes must survive one.
  *
  * @example
  * const store = new MemoryTaskStore({ maxTasks: 200, maxTasksPerOwner: 20 });
@@ -21,6 +21,10 @@ export interface MemoryTaskStoreOptions extends Partial<TaskStoreBounds> {
 export class MemoryTaskStore implements TaskStore {
   // Insertion order is creation order: the first entries are the oldest.
   private readonly tasks = new Map<string, StoredTask>();
+  // Each owner's task ids in creation order: its share and its list without reading the store.
+  private readonly owners = new Map<string, Set<string>>();
+  // The earliest expiry among the tasks held: before it, no sweep is needed.
+  private nextExpiry = Infinity;
   private readonly maxTasks: number;
   private readonly maxTasksPerOwner: number;
   private readonly now: () => number;
@@ -42,6 +46,11 @@ export class MemoryTaskStore implements TaskStore {
       return Promise.reject(error);
     }
     this.tasks.set(task.taskId, { ...task });
+    if (task.owner !== undefined) {
+      const mine = this.owners.get(task.owner) ?? new Set<string>();
+      this.owners.set(task.owner, mine.add(task.taskId));
+    }
+    if (task.ttlMs !== null) this.nextExpiry = Math.min(this.nextExpiry, task.createdAt + task.ttlMs);
     return Promise.resolve();
   }
 
@@ -62,7 +71,10 @@ export class MemoryTaskStore implements TaskStore {
   list(owner: string, page: { cursor?: string; limit: number }): Promise<{ tasks: StoredTask[]; nextCursor?: string }> {
     const mine: StoredTask[] = [];
     // Ownerless tasks are in no list (a caller without a string owner is given none).
-    if (typeof owner === 'string') for (const task of this.tasks.values()) if (task.owner === owner && !this.expired(task)) mine.push(task);
+    for (const id of typeof owner === 'string' ? (this.owners.get(owner) ?? []) : []) {
+      const task = this.tasks.get(id)!;
+      if (!this.expired(task)) mine.push(task);
+    }
     mine.reverse();
     const start = page.cursor === undefined ? 0 : mine.findIndex((task) => task.taskId === page.cursor) + 1;
     const slice = mine.slice(start, start + page.limit).map((task) => ({ ...task }));
@@ -77,30 +89,70 @@ export class MemoryTaskStore implements TaskStore {
   private live(taskId: string): StoredTask | undefined {
     const task = this.tasks.get(taskId);
     if (task !== undefined && this.expired(task)) {
-      this.tasks.delete(taskId);
+      this.forget(task);
       return undefined;
     }
     return task;
   }
 
+  private forget(task: StoredTask): void {
+    this.tasks.delete(task.taskId);
+    const mine = task.owner === undefined ? undefined : this.owners.get(task.owner);
+    if (mine?.delete(task.taskId) === true && mine.size === 0) this.owners.delete(task.owner!);
+  }
+
+  /** Forgets the expired tasks: a pass over the store, only once the earliest expiry is past. */
+  private sweep(): void {
+    if (this.now() < this.nextExpiry) return;
+    this.nextExpiry = Infinity;
+    for (const task of this.tasks.values()) {
+      if (this.expired(task)) this.forget(task);
+      else if (task.ttlMs !== null) this.nextExpiry = Math.min(this.nextExpiry, task.createdAt + task.ttlMs);
+    }
+  }
+
   /**
-   * Room for one more task of `owner`: expired tasks go first; past the owner's share or the
-   * total, the owner's own oldest finished task; otherwise the task is refused. Another owner's
-   * task, and an ownerless one, stays until its TTL.
+   * Room for one more task of `owner`: expired tasks go first; at its share, its own oldest
+   * finished task; in a full store, the finished task `giver` picks. Otherwise the task is refused.
    */
   private makeRoom(owner: string | undefined): void {
-    let mine = 0;
-    let oldestFinished: string | undefined;
-    for (const [id, task] of this.tasks) {
-      if (this.expired(task)) this.tasks.delete(id);
-      else if (task.owner === owner) {
-        mine += 1;
-        if (oldestFinished === undefined && owner !== undefined && isTerminalStatus(task.status)) oldestFinished = id;
-      }
+    this.sweep();
+    const mine = owner === undefined ? undefined : this.owners.get(owner);
+    if (mine !== undefined && mine.size >= this.maxTasksPerOwner) {
+      const done = this.oldestFinished(mine);
+      if (done === undefined) throw new TaskStoreFullError(this.maxTasksPerOwner, 'owner');
+      this.forget(done);
     }
-    const bound = mine >= this.maxTasksPerOwner ? 'owner' : this.tasks.size >= this.maxTasks ? 'store' : undefined;
-    if (bound === undefined) return;
-    if (oldestFinished === undefined) throw new TaskStoreFullError(bound === 'owner' ? this.maxTasksPerOwner : this.maxTasks, bound);
-    this.tasks.delete(oldestFinished);
+    if (this.tasks.size >= this.maxTasks) {
+      const done = this.giver();
+      if (done === undefined) throw new TaskStoreFullError(this.maxTasks, 'store');
+      this.forget(done);
+    }
+  }
+
+  private oldestFinished(ids: Iterable<string>): StoredTask | undefined {
+    for (const id of ids) {
+      const task = this.tasks.get(id)!;
+      if (isTerminalStatus(task.status)) return task;
+    }
+    return undefined;
+  }
+
+  /**
+   * The finished task a full store forgets: the oldest of the owner holding the most tasks, an
+   * ownerless task counting as an owner of one that goes before an owner of one. One pass over
+   * the store (at most `maxTasks`), run only when it is full.
+   */
+  private giver(): StoredTask | undefined {
+    let chosen: StoredTask | undefined;
+    let weight = 0;
+    // In creation order: among equals, the first seen is the oldest and stays chosen.
+    for (const task of this.tasks.values()) {
+      if (!isTerminalStatus(task.status)) continue;
+      // 2n for an owner of n tasks; 3 for an ownerless task: after an owner of two, before one of one.
+      const held = task.owner === undefined ? 3 : 2 * this.owners.get(task.owner)!.size;
+      if (held > weight) [chosen, weight] = [task, held];
+    }
+    return chosen;
   }
 }

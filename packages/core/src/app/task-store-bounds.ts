@@ -2,7 +2,7 @@
 export interface TaskStoreBounds {
   /** Most tasks kept at once (default 1000). */
   readonly maxTasks: number;
-  /** Most tasks of one owner kept at once (default 100); the ownerless tasks count as one owner. */
+  /** Most tasks of one owner kept at once (default 100); an ownerless task is nobody's share, only the store's. */
   readonly maxTasksPerOwner: number;
 }
 

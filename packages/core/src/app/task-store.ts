@@ -56,11 +56,14 @@ export type TaskChange = Partial<Pick<StoredTask, 'status' | 'statusMessage' | '
  * result cannot both win.
  *
  * A store is bounded (packages/http/test/contracts/task-store.contract.ts holds every store to
- * it): a task is forgotten at `createdAt + ttlMs`; each owner has a share (`maxTasksPerOwner`,
- * the ownerless tasks counting as one owner) and the store a total (`maxTasks`). Past either,
- * `create` forgets the creator's own oldest finished task to make room, never another owner's
- * task inside its TTL (an ownerless task is nobody's to give up), and otherwise rejects with
- * `TaskStoreFullError`.
+ * it): a task is forgotten at `createdAt + ttlMs`; each owner has a share (`maxTasksPerOwner`;
+ * an ownerless task is in no share) and the store a total (`maxTasks`). At its share, `create`
+ * forgets the creator's own oldest finished task. In a full store it forgets one finished task:
+ * the oldest of the owner holding the most tasks among those holding a finished one, an ownerless
+ * task counting as an owner of one (and going first among those of one, oldest first). So a
+ * client that fills the store, from one owner or from many, loses its own results first. A
+ * running task is never forgotten before its TTL: `create` rejects with `TaskStoreFullError`
+ * only when the creator's share, or the whole store, holds no finished task.
  *
  * @example
  * const app = createApp({ name: 'jobs', version: '1.0.0', providers: [Jobs], tasks: { store: new MemoryTaskStore({ maxTasks: 500 }) } });

@@ -240,7 +240,7 @@ describe('tasks and their limits', () => {
     })) as Answer;
     expect(second.error).toEqual({
       code: -31002,
-      message: 'Too many tasks: this caller already has 1 tasks that still count; wait for one to end, cancel one, or let one expire',
+      message: 'Too many tasks: this caller already has 1 task running; wait for one to end, or cancel one',
       data: { bound: 'owner', limit: 1 },
     });
     const taskId = (first.result?.task as { taskId: string }).taskId;

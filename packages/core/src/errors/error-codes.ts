@@ -25,9 +25,10 @@ export const ErrorCode = {
    */
   AccessDenied: -31001,
   /**
-   * No task can be created now: the caller's share of the task store (`data.limit`, its
-   * `maxTasksPerOwner`) or the whole store (`maxTasks`) is taken by tasks that still count.
-   * Outside −32768…−32000, as 2026-07-28 asks of new codes.
+   * No task can be created now: the caller's share of the task store (`data.bound` `owner`,
+   * `data.limit` its `maxTasksPerOwner`) or the whole store (`store`, `maxTasks`) is full of tasks
+   * that are all still running (a finished one would have made room). Outside −32768…−32000, as
+   * 2026-07-28 asks of new codes.
    */
   TaskStoreFull: -31002,
 } as const;

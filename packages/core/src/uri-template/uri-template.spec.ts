@@ -69,6 +69,30 @@ describe('UriTemplate', () => {
     });
   });
 
+  describe('lists, only where the template says so (#26 review, finding 8)', () => {
+    // Before: the first item was kept and the rest dropped (notes://1,999 read note 1).
+    it('does not read a list into a scalar {x} or {/x}: a comma or slash in a string value is percent-encoded', () => {
+      expect(UriTemplate.parse('notes://{id}').match('notes://1,999')).toBeUndefined();
+      expect(UriTemplate.parse('notes://{id}').match('notes://1,../../x')).toBeUndefined();
+      expect(UriTemplate.parse('notes://{id}').match('notes://1%2C999')).toEqual({ id: '1,999' });
+      expect(UriTemplate.parse('x://{a,b}').match('x://1,2,3')).toBeUndefined();
+      expect(UriTemplate.parse('repo://{owner}{/name}').match('repo://me/a/b')).toBeUndefined();
+      expect(UriTemplate.parse('repo://{owner}{/name}').match('repo://me/a%2Fb')).toEqual({ owner: 'me', name: 'a/b' });
+    });
+
+    it('keeps a comma in the value of {+x} and {#x}, and a dot in the value of {.x}, where a string may hold them', () => {
+      expect(UriTemplate.parse('files:///{+path}').match('files:///docs/a,b.md')).toEqual({ path: 'docs/a,b.md' });
+      expect(UriTemplate.parse('s://{#frag}').match('s://#a,b')).toEqual({ frag: 'a,b' });
+      expect(UriTemplate.parse('x://{+a,b}').match('x://1,2,3')).toEqual({ a: '1', b: '2,3' });
+      expect(UriTemplate.parse('img://{name}{.ext}').match('img://archive.tar.gz')).toEqual({ name: 'archive', ext: 'tar.gz' });
+    });
+
+    it('reads a list into an exploded variable', () => {
+      expect(UriTemplate.parse('tags://{tag*}').match('tags://a,b,c')).toEqual({ tag: ['a', 'b', 'c'] });
+      expect(UriTemplate.parse('files://{/path*}').match('files:///a/b/c')).toEqual({ path: ['a', 'b', 'c'] });
+    });
+  });
+
   describe('match on the URIs of issue #26', () => {
     // Before #26 each was a backtracking regex: 21 s for 46 characters of the first, 226 s for
     // 8 000 dashes of the second. The work is counted, not timed.
@@ -103,7 +127,7 @@ describe('UriTemplate', () => {
         service: '28-error-billing',
       });
       expect(UriTemplate.parse('file://{name}.{ext}').match(`file://${'a.'.repeat(3)}`)).toEqual({ name: 'a', ext: 'a.a.' });
-      expect(UriTemplate.parse('img://{name}{.ext}').match('img://archive.tar.gz')).toEqual({ name: 'archive', ext: 'tar' });
+      expect(UriTemplate.parse('img://{name}{.ext}').match('img://archive.tar.gz')).toEqual({ name: 'archive', ext: 'tar.gz' });
     });
   });
 

@@ -57,7 +57,13 @@ function parseExpression(body: string, template: string): Expression {
 
 type Extractor = (capture: string | undefined, into: Record<string, string | string[]>) => boolean;
 
-function listExtractor(expression: Expression, separator: string): Extractor {
+/**
+ * Reads a list expression. Beyond the variables' items (no `*` to take them), a separator is part
+ * of the last value only where a string value may hold it as it is (`inValue`: ',' under `+` and
+ * `#`, '.' under `.`); elsewhere a string value's separator is percent-encoded (`%2C`, `%2F`), so
+ * `notes://{id}` does not match `notes://1,999`, which only a list expands to.
+ */
+function listExtractor(expression: Expression, separator: string, inValue: boolean): Extractor {
   const { variables } = expression;
   return (capture, into) => {
     if (capture === undefined || capture === '') return true;
@@ -71,11 +77,12 @@ function listExtractor(expression: Expression, separator: string): Extractor {
         return true;
       }
       if (i >= items.length) break;
-      const value = decode(items[i]);
+      const last = i === variables.length - 1;
+      const value = decode(last && inValue ? items.slice(i).join(separator) : items[i]);
       if (value === undefined) return false;
       into[spec.name] = value;
     }
-    return true;
+    return inValue || items.length <= variables.length;
   };
 }
 
@@ -105,12 +112,13 @@ function namedExtractor(expression: Expression, separator: string): Extractor {
 function extractorOf(expression: Expression): Extractor {
   switch (expression.operator) {
     case '':
+      return listExtractor(expression, ',', false);
     case '+':
     case '#':
-      return listExtractor(expression, ',');
+      return listExtractor(expression, ',', true);
     case '.':
     case '/': {
-      const list = listExtractor(expression, expression.operator);
+      const list = listExtractor(expression, expression.operator, expression.operator === '.');
       return (capture, into) => list(capture?.slice(1), into);
     }
     case ';': {

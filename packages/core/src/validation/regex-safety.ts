@@ -1,20 +1,28 @@
-import { intersectRanges, parseRegex, rangesSize, type CharSet, type RegexShape } from './regex-shape';
+import { nullable, positionAutomaton, setsMeet, stronglyConnected, type Automaton, type Edge, type Unrolling } from './regex-automaton';
+import { polynomialDegree } from './regex-degree';
+import { ANY, parseRegex, type RegexShape } from './regex-shape';
+import { moreWaysThan } from './regex-ways';
 
 /**
- * Whether a backtracking engine (V8's) can take time exponential in the input on a regex: when
- * some part of it can read the same text in two different ways and is repeated, each repetition
- * doubles the ways a failing match tries (`(a+)+$`, `(a|a)*$`, `(\w+\s?)*$` on 30 characters:
- * seconds; on 40: hours). Polynomial cases (`\s*\s*$`, `[^@]+@[^@]+\.[^@]+`) are not this
- * check's business: the length of the input bounds them.
+ * Whether a backtracking engine (V8's) can take time on a regex that a short crafted value makes
+ * long. Three checks, on the regex and on each lookaround's body, read as a position automaton
+ * (regex-automaton.ts):
  *
- * The test is the one for exponential ambiguity (Weber and Seidl): build the regex's position
- * automaton (Glushkov: one state per character step, each edge tagged with the construct that
- * made it, so that `(a+)+`'s two ways from `a` back to `a` stay two edges), pair it with itself,
- * and look for a cycle of pairs that starts on one state twice and leaves it by two different
- * edges reading the same character: two different ways around the same loop on the same text.
+ * - exponential: some part can read the same text in two different ways and is repeated, so
+ *   each repetition doubles the ways a failing match tries (`(a+)+$`, `(a|a)*$`, `(\w+\s?)*$` on
+ *   30 characters: seconds; on 40: hours). The test is the one for exponential ambiguity (Weber
+ *   and Seidl): pair the automaton with itself and look for a cycle of pairs that starts on one
+ *   state twice and leaves it by two different edges reading the same character.
+ * - polynomial: neighbouring repetitions that can share one text out among them (regex-degree.ts).
+ *   Up to quadratic passes (`^a*a*b$`, `^[^@]+@[^@]+\.[^@]+$`); cubic and beyond is refused
+ *   (`^a*a*a*b$`, `^\w+\d+\w+\d+$`). A pattern that does not start with `^` is tried from every
+ *   position of the value, one degree more (`a*a*b`).
+ * - many ways: counted repetitions written out have no loop, but their copies can share one text
+ *   out in a number of ways that grows with the product of the counts (`(?:\w{1,10}\s?){1,10}`:
+ *   25 s on 51 characters). Refused beyond `MAX_WAYS` ways to read one text (regex-ways.ts).
  */
 
-/** The longest a check may look (product edges): beyond it a pattern is refused as too large to check. */
+/** The longest a check may look (its steps): beyond it a pattern is refused as too large to check. */
 const MAX_STEPS = 500_000;
 /** Steps of the automaton beyond which a pattern is not analysed at all. */
 const MAX_POSITIONS = 1_000;
@@ -24,28 +32,105 @@ const MAX_POSITIONS = 1_000;
  * ambiguity (`(a|a){0,30}` is exponential all the same).
  */
 const MAX_UNROLLED = 10;
-/** Characters two inexact sets may have in common and still be told apart by test; beyond it, they are taken to meet. */
-const MAX_TESTED = 1_024;
+/** The most ways one text may be read (counted repetitions written out) before a pattern is refused. */
+export const MAX_WAYS = 1_000;
+/** The highest degree of a polynomial pattern that passes: quadratic. */
+export const MAX_DEGREE = 2;
 
 /** Why a regex is refused; undefined when it is safe. */
-export type RegexRisk = { kind: 'ambiguous-repetition'; repetition: string } | { kind: 'too-large' } | undefined;
+export type RegexRisk =
+  | { kind: 'ambiguous-repetition'; repetition: string }
+  | { kind: 'too-many-ways'; repetition: string | undefined }
+  | { kind: 'polynomial'; degree: number; repetitions: string[]; everyStart: boolean }
+  | { kind: 'too-large' }
+  | undefined;
+
+const TOO_LARGE = { kind: 'too-large' } as const;
+/** The engine's search from every position of the value: `[^]*?` before a pattern without `^`. */
+const EVERY_START: RegexShape = {
+  kind: 'repeat',
+  body: { kind: 'chars', set: { ranges: ANY, exact: true, source: '[^]', flags: '' } },
+  min: 0,
+  max: Infinity,
+  text: '',
+};
+const loopsBeyondTen: Unrolling = (min, max) => (max <= MAX_UNROLLED ? [min, max] : undefined);
+/**
+ * Counted repetitions written out for counting ways; a loop once more than its least (`x*` as
+ * `x?`). Beyond `MAX_UNROLLED` + 1 copies more add no way the checks before have not refused
+ * (such a repetition is a loop to them), but for the rounds a body that may read nothing must
+ * make: `(a?){30}` is 30 copies.
+ */
+const writtenOut: Unrolling = (min, max, body) => {
+  const most = nullable(body) ? Math.max(MAX_UNROLLED + 1, min) : MAX_UNROLLED + 1;
+  return [Math.min(min, most), Math.min(max === Infinity ? min + 1 : max, most)];
+};
 
 /**
- * The repetition of `source` (compiled with `flags`) that makes its matching exponential, or
- * `too-large` when it has too many steps to tell; undefined when there is none.
+ * Why a backtracking engine can take long on `source` (compiled with `flags`), or undefined
+ * when it cannot.
  *
  * @example
- * exponentialRisk('^(\\w+\\s?)*$', ''); // { kind: 'ambiguous-repetition', repetition: '(\\w+\\s?)*' }
- * exponentialRisk('^[a-z0-9]+(?:-[a-z0-9]+)*$', ''); // undefined
+ * backtrackingRisk('^(\\w+\\s?)*$', ''); // { kind: 'ambiguous-repetition', repetition: '(\\w+\\s?)*' }
+ * backtrackingRisk('^a*a*a*b$', ''); // { kind: 'polynomial', degree: 3, repetitions: ['a*', 'a*', 'a*'], everyStart: false }
+ * backtrackingRisk('^[a-z0-9]+(?:-[a-z0-9]+)*$', ''); // undefined
  */
-export function exponentialRisk(source: string, flags: string): RegexRisk {
-  const { shape, sides } = parseRegex(source, flags);
-  for (const part of [shape, ...sides]) {
-    if (!repeatsMoreThanOneStep(part)) continue;
-    const automaton = positionAutomaton(part);
-    if (automaton === undefined) return { kind: 'too-large' };
+export function backtrackingRisk(source: string, flags: string): RegexRisk {
+  const { shape, sides, sidesFirst } = parseRegex(source, flags);
+  const anchored = (!flags.includes('m') && source.startsWith('^')) || flags.includes('y');
+  const risks = [partRisk(shape, anchored), ...sides.map((side, i) => partRisk(side, anchored && sidesFirst[i]))];
+  return risks.find((risk) => risk !== undefined);
+}
+
+/** The risk of one part (the regex, or a lookaround's body); `first` when it runs only where the value starts. */
+function partRisk(shape: RegexShape, first: boolean): RegexRisk {
+  if (repeatsMoreThanOneStep(shape)) {
+    const automaton = positionAutomaton(shape, loopsBeyondTen, MAX_POSITIONS);
+    if (automaton === undefined) return TOO_LARGE;
     const risk = ambiguousLoop(automaton);
     if (risk !== undefined) return risk;
+  }
+  const tried = positionAutomaton(first ? shape : { kind: 'seq', items: [EVERY_START, shape] }, loopsBeyondTen, MAX_POSITIONS);
+  const degree = tried && polynomialDegree(tried, MAX_STEPS);
+  if (degree === undefined) return TOO_LARGE;
+  if (degree.degree > MAX_DEGREE) {
+    return {
+      kind: 'polynomial',
+      degree: degree.degree,
+      repetitions: degree.repetitions.filter((text) => text !== ''),
+      everyStart: degree.repetitions[0] === '',
+    };
+  }
+  const many = tooManyWays(shape);
+  if (many === undefined) return TOO_LARGE;
+  return many ? { kind: 'too-many-ways', repetition: outermostWithTooManyWays(shape) } : undefined;
+}
+
+/** Whether `shape`, counted repetitions written out, reads some text in more than `MAX_WAYS` ways. */
+function tooManyWays(shape: RegexShape): boolean | undefined {
+  const automaton = positionAutomaton(shape, writtenOut, MAX_POSITIONS);
+  return automaton && moreWaysThan(automaton, MAX_WAYS, MAX_STEPS);
+}
+
+/** The outermost counted repetition that by itself reads a text in too many ways, if one does. */
+function outermostWithTooManyWays(shape: RegexShape): string | undefined {
+  switch (shape.kind) {
+    case 'seq':
+      return firstFound(shape.items);
+    case 'alt':
+      return firstFound(shape.options);
+    case 'repeat':
+      if (shape.max > 1 && shape.max !== Infinity && shape.body.kind !== 'chars' && tooManyWays(shape) === true) return shape.text;
+      return outermostWithTooManyWays(shape.body);
+    default:
+      return undefined;
+  }
+}
+
+function firstFound(shapes: readonly RegexShape[]): string | undefined {
+  for (const shape of shapes) {
+    const found = outermostWithTooManyWays(shape);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -64,83 +149,10 @@ function repeatsMoreThanOneStep(shape: RegexShape): boolean {
   }
 }
 
-interface Edge {
-  readonly to: number;
-  /** The repetition whose loop this edge closes (its text), or undefined for a step of a sequence. */
-  readonly loop: string | undefined;
-}
-
-interface Automaton {
-  /** What each state reads (state 0 is the start and reads nothing). */
-  readonly sets: CharSet[];
-  readonly out: Edge[][];
-}
-
-interface Fragment {
-  nullable: boolean;
-  first: number[];
-  last: number[];
-}
-
-function positionAutomaton(shape: RegexShape): Automaton | undefined {
-  const sets: CharSet[] = [{ ranges: [], exact: true, source: '[]', flags: '' }];
-  const out: Edge[][] = [[]];
-  const link = (from: readonly number[], to: readonly number[], loop: string | undefined) => {
-    for (const a of from) for (const b of to) out[a].push({ to: b, loop });
-  };
-  const build = (node: RegexShape): Fragment => {
-    switch (node.kind) {
-      case 'chars': {
-        const state = sets.length;
-        sets.push(node.set);
-        out.push([]);
-        return { nullable: false, first: [state], last: [state] };
-      }
-      case 'seq': {
-        let whole: Fragment = { nullable: true, first: [], last: [] };
-        for (const item of node.items) {
-          const next = build(item);
-          link(whole.last, next.first, undefined);
-          whole = {
-            nullable: whole.nullable && next.nullable,
-            first: whole.nullable ? [...whole.first, ...next.first] : whole.first,
-            last: next.nullable ? [...whole.last, ...next.last] : next.last,
-          };
-        }
-        return whole;
-      }
-      case 'alt': {
-        const parts = node.options.map(build);
-        return { nullable: parts.some((part) => part.nullable), first: parts.flatMap((part) => part.first), last: parts.flatMap((part) => part.last) };
-      }
-      case 'repeat': {
-        if (node.max === 0) return { nullable: true, first: [], last: [] };
-        if (node.max > 1 && node.max <= MAX_UNROLLED) return build(unrolled(node.body, node.min, node.max));
-        const body = build(node.body);
-        if (node.max > 1) link(body.last, body.first, node.text);
-        return { nullable: node.min === 0 || body.nullable, first: body.first, last: body.last };
-      }
-      default:
-        return { nullable: true, first: [], last: [] };
-    }
-  };
-  const whole = build(shape);
-  if (sets.length > MAX_POSITIONS) return undefined;
-  link([0], whole.first, undefined);
-  return { sets, out };
-}
-
-/** `body{min,max}` written out: `min` copies, then `max - min` nested optional ones. */
-function unrolled(body: RegexShape, min: number, max: number): RegexShape {
-  let tail: RegexShape = { kind: 'empty' };
-  for (let i = max; i > min; i--) tail = { kind: 'repeat', body: { kind: 'seq', items: [body, tail] }, min: 0, max: 1, text: '' };
-  return { kind: 'seq', items: [...Array.from({ length: min }, () => body), tail] };
-}
-
 /**
- * Walks the pairs of states that read the same text from the start (Tarjan's strongly connected
- * components, without recursion) and finds a component that holds a pair (q, q) and an edge
- * taken two different ways: a loop two paths go around on the same text.
+ * Walks the pairs of states that read the same text from the start and finds a strongly
+ * connected component of them that holds a pair (q, q) and an edge taken two different ways: a
+ * loop two paths go around on the same text.
  */
 function ambiguousLoop({ sets, out }: Automaton): RegexRisk {
   const n = sets.length;
@@ -150,13 +162,14 @@ function ambiguousLoop({ sets, out }: Automaton): RegexRisk {
     const at = a * n + b;
     if (meets[at] === -1) {
       const tested = { count: 0 };
-      meets[at] = setsMeet(sets[a], sets[b], tested) ? 1 : 0;
+      meets[at] = setsMeet([sets[a], sets[b]], tested) ? 1 : 0;
       steps += tested.count;
     }
     return meets[at] === 1;
   };
   // Successors of a pair: [pair, first edge, second edge] for each two edges reading a common character.
-  const successors = (pair: number): Array<[number, Edge, Edge]> => {
+  const edgesOf = new Map<number, Array<[number, Edge, Edge]>>();
+  const successors = (pair: number): number[] => {
     const p = Math.floor(pair / n);
     const q = pair % n;
     const found: Array<[number, Edge, Edge]> = [];
@@ -166,52 +179,11 @@ function ambiguousLoop({ sets, out }: Automaton): RegexRisk {
         if (meet(e1.to, e2.to)) found.push([e1.to * n + e2.to, e1, e2]);
       }
     }
-    return found;
+    edgesOf.set(pair, found);
+    return found.map((edge) => edge[0]);
   };
-  const order = new Map<number, number>();
-  const low = new Map<number, number>();
-  const component = new Map<number, number>();
-  const stack: number[] = [];
-  const onStack = new Set<number>();
-  const edgesOf = new Map<number, Array<[number, Edge, Edge]>>();
-  let counter = 0;
-  let components = 0;
-  const frames: Array<{ pair: number; next: number }> = [];
-  const enter = (pair: number) => {
-    order.set(pair, counter);
-    low.set(pair, counter);
-    counter++;
-    stack.push(pair);
-    onStack.add(pair);
-    edgesOf.set(pair, successors(pair));
-    frames.push({ pair, next: 0 });
-  };
-  enter(0);
-  while (frames.length > 0) {
-    if (steps > MAX_STEPS) return { kind: 'too-large' };
-    const frame = frames[frames.length - 1];
-    const edges = edgesOf.get(frame.pair)!;
-    if (frame.next < edges.length) {
-      const target = edges[frame.next++][0];
-      if (!order.has(target)) enter(target);
-      else if (onStack.has(target)) low.set(frame.pair, Math.min(low.get(frame.pair)!, order.get(target)!));
-      continue;
-    }
-    frames.pop();
-    if (frames.length > 0) {
-      const parent = frames[frames.length - 1].pair;
-      low.set(parent, Math.min(low.get(parent)!, low.get(frame.pair)!));
-    }
-    if (low.get(frame.pair) === order.get(frame.pair)) {
-      let member: number;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.set(member, components);
-      } while (member !== frame.pair);
-      components++;
-    }
-  }
+  const component = stronglyConnected(0, successors, () => steps > MAX_STEPS);
+  if (component === undefined) return TOO_LARGE;
   const diagonal = new Set<number>();
   for (const [pair, id] of component) if (Math.floor(pair / n) === pair % n) diagonal.add(id);
   let worst: string | undefined;
@@ -235,30 +207,4 @@ function* edgesInside(edgesOf: Map<number, Array<[number, Edge, Edge]>>, compone
     if (component.get(pair) !== id) continue;
     for (const edge of edges) if (component.get(edge[0]) === id) yield edge;
   }
-}
-
-/**
- * Whether two steps can read one same character: by their ranges, else (inexact ones) by testing
- * the characters they may share, counted in `tested`.
- */
-function setsMeet(a: CharSet, b: CharSet, tested: { count: number }): boolean {
-  const common = intersectRanges(a.ranges, b.ranges);
-  if (common.length === 0) return false;
-  if ((a.exact && b.exact) || rangesSize(common) > MAX_TESTED) return true;
-  const inA = tester(a);
-  const inB = tester(b);
-  for (let i = 0; i < common.length; i += 2) {
-    for (let code = common[i]; code <= common[i + 1]; code++) {
-      tested.count++;
-      const char = String.fromCodePoint(code);
-      if (inA(char) && inB(char)) return true;
-    }
-  }
-  return false;
-}
-
-function tester(set: CharSet): (char: string) => boolean {
-  if (set.exact) return () => true;
-  const regex = new RegExp(`^(?:${set.source})$`, set.flags.replace(/[dgmy]/g, ''));
-  return (char) => regex.test(char);
 }

@@ -31,6 +31,8 @@ export type RegexShape =
 export interface ParsedRegex {
   readonly shape: RegexShape;
   readonly sides: readonly RegexShape[];
+  /** For each of `sides`: whether no character step comes before it, so that it runs where the pattern starts. */
+  readonly sidesFirst: readonly boolean[];
 }
 
 const MAX_CODE_POINT = 0x10ffff;
@@ -130,6 +132,10 @@ class RegexReader {
   private readonly unicode: boolean;
   private readonly sets: boolean;
   private readonly sides: RegexShape[] = [];
+  private readonly sidesFirst: boolean[] = [];
+  /** Lookarounds around the step being read; and whether a step was read outside any. */
+  private lookarounds = 0;
+  private stepRead = false;
   /** The step being read has no exact ranges (see `CharSet`). */
   private inexact = false;
   private start = 0;
@@ -144,7 +150,7 @@ class RegexReader {
 
   read(): ParsedRegex {
     const shape = this.alternation();
-    return { shape, sides: this.sides };
+    return { shape, sides: this.sides, sidesFirst: this.sidesFirst };
   }
 
   private peek(offset = 0): string {
@@ -220,6 +226,7 @@ class RegexReader {
   }
 
   private chars(ranges: CharRanges): RegexShape {
+    if (this.lookarounds === 0) this.stepRead = true;
     const source = this.source.slice(this.start, this.index);
     const caseless = this.flags.includes('i');
     return { kind: 'chars', set: { ranges: caseless ? foldCase(ranges) : ranges, exact: !this.inexact, source, flags: this.flags } };
@@ -242,10 +249,18 @@ class RegexReader {
         this.index = this.source.indexOf(':', this.index) + 1;
       }
     }
+    if (!lookaround) {
+      const body = this.alternation();
+      this.index++; // ')'
+      return body;
+    }
+    const first = !this.stepRead;
+    this.lookarounds++;
     const body = this.alternation();
+    this.lookarounds--;
     this.index++; // ')'
-    if (!lookaround) return body;
     this.sides.push(body);
+    this.sidesFirst.push(first);
     return EMPTY;
   }
 
@@ -273,6 +288,7 @@ class RegexReader {
 
   /** What a backreference may read: any text, as far as this shape can tell. */
   private backreference(): RegexShape {
+    if (this.lookarounds === 0) this.stepRead = true;
     const anything: CharSet = { ranges: ANY, exact: true, source: '[^]', flags: '' };
     return { kind: 'repeat', body: { kind: 'chars', set: anything }, min: 0, max: Infinity, text: this.source.slice(this.start, this.index) };
   }

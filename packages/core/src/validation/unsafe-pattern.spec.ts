@@ -41,6 +41,56 @@ describe('patterns that run on client input', () => {
     expect(error.fixes.join('\n')).toContain('^[a-z0-9]+(?:-[a-z0-9]+)*$');
   });
 
+  it('refuses counted copies that share one text out in more than 1 000 ways (#26 review, finding 1)', () => {
+    class Input {
+      @Matches(/^(?:\w{1,10}\s?){1,10}$/)
+      words: string;
+    }
+    class Tools {
+      @Tool()
+      tag(input: Input) {
+        return input.words;
+      }
+    }
+    const error = refusal([Tools]);
+    expect(error.code).toBe(DefinitionErrorCode.UNSAFE_PATTERN);
+    expect(error.problem).toBe(
+      '@Matches on Input.words has the pattern /^(?:\\w{1,10}\\s?){1,10}$/, whose counted repetition (?:\\w{1,10}\\s?){1,10} can share one text out among its copies in more than 1000 ways: ' +
+        'a crafted value of a few dozen characters makes it run for seconds or minutes, and the server answers nothing else meanwhile.',
+    );
+    expect(error.fixes.join('\n')).toContain('^\\w{1,10}(?:\\s\\w{1,10}){0,9}$ rather than ^(?:\\w{1,10}\\s?){1,10}$');
+  });
+
+  it('refuses three neighbouring repetitions that share a text (cubic), and says why a missing ^ counts (#26 review, finding 7)', () => {
+    class Input {
+      @Matches(/^[A-Z0-9]+-?[A-Z0-9]+-?[A-Z0-9]+$/)
+      code: string;
+    }
+    class Tools {
+      @Tool()
+      find(input: Input) {
+        return input.code;
+      }
+    }
+    const error = refusal([Tools]);
+    expect(error.code).toBe(DefinitionErrorCode.UNSAFE_PATTERN);
+    expect(error.problem).toBe(
+      '@Matches on Input.code has the pattern /^[A-Z0-9]+-?[A-Z0-9]+-?[A-Z0-9]+$/, whose repetitions [A-Z0-9]+, [A-Z0-9]+ and [A-Z0-9]+ can share one text out among them: ' +
+        'the time to reject a value grows as the cube of its length (n^3), a few thousand characters take seconds, and the server answers nothing else meanwhile.',
+    );
+    expect(error.fixes.join('\n')).toContain('^[A-Z0-9]+(?:-[A-Z0-9]+){0,2}$ rather than ^[A-Z0-9]+-?[A-Z0-9]+-?[A-Z0-9]+$');
+    class Raw {
+      @Tool({ inputSchema: { type: 'object', properties: { contact: { type: 'string', pattern: '[^@]+@[^@]+\\.[^@]+$' } } } })
+      mail(input: { contact?: string }) {
+        return input.contact ?? '';
+      }
+    }
+    expect(refusal([Raw]).problem).toBe(
+      'The inputSchema of Raw.mail (at #/properties/contact/pattern) has the pattern /[^@]+@[^@]+\\.[^@]+$/u, which is tried from every position of the value (it does not start with ^, or it is a lookaround past the start), ' +
+        'and whose repetitions [^@]+, [^@]+ and [^@]+ can share one text out among them: the time to reject a value grows as the cube of its length (n^3), a few thousand characters take seconds, and the server answers nothing else meanwhile.',
+    );
+  });
+
   it('refuses one with flags, which class-validator runs instead of ajv, and one in a prompt', () => {
     class Flagged {
       @Matches('^(?:a|A)+$', 'i')

@@ -33,8 +33,9 @@ const DONE = { status: 'completed', result: { content: [], isError: false } } as
 
 /**
  * The behaviour every TaskStore shares: round trips, compare-and-set that keeps terminal states,
- * owners' pages, expiry on the store's clock, and its bounds (a share per owner, a total; a
- * flooding owner makes room from its own finished tasks, never from anyone else's).
+ * owners' pages, expiry on the store's clock, and its bounds (a share per owner, made room in
+ * from its own finished tasks; a total where the owner holding the most gives a finished task,
+ * an ownerless task counting as an owner of one; running tasks never).
  */
 export function taskStoreContract(name: string, make: (setup: TaskStoreSetup) => Promise<TaskStoreFixture> | TaskStoreFixture): void {
   describe(`TaskStore contract: ${name}`, () => {
@@ -129,36 +130,65 @@ export function taskStoreContract(name: string, make: (setup: TaskStoreSetup) =>
       expect(await ids('carol')).toEqual(['carol-2', 'carol-done']);
     });
 
-    it("refuses a task when the store is full rather than drop another owner's, until tasks expire", async () => {
-      for (let i = 0; i < 4; i += 1) await fixture.store.create(task(`a${i}`, 'alice', now + i));
-      for (let i = 0; i < 4; i += 1) {
-        await fixture.store.create(task(`b${i}`, 'bob', now + i, 10_000));
-        await fixture.store.update(`b${i}`, DONE);
-      }
-      await expect(fixture.store.create(task('d0', 'dan', now + 5))).rejects.toMatchObject(full('store', MAX_TASKS));
-      expect(await ids('bob')).toEqual(['b3', 'b2', 'b1', 'b0']);
-      // Bob has finished tasks of his own to give up; Alice, whose all still run, has none.
-      await fixture.store.create(task('b4', 'bob', now + 6));
-      expect(await ids('bob')).toEqual(['b4', 'b3', 'b2', 'b1']);
-      await expect(fixture.store.create(task('a4', 'alice', now + 7))).rejects.toMatchObject(full('store', MAX_TASKS));
-      now += 10_010;
-      await fixture.store.create(task('d0', 'dan', now));
-      await fixture.store.create(task('a4', 'alice', now));
-      expect(await ids('dan')).toEqual(['d0']);
-      expect(await ids('bob')).toEqual(['b4']);
+    it('in a full store forgets the oldest finished task of the owner holding the most: one client over many owners cannot lock out a newcomer', async () => {
+      const done = async (id: string, owner: string, at: number): Promise<void> => {
+        await fixture.store.create(task(id, owner, at, 86_400_000));
+        await fixture.store.update(id, DONE);
+      };
+      await done('v0', 'victim', now);
+      // One client as two owners (sessions are free), each with day-long results: the store is full.
+      for (let i = 0; i < MAX_PER_OWNER; i += 1) await done(`f1-${i}`, 'flood-1', now + i);
+      for (let i = 0; i < MAX_TASKS - MAX_PER_OWNER - 1; i += 1) await done(`f2-${i}`, 'flood-2', now + i);
+      await fixture.store.create(task('n0', 'newcomer', now + 10));
+      expect(await fixture.store.get('f1-0')).toBeUndefined();
+      await fixture.store.create(task('n1', 'newcomer', now + 11));
+      await fixture.store.create(task('v1', 'victim', now + 12));
+      expect(await ids('flood-1')).toEqual(['f1-4', 'f1-3']);
+      expect(await ids('flood-2')).toEqual(['f2-1', 'f2-0']);
+      expect(await ids('newcomer')).toEqual(['n1', 'n0']);
+      // The caller who held few kept its result.
+      expect(await ids('victim')).toEqual(['v1', 'v0']);
+      expect((await fixture.store.get('v0'))?.result).toEqual(DONE.result);
     });
 
-    it('counts the ownerless tasks as one owner, and drops none of them inside its TTL', async () => {
-      for (let i = 0; i < MAX_PER_OWNER; i += 1) {
-        await fixture.store.create(task(`x${i}`, undefined, now + i, 1_000));
-        await fixture.store.update(`x${i}`, DONE);
+    it('refuses only when no finished task is left, the share or the store full of running tasks, and says which', async () => {
+      for (let i = 0; i < MAX_PER_OWNER; i += 1) await fixture.store.create(task(`r${i}`, 'runner', now + i));
+      for (let i = 0; i < MAX_TASKS - MAX_PER_OWNER; i += 1) await fixture.store.create(task(`s${i}`, 'sam', now + i));
+      const store = fixture.store.create(task('d0', 'dan', now + 10));
+      await expect(store).rejects.toMatchObject(full('store', MAX_TASKS));
+      await expect(store).rejects.toThrow(`The task store is full: all ${MAX_TASKS} of its tasks are still running; try again when one ends`);
+      const share = fixture.store.create(task('r5', 'runner', now + 10));
+      await expect(share).rejects.toMatchObject(full('owner', MAX_PER_OWNER));
+      await expect(share).rejects.toThrow(`Too many tasks: this caller already has ${MAX_PER_OWNER} tasks running; wait for one to end, or cancel one`);
+      // One finished task anywhere makes room, whoever holds it.
+      await fixture.store.update('s1', DONE);
+      await fixture.store.create(task('d0', 'dan', now + 11));
+      expect(await ids('sam')).toEqual(['s2', 's0']);
+      expect(await ids('runner')).toHaveLength(MAX_PER_OWNER);
+      await expect(fixture.store.create(task('d1', 'dan', now + 12))).rejects.toMatchObject(full('store', MAX_TASKS));
+    });
+
+    it('holds ownerless tasks in no share: each counts as an owner of one task, and goes before an owner of one, oldest first', async () => {
+      // More ownerless tasks than one owner's share: no anonymous caller exhausts a share for the others.
+      for (let i = 0; i < MAX_TASKS - 2; i += 1) {
+        await fixture.store.create(task(`a${i}`, undefined, now + i));
+        await fixture.store.update(`a${i}`, DONE);
       }
-      await expect(fixture.store.create(task('x-over', undefined, now + 10))).rejects.toMatchObject(full('owner', MAX_PER_OWNER));
-      for (let i = 0; i < MAX_PER_OWNER; i += 1) expect((await fixture.store.get(`x${i}`))?.status).toBe('completed');
-      await fixture.store.create(task('owned', 'frank', now + 10));
-      now += 1_000 + MAX_PER_OWNER;
-      await fixture.store.create(task('x-later', undefined, now));
-      expect((await fixture.store.get('x-later'))?.status).toBe('working');
+      await fixture.store.create(task('f0', 'frank', now + 10));
+      await fixture.store.update('f0', DONE);
+      await fixture.store.create(task('f1', 'frank', now + 11));
+      // Full. Frank holds two tasks, more than any ownerless one: his result goes first.
+      await fixture.store.create(task('y0', undefined, now + 20));
+      expect(await ids('frank')).toEqual(['f1']);
+      // Then the oldest anonymous result, never a running task.
+      await fixture.store.create(task('g0', 'gina', now + 21));
+      expect(await fixture.store.get('a0')).toBeUndefined();
+      await fixture.store.update('g0', DONE);
+      await fixture.store.create(task('y1', undefined, now + 22));
+      expect(await fixture.store.get('a1')).toBeUndefined();
+      expect((await fixture.store.get('a2'))?.status).toBe('completed');
+      expect((await fixture.store.get('g0'))?.status).toBe('completed');
+      expect((await fixture.store.get('f1'))?.status).toBe('working');
     });
   });
 }
