@@ -99,7 +99,13 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
   );
 
   for (const { methods, path } of core.routes) {
-    const handler = async (request: FastifyRequest, reply: FastifyReply) => send(reply, await core.handle(toHttpRequest(request, reply, path)));
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const incoming = toHttpRequest(request, reply, path);
+      // Fastify keeps its request for as long as the response lasts (hours, for a stream): not
+      // the body too, which core has read by now.
+      request.body = undefined;
+      return send(reply, await core.handle(incoming));
+    };
     // With request logging on, Fastify's lines carry `req.url`: a token sent in the query (refused
     // with 400, A13) must not reach the log on the way.
     instance.route({ method: [...methods], url: path, exposeHeadRoute: false, handler, logSerializers: { req: loggedRequest } });

@@ -8,6 +8,9 @@ export const authenticated = new WeakMap<FastifyRequest, AuthInfo | null>();
 /** A Fastify request as the core reads it; `path` is the route's own, whatever prefix it is mounted under. */
 export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path: string): HttpRequest {
   const raw = reply.raw;
+  // The closure below outlives the request as long as its stream (hours, for a listen): it holds
+  // the Node objects, not the Fastify request and its body.
+  const incoming = request.raw;
   const auth = authenticated.get(request);
   // A getter (trustProxy reads the forwarding headers): read once.
   const ip = request.ip;
@@ -25,7 +28,7 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
     // The socket's port belongs to the address only when no trusted proxy put another one there.
     remotePort: ip === socket.remoteAddress ? socket.remotePort : undefined,
     httpVersion: request.raw.httpVersion,
-    onClose: (listener) => onClientGone(request.raw, raw, listener),
+    onClose: (listener) => onClientGone(incoming, raw, listener),
   };
 }
 

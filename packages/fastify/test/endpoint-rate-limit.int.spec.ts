@@ -132,6 +132,83 @@ describe('the endpoint-wide rate limit on Fastify', () => {
     ]);
   });
 
+  // The legacy HTTP+SSE paths serve the same app: a caller refused on /mcp must not go on there.
+  it('covers the legacy GET /sse and POST /messages (each message of a batch counted), and serves another address on', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const server = await serveWith(logger, { legacySse: true, rateLimit: { limit: 5, windowMs: 60_000 } });
+    const base = server.url.replace(/\/mcp$/, '');
+    // Two callers on loopback: 127.0.0.1 and 127.0.0.2 (the address keys the bucket).
+    const call = (from: string, method: string, path: string, body?: string) =>
+      new Promise<{ status: number; text: () => Promise<string>; read: (until: string) => Promise<string>; close: () => void }>((resolve, reject) => {
+        const request = httpRequest(
+          `${base}${path}`,
+          {
+            method,
+            localAddress: from,
+            agent: false,
+            headers: { accept: 'application/json, text/event-stream', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          },
+          (response) => {
+            let received = '';
+            const waiters: Array<() => void> = [];
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => {
+              received += chunk;
+              for (const wake of waiters.splice(0)) wake();
+            });
+            const ended = new Promise<string>((done) => response.on('end', () => done(received)));
+            resolve({
+              status: response.statusCode!,
+              text: () => ended,
+              read: async (until) => {
+                while (!received.includes(until)) await new Promise<void>((wake) => waiters.push(wake));
+                return received;
+              },
+              close: () => request.destroy(),
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    const stream = await call('127.0.0.1', 'GET', '/sse');
+    expect(stream.status).toBe(200);
+    const messages = /data: (\S+)/.exec(await stream.read('sessionId='))![1];
+    const init = INIT.replace('2025-11-25', '2025-03-26');
+    expect((await call('127.0.0.1', 'POST', messages, init)).status).toBe(202);
+    await stream.read('"id":1');
+    // Two tokens taken (the stream, initialize): a batch of four needs four, as four messages would.
+    const pings = (ids: number[]) => JSON.stringify(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
+    const batch = await call('127.0.0.1', 'POST', messages, pings([2, 3, 4, 5]));
+    expect(batch.status).toBe(429);
+    expect(JSON.parse(await batch.text())).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/^Too Many Requests/) },
+    });
+    // Out of tokens: a new stream, a message and the MCP endpoint are refused alike, before their bodies are read.
+    expect((await call('127.0.0.1', 'GET', '/sse')).status).toBe(429);
+    expect((await call('127.0.0.1', 'POST', messages, pings([6]))).status).toBe(429);
+    expect((await call('127.0.0.1', 'POST', '/mcp', INIT)).status).toBe(429);
+    // Nothing of the refused batch ran (no answer on the stream), and each of its requests has its line.
+    stream.close();
+    expect(lines.filter((line) => line.msg === 'request' && line.method === 'ping').map((line) => `${String(line.rpcId)} ${String(line.outcome)}`)).toEqual([
+      '2 rate_limited',
+      '3 rate_limited',
+      '4 rate_limited',
+      '5 rate_limited',
+    ]);
+    // Another address has its own bucket and is served on both transports.
+    const other = await call('127.0.0.2', 'GET', '/sse');
+    expect(other.status).toBe(200);
+    const otherMessages = /data: (\S+)/.exec(await other.read('sessionId='))![1];
+    expect((await call('127.0.0.2', 'POST', otherMessages, init)).status).toBe(202);
+    expect(await other.read('"id":1')).toContain('"result":{"protocolVersion":"2025-03-26"');
+    other.close();
+    expect((await call('127.0.0.2', 'POST', '/mcp', INIT)).status).toBe(200);
+  });
+
   it('is off by default', async () => {
     const server = await serve({});
     const statuses = await Promise.all(Array.from({ length: 20 }, () => post(server.url, '{').then((response) => response.status)));

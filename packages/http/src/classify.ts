@@ -25,6 +25,11 @@ export function containsRequest(body: MessageBody): boolean {
   return Array.isArray(body) ? body.some(isRequest) : body.kind === 'request' || (body.kind === 'invalid' && body.method !== '');
 }
 
+/** How many requests a body carries (one message or a batch): what its stream runs. */
+export function requestCount(body: MessageBody): number {
+  return Array.isArray(body) ? body.filter(isRequest).length : 1;
+}
+
 /** The request id of a single message, for error bodies. */
 export function idOf(body: MessageBody): RequestId | null {
   return Array.isArray(body) ? null : body.id;

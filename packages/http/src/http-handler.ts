@@ -160,8 +160,11 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
         options.keepAliveMs,
         { limits: options.limits, maxBufferedBytes: options.maxEventBytesPerSession },
         logger,
+        countBatch,
       )
     : undefined;
+  // The endpoint's rate limit covers every path that serves MCP: the legacy HTTP+SSE ones too.
+  const limitedPaths = new Set([options.path, ...(ssePaths ? [ssePaths.ssePath, ssePaths.messagesPath] : [])]);
   const routes = [{ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: options.path }];
   if (ssePaths) routes.push({ methods: ['GET'], path: ssePaths.ssePath }, { methods: ['POST'], path: ssePaths.messagesPath });
   for (const path of resourceServer?.metadataPaths ?? []) routes.push({ methods: ['GET', 'HEAD', 'OPTIONS'], path });
@@ -212,7 +215,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     return outcome.refused && request.path === options.path ? { refused: withCors(request.headers, outcome.refused) } : outcome;
   };
   const admitted = async (request: Pick<HttpRequest, 'method' | 'path' | 'headers' | 'query' | 'remoteAddress'>, log: Logger): Promise<Authentication> => {
-    const limited = limiter !== undefined && request.path === options.path && request.method !== 'OPTIONS' ? limiter : undefined;
+    const limited = limiter !== undefined && limitedPaths.has(request.path) && request.method !== 'OPTIONS' ? limiter : undefined;
     if (limited === undefined) return authenticate(request, log);
     // An address over its limit for requests without a valid token is refused before its token
     // costs a verification (and an authorization server round trip with introspection).
@@ -238,7 +241,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
 
   const route = async (request: HttpRequest): Promise<HttpResult> => {
     if (resourceServer?.metadataPaths.has(request.path)) return resourceServer.metadata(request.method);
-    if (admits && request.path === options.path && request.auth === undefined) {
+    if (admits && limitedPaths.has(request.path) && request.auth === undefined) {
       const outcome = await admit(request, request.logger);
       if (outcome.refused) return outcome.refused;
       request = { ...request, auth: outcome.auth ?? null };
@@ -292,6 +295,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       }
     },
     async close(): Promise<void> {
+      endpoint.close();
       sse?.closeAll();
       await registry?.closeAll();
     },

@@ -4,6 +4,7 @@ import {
   AnswerPacer,
   encodeMessage,
   httpSseRefusal,
+  logRefused,
   parseMessage,
   protocolVersionHeader,
   type Connection,
@@ -44,6 +45,8 @@ export class HttpSseEndpoints {
     private readonly keepAliveMs: number,
     private readonly writeOptions: SseWriteOptions,
     private readonly logger: Logger,
+    /** With an endpoint rate limit: the `429` for a batch whose further messages the caller has no tokens for. */
+    private readonly countBatch?: (request: HttpRequest, extra: number) => Promise<HttpResult | undefined>,
   ) {}
 
   /** Writes one message, never throwing; a client that does not read loses its stream rather than grow our buffer. */
@@ -88,7 +91,7 @@ export class HttpSseEndpoints {
     return { status: 200, headers: { ...SSE_HEADERS }, stream };
   }
 
-  message(request: HttpRequest): HttpResult {
+  async message(request: HttpRequest): Promise<HttpResult> {
     const id = headerValue(request.query?.sessionId);
     if (id === undefined) return errorResult(400, new InvalidRequestError('Missing sessionId query parameter'));
     const session = this.sessions.get(id);
@@ -102,6 +105,14 @@ export class HttpSseEndpoints {
     const refused = unservedRevision(request, body);
     if (refused) return refused;
     const logger = request.logger ?? this.logger;
+    // Each message of a batch counts against the endpoint's rate limit, as on the MCP endpoint.
+    if (this.countBatch !== undefined && Array.isArray(body) && body.length > 1) {
+      const over = await this.countBatch(request, body.length - 1);
+      if (over !== undefined) {
+        logRefused(logger, body, { kind: 'http', headers: request.headers }, new InvalidRequestError('Too Many Requests'), 'rate_limited');
+        return over;
+      }
+    }
     const send = (message: JsonRpcMessage) => this.notify(session, message, logger);
     const options = { logger, send, transport: { kind: 'http' as const, headers: request.headers } };
     (Array.isArray(body) ? session.connection.receive(body, options) : session.connection.serveFrame(body, options))

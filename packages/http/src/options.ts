@@ -38,6 +38,25 @@ export interface McpHttpOptions {
   maxDrainBytes?: number;
   /** The longest that reading goes on, in ms (default 10 000); then the connection closes anyway. */
   drainTimeoutMs?: number;
+  /**
+   * Most 2026-07-28 `subscriptions/listen` requests open at once on this endpoint, all clients
+   * together (default 1 000): each holds its connection and its request until its client closes
+   * it. Past it a listen is answered `503` with `Retry-After` until one ends.
+   */
+  maxListens?: number;
+  /**
+   * How long the requests of a session's POST stream run on once its reader is gone (the client
+   * dropped the connection, or SSE polling ended it), in ms (default 300 000): a resumption
+   * (`GET` with `Last-Event-ID`) within it keeps them, then they are cancelled (their
+   * `ctx.signal` aborts).
+   */
+  detachedRequestTimeoutMs?: number;
+  /**
+   * Most requests that run on with no reader for their stream, all sessions together (default
+   * 1 000): past it the longest detached are cancelled first, and one warn line is logged each
+   * time the cap is reached.
+   */
+  maxDetachedRequests?: number;
   /** Most live sessions (default 10 000); at the cap the least recently used idle one is ended. */
   maxSessions?: number;
   /** A session unused this long is ended (default 30 minutes). */
@@ -87,8 +106,9 @@ export interface McpHttpOptions {
    */
   auth?: ResourceServerOptions;
   /**
-   * A limit on requests to the MCP endpoint, per caller (its token's subject, else its address),
-   * checked before the body is read: over it, `429` with `Retry-After`. Default: none (a fair
+   * A limit on requests to the MCP endpoint (and the `legacySse` paths), per caller (its token's
+   * subject, else its address), checked before the body is read: over it, `429` with
+   * `Retry-After`; each message of a batch counts. Default: none (a fair
    * limit depends on the deployment: behind a proxy every client has the proxy's address).
    */
   rateLimit?: EndpointRateLimitOptions;
@@ -106,6 +126,9 @@ export interface ResolvedHttpOptions {
   maxDrainBytes: number;
   drainTimeoutMs: number;
   maxSessions: number;
+  maxListens: number;
+  detachedRequestTimeoutMs: number;
+  maxDetachedRequests: number;
   sessionIdleTimeoutMs: number;
   sessionStore: SessionStore;
   eventStore: EventStore;
@@ -146,6 +169,9 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     maxDrainBytes: options.maxDrainBytes ?? 64 * 1024 * 1024,
     drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
     maxSessions: options.maxSessions ?? 10_000,
+    maxListens: positiveOption(options.maxListens, 'maxListens', 1_000),
+    detachedRequestTimeoutMs: positiveOption(options.detachedRequestTimeoutMs, 'detachedRequestTimeoutMs', 5 * 60 * 1000),
+    maxDetachedRequests: positiveOption(options.maxDetachedRequests, 'maxDetachedRequests', 1_000),
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
     eventStore:
@@ -162,4 +188,11 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
     auth: options.auth,
     rateLimit: options.rateLimit,
   });
+}
+
+/** A count option: its default when absent, else a positive integer (a TypeError names it). */
+function positiveOption(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`mcpkit HTTP: ${name} must be a positive integer (got ${String(value)})`);
+  return value;
 }

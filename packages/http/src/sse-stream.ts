@@ -59,6 +59,11 @@ export class SseStream {
   onStoreFailed: (() => void) | undefined = undefined;
   /** Told once when the stream completes: `answered` is false when it ends without a final message. */
   onComplete: ((answered: boolean) => void) | undefined = undefined;
+  /**
+   * Told each time a reader attaches (true) or goes (false), and last when the stream completes
+   * (false, `isComplete`): a POST's requests wait for a resumption only so long.
+   */
+  onReaderChange: ((attached: boolean) => void) | undefined = undefined;
   // Frames sent before any connection attached (a GET stream the client has not opened yet).
   private backlog: string[] | undefined = [];
   private backlogBytes = 0;
@@ -87,6 +92,7 @@ export class SseStream {
     this.detach();
     this.writer = response;
     this.options.onReader?.(true);
+    this.onReaderChange?.(true);
     response.onClose(() => {
       if (this.writer === response) this.detach();
     });
@@ -138,6 +144,9 @@ export class SseStream {
     this.completed = true;
     this.onComplete?.(message !== undefined);
     this.end();
+    const change = this.onReaderChange;
+    this.onReaderChange = undefined;
+    change?.(false);
   }
 
   /** Ends the HTTP response (graceful shutdown, or a complete stream). */
@@ -154,6 +163,7 @@ export class SseStream {
     if (this.writer === undefined) return;
     this.writer = undefined;
     this.options.onReader?.(false);
+    this.onReaderChange?.(false);
   }
 
   private write(text: string): void {

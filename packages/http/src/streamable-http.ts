@@ -17,13 +17,14 @@ import {
   protocolVersionHeader,
   sessionlessBatchError,
   sessionlessClient,
+  SUBSCRIPTIONS_LISTEN,
   type Connection,
   type Frame,
   type MessageBody,
   type ReceiveOptions,
 } from '@mcpkit/core/transport';
 import { acceptsJsonAndSse, acceptsSse, isCompressed, isJsonContentType } from './accept';
-import { bodyOf, containsRequest, idOf, isInitializeRequest, requestIds } from './classify';
+import { bodyOf, containsRequest, idOf, isInitializeRequest, requestCount, requestIds } from './classify';
 import { EventStream } from './event-stream';
 import { eraOf, type HttpEra } from './http-era';
 import {
@@ -43,6 +44,9 @@ import type { AtCapacity, LiveSession, SessionRegistry } from './session-registr
 import { SessionRecordTooLargeError } from './session-store';
 import { namesRoutedStream, parseRoutedEventId } from './routed-position';
 import type { RoutedSessions } from './routed-sessions';
+import { OpenListens, type ListenSlot } from './open-listens';
+import { AnswerHead } from './answer-head';
+import { DetachedRequests } from './detached-requests';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
@@ -76,6 +80,9 @@ function acceptOf(request: HttpRequest): string | undefined {
  * protocol answer, and every rule that differs between eras, comes from core.
  */
 export class StreamableHttpEndpoint {
+  private readonly listens: OpenListens;
+  private readonly detached: DetachedRequests;
+
   constructor(
     private readonly options: ResolvedHttpOptions,
     private readonly registry: SessionRegistry | undefined,
@@ -84,7 +91,16 @@ export class StreamableHttpEndpoint {
     private readonly routed?: RoutedSessions,
     /** With an endpoint rate limit: the `429` for a batch whose further messages the caller has no tokens for. */
     private readonly countBatch?: (request: HttpRequest, extra: number) => Promise<HttpResult | undefined>,
-  ) {}
+  ) {
+    this.listens = new OpenListens(options.maxListens, logger);
+    this.detached = new DetachedRequests(options.maxDetachedRequests, options.detachedRequestTimeoutMs, logger);
+  }
+
+  /** Ends every open `subscriptions/listen` (shutdown): each stream ends, as a cancellation would end it. */
+  close(): void {
+    this.listens.endAll();
+    this.detached.clear();
+  }
 
   async post(request: HttpRequest): Promise<HttpResult> {
     if (!acceptsJsonAndSse(acceptOf(request))) {
@@ -163,7 +179,7 @@ export class StreamableHttpEndpoint {
         return errorResult(409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
       }
       const stream = session.standaloneStream ?? session.openStream('g');
-      const body = this.streamBody(request);
+      const body = this.streamBody(request.onClose);
       stream.attach(body);
       return this.streamResult(body, session);
     } finally {
@@ -196,7 +212,7 @@ export class StreamableHttpEndpoint {
     const position = lastEventId === undefined ? undefined : parseRoutedEventId(lastEventId);
     if (lastEventId !== undefined && position === undefined)
       return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
-    const body = this.streamBody(request);
+    const body = this.streamBody(request.onClose);
     let opened: boolean;
     try {
       opened = await this.routed!.open(session, body, position);
@@ -227,13 +243,24 @@ export class StreamableHttpEndpoint {
     era: HttpEra,
     options: ReceiveOptions,
     request: HttpRequest,
+    listen: ListenSlot | undefined,
   ): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     if (Array.isArray(body)) return connection!.receive(body, { ...options, ...era.receive });
     const frame = body as Frame;
     const known = era.receive.era;
     const classified = known === undefined || frame.era === known ? frame : { ...frame, era: known };
-    if (connection === undefined)
-      return this.options.app.dispatcher.handle(classified, { ...options, transport: options.transport!, onClose: request.onClose });
+    if (connection === undefined) {
+      // A listen ends when its client goes, or when the endpoint closes.
+      const clientGone = request.onClose;
+      const onClose =
+        listen === undefined
+          ? clientGone
+          : (listener: () => void) => {
+              clientGone?.(listener);
+              listen.onEnd(listener);
+            };
+      return this.options.app.dispatcher.handle(classified, { ...options, transport: options.transport!, onClose });
+    }
     return connection.serveFrame(classified, options);
   }
 
@@ -244,7 +271,11 @@ export class StreamableHttpEndpoint {
   private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
     const refused = era.admit(request.headers, message);
     if (refused) return this.refuse(request, message, 400, refused);
-    return this.dispatch(request, undefined, undefined, message, false, era);
+    if (!isListen(message)) return this.dispatch(request, undefined, undefined, message, false, era);
+    // Each listen is a request that stays open: only the count of all of them bounds what they hold.
+    const listen = this.listens.admit(request.logger);
+    if (listen === undefined) return this.refuse(request, message, 503, listensFull(this.listens.max), RETRY_FULL);
+    return this.dispatch(request, undefined, undefined, message, false, era, undefined, listen);
   }
 
   /** The answer to a POST's requests refused here, once its body was read, with their request lines. */
@@ -300,7 +331,7 @@ export class StreamableHttpEndpoint {
       return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
     }
     const live = session.streams.get(streamId);
-    const body = this.streamBody(request);
+    const body = this.streamBody(request.onClose);
     if (live) {
       live.attach(body, missed);
       session.release(live);
@@ -339,10 +370,25 @@ export class StreamableHttpEndpoint {
     };
   }
 
-  /** A response body that closes when the request's client goes. */
-  private streamBody(request: HttpRequest): EventStream {
+  /**
+   * Scale-out: what a POST's stream does when the shared store fails (the request fails at the
+   * client, an error for each of its ids ends the stream, rather than go on with events a
+   * resumption would miss), and its fallback (`keepFallback`).
+   */
+  private storeFailure(session: LiveSession, message: MessageBody, logger: Logger): (stream: SseStream, cancelled: () => boolean) => void {
+    return (stream, cancelled) => {
+      stream.onStoreFailed = () =>
+        stream.complete(
+          errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
+        );
+      this.keepFallback(session, stream, message, logger, cancelled);
+    };
+  }
+
+  /** A response body that closes when the request's client goes (`onClose`: the request's). */
+  private streamBody(onClose: HttpRequest['onClose']): EventStream {
     const body = new EventStream();
-    request.onClose?.(() => body.close());
+    onClose?.(() => body.close());
     return body;
   }
 
@@ -375,22 +421,19 @@ export class StreamableHttpEndpoint {
     fresh: boolean,
     era: HttpEra,
     letGo?: () => void,
+    listen?: ListenSlot,
   ): Promise<HttpResult> {
-    return new Promise<HttpResult>((resolve, reject) => {
-      let responded = false;
-      const respond = (result: HttpResult): void => {
-        if (responded) return;
-        responded = true;
-        resolve(result);
-      };
-      this.run(request, connection, session, message, fresh, era, letGo, respond).then(respond, (error: unknown) => {
-        if (!responded) reject(error);
-        else (request.logger ?? this.logger).error({ err: error }, 'MCP endpoint failed');
-      });
-    });
+    const head = new AnswerHead(request.logger ?? this.logger, listen);
+    this.run(request, connection, session, message, fresh, era, letGo, head.respond, listen).then(head.ended, head.failed);
+    return head.promise;
   }
 
-  private async run(
+  /**
+   * Starts the work of a POST. What outlives this call (the closures a stream's requests hold,
+   * for as long as the stream lasts: hours, for a listen) holds nothing of the request's body or
+   * message: only its `onClose`, and what `settle` needs.
+   */
+  private run(
     request: HttpRequest,
     connection: Connection | undefined,
     session: LiveSession | undefined,
@@ -399,45 +442,45 @@ export class StreamableHttpEndpoint {
     era: HttpEra,
     letGo: (() => void) | undefined,
     respond: (result: HttpResult) => void,
+    listen: ListenSlot | undefined,
   ): Promise<HttpResult> {
     const transport = transportOf(request);
     // The binding's logger may carry its own request id (Fastify's reqId); a session's lines also
     // say which session (as a field: a child of the per-request logger would cost ~10 µs a request).
     const logger = request.logger ?? this.logger;
     const logBindings = session ? session.logBindings : undefined;
-    const limits = this.options.limits;
-    if (!containsRequest(message)) {
-      const answer = await this.receive(connection, message, era, { logger, transport, logBindings }, request);
-      if (answer === undefined) return emptyResult(202);
-      return jsonResult(400, answer, limits, logger);
-    }
+    if (!containsRequest(message)) return this.accepted(this.receive(connection, message, era, { logger, transport, logBindings }, request, listen), logger);
 
-    let stream: SseStream | undefined;
-    let streamed: HttpResult | undefined;
-    // True once every request of the body was cancelled by the client (no answer is due).
-    let cancelled = false;
+    const onClose = request.onClose;
+    const post: PostState = { stream: undefined, streamed: undefined, cancelled: false };
+    // Scale-out: a stream whose events the shared store cannot keep fails its requests (made
+    // here, where the message is at hand, so the stream's closures need not hold it).
+    const failOnStore = session && this.routed ? this.storeFailure(session, message, logger) : undefined;
+    // A session's stream outlives its reader, its requests only for a while (detachedRequestTimeoutMs).
+    const requests = session ? requestCount(message) : 0;
     const openStream = (): SseStream => {
-      stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
-      // A shared store can fail: the request then fails at the client (an error for each of its
-      // ids ends the stream) rather than go on with events a resumption would miss.
-      if (session && this.routed) {
-        const failing = stream;
-        failing.onStoreFailed = () =>
-          failing.complete(
-            errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
-          );
-        this.keepFallback(session, failing, message, logger, () => cancelled);
-      }
-      const body = this.streamBody(request);
+      const stream = session ? session.openStream('s') : new SseStream('s', { ...this.plainStreamOptions(), logger });
+      post.stream = stream;
+      failOnStore?.(stream, () => post.cancelled);
+      if (session)
+        stream.onReaderChange = (attached) => {
+          if (attached || stream.isComplete) this.detached.forget(stream);
+          else this.detached.detach(stream, requests, cancelUnreachable);
+        };
+      const body = this.streamBody(onClose);
       stream.attach(body);
-      respond((streamed = this.streamResult(body, session)));
+      respond((post.streamed = this.streamResult(body, session)));
       return stream;
     };
     // What cancels the requests of a session's POST whose client left before a stream opened:
     // their answers were to be JSON on this connection, and no stream can resume them.
     const unreachable: Array<() => void> = [];
     let gone = false;
-    request.onClose?.(() => {
+    const cancelUnreachable = (): void => {
+      gone = true;
+      for (const cancel of unreachable.splice(0)) cancel();
+    };
+    onClose?.(() => {
       // Stateless: nobody can fetch the answer later, so a client that leaves cancels the work
       // (the stateless dispatcher's requests are cancelled by the dispatcher).
       if (!session) connection?.close();
@@ -446,10 +489,7 @@ export class StreamableHttpEndpoint {
         // the session: with its client gone, idle expiry or eviction may end it, and whatever it
         // still runs. Without a stream, nobody can ever receive it: it is cancelled.
         letGo?.();
-        if (stream === undefined) {
-          gone = true;
-          for (const cancel of unreachable.splice(0)) cancel();
-        }
+        if (post.stream === undefined) cancelUnreachable();
       }
     });
     const whenUnreachable = session
@@ -461,27 +501,58 @@ export class StreamableHttpEndpoint {
     // Some eras stream only once they have something to stream: their errors need the HTTP
     // statuses of their table, which a stream opened up front would hide.
     if (this.options.responseMode === 'sse' && era.streamsUpFront) openStream();
-    const send = this.options.responseMode === 'json' ? undefined : (related: Parameters<SseStream['send']>[0]) => (stream ?? openStream()).send(related);
+    const send = this.options.responseMode === 'json' ? undefined : (related: Parameters<SseStream['send']>[0]) => (post.stream ?? openStream()).send(related);
 
     // SSE polling: end this connection but keep the stream; the client resumes with Last-Event-ID.
     const detach = session
       ? () => {
-          const current = stream ?? openStream();
+          const current = post.stream ?? openStream();
           current.end();
         }
       : undefined;
+    let answering: Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>;
+    try {
+      answering = this.receive(connection, message, era, { logger, send, transport, detach, logBindings, unreachable: whenUnreachable }, request, listen);
+    } catch (error) {
+      answering = Promise.reject(error);
+    }
+    // What the answer needs of the message: an initialize's id, a json POST's ids (nothing streams there).
+    const replyTo = fresh || this.options.responseMode === 'json' ? message : undefined;
+    return this.settle(answering, post, session, fresh, era, logger, onClose, replyTo);
+  }
+
+  /** The answer to a POST of notifications and responses only: 202, or the errors about them. */
+  private async accepted(answering: Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>, logger: Logger): Promise<HttpResult> {
+    const answer = await answering;
+    if (answer === undefined) return emptyResult(202);
+    return jsonResult(400, answer, this.options.limits, logger);
+  }
+
+  /** Answers a POST once its work ended: the last event of its stream, or its JSON answer. */
+  private async settle(
+    answering: Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>,
+    post: PostState,
+    session: LiveSession | undefined,
+    fresh: boolean,
+    era: HttpEra,
+    logger: Logger,
+    onClose: HttpRequest['onClose'],
+    replyTo: MessageBody | undefined,
+  ): Promise<HttpResult> {
+    const limits = this.options.limits;
     let answer: JsonRpcResponse | JsonRpcResponse[] | undefined;
     try {
-      answer = await this.receive(connection, message, era, { logger, send, transport, detach, logBindings, unreachable: whenUnreachable }, request);
+      answer = await answering;
     } catch (error) {
       // Core answers every request itself; this is a bug, but the client must not hang on it.
       logger.error({ err: error }, 'unexpected dispatcher failure');
       if (fresh && session) this.registry!.discard(session);
-      if (!stream) throw error;
-      stream.complete();
-      session?.release(stream);
-      return streamed!;
+      if (!post.stream) throw error;
+      post.stream.complete();
+      session?.release(post.stream);
+      return post.streamed!;
     }
+    const stream = post.stream;
     // A refused initialize ends its session, but only once its answer is written: discarding the
     // session first closed the stream it was to go out on (sse mode), so it never did.
     let refusedSession: LiveSession | undefined;
@@ -498,36 +569,36 @@ export class StreamableHttpEndpoint {
               `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
             );
             if (stream) {
-              stream.complete(errorResponse(idOf(message) ?? null, refused));
-              return streamed!;
+              stream.complete(errorResponse(idOf(replyTo!) ?? null, refused));
+              return post.streamed!;
             }
-            return errorResult(400, refused, idOf(message));
+            return errorResult(400, refused, idOf(replyTo!));
           }
           logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
           if (stream) {
-            stream.complete(errorResponse(idOf(message) ?? null, new InternalError('Session store unavailable; try again shortly')));
-            return streamed!;
+            stream.complete(errorResponse(idOf(replyTo!) ?? null, new InternalError('Session store unavailable; try again shortly')));
+            return post.streamed!;
           }
-          return unavailableResult(idOf(message));
+          return unavailableResult(idOf(replyTo!));
         }
       } else refusedSession = session;
     }
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
-      cancelled = answer === undefined;
+      post.cancelled = answer === undefined;
       stream.complete(answer);
       session?.release(stream);
       if (refusedSession) this.registry!.discard(refusedSession);
-      return streamed!;
+      return post.streamed!;
     }
     if (refusedSession) this.registry!.discard(refusedSession);
     if (answer === undefined) {
       // Every request was cancelled. The client expects no response for them (utilities/
       // cancellation), yet the POST must end: with an empty stream, or in json mode an error.
-      if (this.options.responseMode === 'json') return jsonResult(200, cancelledAnswer(message), limits, logger);
+      if (this.options.responseMode === 'json') return jsonResult(200, cancelledAnswer(replyTo!), limits, logger);
       const empty = new SseStream('s', this.plainStreamOptions());
       empty.complete();
-      const body = this.streamBody(request);
+      const body = this.streamBody(onClose);
       empty.attach(body);
       return this.streamResult(body, session);
     }
@@ -536,6 +607,15 @@ export class StreamableHttpEndpoint {
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }
+}
+
+/** What a POST's work and its answer share: the stream once one opened, nothing of the request. */
+interface PostState {
+  stream: SseStream | undefined;
+  /** The answer handed to the binding when the stream opened. */
+  streamed: HttpResult | undefined;
+  /** True once every request of the body was cancelled by the client (no answer is due). */
+  cancelled: boolean;
 }
 
 /** What `ownSession` says when the session store cannot answer. */
@@ -550,6 +630,16 @@ const RETRY_UNAVAILABLE = { 'retry-after': '1' };
 /** Why a 503 (with `RETRY_FULL`): every session slot of this instance is busy. */
 function sessionsFull(): InvalidRequestError {
   return new InvalidRequestError('Too many sessions; try again later');
+}
+
+/** Why a 503 (with `RETRY_FULL`): this endpoint holds `maxListens` open listens already. */
+function listensFull(limit: number): InvalidRequestError {
+  return new InvalidRequestError(`Too many open subscriptions/listen requests on this server (maxListens ${limit}); try again later`, { limit });
+}
+
+/** A POST carrying one `subscriptions/listen` request: it stays open until its client or the server ends it. */
+function isListen(message: MessageBody): boolean {
+  return !Array.isArray(message) && (message as Frame).kind === 'request' && (message as Frame).method === SUBSCRIPTIONS_LISTEN;
 }
 
 /** Why a 503 (with `RETRY_UNAVAILABLE`): the shared session store is unreachable for now. */

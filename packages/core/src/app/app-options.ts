@@ -52,6 +52,18 @@ export interface AppOptions extends Implementation {
    * returned included (default 1 000). Past it a request is answered `-32005` and does not run.
    */
   maxRequestsInFlight?: number;
+  /**
+   * Most resources one handshake-era session (an HTTP session, a stdio connection, a legacy SSE
+   * stream) is subscribed to at once through `resources/subscribe` (default 1 000). Subscribing to
+   * one more is `-32602` with `data.limit`, and nothing changes; unsubscribing makes room.
+   */
+  maxSubscriptions?: number;
+  /**
+   * Most entries one 2026-07-28 `subscriptions/listen` names in its filter, `resourceSubscriptions`
+   * and `taskIds` together (default 100): a listen keeps its filter for as long as it is open.
+   * A longer filter is `-32602` with `data.limit`, and the listen is not opened.
+   */
+  maxListenFilterEntries?: number;
   /** Items per page of tools/list, resources/list, … (default: everything on one page). */
   pageSize?: number;
   /**

@@ -35,6 +35,10 @@ export interface AppSettings {
   pageSize: number | undefined;
   maxBatchLength: number;
   maxRequestsInFlight: number;
+  /** Most URIs one session is subscribed to (`maxSubscriptions`). */
+  maxSubscriptions: number;
+  /** Most resource URIs and task ids one listen names (`maxListenFilterEntries`). */
+  maxListenFilterEntries: number;
   /** Longest URI a request may name (`maxUriLength`). */
   maxUriLength: number;
   requestState: RequestStateCodec;

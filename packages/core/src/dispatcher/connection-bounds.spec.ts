@@ -179,3 +179,20 @@ describe('Connection maxRequestsInFlight', () => {
     expect(connection.pending).toBe(0);
   });
 });
+
+describe('Connection maxSubscriptions', () => {
+  it('defaults to 1 000 URIs per session, refuses one more with -32602, and createApp refuses a bound that is no positive integer', async () => {
+    const connection = createApp({ name: 'bounds', version: '1.0.0', providers: [Tools], logger: pino({ level: 'silent' }), subscriptions: true }).connect({
+      kind: 'memory',
+    });
+    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    const subscribe = (n: number) => connection.receive({ jsonrpc: '2.0', id: n, method: 'resources/subscribe', params: { uri: `memo://${n}` } });
+    for (let n = 1; n <= 1_000; n++) expect(await subscribe(n)).toEqual({ jsonrpc: '2.0', id: n, result: {} });
+    expect(await subscribe(1_001)).toMatchObject({ id: 1_001, error: { code: -32602, data: { limit: 1_000 } } });
+    for (const bound of [0, 1.5, -1]) {
+      expect(() => createApp({ name: 'bounds', version: '1.0.0', providers: [Tools], maxSubscriptions: bound })).toThrow(
+        /maxSubscriptions .* is not a positive integer/,
+      );
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { AppModel } from './app-model';
-import { InvalidRequestError, TooManyRequestsInFlightError } from '../errors/mcp-error';
+import { InvalidParamsError, InvalidRequestError, TooManyRequestsInFlightError } from '../errors/mcp-error';
 import { clipJson } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import type { Logger } from '../logging/logger';
@@ -121,6 +121,8 @@ export class Connection {
   private closed = false;
   // At maxRequestsInFlight since the last refusal (its warning is logged).
   private full = false;
+  // At maxSubscriptions since the last refused subscribe (its warning is logged).
+  private subscriptionsFull = false;
   private link: HandshakeLink | undefined = undefined;
   /** @internal Where messages that belong to no request go. */
   outboundChannel: ((message: JsonRpcMessage) => void) | undefined = undefined;
@@ -411,7 +413,17 @@ export class Connection {
    * and `resources/unsubscribe` (undefined).
    */
   subscribe(uri: string, grant: SubscriptionGrant | undefined): void | Promise<void> {
-    this.handshake.subscribe(uri, grant);
+    if (!this.handshake.subscribe(uri, grant)) {
+      const limit = this.app.settings.maxSubscriptions;
+      // One line each time the session fills up, not one per refused subscribe.
+      if (!this.subscriptionsFull) this.logger.warn({ limit }, 'refused a resources/subscribe over maxSubscriptions');
+      this.subscriptionsFull = true;
+      throw new InvalidParamsError(
+        `Too many subscriptions: this session is already subscribed to ${limit} resources (maxSubscriptions); unsubscribe from one first`,
+        { limit },
+      );
+    }
+    this.subscriptionsFull = false;
     return this.onSubscription?.(uri, grant !== undefined);
   }
 

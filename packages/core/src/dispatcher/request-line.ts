@@ -73,6 +73,27 @@ export function logAnswered(
 }
 
 /**
+ * Writes the request line of a request that lasts (a listen) when it ends. It keeps only what the
+ * line says (the id, method, target and trace parent), not the frame: a listen may stay open for
+ * hours, and its params and `_meta` could hold a whole request body.
+ */
+export function logWhenEnded<R extends JsonRpcResponse | undefined>(
+  lasting: Promise<R>,
+  frame: LineFrame,
+  logger: Logger,
+  transport: TransportInfo | undefined,
+  logBindings: Readonly<Record<string, unknown>> | undefined,
+  started: number,
+): Promise<R> {
+  const traceparent = frame.meta?.traceparent;
+  const line: LineFrame = { id: frame.id, method: frame.method, target: frame.target, meta: traceparent === undefined ? undefined : { traceparent } };
+  return lasting.then((response) => {
+    logAnswered(logger, line, transport, logBindings, response, started);
+    return response;
+  });
+}
+
+/**
  * A message answered before any era served it (malformed, not allowed in a batch, of an era the
  * caller cannot serve): its request line when its id could be read, and the answer.
  */

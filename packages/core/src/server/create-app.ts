@@ -23,6 +23,12 @@ const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
 /** Default of `maxRequestsInFlight`. */
 const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1_000;
 
+/** Default of `maxSubscriptions`: ~10 MB per session at the longest URIs (8 KiB each). */
+const DEFAULT_MAX_SUBSCRIPTIONS = 1_000;
+
+/** Default of `maxListenFilterEntries`: a client's whole share of the default task store (`maxTasksPerOwner`). */
+const DEFAULT_MAX_LISTEN_FILTER_ENTRIES = 100;
+
 /**
  * Scans the providers once, runs every start-up check, precomputes the list results and returns
  * an immutable app that any number of transports and sessions can serve.
@@ -52,6 +58,18 @@ export function createApp(options: AppOptions): McpApp {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxRequestsInFlight ${String(options.maxRequestsInFlight)} is not a positive integer.`, [
       'Give a bound such as 1000, or leave it out for the default.',
     ]);
+  }
+  if (options.maxSubscriptions !== undefined && !(Number.isInteger(options.maxSubscriptions) && options.maxSubscriptions > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxSubscriptions ${String(options.maxSubscriptions)} is not a positive integer.`, [
+      `Give a bound such as ${DEFAULT_MAX_SUBSCRIPTIONS}, or leave it out for the default.`,
+    ]);
+  }
+  if (options.maxListenFilterEntries !== undefined && !(Number.isInteger(options.maxListenFilterEntries) && options.maxListenFilterEntries > 0)) {
+    throw new DefinitionError(
+      DefinitionErrorCode.INVALID_OPTIONS,
+      `maxListenFilterEntries ${String(options.maxListenFilterEntries)} is not a positive integer.`,
+      [`Give a bound such as ${DEFAULT_MAX_LISTEN_FILTER_ENTRIES}, or leave it out for the default.`],
+    );
   }
   if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `maxUriLength ${String(options.maxUriLength)} is not a positive integer.`, [
@@ -87,6 +105,8 @@ export function createApp(options: AppOptions): McpApp {
     pageSize: options.pageSize,
     maxBatchLength: options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH,
     maxRequestsInFlight: options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT,
+    maxSubscriptions: options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
+    maxListenFilterEntries: options.maxListenFilterEntries ?? DEFAULT_MAX_LISTEN_FILTER_ENTRIES,
     maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
     requestState: new RequestStateCodec(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
     cacheHints,

@@ -154,10 +154,16 @@ export class HandshakeSession {
     return [...this.subscriptions.keys()];
   }
 
-  /** `resources/subscribe` (with what let the subscriber in) and `resources/unsubscribe` (undefined). */
-  subscribe(uri: string, grant: SubscriptionGrant | undefined): void {
-    if (grant !== undefined) this.subscriptions.set(uri, grant);
-    else this.subscriptions.delete(uri);
+  /**
+   * `resources/subscribe` (with what let the subscriber in) and `resources/unsubscribe`
+   * (undefined). False, and nothing changes, for a new URI once the session follows
+   * `maxSubscriptions` (each kept URI may be `maxUriLength` long: the bound is what holds its memory).
+   */
+  subscribe(uri: string, grant: SubscriptionGrant | undefined): boolean {
+    if (grant === undefined) this.subscriptions.delete(uri);
+    else if (this.subscriptions.size < this.app.settings.maxSubscriptions || this.subscriptions.has(uri)) this.subscriptions.set(uri, grant);
+    else return false;
+    return true;
   }
 
   /** The client is gone: reject what waits for it, stop relaying events. */

@@ -6,7 +6,7 @@ import type { RequestFrame } from '../../wire/frame';
 import type { MethodHandler } from '../../dispatcher/method-handler';
 import { runRequest } from '../../dispatcher/run-request';
 import { requestChannel, traceAnswered, traceLasting } from '../../dispatcher/diagnostics-channels';
-import { logAnswered } from '../../dispatcher/request-line';
+import { logAnswered, logWhenEnded } from '../../dispatcher/request-line';
 import { monotonicMs } from '../../logging/monotonic-ms';
 import { loggedRefusal } from '../logged-refusal';
 import type { Era, EraHost, ReceiveOptions } from '../era';
@@ -103,10 +103,7 @@ export const modernEra: Era = {
       const lasting = !requestChannel.hasSubscribers
         ? listen(frame, host, options, link)
         : traceLasting(frame, request.client.protocolVersion, options.transport ?? host.transport, () => listen(frame, host, options, link));
-      return lasting.then((response) => {
-        logAnswered(options.logger ?? host.logger, frame, options.transport ?? host.transport, options.logBindings, response, began);
-        return response;
-      });
+      return logWhenEnded(lasting, frame, options.logger ?? host.logger, options.transport ?? host.transport, options.logBindings, began);
     }
     if (request.exchange !== undefined) return continueExchange(frame, host, options, handler!, link, request.exchange);
     return runRequest(modernEra, host, frame, handler!, options, link);

@@ -1,5 +1,5 @@
 import { errorAnswer } from '../../errors/error-answer';
-import { InvalidRequestError } from '../../errors/mcp-error';
+import { InvalidParamsError, InvalidRequestError } from '../../errors/mcp-error';
 import { checkUriLength } from '../../dispatcher/read-params';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
@@ -62,12 +62,26 @@ async function openListen(
   const send = options.send ?? host.outboundChannel;
   if (!send) return errorAnswer(id, new InvalidRequestError('subscriptions/listen needs a stream to deliver on'), modernErrorObject);
   const honoured = honouredFilter(frame.params.notifications, host.capabilities);
+  const uris = (honoured.resourceSubscriptions ?? []) as string[];
+  // Kept for as long as the listen is open: bounded before anything is kept.
+  const { maxListenFilterEntries, maxUriLength } = host.app.settings;
+  const entries = uris.length + ((honoured.taskIds as string[] | undefined)?.length ?? 0);
   try {
-    const uris = (honoured.resourceSubscriptions ?? []) as string[];
-    for (const uri of uris) checkUriLength(uri, 'subscriptions/listen params.notifications.resourceSubscriptions[]', host.app.settings.maxUriLength);
+    if (entries > maxListenFilterEntries) {
+      throw new InvalidParamsError(
+        `subscriptions/listen names ${entries} resources and tasks (params.notifications.resourceSubscriptions and taskIds), over the limit of ${maxListenFilterEntries} (maxListenFilterEntries)`,
+        { limit: maxListenFilterEntries },
+      );
+    }
+    for (const uri of uris) checkUriLength(uri, 'subscriptions/listen params.notifications.resourceSubscriptions[]', maxUriLength);
   } catch (error) {
-    // A refused listen has no request line of its own: say it here.
-    (options.logger ?? host.logger).warn({ rpcId: id, method: SUBSCRIPTIONS_LISTEN }, 'refused a subscriptions/listen naming a URI over maxUriLength');
+    // Which bound it met, as the other bounds log theirs (the request line says only -32602).
+    (options.logger ?? host.logger).warn(
+      { rpcId: id, method: SUBSCRIPTIONS_LISTEN },
+      entries > maxListenFilterEntries
+        ? 'refused a subscriptions/listen over maxListenFilterEntries'
+        : 'refused a subscriptions/listen naming a URI over maxUriLength',
+    );
     return Promise.resolve(errorAnswer(id, error, modernErrorObject));
   }
   const tag = { [SUBSCRIPTION_ID]: id };
@@ -107,6 +121,8 @@ async function openListen(
     }
   }
   const heard = resources;
+  // Looked up for every task event of the app: a set, not the array the client sent.
+  const taskIds = Array.isArray(honoured.taskIds) ? new Set(honoured.taskIds as string[]) : undefined;
   if (acknowledge) send({ jsonrpc: '2.0', method: SUBSCRIPTIONS_ACKNOWLEDGED, params: { _meta: tag, notifications: honoured } });
   // Task states are told in the order they came, each once the caller is known to see the task.
   let taskStates = Promise.resolve();
@@ -118,7 +134,7 @@ async function openListen(
         // The full task state, as tasks/get would answer it now (SEP-2663), and only to whom
         // tasks/get would answer it: naming an id is not enough for another principal's task.
         const { task } = event;
-        if (Array.isArray(honoured.taskIds) && honoured.taskIds.includes(task.taskId)) {
+        if (taskIds?.has(task.taskId) === true) {
           taskStates = taskStates
             .then(() => maySeeTask(host.app, task, ctx))
             .then((visible) => {
