@@ -52,7 +52,8 @@ describe('floods against a resource server', () => {
     });
 
   it('fetches a failing JWKS at most once per cooldown on a cold cache: 20 requests, 1 fetch, all 503 (never accepted)', async () => {
-    const server = await serve();
+    // A stopped clock: the 1 s backoff after the failure never ends, however slow the 20 posts.
+    const server = await serve({ verifier: jwtVerifier({ issuer: as.issuer, now: () => 0 }) });
     as.failJwks = true;
     const token = await as.mint({ aud: RESOURCE, scope: 'notes:read' });
     const before = as.jwksHits;
