@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildManifest, formatManifest } from '@mcpkit/cli';
+import type { Logger } from '@mcpkit/core';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
 import { accountsApp } from '../examples/validation.example';
@@ -18,11 +19,34 @@ import { guardedApp } from '../examples/guards.example';
 import { app as authNotesApp } from '../examples/auth.example';
 import { countOutcomes } from '../examples/channels.example';
 import { reviewContract, searchApp } from '../examples/contract.example';
+import { clockHandler, registryFiles } from '../examples/contract-files.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
 const EXAMPLES = join(DOCS, 'examples');
 const CLI = require.resolve('@mcpkit/cli/package.json').replace(/package\.json$/, 'dist/cli.js');
+
+/**
+ * A server logger that keeps its lines at warn and above in `lines` (with the bindings of the child
+ * that wrote them) instead of printing them: a test asserts the error lines an example expects.
+ */
+function keptLogger(lines: Array<Record<string, unknown>>, bindings: Record<string, unknown> = {}): Logger {
+  const keep =
+    (level: string) =>
+    (first: unknown, message?: string): void =>
+      void lines.push({ ...bindings, ...(typeof first === 'object' ? first : {}), level, msg: typeof first === 'string' ? first : message });
+  const ignore = (): void => undefined;
+  const logger = { level: 'warn', fatal: keep('fatal'), error: keep('error'), warn: keep('warn'), info: ignore, debug: ignore, trace: ignore };
+  return {
+    ...logger,
+    child: (more) => keptLogger(lines, { ...bindings, ...more }),
+    isLevelEnabled: (level) => ['warn', 'error', 'fatal'].includes(level),
+  } as Logger;
+}
+
+/** The error line of a handler of `target` that threw `message`: the error goes to the log with its stack. */
+const handlerThrew = (target: string, message: string) =>
+  expect.objectContaining({ level: 'error', msg: 'request handler threw', target, err: expect.objectContaining({ message }) });
 
 /** Every `<!-- example: file -->` marker must be followed by a code block equal to that file. */
 function embeddedExamples(markdownPath: string): Array<{ file: string; code: string }> {
@@ -193,7 +217,8 @@ describe('documentation examples', () => {
   });
 
   it('prompts: a PromptError is sent as written, any other error masked', async () => {
-    const client = await TestClient.connect(summaryApp);
+    const logged: Array<Record<string, unknown>> = [];
+    const client = await TestClient.connect(summaryApp, { logger: keptLogger(logged) });
     expect((await client.getPrompt('summarize', { id: '7' })).messages[0].content).toMatchObject({ text: expect.stringContaining('up 3%') });
     await expect(client.getPrompt('summarize', { id: '9' })).rejects.toMatchObject({ code: -32602, message: 'No document 9', data: { id: '9' } });
     await expect(client.getPrompt('summarize', { id: '8' })).rejects.toMatchObject({
@@ -201,10 +226,13 @@ describe('documentation examples', () => {
       message: 'Document 8 is being edited; try again in a minute',
     });
     await expect(client.getPrompt('broken')).rejects.toMatchObject({ code: -32603, message: 'Internal error' });
+    // The accident, with its stack, is in the server log (and only there).
+    expect(logged).toEqual([handlerThrew('broken', 'template file missing at /srv/templates/broken.txt')]);
   });
 
   it('resources: a ResourceError is sent as written, not found stays -32002, any other error masked', async () => {
-    const client = await TestClient.connect(reportsApp);
+    const logged: Array<Record<string, unknown>> = [];
+    const client = await TestClient.connect(reportsApp, { logger: keptLogger(logged) });
     expect(firstText(await client.readResource('reports://2026-q1'))).toBe('Revenue up 3%.');
     await expect(client.readResource('reports://2026-q2')).rejects.toMatchObject({
       code: -32603,
@@ -213,6 +241,7 @@ describe('documentation examples', () => {
     });
     await expect(client.readResource('reports://1999-q1')).rejects.toMatchObject({ code: -32002 });
     await expect(client.readResource('archive://2020-q1')).rejects.toMatchObject({ code: -32603, message: 'Internal error' });
+    expect(logged).toEqual([handlerThrew('archive://2020-q1', 'archive volume for 2020-q1 is not mounted at /mnt/archive')]);
   });
 
   it('app: resolve, instructions and the context', async () => {
@@ -558,5 +587,29 @@ describe('documentation examples with a real Redis', () => {
       await Promise.all([a.close(), b.close()]);
       await redis.stop();
     }
+  });
+});
+
+describe('contract: the registry and bundle files and the Server Card of the clock example', () => {
+  it('writes server.json and the .mcpb manifest from package.json and the app', () => {
+    const { serverJson, mcpb } = registryFiles();
+    expect(serverJson).toMatchObject({
+      name: 'io.github.example/clock',
+      version: '2.0.0',
+      packages: [
+        { registryType: 'npm', identifier: '@example/clock-mcp', transport: { type: 'stdio' }, environmentVariables: [{ name: 'CLOCK_ZONE', default: 'UTC' }] },
+      ],
+      remotes: [{ type: 'streamable-http', url: 'https://clock.example.com/mcp' }],
+    });
+    expect(mcpb).toMatchObject({
+      server: { mcp_config: { command: 'node', args: ['${__dirname}/dist/main.js', '--stdio'], env: { CLOCK_ZONE: '${user_config.CLOCK_ZONE}' } } },
+      tools: [{ name: 'now', description: 'Tells the time in UTC' }],
+      user_config: { CLOCK_ZONE: { type: 'string', default: 'UTC', required: false } },
+    });
+  });
+
+  it('serves the Server Card at /mcp/server-card', async () => {
+    const answer = await clockHandler(new Request('https://clock.example.com/mcp/server-card'));
+    expect(await answer.json()).toMatchObject({ name: 'io.github.example/clock', title: 'Clock', remotes: [{ url: 'https://clock.example.com/mcp' }] });
   });
 });

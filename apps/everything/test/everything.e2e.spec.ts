@@ -218,14 +218,15 @@ describe('everything over stdio with pages of 4', () => {
 });
 
 // Elicitation arrived in 2025-06-18: on older revisions a client that declares it anyway is
-// treated as one that does not, and is never sent elicitation/create.
+// treated as one that does not, is never sent elicitation/create, and is told the revision is why
+// (not that it did not declare a capability it did declare). URL elicitation arrived in 2025-11-25.
 describe('everything over stdio on revisions without elicitation', () => {
-  const callElicitation = async (version: string, capabilities: Record<string, unknown>) => {
+  const callElicitation = async (version: string, capabilities: Record<string, unknown>, tool = 'test_elicitation') => {
     const server = RawStdioClient.spawn(process.execPath, [MAIN, 'stdio'], { ...process.env, LOG_LEVEL: 'warn' });
     try {
       await server.request('initialize', { protocolVersion: version, capabilities, clientInfo: { name: 'old', version: '1' } });
       server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      const answer = await server.request('tools/call', { name: 'test_elicitation', arguments: { message: 'Your name?' } });
+      const answer = await server.request('tools/call', { name: tool, arguments: tool === 'test_elicitation' ? { message: 'Your name?' } : {} });
       // Still serving afterwards.
       expect(await server.request('ping')).toMatchObject({ result: {} });
       return { answer, asked: server.messages.filter((message) => message.method === 'elicitation/create') };
@@ -233,12 +234,23 @@ describe('everything over stdio on revisions without elicitation', () => {
       await server.end();
     }
   };
+  const refusal = (text: string) => ({ result: { isError: true, content: [{ type: 'text', text }] } });
 
-  it.each(['2024-11-05', '2025-03-26'])('answers %s like a client without the capability, and asks nothing', async (version) => {
+  it.each(['2024-11-05', '2025-03-26'])('answers %s like a client without the capability, says the revision has none, and asks nothing', async (version) => {
     const declared = await callElicitation(version, { elicitation: {} });
     const undeclared = await callElicitation(version, {});
     expect(declared.asked).toEqual([]);
     expect(declared.answer).toEqual(undeclared.answer);
-    expect(declared.answer).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining('elicitation capability') }] } });
+    expect(declared.answer).toMatchObject(
+      refusal(`The negotiated protocol revision ${version} has no elicitation (it arrived in 2025-06-18), so elicitation/create cannot be sent`),
+    );
+  });
+
+  it('says 2025-06-18 has no URL elicitation to a client that declares elicitation.url, and asks nothing', async () => {
+    const declared = await callElicitation('2025-06-18', { elicitation: { form: {}, url: {} } }, 'test_url_elicitation');
+    expect(declared.asked).toEqual([]);
+    expect(declared.answer).toMatchObject(
+      refusal('The negotiated protocol revision 2025-06-18 has no URL elicitation (it arrived in 2025-11-25), so elicitation/create cannot be sent'),
+    );
   });
 });

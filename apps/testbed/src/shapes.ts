@@ -26,6 +26,12 @@ export class TreeNode {
   @ValidateNested({ each: true })
   @Type(() => TreeNode)
   children?: TreeNode[];
+
+  @IsOptional()
+  @Field({ nullable: true })
+  @ValidateNested()
+  @Type(() => TreeNode)
+  next?: TreeNode | null;
 }
 
 /** Every input shape of issue #13, from decorators and `@Field` options alone. */
@@ -69,19 +75,26 @@ export class ShapesInput {
   tree?: TreeNode;
 
   @IsOptional()
+  @Field({ nullable: true, schema: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] } })
+  code?: string | number | null;
+
+  @IsOptional()
   @Field({ default: 'green' })
   @IsIn(['red', 'green', 'blue'])
   color?: 'red' | 'green' | 'blue';
 }
 
 function depth(node: TreeNode): number {
-  return 1 + Math.max(0, ...(node.children ?? []).map(depth));
+  return 1 + Math.max(0, ...[...(node.children ?? []), ...(node.next ? [node.next] : [])].map(depth));
 }
 
 export class ShapesTools {
-  @Tool({ description: 'Takes every input shape: formats, a Date, a map, a nullable, a union, a recursive tree, a default' })
+  @Tool({ description: 'Takes every input shape: formats, a Date, a map, nullables, a union, a recursive tree, a raw schema, a default' })
   shapes(input: ShapesInput): string {
-    const { when, color, shape, tree, nickname } = input;
-    return `shapes:${when ? when.toISOString() : '-'}:${color}:${shape ? `${shape.constructor.name}/${shape.kind}` : '-'}:${tree ? depth(tree) : 0}:${nickname === null ? 'null' : nickname}`;
+    const { when, color, shape, tree, nickname, code } = input;
+    const shown = (value: unknown) => (value === null ? 'null' : value === undefined ? '-' : String(value));
+    const next = tree?.next === null ? ':next=null' : tree?.next ? `:next=${tree.next.constructor.name}` : '';
+    const raw = code === undefined ? '' : `:code=${shown(code)}`;
+    return `shapes:${when ? when.toISOString() : '-'}:${color}:${shape ? `${shape.constructor.name}/${shape.kind}` : '-'}:${tree ? depth(tree) : 0}:${shown(nickname)}${next}${raw}`;
   }
 }

@@ -29,6 +29,11 @@ const VALID: Array<[string, Record<string, unknown>, string]> = [
     { ...BASE, tree: { value: 1, children: [{ value: 2 }, { value: 3, children: [{ value: 4, children: [{ value: 5 }] }] }] } },
     'shapes:-:green:-:4:ada',
   ],
+  // Issue #27: nullable was dropped on a recursive property ($ref) and on a raw anyOf.
+  ['a tree whose next is null', { ...BASE, tree: { value: 1, next: null } }, 'shapes:-:green:-:1:ada:next=null'],
+  ['a tree whose next is a node', { ...BASE, tree: { value: 1, next: { value: 2, next: null } } }, 'shapes:-:green:-:2:ada:next=TreeNode'],
+  ['a null raw anyOf', { ...BASE, code: null }, 'shapes:-:green:-:0:ada:code=null'],
+  ['an integer raw anyOf', { ...BASE, code: 7 }, 'shapes:-:green:-:0:ada:code=7'],
 ];
 
 const INVALID: Array<[string, Record<string, unknown>, string]> = [
@@ -44,6 +49,10 @@ const INVALID: Array<[string, Record<string, unknown>, string]> = [
   ['a triangle', { ...BASE, shape: { kind: 'triangle' } }, 'shape'],
   ['a bad node at depth 4', { ...BASE, tree: { value: 1, children: [{ value: 2, children: [{ value: 3, children: [{ value: 'four' }] }] }] } }, 'tree'],
   ['an unknown colour', { ...BASE, color: 'purple' }, 'color'],
+  ['a next that is a number', { ...BASE, tree: { value: 1, next: 3 } }, 'tree'],
+  ['a bad node behind next', { ...BASE, tree: { value: 1, next: { value: 'two' } } }, 'tree'],
+  ['a raw anyOf that is neither', { ...BASE, code: true }, 'code'],
+  ['an empty raw anyOf string', { ...BASE, code: '' }, 'code'],
 ];
 
 describe('the shapes tool, against its published schema', () => {
@@ -74,7 +83,10 @@ describe('the shapes tool, against its published schema', () => {
       labels: { type: 'object', additionalProperties: { type: 'string' } },
       nickname: { type: ['string', 'null'] },
       shape: { oneOf: [{ properties: { kind: { const: 'circle' } } }, { properties: { kind: { const: 'square' } } }] },
-      tree: { properties: { children: { items: { $ref: '#/$defs/TreeNode' } } } },
+      tree: {
+        properties: { children: { items: { $ref: '#/$defs/TreeNode' } }, next: { anyOf: [{ $ref: '#/$defs/TreeNode' }, { type: 'null' }] } },
+      },
+      code: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }, { type: 'null' }] },
       color: { type: 'string', enum: ['red', 'green', 'blue'], default: 'green' },
     });
     expect(schema.$defs.TreeNode).toEqual(schema.properties.tree);

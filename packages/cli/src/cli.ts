@@ -4,6 +4,7 @@ import '@mcpkit/core/compile-cache';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
+import { HANDSHAKE_ERA, MANIFEST_ERAS } from './eras/manifest-eras';
 import { report } from './output';
 import { CLI_VERSION } from './version';
 
@@ -12,12 +13,15 @@ import { CLI_VERSION } from './version';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const commands = {
   call: () => require('./commands/call') as typeof import('./commands/call'),
+  client: () => require('./commands/client') as typeof import('./commands/client'),
   diff: () => require('./commands/diff') as typeof import('./commands/diff'),
   dev: () => require('./commands/dev') as typeof import('./commands/dev'),
   inspect: () => require('./commands/inspect') as typeof import('./commands/inspect'),
   lint: () => require('./commands/lint') as typeof import('./commands/lint'),
   manifest: () => require('./commands/manifest') as typeof import('./commands/manifest'),
   new: () => require('./commands/new') as typeof import('./commands/new'),
+  pack: () => require('./commands/pack') as typeof import('./commands/pack'),
+  serverJson: () => require('./commands/server-json') as typeof import('./commands/server-json'),
   start: () => require('./commands/start') as typeof import('./commands/start'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -139,6 +143,36 @@ program
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit lint\n  mcpkit lint dist/app.js --budget 8000\n  mcpkit lint mcp-manifest.json --tokenizer cl100k_base --json')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.lint().lint(entry, options))));
+
+program
+  .command('client [entry]')
+  .description('generate a typed TypeScript client of the app: interfaces for every tool input and output, prompt and template, over any MCP client')
+  .option('--out <file>', 'write it to this file (default: stdout)')
+  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices([...MANIFEST_ERAS]).default(HANDSHAKE_ERA))
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit client --out src/notes-client.ts\n  mcpkit client mcp-manifest.json --out notes-client.ts')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.client().client(entry, options))));
+
+program
+  .command('server-json [entry]')
+  .description(
+    "write the MCP registry's server.json (schema 2025-12-11) from package.json (mcpName, version, description, mcpkit.stdio, mcpkit.env) and the app",
+  )
+  .option('--out <file>', 'write it to this file (default: stdout)')
+  .option('--remote <url>', 'the Streamable HTTP URL where the server is hosted (default: package.json mcpkit.remote)')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit server-json --out server.json\n  mcpkit server-json --remote https://notes.example.com/mcp')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.serverJson().serverJson(entry, options))));
+
+program
+  .command('pack [entry]')
+  .description(
+    'build a .mcpb bundle for desktop clients: manifest.json (server entry, tools, user_config for mcpkit.env), the built project and its production dependencies',
+  )
+  .option('--out <file>', 'the bundle file (default <name>-<version>.mcpb)')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit pack\n  mcpkit pack dist/app.js --out notes.mcpb')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.pack().pack(entry, options))));
 
 program
   .command('call [tool] [args...]')

@@ -43,3 +43,6 @@ export {
   type EraTokens,
 } from './contract/token-count';
 export { formatLint } from './contract/format-lint';
+export { generateClient, templateVariables, type GenerateClientOptions } from './contract/client-gen';
+export { buildServerJson, environmentVariables, SERVER_JSON_SCHEMA, type DeclaredEnv, type PackageJsonLike } from './contract/server-json';
+export { buildMcpbManifest, MCPB_MANIFEST_VERSION, type BundlePackageJson } from './pack/mcpb-manifest';

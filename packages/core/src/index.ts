@@ -6,6 +6,7 @@ export { McpApp, type RevisionView } from './server/mcp-app';
 export type { ListPages } from './app/pages';
 export type { AppOptions } from './app/app-options';
 export type { TokenBudgetOptions } from './app/token-budget-options';
+export { buildServerCard, SERVER_CARD_SCHEMA, type ServerCard, type ServerCardOptions } from './app/server-card';
 export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints';
 
 export { Tool } from './decorators/tool.decorator';

@@ -1,7 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { MemoryEventStore, MemorySessionStore, serveHttp, type HttpServer, type ServeHttpOptions } from '../src';
+import pino from 'pino';
+import { SessionRecordTooLargeError } from '@mcpkit/http';
+import { MemoryEventStore, MemorySessionStore, serveHttp, type HttpServer, type ServeHttpOptions, type SessionRecord } from '../src';
 import { cancelled, fixtureApp, INITIALIZE, openSession, parseSse, post } from './fixture-app';
 
 const servers: HttpServer[] = [];
@@ -121,6 +123,65 @@ describe('Streamable HTTP, stateful', () => {
     const session = await openSession(server.url);
     const streamed = await post(server.url, call(3, 'echo', { text: 'still serving' }), { 'mcp-session-id': session });
     expect(JSON.parse(parseSse(await streamed.text()).pop()!.data)).toMatchObject({ id: 3, result: { content: [{ text: 'still serving|session' }] } });
+  });
+
+  // The session is stored once initialize has passed dispatch: a store that refuses it (down, or
+  // a record too large to keep) makes the answer an error, and the request line says that error.
+  it.each(['json', 'sse'] as const)('answers an initialize whose session the store refuses with that refusal, and logs it so (%s)', async (responseMode) => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    let refusal: Error | undefined;
+    class RefusingStore extends MemorySessionStore {
+      override set(record: SessionRecord): void {
+        if (refusal !== undefined) throw refusal;
+        super.set(record);
+      }
+    }
+    const server = await serveHttp(fixtureApp(logger), { port: 0, sessionStore: new RefusingStore(), responseMode });
+    servers.push(server);
+    const initialize = async (id: string) => {
+      const response = await post(server.url, { ...INITIALIZE, id });
+      const text = await response.text();
+      const message = (responseMode === 'sse' ? JSON.parse(parseSse(text).pop()!.data) : JSON.parse(text)) as Record<string, unknown>;
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), session: response.headers.get('mcp-session-id'), message };
+    };
+    refusal = new Error('the store is down');
+    const down = await initialize('down');
+    refusal = new SessionRecordTooLargeError(20_000, 16_384);
+    const large = await initialize('large');
+    refusal = undefined;
+    const kept = await initialize('kept');
+
+    expect([down.message, large.message]).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'down',
+        error: { code: -32603, message: 'Service temporarily unavailable: the session store cannot be reached; try again shortly' },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 'large',
+        error: { code: -32602, message: "initialize: the client's info and capabilities are too large to keep for a session (at most 16384 bytes)" },
+      },
+    ]);
+    if (responseMode === 'json') {
+      expect([down, large].map(({ status, retryAfter, session }) => ({ status, retryAfter, session }))).toEqual([
+        { status: 503, retryAfter: '1', session: null },
+        { status: 400, retryAfter: null, session: null },
+      ]);
+    }
+    expect(kept.message).toMatchObject({ id: 'kept', result: { protocolVersion: '2025-11-25' } });
+    // Still serving, on the session it kept.
+    const served = await post(server.url, call(1, 'echo', { text: 'x' }), { 'mcp-session-id': kept.session! });
+    const echoed = responseMode === 'sse' ? JSON.parse(parseSse(await served.text()).pop()!.data) : await served.json();
+    expect(echoed).toMatchObject({ id: 1, result: { content: [{ text: 'x|session' }] } });
+    const requestLines = lines.filter((line) => line.msg === 'request' && line.method === 'initialize');
+    expect(requestLines.map(({ rpcId, outcome, code }) => ({ rpcId, outcome, code }))).toEqual([
+      { rpcId: 'down', outcome: 'error -32603', code: -32603 },
+      { rpcId: 'large', outcome: 'invalid', code: -32602 },
+      { rpcId: 'kept', outcome: 'ok', code: undefined },
+    ]);
+    expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual(['session store unavailable: initialize answered 503']);
   });
 
   it('answers notifications and responses with 202 and no body', async () => {

@@ -1,4 +1,5 @@
 import { InvalidRequestError, MemoryRateLimitStore, type AuthInfo, type Logger, type RateLimitStore } from '@mcpkit/core';
+import { principalOf } from '@mcpkit/core/transport';
 import { errorResult, type HttpBodyResult } from './http-result';
 
 /** Who a request to the endpoint is, as far as is known before its body is read. */
@@ -37,7 +38,7 @@ export interface EndpointRateLimitOptions {
 }
 
 const defaultKey = ({ auth, remoteAddress }: EndpointCaller): string =>
-  auth !== undefined ? `sub:${auth.issuer ?? ''} ${auth.subject}` : remoteAddress !== undefined ? `address:${remoteAddress}` : 'anonymous';
+  auth !== undefined ? `sub:${principalOf(auth)}` : remoteAddress !== undefined ? `address:${remoteAddress}` : 'anonymous';
 
 // Addresses remembered (over their limit, suspect): past it the oldest is forgotten, which costs
 // at most one more token check for it.

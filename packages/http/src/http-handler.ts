@@ -17,6 +17,7 @@ import { RoutedSessions } from './routed-sessions';
 import { StreamableHttpEndpoint } from './streamable-http';
 import { ResourceServer, type Authentication } from './resource-server';
 import { EndpointRateLimit } from './endpoint-rate-limit';
+import { ServerCardRoute } from './server-card-route';
 import { preflight, withCors } from './cors';
 
 /**
@@ -168,12 +169,17 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   const routes = [{ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: options.path }];
   if (ssePaths) routes.push({ methods: ['GET'], path: ssePaths.ssePath }, { methods: ['POST'], path: ssePaths.messagesPath });
   for (const path of resourceServer?.metadataPaths ?? []) routes.push({ methods: ['GET', 'HEAD', 'OPTIONS'], path });
+  const card = options.serverCard ? new ServerCardRoute(options.app, joinPath(rawOptions.mountPrefix ?? '', options.path), options.serverCard) : undefined;
+  // The route is matched on the path the binding sees (without its mount prefix).
+  const cardPath = card ? `${options.path.replace(/\/$/, '')}/server-card` : undefined;
+  // Every method: one the card does not take is answered 405 with Allow, not a bare 404.
+  if (cardPath) routes.push({ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: cardPath });
 
   const guard = (headers: HttpHeaders, path?: string): HttpResult | undefined => {
     if (!isAllowedHost(headerValue(headers.host), options.allowedHosts))
       return errorResult(403, new InvalidRequestError('Forbidden: this Host is not allowed'));
     // Public metadata (RFC 9728) for browser clients of any origin; it answers with `*`.
-    if (path !== undefined && resourceServer?.metadataPaths.has(path)) return undefined;
+    if (path !== undefined && (resourceServer?.metadataPaths.has(path) || path === cardPath)) return undefined;
     if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts))
       return errorResult(403, new InvalidRequestError('Forbidden: this Origin is not allowed'));
     return undefined;
@@ -241,6 +247,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
 
   const route = async (request: HttpRequest): Promise<HttpResult> => {
     if (resourceServer?.metadataPaths.has(request.path)) return resourceServer.metadata(request.method);
+    if (card && request.path === cardPath) return card.answer(request.method, request.headers);
     if (admits && limitedPaths.has(request.path) && request.auth === undefined) {
       const outcome = await admit(request, request.logger);
       if (outcome.refused) return outcome.refused;

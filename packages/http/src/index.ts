@@ -10,6 +10,7 @@ export type { EndpointRateLimitOptions, EndpointCaller } from './endpoint-rate-l
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier';
 export { InvalidTokenError, type TokenVerifier, type ResourceServerOptions, type Authentication } from './resource-server';
+export type { ServerCardEndpointOptions } from './server-card-route';
 export { MemorySessionStore, SessionRecordTooLargeError, type SessionStore, type SessionRecord } from './session-store';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';

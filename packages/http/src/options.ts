@@ -5,6 +5,7 @@ import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
 import type { ResourceServerOptions } from './resource-server';
 import type { EndpointRateLimitOptions } from './endpoint-rate-limit';
+import type { ServerCardEndpointOptions } from './server-card-route';
 import type { SessionRouter } from './session-router';
 
 /** How a POST that carries a request is answered. */
@@ -112,6 +113,11 @@ export interface McpHttpOptions {
    * limit depends on the deployment: behind a proxy every client has the proxy's address).
    */
   rateLimit?: EndpointRateLimitOptions;
+  /**
+   * Experimental (SEP-2127 is a draft): serve the app's Server Card at `<path>/server-card`,
+   * public (any origin, no token). `true`, or the card's name and public URL. Default: off.
+   */
+  serverCard?: boolean | ServerCardEndpointOptions;
 }
 
 /** The options with every default applied, computed once (what bindings read: `bodyLimit`, `path` …). */
@@ -142,6 +148,7 @@ export interface ResolvedHttpOptions {
   httpSse: { ssePath: string; messagesPath: string } | undefined;
   auth: ResourceServerOptions | undefined;
   rateLimit: EndpointRateLimitOptions | undefined;
+  serverCard: ServerCardEndpointOptions | undefined;
 }
 
 /** Applies the defaults docs/http.md lists; throws a TypeError without an app, or with legacySse and auth together. */
@@ -187,6 +194,7 @@ export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
       : undefined,
     auth: options.auth,
     rateLimit: options.rateLimit,
+    serverCard: options.serverCard === true ? {} : options.serverCard || undefined,
   });
 }
 

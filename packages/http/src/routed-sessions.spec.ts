@@ -2,7 +2,7 @@ import pino from 'pino';
 import { createApp } from '@mcpkit/core';
 import type { StoredEvent } from './event-store';
 import { EventStream, type EventSink } from './event-stream';
-import { MemorySessionRouter, MemoryRouterHub } from './memory-session-router';
+import { MemorySessionRouter, MemoryRouterHub } from '../test/support/memory-session-router';
 import { RoutedSessions, writerOf } from './routed-sessions';
 import { LiveSession } from './session-registry';
 import { MemorySessionStore } from './session-store';

@@ -94,7 +94,7 @@ export type ForwardTarget =
  *   (the lists a session announces, the resources it subscribed to), so a stream resumed
  *   anywhere gets each broadcast it missed exactly once, also one raised while it was closed.
  *
- * `@mcpkit/redis` implements it on Redis; `MemorySessionRouter` is the in-process reference the
+ * `@mcpkit/redis` implements it on Redis; `MemorySessionRouter` (packages/http/test/support) is the in-process reference the
  * contract tests hold every implementation to.
  *
  * @example

@@ -14,6 +14,7 @@ import {
   logRefused,
   isServedVersion,
   parseMessage,
+  principalOf,
   protocolVersionHeader,
   sessionlessBatchError,
   sessionlessClient,
@@ -141,7 +142,7 @@ export class StreamableHttpEndpoint {
     let session: LiveSession | undefined;
     const fresh = isInitializeRequest(message);
     if (fresh) {
-      session = this.registry.create(request.headers, principalOf(request));
+      session = this.registry.create(request.headers, principalOf(request.auth));
       if (!session) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
     } else {
       const id = headerValue(request.headers['mcp-session-id']);
@@ -317,8 +318,8 @@ export class StreamableHttpEndpoint {
       this.logger.warn({ err: error, sessionId: id }, 'session store unavailable: answered 503');
       return UNAVAILABLE;
     }
-    if (session !== undefined && 'full' in session) return session.principal === principalOf(request) ? FULL : undefined;
-    if (session === undefined || session.principal === principalOf(request)) return session;
+    if (session !== undefined && 'full' in session) return session.principal === principalOf(request.auth) ? FULL : undefined;
+    if (session === undefined || session.principal === principalOf(request.auth)) return session;
     session.leave();
     return undefined;
   }
@@ -510,9 +511,32 @@ export class StreamableHttpEndpoint {
           current.end();
         }
       : undefined;
+    // A new session is kept (stored) before its initialize is answered; one the store refuses is
+    // refused to the client, with this status, and its request line says so.
+    const openSession =
+      fresh && session
+        ? async (accepted: JsonRpcResponse): Promise<JsonRpcResponse> => {
+            // A client that left before its initialize was answered may have lost its session already.
+            if (!this.registry!.has(session)) return accepted;
+            try {
+              await this.registry!.activate(session);
+              return accepted;
+            } catch (error) {
+              post.notKept = sessionRefusal(error, logger);
+              return errorResponse(accepted.id, post.notKept.error);
+            }
+          }
+        : undefined;
     let answering: Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>;
     try {
-      answering = this.receive(connection, message, era, { logger, send, transport, detach, logBindings, unreachable: whenUnreachable }, request, listen);
+      answering = this.receive(
+        connection,
+        message,
+        era,
+        { logger, send, transport, detach, logBindings, unreachable: whenUnreachable, openSession },
+        request,
+        listen,
+      );
     } catch (error) {
       answering = Promise.reject(error);
     }
@@ -555,34 +579,7 @@ export class StreamableHttpEndpoint {
     const stream = post.stream;
     // A refused initialize ends its session, but only once its answer is written: discarding the
     // session first closed the stream it was to go out on (sse mode), so it never did.
-    let refusedSession: LiveSession | undefined;
-    if (fresh && session) {
-      // A client that left before its initialize was answered may have lost its session already.
-      if (succeeded(answer) && this.registry!.has(session)) {
-        try {
-          await this.registry!.activate(session);
-        } catch (error) {
-          this.registry!.discard(session);
-          if (error instanceof SessionRecordTooLargeError) {
-            logger.info({ bytes: error.bytes, maxBytes: error.maxBytes }, 'initialize refused: the session record would be too large to keep');
-            const refused = new InvalidParamsError(
-              `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
-            );
-            if (stream) {
-              stream.complete(errorResponse(idOf(replyTo!) ?? null, refused));
-              return post.streamed!;
-            }
-            return errorResult(400, refused, idOf(replyTo!));
-          }
-          logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
-          if (stream) {
-            stream.complete(errorResponse(idOf(replyTo!) ?? null, new InternalError('Session store unavailable; try again shortly')));
-            return post.streamed!;
-          }
-          return unavailableResult(idOf(replyTo!));
-        }
-      } else refusedSession = session;
-    }
+    const refusedSession = fresh && session && !(succeeded(answer) && this.registry!.has(session)) ? session : undefined;
     if (stream) {
       // Cancelled requests get nothing on their stream (utilities/cancellation): it just ends.
       post.cancelled = answer === undefined;
@@ -592,6 +589,7 @@ export class StreamableHttpEndpoint {
       return post.streamed!;
     }
     if (refusedSession) this.registry!.discard(refusedSession);
+    if (post.notKept !== undefined) return errorResult(post.notKept.status, post.notKept.error, idOf(replyTo!), post.notKept.headers);
     if (answer === undefined) {
       // Every request was cancelled. The client expects no response for them (utilities/
       // cancellation), yet the POST must end: with an empty stream, or in json mode an error.
@@ -616,6 +614,8 @@ interface PostState {
   streamed: HttpResult | undefined;
   /** True once every request of the body was cancelled by the client (no answer is due). */
   cancelled: boolean;
+  /** Why the session of an initialize could not be kept, once the store refused it. */
+  notKept?: SessionRefusal;
 }
 
 /** What `ownSession` says when the session store cannot answer. */
@@ -647,6 +647,26 @@ function storeUnavailable(): InternalError {
   return new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly');
 }
 
+/** Why a new session could not be kept, and the status it is answered with. */
+interface SessionRefusal {
+  readonly error: McpError;
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+}
+
+/** The answer to an `initialize` whose session the store refused (`SessionStore.set` threw): 400 for a record too large, else 503. */
+function sessionRefusal(error: unknown, logger: Logger): SessionRefusal {
+  if (error instanceof SessionRecordTooLargeError) {
+    logger.info({ bytes: error.bytes, maxBytes: error.maxBytes }, 'initialize refused: the session record would be too large to keep');
+    const refused = new InvalidParamsError(
+      `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
+    );
+    return { error: refused, status: 400 };
+  }
+  logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
+  return { error: storeUnavailable(), status: 503, headers: RETRY_UNAVAILABLE };
+}
+
 /** 503 with `Retry-After`: every session slot of this instance is busy. */
 function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
   return errorResult(503, sessionsFull(), id ?? null, RETRY_FULL);
@@ -655,11 +675,6 @@ function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
   return errorResult(503, storeUnavailable(), id ?? null, RETRY_UNAVAILABLE);
-}
-
-/** Who a request's credential names, for binding sessions to it: issuer and subject. */
-function principalOf(request: HttpRequest): string | undefined {
-  return request.auth ? `${request.auth.issuer ?? ''} ${request.auth.subject}` : undefined;
 }
 
 /** The transport facts of one HTTP request: its headers, and its client's address, port and HTTP version when the binding knows them. */

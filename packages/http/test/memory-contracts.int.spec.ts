@@ -1,6 +1,6 @@
 import { MemoryEventBus, MemoryRateLimitStore, MemoryRequestStateStore, MemoryTaskStore } from '@mcpkit/core';
 import { MemoryEventStore } from '../src/event-store';
-import { MemoryRouterHub } from '../src/memory-session-router';
+import { MemoryRouterHub } from './support/memory-session-router';
 import { MemorySessionStore } from '../src/session-store';
 import { eventBusContract } from './contracts/event-bus.contract';
 import { eventStoreContract } from './contracts/event-store.contract';

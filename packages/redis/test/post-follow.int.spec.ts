@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import type { RedisClientLike } from '@mcpkit/redis';
 import { initialize, openStream, rpc, send, parseEvents, SESSION_HEADERS, type OpenStream } from './support/http-client';
 import { startRedisServer, type RedisServer } from './support/redis-server';
-import { startInstance, type Instance } from './support/two-instances';
+import { startInstance, unexpectedLines, type Instance } from './support/two-instances';
 
 // A POST response stream (a tools/call still running on A) whose connection broke, resumed with
 // GET + Last-Event-ID on B: B follows it to its answer as A stores it, or fails the request when
@@ -16,6 +16,8 @@ let b: Instance;
 let suite = 0;
 let prefix: string;
 const opened: OpenStream[] = [];
+/** What the running test is bound to log at warn or above (it breaks Redis or an instance on purpose). */
+let expectedLines: string[] = [];
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -32,6 +34,8 @@ afterEach(async () => {
   for (const stream of opened.splice(0)) stream.close();
   await a?.close();
   await b?.close();
+  // Their logs are kept, not printed: any line at warn or above the test did not expect fails it.
+  expect(unexpectedLines([a, b], expectedLines.splice(0))).toEqual([]);
 });
 
 const GET = (session: string, lastEventId: string) => ({ ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': lastEventId });
@@ -128,6 +132,8 @@ describe('a POST stream resumed on another instance follows the request to its e
     await a.close();
     const victim = await severableA();
     a = victim.instance;
+    // A, cut off from Redis, cannot keep its stream's events.
+    expectedLines = ['event store failed: an event of this stream cannot be resumed', 'scale-out: could not store a stream fallback'];
     const session = await initialize(b.url);
     const post = await call(a.url, session, 4, 'ask', { question: 'still there?' });
     await post.until((s) => s.messages().some((m) => m.method === 'elicitation/create'));
@@ -182,6 +188,8 @@ describe('a POST stream resumed on another instance follows the request to its e
     const quiet = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
     await b.close();
     b = await startInstance('b', { url: redis.url, prefix, logger: quiet });
+    // A loses Redis too while its stream runs.
+    expectedLines = ['Redis connection error', 'event store failed: an event of this stream cannot be resumed'];
     const session = await initialize(a.url);
     const post = await call(a.url, session, 9, 'steps', { steps: 40, delayMs: 100 });
     await post.until((s) => s.messages().some((m) => m.method === 'notifications/progress'));

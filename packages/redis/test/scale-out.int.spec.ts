@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import pino from 'pino';
 import { createApp, Tool } from '@mcpkit/core';
 import { serveHttp } from '@mcpkit/fastify';
 import { redisScaleOut } from '@mcpkit/redis';
@@ -7,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { INIT, initialize, openStream, parseEvents, rpc, send, SESSION_HEADERS } from './support/http-client';
 import { startRedisServer, type RedisServer } from './support/redis-server';
-import { startInstance, type Instance } from './support/two-instances';
+import { startInstance, takeLogged, unexpectedLines, type Instance } from './support/two-instances';
 
 // Two instances (two apps, two HTTP servers, two Redis scale-outs with their own instance ids) in
 // this process, on a real redis-server of this file's own: what crosses instances, over real
@@ -32,8 +33,16 @@ beforeEach(async () => {
 afterEach(async () => {
   await a?.close();
   await b?.close();
+  // The instances' logs are kept, not printed: a test takes out what it expects, and anything
+  // else at warn or above fails it here.
+  expect(unexpectedLines([a, b])).toEqual([]);
 });
 
+/** The ids of the client answers A and B dropped because nothing waits for them (each a warn line). */
+const droppedAnswers = () =>
+  [a, b]
+    .flatMap((instance) => takeLogged(instance, 'dropped a client answer: the request it answers is gone (timed out, or its instance ended)'))
+    .map((line) => line.rpcId);
 const callTool = (id: number, name: string, args: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { name, arguments: args } });
 const textOf = (answer: { json?: Record<string, unknown> }) => ((answer.json?.result as { content: Array<{ text: string }> }).content[0] ?? {}).text;
 
@@ -58,7 +67,9 @@ describe('scale-out over Redis: two instances', () => {
     const logger = { error: (_: unknown, message: string) => errors.push(message), warn: () => undefined, info: () => undefined, debug: () => undefined };
     // Both on one prefix (as two apps left on the default `mcpkit:` would be): 'scale-out' started first.
     const scaleOut = redisScaleOut({ url: redis.url, prefix, instanceId: 'other', logger: logger as never });
-    const app = createApp({ name: 'other-app', version: '1.0.0', providers: [Other], bus: scaleOut.bus });
+    const warnings: string[] = [];
+    const appLogger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
+    const app = createApp({ name: 'other-app', version: '1.0.0', providers: [Other], bus: scaleOut.bus, logger: appLogger });
     await scaleOut.ready();
     const server = await serveHttp(app, { port: 0, ...scaleOut.http, keepAliveMs: 0 });
     try {
@@ -68,6 +79,7 @@ describe('scale-out over Redis: two instances', () => {
       expect(errors).toEqual([expect.stringContaining(`the prefix "${prefix}" holds the state of the app "scale-out", not of "other-app"`)]);
       expect((await send(server.url, 'POST', {}, INIT)).status).toBe(503);
       expect((await rpc(server.url, session, callTool(1, 'where'))).status).toBe(503);
+      expect(warnings).toEqual(['session store unavailable: initialize answered 503', 'session store unavailable: answered 503']);
       // The app that owns the prefix is unaffected.
       expect(textOf(await rpc(b.url, session, callTool(2, 'where')))).toBe('b');
     } finally {
@@ -280,10 +292,13 @@ describe('scale-out over Redis: two instances', () => {
     await call.until((s) => s.messages().some((m) => m.id === 7));
     expect(call.messages().find((m) => m.id === 7)).toMatchObject({ result: { content: [{ type: 'text', text: 'b:accept:{"reply":"from A"}' }] } });
     // Late, unknown, or for an instance that is gone: accepted and dropped, the session serves on.
-    for (const id of [request.id, `${String(request.id)}9`, 'mcpkit.gone.0123456789ab.1', 'client-made']) {
+    const unanswerable = [request.id, `${String(request.id)}9`, 'mcpkit.gone.0123456789ab.1', 'client-made'];
+    for (const id of unanswerable) {
       expect((await rpc(a.url, session, { id, result: { action: 'accept', content: {} } })).status).toBe(202);
     }
     expect((await rpc(a.url, session, callTool(8, 'where'))).status).toBe(200);
+    // Each drop is a warn line of its own.
+    expect(droppedAnswers().sort()).toEqual([...unanswerable].sort());
   });
 
   it('names the streams and requests of a restarted instance (same instance id) anew: nothing lost, no old answer replayed or accepted', async () => {
@@ -306,6 +321,7 @@ describe('scale-out over Redis: two instances', () => {
     expect((await rpc(b.url, session, { id: first.request.id, result: { action: 'accept', content: { reply: 'stale' } } })).status).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(second.call.messages().some((m) => m.id === 2)).toBe(false);
+    expect(droppedAnswers()).toEqual([first.request.id]);
     // Its events were kept: a resumption on B from its priming event replays its own elicitation.
     second.call.close();
     const resumed = await openStream(b.url, 'GET', { ...SESSION_HEADERS(session), accept: 'text/event-stream', 'last-event-id': second.call.events[0].id! });
@@ -344,6 +360,13 @@ describe('scale-out over Redis: two instances', () => {
       await raw.quit();
     }
     expect((await rpc(b.url, session, callTool(4, 'where'))).status).toBe(200);
+    // The operator hears of it: A's lines name Redis's refusal.
+    const failures = [
+      ...takeLogged(a, 'event store failed: an event of this stream cannot be resumed'),
+      ...takeLogged(a, 'scale-out: could not store a stream fallback'),
+    ];
+    expect(failures.some((line) => line.level === 50)).toBe(true);
+    for (const line of failures) expect(line).toMatchObject({ err: { message: expect.stringContaining('OOM command not allowed') } });
   });
 
   it('honours a log level set on A in what a handler on B logs to the client', async () => {

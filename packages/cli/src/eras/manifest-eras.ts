@@ -9,6 +9,12 @@ export const MANIFEST_ERAS = ['2025-11-25', '2026-07-28'] as const;
 /** A revision recorded in a manifest. */
 export type ManifestEraName = (typeof MANIFEST_ERAS)[number];
 
+/**
+ * The newest handshake revision: what today's SDK clients speak, so the surface a generated
+ * client types and a bundle lists by default.
+ */
+export const HANDSHAKE_ERA: ManifestEraName = MANIFEST_ERAS[0];
+
 /** The tasks extension's id in 2026-07-28 capabilities (SEP-2663). */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

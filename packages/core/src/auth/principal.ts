@@ -1,6 +1,6 @@
 import type { AuthInfo } from './auth-info';
 
 /** Who a credential names, as one string (issuer and subject), for binding state to it; undefined when anonymous. */
-export function principalOf(auth: AuthInfo | undefined): string | undefined {
-  return auth === undefined ? undefined : `${auth.issuer ?? ''} ${auth.subject}`;
+export function principalOf(auth: AuthInfo | null | undefined): string | undefined {
+  return auth === undefined || auth === null ? undefined : `${auth.issuer ?? ''} ${auth.subject}`;
 }

@@ -38,7 +38,7 @@ export interface Guard {
 /**
  * Runs around validation and the handler: `next()` validates the input, runs the handler and
  * resolves with what it returned (before it is shaped into a result); what `intercept` resolves
- * with takes its place.
+ * with takes its place. `next()` may be called once: a second call rejects and runs nothing.
  *
  * @example
  * class Timing implements Interceptor {

@@ -25,6 +25,7 @@ import type { HandshakeHost } from '../eras/handshake/codec';
 import { HandshakeLink } from '../eras/handshake/handshake-link';
 import { HandshakeSession } from '../eras/handshake/session';
 import { reopenListen } from '../eras/modern/listen';
+import { logRefused } from '../eras/log-refused';
 import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { ClientInfo } from './client-info';
 import { announcedLists, announcingCapabilities, LIST_CHANGED } from './list-changes';
@@ -428,13 +429,11 @@ export class Connection {
   }
 
   private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    const refused = this.handshake.batchRefusal();
-    if (refused !== undefined) return errorResponse(null, new InvalidRequestError(refused));
-    if (messages.length === 0) return errorResponse(null, new InvalidRequestError('An empty batch is not a valid request'));
-    const limit = this.app.settings.maxBatchLength;
-    if (messages.length > limit) {
-      this.logger.warn({ length: messages.length, limit }, 'refused a batch over maxBatchLength');
-      return errorResponse(null, new InvalidRequestError(`Batch too large: ${messages.length} messages, at most ${limit} are accepted per batch`));
+    const refused = this.batchRefusal(messages.length);
+    if (refused !== undefined) {
+      // One error answers the batch (JSON-RPC), but each request in it whose id can be read still has its line.
+      logRefused(options.logger ?? this.logger, messages, options.transport ?? this.transport, refused, undefined, options.logBindings);
+      return errorResponse(null, refused);
     }
     const answers = await Promise.all(
       messages.map((message) => {
@@ -448,6 +447,17 @@ export class Connection {
     );
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
     return responses.length > 0 ? responses : undefined;
+  }
+
+  /** Why a batch of `length` messages is refused as a whole: no batching in the negotiated revision, empty, over maxBatchLength. */
+  private batchRefusal(length: number): InvalidRequestError | undefined {
+    const refused = this.handshake.batchRefusal();
+    if (refused !== undefined) return new InvalidRequestError(refused);
+    if (length === 0) return new InvalidRequestError('An empty batch is not a valid request');
+    const limit = this.app.settings.maxBatchLength;
+    if (length <= limit) return undefined;
+    this.logger.warn({ length, limit }, 'refused a batch over maxBatchLength');
+    return new InvalidRequestError(`Batch too large: ${length} messages, at most ${limit} are accepted per batch`);
   }
 
   private serve(frame: Frame, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {

@@ -24,7 +24,10 @@ function failed(tool: ToolDefinition, ctx: RequestContext, error: unknown): Call
   // question for the client ends the round (2026-07-28 input-required result).
   if (McpError.isMcpError(error) || InputRequiredSignal.is(error)) throw error;
   if (ToolError.isToolError(error)) return toolErrorResult(error.message);
-  ctx.logger.error({ err: error, tool: tool.name }, 'tool handler threw');
+  // A handler that rejects once its request was cancelled (by its client, its client leaving, a
+  // task cancelled) stops as asked: no fault of the tool, and no client may fill the error log.
+  if (ctx.isCancelled) ctx.logger.debug({ err: error, tool: tool.name }, 'tool handler ended by the cancellation of its request');
+  else ctx.logger.error({ err: error, tool: tool.name }, 'tool handler threw');
   return toolErrorResult(`Tool ${tool.name} failed with an internal error; details are in the server log.`);
 }
 

@@ -39,6 +39,13 @@ export interface ReceiveOptions {
    * its requests still running is cancelled, and nothing is answered for it.
    */
   unreachable?: (listener: () => void) => void;
+  /**
+   * Given an `initialize` the session accepted, before it is answered: keeps the session where
+   * the transport keeps it (a shared store may refuse it: too large, unreachable) and resolves to
+   * what the client is answered, this success or the refusal, which the request line then says.
+   * Never rejects.
+   */
+  openSession?: (answer: JsonRpcResponse) => Promise<JsonRpcResponse>;
 }
 
 /** How a request's result and failure take their era's shape, and how it reaches its client. */

@@ -50,6 +50,10 @@ async function guardVerdict(guard: Guard, ctx: RequestContext, target: CallTarge
 export function compilePipeline(parts: PipelineParts): Pipeline {
   const { access, guards, interceptors, filters, targets } = parts;
   const guardName = (guard: Guard): string => (guard.constructor as { name?: string }).name ?? 'guard';
+  const interceptorName = (interceptor: Interceptor): string => {
+    const name = (interceptor.constructor as { name?: string } | undefined)?.name;
+    return name && name !== 'Object' ? name : 'interceptor';
+  };
 
   async function guardsVisible(ctx: RequestContext): Promise<boolean> {
     for (const guard of guards) {
@@ -64,8 +68,18 @@ export function compilePipeline(parts: PipelineParts): Pipeline {
   }
 
   const intercept = (ctx: RequestContext, target: CallTarget, core: () => Promise<unknown>): Promise<unknown> => {
-    const step = async (index: number): Promise<unknown> =>
-      index === interceptors.length ? core() : interceptors[index].intercept(ctx, () => step(index + 1), target);
+    const step = async (index: number): Promise<unknown> => {
+      if (index === interceptors.length) return core();
+      const interceptor = interceptors[index];
+      let called = false;
+      // Like Hono's compose: a second next() would run the handler (and its side effects) again.
+      const next = (): Promise<unknown> => {
+        if (called) return Promise.reject(new Error(`next() called multiple times by the interceptor ${interceptorName(interceptor)}`));
+        called = true;
+        return step(index + 1);
+      };
+      return interceptor.intercept(ctx, next, target);
+    };
     return step(0);
   };
 

@@ -1,6 +1,6 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import type { Constructor } from '../metadata/constructor';
-import { hasDtoMetadata } from '../schema/dto-to-json-schema';
+import { hasDtoMetadata } from '../schema/dto-metadata';
 import type { DecoratedMethod } from './scan-providers';
 
 const BUILT_INS: ReadonlySet<unknown> = new Set([Object, String, Number, Boolean, Array, Function, Promise, Date, Symbol, BigInt]);

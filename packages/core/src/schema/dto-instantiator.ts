@@ -24,7 +24,7 @@ export interface InstancePlan {
   /** Every property the DTO declares (its schema's `properties`), in order. */
   readonly declared: readonly string[];
   readonly converted: readonly ConvertedProperty[];
-  /** `@Field({ default })` values, applied when the data has none. */
+  /** `@Field({ default })` values, applied when the data has none and then converted like data. */
   readonly defaults: ReadonlyArray<readonly [string, unknown]>;
 }
 
@@ -86,11 +86,12 @@ export function buildInstantiator(dto: Constructor, plans: ReadonlyMap<Construct
       // only declared properties are taken.
       const instance = new type() as Record<string, unknown>;
       copyDeclared(instance, plain);
+      // A default is published as JSON, so it is built like a value the client sent (a Date, a DTO instance).
+      for (const [key, value] of defaults) if (instance[key] === undefined) instance[key] = fresh(value);
       for (const [key, convert] of converters) {
         const value = instance[key];
         if (value !== null && value !== undefined) instance[key] = convert(value);
       }
-      for (const [key, value] of defaults) if (instance[key] === undefined) instance[key] = fresh(value);
       return instance;
     };
     built.set(type, make);

@@ -93,6 +93,12 @@ export interface Instance {
   readonly server: HttpServer;
   readonly url: string;
   readonly log: InstanceLog;
+  /**
+   * What the instance logged (its app, its HTTP server and its scale-out) at `LOG_LEVEL` (jest's
+   * default: warn), parsed and never printed: a test asserts and takes out the lines it expects
+   * (`takeLogged`), and whatever else is left at warn or above fails it (`unexpectedLines`).
+   */
+  readonly lines: Array<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -103,7 +109,8 @@ export async function startInstance(
   http: { maxSessions?: number; keepAliveMs?: number } = {},
 ): Promise<Instance> {
   const log: InstanceLog = { cancelled: [] };
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
   const scaleOut = redisScaleOut({ logger, ...redis, instanceId: name });
   const app = createApp({
     name: 'scale-out',
@@ -125,9 +132,36 @@ export async function startInstance(
     server,
     url: server.url,
     log,
+    lines,
     close: async () => {
       await server.close();
       await scaleOut.close();
     },
   };
+}
+
+/**
+ * Takes the lines `instance` logged with the message `msg` out of its log, for the test that
+ * expects them to assert.
+ *
+ * @example
+ * expect(takeLogged(a, 'event store failed: an event of this stream cannot be resumed')).not.toEqual([]);
+ */
+export function takeLogged(instance: Instance, msg: string): Array<Record<string, unknown>> {
+  const taken = instance.lines.filter((line) => line.msg === msg);
+  const kept = instance.lines.filter((line) => line.msg !== msg);
+  instance.lines.splice(0, instance.lines.length, ...kept);
+  return taken;
+}
+
+/**
+ * The lines at warn or above left in the instances' logs, but for the messages in `expected`
+ * (what a test that breaks Redis on purpose is bound to log, as often as reconnects happen to
+ * run): a test expects none.
+ *
+ * @example
+ * expect(unexpectedLines([a, b], ['Redis connection error'])).toEqual([]);
+ */
+export function unexpectedLines(instances: ReadonlyArray<Instance | undefined>, expected: readonly string[] = []): Array<Record<string, unknown>> {
+  return instances.flatMap((instance) => instance?.lines ?? []).filter((line) => (line.level as number) >= 40 && !expected.includes(line.msg as string));
 }

@@ -61,7 +61,11 @@ export const handshakeEra: Era = {
     };
     if (method === METHOD.INITIALIZE) {
       const started = monotonicMs();
-      return answered(handshake.initialize(id, frame.params, principalOf((options.transport ?? host.transport).auth) === undefined), started);
+      const answer = handshake.initialize(id, frame.params, principalOf((options.transport ?? host.transport).auth) === undefined);
+      // A session the transport cannot keep is refused after all: the line says what was answered.
+      const { openSession } = options;
+      if (openSession === undefined || !('result' in answer)) return answered(answer, started);
+      return openSession(answer).then((kept) => answered(kept, started));
     }
     // Lifecycle: before initialize a client may only ping.
     if (!handshake.isInitialized && method !== METHOD.PING) {

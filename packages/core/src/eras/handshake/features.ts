@@ -21,3 +21,8 @@ export const BATCH_REVISION = SINCE.batches;
 export function hasFeature(version: string, feature: keyof typeof SINCE): boolean {
   return isAtLeast(version, SINCE[feature]);
 }
+
+/** The first revision that has `feature`, for messages that name it. */
+export function featureSince(feature: keyof typeof SINCE): string {
+  return SINCE[feature];
+}

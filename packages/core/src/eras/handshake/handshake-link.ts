@@ -7,7 +7,7 @@ import type { ClientInfo } from '../../dispatcher/client-info';
 import type { OutboundRequestOptions } from '../../dispatcher/outbound-requests';
 import type { Asker, ClientLink, Question, SessionInfo } from '../client-link';
 import type { RunPlan } from '../era';
-import { hasFeature } from './features';
+import { featureSince, hasFeature } from './features';
 import { handshakeTasks } from './tasks';
 import { nodeCrypto } from '../lazy-crypto';
 
@@ -36,6 +36,9 @@ export class HandshakeLink implements ClientLink, RunPlan {
   readonly client: ClientInfo;
   readonly progressMessages: boolean;
   readonly elicitationModes: boolean;
+  // Before 2025-06-18 there is no elicitation: a client that declares it anyway is not asked (its
+  // capability was dropped at initialize), and is told why in the revision's terms.
+  private readonly elicitation: boolean;
   readonly tasks = handshakeTasks;
   private ownKey: string | undefined = undefined;
 
@@ -43,6 +46,7 @@ export class HandshakeLink implements ClientLink, RunPlan {
     this.client = channel.clientInfo;
     this.progressMessages = hasFeature(this.client.protocolVersion, 'progressMessage');
     this.elicitationModes = hasFeature(this.client.protocolVersion, 'elicitationMode');
+    this.elicitation = hasFeature(this.client.protocolVersion, 'elicitation');
   }
 
   get link(): ClientLink {
@@ -81,6 +85,7 @@ export class HandshakeLink implements ClientLink, RunPlan {
 
   requireCapability(capability: 'sampling' | 'elicitation' | 'roots', method: string): void {
     this.requireSession(method);
+    if (capability === 'elicitation' && !this.elicitation) throw this.beforeRevision('elicitation', method);
     if (!isObject(this.client.capabilities[capability])) {
       throw new ClientCapabilityError(`The client did not declare the ${capability} capability, so ${method} cannot be sent`);
     }
@@ -98,6 +103,7 @@ export class HandshakeLink implements ClientLink, RunPlan {
     asker: Asker,
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
     this.requireSession(METHOD.ELICITATION_CREATE);
+    if (!this.elicitationModes) throw this.beforeRevision(this.elicitation ? 'URL elicitation' : 'elicitation', METHOD.ELICITATION_CREATE);
     const elicitation = this.client.capabilities.elicitation;
     if (!isObject(elicitation) || !isObject(elicitation.url)) {
       throw new ClientCapabilityError('The client did not declare URL elicitation (capabilities.elicitation.url)');
@@ -126,6 +132,14 @@ export class HandshakeLink implements ClientLink, RunPlan {
 
   /** The handshake revisions mirror no argument into a header. */
   checkArgumentHeaders(): void {}
+
+  /** What a request the negotiated revision does not have answers: the revision is why, whatever the client declared. */
+  private beforeRevision(what: 'elicitation' | 'URL elicitation', method: string): ClientCapabilityError {
+    const since = featureSince(what === 'elicitation' ? 'elicitation' : 'elicitationMode');
+    return new ClientCapabilityError(
+      `The negotiated protocol revision ${this.client.protocolVersion} has no ${what} (it arrived in ${since}), so ${method} cannot be sent`,
+    );
+  }
 
   /**
    * Stateless HTTP cannot reach the client, whatever it declared: say so, rather than blame a

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import { broadcastText, isRoutedPosition, type Broadcast } from './routed-position';
+import { broadcastText, isRoutedPosition, type Broadcast } from '../../src/routed-position';
 import type {
   ChangedList,
   ForwardTarget,
@@ -10,7 +10,7 @@ import type {
   RouterPosition,
   RouterReader,
   SessionRouter,
-} from './session-router';
+} from '../../src/session-router';
 
 /** The reader of a session's GET stream and where it is in both logs. */
 interface Held {
