@@ -1,17 +1,28 @@
+/**
+ * ts-node loads this file without type-checking it (pnpm typecheck does):
+ * @jest-config-loader-options {"transpileOnly": true}
+ */
 import type { Config } from 'jest';
 
 // Servers under test log at warn unless a test asks for more, so the output stays readable.
 process.env.LOG_LEVEL ??= 'warn';
 
-const config: Config = {
+/**
+ * Suites that scaffold or pack a project and install it from a registry: minutes each, so they
+ * run in `pnpm test:slow` (and in .ci/run), not in `pnpm test`.
+ */
+const SLOW = ['<rootDir>/packages/cli/test/new.e2e.spec.ts', '<rootDir>/packages/cli/test/pack.e2e.spec.ts'];
+
+const project: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/docs'],
-  testMatch: ['**/*.spec.ts'],
   setupFiles: ['reflect-metadata'],
   transform: {
     // jose is ESM-only JavaScript: compiled file by file (auth.md §5) by a transformer module of its
     // own (jest shares one instance per module); the first matching pattern wins.
     '/node_modules/jose/.+\\.js$': '<rootDir>/scripts/jest/esm-deps-transformer.js',
+    // Transpile only (tsconfig.jest.json sets isolatedModules): a spec starts in seconds; the type
+    // check of sources and specs is `pnpm typecheck`, once.
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   // ESM-only dependencies must be down-compiled: jest on node < 24.9 cannot require(esm).
@@ -19,7 +30,16 @@ const config: Config = {
   // Tests run against sources, so a unit test needs no build.
   moduleNameMapper: { '^@mcpkit/([a-z-]+)$': '<rootDir>/packages/$1/src', '^@mcpkit/([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/$1/src/$2' },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+
+const config: Config = {
   testTimeout: 30000,
+  // `pnpm test` selects `default`, `pnpm test:slow` selects `slow`; `npx jest <path>` runs a spec
+  // from either.
+  projects: [
+    { ...project, displayName: 'default', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...SLOW] },
+    { ...project, displayName: 'slow', testMatch: SLOW },
+  ],
 };
 
 export default config;

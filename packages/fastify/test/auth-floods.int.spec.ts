@@ -52,7 +52,8 @@ describe('floods against a resource server', () => {
     });
 
   it('fetches a failing JWKS at most once per cooldown on a cold cache: 20 requests, 1 fetch, all 503 (never accepted)', async () => {
-    const server = await serve();
+    // A stopped clock: the 1 s backoff after the failure never ends, however slow the 20 posts.
+    const server = await serve({ verifier: jwtVerifier({ issuer: as.issuer, now: () => 0 }) });
     as.failJwks = true;
     const token = await as.mint({ aud: RESOURCE, scope: 'notes:read' });
     const before = as.jwksHits;
@@ -63,11 +64,13 @@ describe('floods against a resource server', () => {
     expect(as.jwksHits - before).toBe(1);
   });
 
-  it('fetches at most once per cooldown for unknown kids while the JWKS fails (warm cache): 503, not 401, in between', async () => {
-    const server = await serve({ verifier: jwtVerifier({ issuer: as.issuer, jwksCooldownSec: 0.3 }) });
+  it('fetches at most once per cooldown for unknown kids while the JWKS fails (warm cache): 503, not 401, in between (injected clock)', async () => {
+    // An injected clock: the cooldown (30 s) ends when the test says, however slow the machine.
+    let clock = 0;
+    const server = await serve({ verifier: jwtVerifier({ issuer: as.issuer, now: () => clock }) });
     expect((await post(server, await as.mint({ aud: RESOURCE, scope: 'notes:read' }))).status).toBe(200);
     // Past the cooldown of that good fetch, an unknown kid may refetch (a rotation): the AS is down now.
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    clock += 30_001;
     as.failJwks = true;
     const before = as.jwksHits;
     const unknown = await as.mint({ aud: RESOURCE, scope: 'notes:read', kid: 'k2' });
@@ -79,16 +82,18 @@ describe('floods against a resource server', () => {
     expect((await post(server, await as.mint({ aud: RESOURCE, scope: 'notes:read' }))).status).toBe(200);
   });
 
-  it('fetches again once the cooldown is over, and then accepts', async () => {
-    const server = await serve({ verifier: jwtVerifier({ issuer: as.issuer, jwksCooldownSec: 0.3 }) });
+  it('fetches again once the backoff after a failure is over, and then accepts (injected clock)', async () => {
+    let clock = 0;
+    const server = await serve({ verifier: jwtVerifier({ issuer: as.issuer, jwksCooldownSec: 5, now: () => clock }) });
     as.failJwks = true;
     const token = await as.mint({ aud: RESOURCE, scope: 'notes:read' });
     const before = as.jwksHits;
     expect((await post(server, token)).status).toBe(503);
     as.failJwks = false;
+    clock += 999; // after a failure the next fetch is due 1 s later (the backoff's first step)
     expect((await post(server, token)).status).toBe(503);
     expect(as.jwksHits - before).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    clock += 2;
     expect((await post(server, token)).status).toBe(200);
     expect(as.jwksHits - before).toBe(2);
   });

@@ -473,13 +473,12 @@ describe('Streamable HTTP, stateful', () => {
     const session = await openSession(server.url);
     const stream = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
     const body = stream.text();
-    const pending = post(server.url, call(1, 'steps', { steps: 1, delayMs: 5_000 }), { 'mcp-session-id': session })
+    // A close that waited for the 60 s handler would overrun the test's time limit: no clock needed.
+    const pending = post(server.url, call(1, 'steps', { steps: 1, delayMs: 60_000 }), { 'mcp-session-id': session })
       .then((r) => r.text())
       .catch(() => 'closed');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = Date.now();
     await server.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
     await body;
     await pending;
   });

@@ -30,6 +30,20 @@ describe('EndpointRateLimit', () => {
       expect(await limit.check(ada, silent)).toBeUndefined();
     });
 
+    it('runs on the clock it is given: the default store refills and a blocked address is let in again by it alone', async () => {
+      let now = 0;
+      const limit = new EndpointRateLimit({ limit: 1, windowMs: 10_000, now: () => now });
+      expect(await limit.check({ auth: undefined, remoteAddress: '10.0.0.1' }, silent)).toBeUndefined();
+      expect((await limit.check({ auth: undefined, remoteAddress: '10.0.0.1' }, silent))?.headers['retry-after']).toBe('10');
+      expect((await limit.beforeTokenCheck('10.0.0.1', silent)).refused?.headers['retry-after']).toBe('10');
+      now = 9_999;
+      expect((await limit.beforeTokenCheck('10.0.0.1', silent)).refused?.status).toBe(429);
+      now = 10_000;
+      const gate = await limit.beforeTokenCheck('10.0.0.1', silent);
+      expect(gate.refused).toBeUndefined();
+      expect(await limit.check({ auth: undefined, remoteAddress: '10.0.0.1' }, silent)).toBeUndefined();
+    });
+
     it('uses a store behind the interface (async, as Redis would be) and a key of your own', async () => {
       const keys: string[] = [];
       const store: RateLimitStore = { take: async (key) => (keys.push(key), keys.length > 1 ? 1_500 : 0) };
@@ -60,5 +74,6 @@ describe('EndpointRateLimit', () => {
     expect(() => new EndpointRateLimit({ limit: 0, windowMs: 1 })).toThrow(TypeError);
     expect(() => new EndpointRateLimit({ limit: 1, windowMs: -1 })).toThrow(TypeError);
     expect(() => new EndpointRateLimit({ limit: 1, windowMs: 1, store: {} as RateLimitStore })).toThrow(/store/);
+    expect(() => new EndpointRateLimit({ limit: 1, windowMs: 1, now: 5 as unknown as () => number })).toThrow(/now/);
   });
 });

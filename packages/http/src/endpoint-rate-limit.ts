@@ -30,6 +30,11 @@ export interface EndpointRateLimitOptions {
   by?: (caller: EndpointCaller) => string;
   /** Where the buckets live (default: a `MemoryRateLimitStore`, per process). */
   store?: RateLimitStore;
+  /**
+   * The clock, in ms (default `performance.now`): of the addresses refused or suspect, and of the
+   * default store. Tests pass their own to cross a window without waiting.
+   */
+  now?: () => number;
 }
 
 const defaultKey = ({ auth, remoteAddress }: EndpointCaller): string =>
@@ -69,12 +74,13 @@ export type TokenCheckGate = { refused: HttpBodyResult } | { refused?: undefined
 export class EndpointRateLimit {
   private readonly store: RateLimitStore;
   private readonly keyOf: (caller: EndpointCaller) => string;
-  /** Address bucket → `performance.now()` until which it is over the limit. */
+  /** Address bucket → `now()` until which it is over the limit. */
   private readonly blocked = new Map<string, number>();
-  /** Address bucket → `performance.now()` of its last refusal at the token check. */
+  /** Address bucket → `now()` of its last refusal at the token check. */
   private readonly suspects = new Map<string, number>();
   /** Address bucket → requests in their token check now. */
   private readonly checking = new Map<string, number>();
+  private readonly now: () => number;
 
   constructor(private readonly options: EndpointRateLimitOptions) {
     const { limit, windowMs, by, store } = options;
@@ -83,7 +89,9 @@ export class EndpointRateLimit {
     }
     if (by !== undefined && typeof by !== 'function') throw new TypeError('mcpkit HTTP rateLimit: by must be a function of the caller');
     if (store !== undefined && typeof store.take !== 'function') throw new TypeError('mcpkit HTTP rateLimit: store must be a RateLimitStore (take())');
-    this.store = store ?? new MemoryRateLimitStore();
+    if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('mcpkit HTTP rateLimit: now must be a function returning ms');
+    this.now = options.now ?? (() => performance.now());
+    this.store = store ?? new MemoryRateLimitStore({ now: options.now });
     this.keyOf = by ?? defaultKey;
   }
 
@@ -95,7 +103,7 @@ export class EndpointRateLimit {
    */
   async beforeTokenCheck(remoteAddress: string | undefined, logger: Logger): Promise<TokenCheckGate> {
     const key = this.keyOf({ auth: undefined, remoteAddress });
-    const now = performance.now();
+    const now = this.now();
     const until = this.blocked.get(key);
     if (until !== undefined) {
       if (until > now) return { refused: tooManyRequests(until - now) };
@@ -125,7 +133,7 @@ export class EndpointRateLimit {
   /** After the token check of a request that has no valid token: its address is suspect for a window. */
   refusedAt(remoteAddress: string | undefined): void {
     const key = this.keyOf({ auth: undefined, remoteAddress });
-    remember(this.suspects, key, performance.now());
+    remember(this.suspects, key, this.now());
   }
 
   /**
@@ -160,7 +168,7 @@ export class EndpointRateLimit {
       return undefined;
     }
     if (!(wait > 0)) return undefined;
-    if (byAddress) remember(this.blocked, key, performance.now() + wait);
+    if (byAddress) remember(this.blocked, key, this.now() + wait);
     return tooManyRequests(wait);
   }
 }

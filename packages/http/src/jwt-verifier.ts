@@ -24,6 +24,11 @@ export interface JwtVerifierOptions {
    * then 2, 4 … doubling up to this; in between, requests answer `503` at once.
    */
   jwksCooldownSec?: number;
+  /**
+   * The clock that paces key set fetches, in ms (default `performance.now`). Tests pass their own
+   * to cross a cooldown without waiting: `let t = 0; jwtVerifier({ issuer, now: () => t })`.
+   */
+  now?: () => number;
 }
 
 const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
@@ -74,7 +79,8 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier & { forR
     discovered.catch(() => (discovered = undefined));
     return discovered;
   };
-  const keys = new JwksCache({ url, cooldownMs: cooldownSec * 1000, maxAgeMs: 600_000, timeoutMs: 5_000 });
+  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('jwtVerifier: now must be a function returning ms');
+  const keys = new JwksCache({ url, cooldownMs: cooldownSec * 1000, maxAgeMs: 600_000, timeoutMs: 5_000, now: options.now });
 
   const make = (audience: readonly string[] | undefined): TokenVerifier => ({
     async verify(token: string): Promise<AuthInfo> {

@@ -51,15 +51,11 @@ describe('SessionRegistry', () => {
       if (i >= cap - 1_000) session.leave();
     }
     const inspected = jest.spyOn(LiveSession.prototype, 'isBusy');
-    const started = performance.now();
     for (let i = 0; i < 1_000; i++) sessions.create({})!.leave();
-    const elapsed = performance.now() - started;
     expect(inspected.mock.calls.length).toBeLessThan(1_000 * 2);
     inspected.mockRestore();
     expect(sessions.size).toBe(cap);
     expect(sessions.idleCount).toBe(1_000);
-    // Generous: a thousand creations with eviction, on a loaded machine.
-    expect(elapsed).toBeLessThan(2_000);
   });
 
   describe('with a shared store', () => {

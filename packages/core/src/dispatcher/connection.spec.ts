@@ -224,14 +224,12 @@ describe('Connection', () => {
 
     it('aborts the handler on notifications/cancelled and sends no response', async () => {
       const connection = await open();
-      const started = Date.now();
       const pending = rpc(connection, 'c1', 'tools/call', { name: 'slow', arguments: { ms: 10_000 } });
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(connection.pending).toBe(1);
       await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c1', reason: 'user' } });
       expect(await pending).toBeUndefined();
       expect(seen.signal?.aborted).toBe(true);
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(connection.pending).toBe(0);
       // Unknown or finished ids are ignored.
       expect(await connection.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope' } })).toBeUndefined();

@@ -95,10 +95,9 @@ describe('LogDestination', () => {
       reader = child;
       const destination = new LogDestination({ fd: pipeFd, bufferSize: 4096, flushIntervalMs: 20, maxBufferSize: 256 * 1024 });
       const line = `{"level":30,"pad":"${'x'.repeat(200)}"}\n`;
-      const started = Date.now();
-      // Far more than a pipe holds (64 KiB to a few hundred KiB) plus maxBufferSize.
+      // Far more than a pipe holds (64 KiB to a few hundred KiB) plus maxBufferSize. A writer that
+      // blocked until the reader drained would hold nothing back and drop nothing.
       for (let i = 0; i < 8000; i++) destination.write(line);
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(destination.pending).toBeGreaterThan(0);
       expect(destination.pending).toBeLessThanOrEqual(256 * 1024);
       expect(destination.dropped).toBeGreaterThan(0);
