@@ -8,10 +8,15 @@ import type { Config } from 'jest';
 process.env.LOG_LEVEL ??= 'warn';
 
 /**
- * Suites that scaffold or pack a project and install it from a registry: minutes each, so they
- * run in `pnpm test:slow` (and in .ci/run), not in `pnpm test`.
+ * Suites that scaffold or pack a project and install it from a registry (minutes each), and the
+ * `.mcpb` bundle launched as a desktop client does (its native addon is built for the Node that
+ * packed it, so it runs on that Node only): `pnpm test:slow` (and .ci/run), not `pnpm test`.
  */
-const SLOW = ['<rootDir>/packages/cli/test/new.e2e.spec.ts', '<rootDir>/packages/cli/test/pack.e2e.spec.ts'];
+const SLOW = [
+  '<rootDir>/packages/cli/test/new.e2e.spec.ts',
+  '<rootDir>/packages/cli/test/pack.e2e.spec.ts',
+  '<rootDir>/packages/cli/test/pack-mcpb.slow.spec.ts',
+];
 
 const project: Config = {
   testEnvironment: 'node',
