@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ interface McpbManifest {
   server: { type: string; entry_point: string; mcp_config: { command: string; args: string[]; env?: Record<string, string> } };
   tools: { name: string }[];
   user_config?: Record<string, { type: string; required: boolean }>;
+  compatibility?: { platforms: string[]; runtimes: { node: string } };
 }
 
 // Slow (about a minute: the bundle holds the notes app's 20 000 dependency files): packs
@@ -29,10 +30,15 @@ describe('mcpkit pack on apps/notes', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes a bundle that mcpb unpacks and validates', () => {
-    execFileSync(process.execPath, [CLI, 'pack', '--out', bundle], { cwd: NOTES, env: { ...process.env, NOTES_DB: ':memory:' } });
+    const packed = spawnSync(process.execPath, [CLI, 'pack', '--out', bundle], { cwd: NOTES, env: { ...process.env, NOTES_DB: ':memory:' }, encoding: 'utf8' });
+    expect(packed.status).toBe(0);
+    // better-sqlite3 is compiled against this Node's V8: the bundle says so, and the packer is told.
+    expect(packed.stderr).toContain('better_sqlite3.node');
     execFileSync(process.execPath, [MCPB, 'unpack', bundle, unpacked], { encoding: 'utf8' });
     expect(execFileSync(process.execPath, [MCPB, 'validate', join(unpacked, 'manifest.json')], { encoding: 'utf8' })).toContain('validation passes');
     manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8')) as McpbManifest;
+    const major = Number(process.versions.node.split('.')[0]);
+    expect(manifest.compatibility).toEqual({ platforms: [process.platform], runtimes: { node: `>=${major}.0.0 <${major + 1}.0.0` } });
     expect(manifest.server).toEqual({
       type: 'node',
       entry_point: 'dist/main.js',

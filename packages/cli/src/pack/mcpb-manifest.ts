@@ -13,6 +13,12 @@ export interface BundlePackageJson extends PackageJsonLike {
   mcpkit?: PackageJsonLike['mcpkit'] & {
     /** An icon file of the package (PNG), shown by the desktop client. */
     icon?: string;
+    /**
+     * The bundle's `compatibility` (MCPB manifest: `platforms`, `runtimes`, `claude_desktop`),
+     * as given. Without it, a bundle with native addons declares the platform and Node major it
+     * was packed on.
+     */
+    compatibility?: Record<string, unknown>;
   };
 }
 
@@ -75,5 +81,6 @@ export function buildMcpbManifest(pkg: BundlePackageJson, manifest: Manifest): R
     },
     tools: era.tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}) })),
     ...(env.length > 0 ? { user_config: userConfig } : {}),
+    ...(pkg.mcpkit?.compatibility ? { compatibility: pkg.mcpkit.compatibility } : {}),
   };
 }
