@@ -1,0 +1,19 @@
+import type { DeprecatedEraName, EraName } from '../wire/frame';
+
+let warned = false;
+
+/**
+ * The era an input names, in today's words: `'handshake'`, the legacy era's old name, is
+ * `'legacy'`, with one `DeprecationWarning` (stderr, never stdout) per process.
+ */
+export function eraName(era: EraName | DeprecatedEraName): EraName {
+  if (era !== 'handshake') return era;
+  if (!warned) {
+    warned = true;
+    process.emitWarning("The era name 'handshake' is deprecated: use 'legacy' (removed in the next release).", {
+      type: 'DeprecationWarning',
+      code: 'MCPKIT_DEP_ERA_HANDSHAKE',
+    });
+  }
+  return 'legacy';
+}
