@@ -16,7 +16,14 @@ import type {
   McpResourceTemplate as ResourceTemplate,
   McpTool as Tool,
 } from '@mcpkit/core';
-import { hasDefaultLogger, SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, type Connection } from '@mcpkit/core/transport';
+import {
+  hasDefaultLogger,
+  SUBSCRIPTION_ID,
+  SUBSCRIPTIONS_ACKNOWLEDGED,
+  SUBSCRIPTIONS_LISTEN,
+  type Connection,
+  type DeprecatedEraName,
+} from '@mcpkit/core/transport';
 import type { ClientEra, ClientWire, InitializeInfo } from './eras/client-era';
 import { clientEra } from './eras/client-eras';
 import { RpcError } from './rpc-error';
@@ -29,11 +36,13 @@ export type ClientRequestHandler = (params: Record<string, unknown>) => Record<s
 
 export interface TestClientOptions {
   /**
-   * `legacy` (default): the handshake era, `initialize` and one session. `modern`: 2026-07-28,
-   * `server/discover` and `_meta` on every request; the handlers answer input-required results
-   * and the client retries, as a real modern client does.
+   * `legacy` (default): the legacy era (2025-11-25 and earlier), `initialize` and one session.
+   * `modern`: the modern era (2026-07-28), `server/discover` and `_meta` on every request; the
+   * handlers answer input-required results and the client retries, as a real modern client does.
+   * `handshake` is the deprecated old name of `legacy` (one deprecation warning; removed in the
+   * next release).
    */
-  era?: 'legacy' | 'modern';
+  era?: 'legacy' | 'modern' | DeprecatedEraName;
   /** Revision to ask for in `initialize` (default 2025-11-25), or to claim on modern requests (default 2026-07-28). */
   protocolVersion?: string;
   /**
