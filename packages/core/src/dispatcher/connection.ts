@@ -16,10 +16,10 @@ import {
 import { METHOD } from '../protocol/methods';
 import { idKey } from '../protocol/exact-id';
 import { parseMessage } from '../wire/parse-message';
-import type { DeprecatedEraName, EraName, Frame, RequestFrame } from '../wire/frame';
+import type { EraName, Frame, RequestFrame } from '../wire/frame';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import { classify } from '../eras/classify';
-import { eraName } from '../eras/era-name';
+import { eraName, type DeprecatedEraName } from '../eras/era-name';
 import type { Era, ReceiveOptions } from '../eras/era';
 import { ERAS } from '../eras/eras';
 import type { HandshakeHost } from '../eras/handshake/codec';

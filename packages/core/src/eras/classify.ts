@@ -1,8 +1,8 @@
 import { InvalidParamsError, InvalidRequestError, type McpError } from '../errors/mcp-error';
 import { isObject, isRequestId, type RequestId } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
-import type { DeprecatedEraName, EraName, Frame } from '../wire/frame';
-import { eraName } from './era-name';
+import type { EraName, Frame } from '../wire/frame';
+import { eraName, type DeprecatedEraName } from './era-name';
 import { hasModernClaim } from './modern/read-request';
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});

@@ -1,4 +1,11 @@
-import type { DeprecatedEraName, EraName } from '../wire/frame';
+import type { EraName } from '../wire/frame';
+
+/**
+ * @deprecated use `'legacy'`. The legacy era's old name, still accepted where an era is given
+ * (`classify`, `errorResponse`) with a deprecation warning; removed in the next release.
+ * Frames and traces carry only `EraName`.
+ */
+export type DeprecatedEraName = 'handshake';
 
 let warned = false;
 

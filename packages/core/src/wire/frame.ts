@@ -9,13 +9,6 @@ import type { RequestId } from '../protocol/json-rpc';
 export type EraName = 'legacy' | 'modern';
 
 /**
- * @deprecated use `'legacy'`. The legacy era's old name, still accepted where an era is given
- * (`classify`, `errorResponse`) with a deprecation warning; removed in the
- * next release. Frames, traces and logs only carry `EraName`.
- */
-export type DeprecatedEraName = 'handshake';
-
-/**
  * One incoming JSON-RPC message, read and classified once at the transport edge: nothing after
  * it reads the raw message, its `_meta` or its target again.
  */
