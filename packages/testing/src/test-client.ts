@@ -210,7 +210,7 @@ export class TestClient {
     return response.result as Record<string, unknown>;
   }
 
-  /** The answers to one input-required round, from the same handlers the handshake era uses. */
+  /** The answers to one input-required round, from the same handlers the legacy era uses. */
   private async answer(requests: Record<string, { method: string; params?: Record<string, unknown> }>): Promise<Record<string, unknown>> {
     const answers: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(requests)) {
@@ -228,14 +228,14 @@ export class TestClient {
   }
 
   /**
-   * Sets the client-visible log level: `logging/setLevel` on the handshake era; on the modern era
+   * Sets the client-visible log level: `logging/setLevel` on the legacy era; on the modern era
    * the level every following request carries in its `_meta`.
    */
   setLogLevel(level: string): Promise<void> {
     return this.speaks.setLogLevel(this.wire, level);
   }
 
-  /** Subscribes to a resource's updates (`resources/subscribe`; handshake era). */
+  /** Subscribes to a resource's updates (`resources/subscribe`; legacy era). */
   async subscribe(uri: string): Promise<void> {
     await this.request('resources/subscribe', { uri });
   }
