@@ -1,7 +1,7 @@
 import { TestClient } from '@mcpkit/testing';
 import { weatherApp } from './tools.example';
 
-describe('one app, every handshake-era revision', () => {
+describe('one app, every legacy-era revision', () => {
   it('answers in the revision the client asked for, without newer fields', async () => {
     const old = await TestClient.connect(weatherApp, { protocolVersion: '2025-03-26' });
     expect(old.server.protocolVersion).toBe('2025-03-26');

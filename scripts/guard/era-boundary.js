@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Where the protocol eras leak out of core's eras/ folder: source files (specs left out) that name
-// a protocol revision (a date of the revision list) in code, or use an era name ("modern", "legacy") as an identifier,
+// a protocol revision (a date of the revision list) in code, use an era name ("modern", "legacy") as an identifier,
+// or give the legacy era its deprecated name ('handshake' as a string),
 // outside an eras/ folder (core's codecs, the test client's dialects) and the one list of
 // supported revisions. Comments do not count:
 // they may explain a revision to a reader. `node scripts/guard/era-boundary.js` prints the report.
@@ -23,6 +24,10 @@ const DATES = /\b20\d\d-\d\d-\d\d\b/g;
 const namesRevision = (text) => (text.match(DATES) ?? []).some((date) => REVISIONS.has(date));
 // `legacySse` (the old HTTP+SSE transport) is not an era; the revision lists are.
 const ERA_WORD = /modern|^LEGACY_PROTOCOL_VERSIONS$/i;
+// The eras are 'legacy' and 'modern' (issue #27): 'handshake', the legacy era's old name, is read
+// only where the deprecated alias is accepted, in an eras/ folder. Only the whole literal counts
+// ("handshake-era" in a message is prose).
+const OLD_ERA_NAME = 'handshake';
 
 function sources(dir, found = []) {
   for (const name of readdirSync(dir)) {
@@ -49,7 +54,8 @@ function countLeaks(source) {
       ts.isTemplateTail(node)
     ) {
       // Module specifiers name files (eras/modern/…), not revisions.
-      if (namesRevision(node.text) && !(node.parent && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))) count += 1;
+      const specifier = node.parent && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent));
+      if ((namesRevision(node.text) || node.text === OLD_ERA_NAME) && !specifier) count += 1;
     }
     ts.forEachChild(node, visit);
   };
@@ -83,7 +89,7 @@ module.exports = { countLeaks, leaks };
 
 if (require.main === module) {
   const found = Object.entries(leaks()).sort((a, b) => b[1] - a[1]);
-  console.log(`era leaks outside the eras/ folders (dates in code, era words in identifiers): ${found.length === 0 ? 'none' : ''}`);
+  console.log(`era leaks outside the eras/ folders (dates in code, era words in identifiers, 'handshake' as an era): ${found.length === 0 ? 'none' : ''}`);
   for (const [file, count] of found) console.log(`  ${String(count).padStart(3)}  ${file}`);
   process.exitCode = found.length === 0 ? 0 : 1;
 }

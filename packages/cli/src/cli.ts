@@ -4,7 +4,8 @@ import '@mcpkit/core/compile-cache';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
-import { HANDSHAKE_ERA, MANIFEST_ERAS } from './eras/manifest-eras';
+import { CALL_ERAS, parseCallEra } from './eras/call-eras';
+import { LEGACY_ERA, MANIFEST_ERAS } from './eras/manifest-eras';
 import { report } from './output';
 import { CLI_VERSION } from './version';
 
@@ -148,7 +149,7 @@ program
   .command('client [entry]')
   .description('generate a typed TypeScript client of the app: interfaces for every tool input and output, prompt and template, over any MCP client')
   .option('--out <file>', 'write it to this file (default: stdout)')
-  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices([...MANIFEST_ERAS]).default(HANDSHAKE_ERA))
+  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices([...MANIFEST_ERAS]).default(LEGACY_ERA))
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit client --out src/notes-client.ts\n  mcpkit client mcp-manifest.json --out notes-client.ts')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.client().client(entry, options))));
@@ -184,8 +185,10 @@ program
   .option('--timeout <ms>', 'fail (exit 1) when no answer comes within this many ms; 0: no limit (default 60000)')
   .option('--task', 'run the tool as a task: print its status (to stderr) until it ends, then its result; Ctrl-C cancels it')
   .addOption(
-    new Option('--era <era>', 'the protocol era to call with: legacy (initialize, then a session) or modern (stateless: _meta on every request)')
-      .choices(['legacy', 'modern'])
+    new Option('--era <era>', 'the protocol era to call with: legacy (initialize, then a session) or modern (_meta on every request)')
+      .choices(CALL_ERAS)
+      // After choices(): the help still lists legacy and modern, and the old name still parses.
+      .argParser(parseCallEra)
       .default('legacy'),
   )
   .addOption(exportOption())

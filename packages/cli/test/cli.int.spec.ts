@@ -131,6 +131,18 @@ describe('mcpkit call', () => {
     expect(bad.stderr).toMatch(/future/);
   });
 
+  it("still takes --era handshake, the legacy era's old name, with a deprecation note on stderr only", async () => {
+    const old = await mcpkit(['call', 'add', 'a=1', 'b=1', '--era', 'handshake', '--json', TESTBED]);
+    const current = await mcpkit(['call', 'add', 'a=1', 'b=1', '--era', 'legacy', '--json', TESTBED]);
+    expect(old).toMatchObject({ code: 0, stdout: current.stdout });
+    expect(JSON.parse(old.stdout)).toEqual({ content: [{ type: 'text', text: '2' }] });
+    expect(old.stderr).toBe('mcpkit: --era handshake is deprecated: use --era legacy (removed in the next release)\n');
+    expect(current.stderr).toBe('');
+    const help = await mcpkit(['call', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/choices: "legacy", "modern", default: "legacy"/);
+    expect(help.stdout).not.toMatch(/handshake/);
+  });
+
   it('explains usage mistakes in one line plus a hint, exit 2', async () => {
     const bad = await mcpkit(['call', 'add', '--args', '{nope', TESTBED]);
     expect(bad.code).toBe(2);

@@ -20,6 +20,7 @@ export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';
 export { logRefused } from './eras/log-refused';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
+export type { DeprecatedEraName } from './eras/era-name';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits, type Outgoing } from './wire/encode-message';
 export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
@@ -30,17 +31,19 @@ export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';
 export { httpSseRefusal } from './eras/http-sse';
 export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
-export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus, statelessHttp } from './eras/modern/http';
+export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus, modernHttp } from './eras/modern/http';
 export type { HeaderValues } from './wire/header-values';
 export {
-  isHandshakeVersion,
+  isLegacyVersion,
   primesStreams,
-  handshakeHttpStatus,
+  legacyHttpStatus,
   VERSION_WITHOUT_HEADER,
   BATCH_VERSION,
-  handshakeHttp,
+  legacyHttp,
   isServedVersion,
   sessionlessBatchError,
   sessionlessClient,
 } from './eras/handshake/http';
+export { HTTP_ERAS } from './eras/http-eras';
+export { handshakeHttp, handshakeHttpStatus, isHandshakeVersion, statelessHttp } from './eras/deprecated-names';
 export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';

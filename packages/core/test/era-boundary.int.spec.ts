@@ -23,5 +23,8 @@ describe('the era boundary', () => {
     expect(guard.countLeaks("const samples = ['2024-01-01T00:00:00Z', '2024-01-02'];")).toBe(0);
     expect(guard.countLeaks('// since 2025-11-25 (modern)\n/** the 2024-11-05 way */\nconst x = 1;')).toBe(0);
     expect(guard.countLeaks("import { a } from './eras/modern/a'; const version = '1.2.3'; const legacySse = true;")).toBe(0);
+    // 'handshake', the legacy era's deprecated name, as a whole string; not in prose.
+    expect(guard.countLeaks("if (era === 'handshake') run(); type E = 'handshake' | 'modern';")).toBe(2);
+    expect(guard.countLeaks("throw new Error('belongs to a handshake-era session'); const era = 'legacy';")).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { type JsonRpcResponse, type McpError } from '@mcpkit/core';
-import { handshakeHttp, statelessHttp, type Connection, type MessageBody } from '@mcpkit/core/transport';
+import { HTTP_ERAS, type Connection, type MessageBody } from '@mcpkit/core/transport';
 import type { HttpHeaders } from './http-result';
 
 /**
@@ -25,7 +25,7 @@ export interface HttpEra {
 }
 
 /** The eras in the order they claim a request: the first that claims it serves it. */
-const ERAS: readonly HttpEra[] = [statelessHttp, handshakeHttp];
+const ERAS: readonly HttpEra[] = HTTP_ERAS;
 
 /** The era of a request, by its `MCP-Protocol-Version` and, for a POST, its body. */
 export function eraOf(version: string | undefined, body?: MessageBody): HttpEra {

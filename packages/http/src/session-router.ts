@@ -81,7 +81,7 @@ export type ForwardTarget =
 
 /**
  * Carries server→client messages and the client's answers between the instances that serve one
- * handshake-era session (scale-out). Without one (the default) an HTTP endpoint keeps all of a
+ * legacy-era session (scale-out). Without one (the default) an HTTP endpoint keeps all of a
  * session in its own process, as a single instance does. With one:
  *
  * - messages that belong to no request (list changes, requests and logs outside a POST) are

@@ -1,6 +1,6 @@
 import type { ClientInfo, LogLevel } from '@mcpkit/core';
 
-/** What a handshake-era session is, apart from the live objects of the instance serving it. */
+/** What a legacy-era session is, apart from the live objects of the instance serving it. */
 export interface SessionRecord {
   id: string;
   client: ClientInfo;

@@ -64,24 +64,24 @@ afterAll(() => recorder.stop());
 beforeEach(() => recorder.reset());
 afterEach(() => telemetry.disable());
 
-async function connect(era: 'handshake' | 'modern', auth: AuthInfo | undefined): Promise<Connection> {
+async function connect(era: 'legacy' | 'modern', auth: AuthInfo | undefined): Promise<Connection> {
   const app = createApp({ name: 'notes', version: '1', providers: [Notes], logger: pino({ level: 'silent' }) });
   const connection = app.connect(
     { kind: 'http', headers: { authorization: 'Bearer t0ken-value' }, ...(auth === undefined ? {} : { auth }), remoteAddress: '10.1.2.80', remotePort: 65123 },
-    { sessionId: era === 'handshake' ? 'sess-1' : undefined },
+    { sessionId: era === 'legacy' ? 'sess-1' : undefined },
   );
   connection.setOutbound(() => {});
-  if (era === 'handshake') {
+  if (era === 'legacy') {
     await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
   }
   return connection;
 }
 
 let nextId = 1;
-const callOn = (connection: Connection, era: 'handshake' | 'modern', name: string) =>
+const callOn = (connection: Connection, era: 'legacy' | 'modern', name: string) =>
   connection.receive({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: {}, ...(era === 'modern' ? { _meta: MODERN } : {}) } });
 
-describe.each(['handshake' as const, 'modern' as const])('otel() and identity (%s era)', (era) => {
+describe.each(['legacy' as const, 'modern' as const])('otel() and identity (%s era)', (era) => {
   it('says the access decision: allow, challenge, hide, deny; error.type is the JSON-RPC code of the answer', async () => {
     telemetry = otel();
     const connection = await connect(era, ANN);

@@ -94,14 +94,14 @@ beforeEach(() => {
 });
 afterEach(() => telemetry.disable());
 
-async function connect(era: 'handshake' | 'modern'): Promise<Connection> {
+async function connect(era: 'legacy' | 'modern'): Promise<Connection> {
   lines = [];
   sent = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
   const app = createApp({ name: 'otel', version: '1', providers: [Tools, Prompts], logger });
-  const connection = app.connect({ kind: 'http', headers: { authorization: SECRET } }, { sessionId: era === 'handshake' ? 'sess-1' : undefined });
+  const connection = app.connect({ kind: 'http', headers: { authorization: SECRET } }, { sessionId: era === 'legacy' ? 'sess-1' : undefined });
   connection.setOutbound((message) => sent.push(message as unknown as Record<string, unknown>));
-  if (era === 'handshake') {
+  if (era === 'legacy') {
     await connection.receive({
       jsonrpc: '2.0',
       id: 0,
@@ -125,7 +125,7 @@ function allValues(): string {
 }
 
 describe.each([
-  ['handshake era', 'handshake' as const, {}, '2025-11-25'],
+  ['legacy era', 'legacy' as const, {}, '2025-11-25'],
   ['2026-07-28', 'modern' as const, { _meta: MODERN }, '2026-07-28'],
 ])('otel() (%s)', (_, era, extra: Record<string, unknown>, version) => {
   it('makes a SERVER span named "tools/call echo" under _meta.traceparent, with the convention attributes', async () => {
@@ -143,7 +143,7 @@ describe.each([
       'gen_ai.operation.name': 'execute_tool',
       'jsonrpc.request.id': String(nextId - 1),
       'mcp.protocol.version': version,
-      ...(era === 'handshake' ? { 'mcp.session.id': 'sess-1' } : {}),
+      ...(era === 'legacy' ? { 'mcp.session.id': 'sess-1' } : {}),
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
       'mcpkit.request.outcome': 'ok',
@@ -261,7 +261,7 @@ describe.each([
 
 describe('otel() on handshake-era sessions', () => {
   it('makes a CLIENT span for roots/list and sends its traceparent in _meta, in W3C Trace Context format (A19)', async () => {
-    const connection = await connect('handshake');
+    const connection = await connect('legacy');
     const answer = call(connection, {}, 'ask', {}, { traceparent: TRACEPARENT });
     await new Promise((resolve) => setImmediate(resolve));
     const asked = sent.find((message) => message.method === 'roots/list') as { id: string; params: { _meta: Record<string, string> } };
@@ -278,7 +278,7 @@ describe('otel() on handshake-era sessions', () => {
     ['sampling/createMessage', 'summarise', { role: 'assistant', model: 'm', content: { type: 'text', text: 'short' } }, 'short'],
     ['elicitation/create', 'confirm', { action: 'accept', content: { ok: true } }, 'accept'],
   ])('makes a CLIENT span for %s too, and sends its traceparent in _meta', async (method, tool, result, text) => {
-    const connection = await connect('handshake');
+    const connection = await connect('legacy');
     const answer = call(connection, {}, tool, {}, { traceparent: TRACEPARENT });
     let asked: { id: string; params: { _meta: Record<string, string> } } | undefined;
     for (let turn = 0; turn < 100 && asked === undefined; turn++) {
@@ -295,7 +295,7 @@ describe('otel() on handshake-era sessions', () => {
   });
 
   it('makes a span for initialize, and records the session duration when it closes', async () => {
-    const connection = await connect('handshake');
+    const connection = await connect('legacy');
     expect(recorder.span('initialize').attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'mcp.protocol.version': '2025-11-25' });
     connection.close();
     await recorder.collect();
@@ -338,7 +338,7 @@ describe('otel() modes', () => {
 
   it('propagation_only passes the caller trace on to requests to the client', async () => {
     telemetry = otel({ mode: 'propagation_only' });
-    const connection = await connect('handshake');
+    const connection = await connect('legacy');
     recorder.reset();
     const answer = call(connection, {}, 'ask', {}, { traceparent: TRACEPARENT });
     await new Promise((resolve) => setImmediate(resolve));

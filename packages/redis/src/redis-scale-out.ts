@@ -54,13 +54,13 @@ const INSTANCE_ID = /^[A-Za-z0-9-]{1,64}$/;
 const WRITER_GRACE_MS = 2_000;
 
 /**
- * Scale-out on Redis: any instance serves any handshake-era session, streams resume anywhere
+ * Scale-out on Redis: any instance serves any legacy-era session, streams resume anywhere
  * with `Last-Event-ID`, answers to server→client requests and list changes cross instances,
  * and rate limits and tasks are shared. One call per instance, same `url` and `prefix`
  * everywhere; with more than one instance also give every instance the same
  * `createApp({ requestStateSecret })`.
  *
- * While Redis is unreachable, handshake-era requests are answered `503` with `Retry-After`
+ * While Redis is unreachable, legacy-era requests are answered `503` with `Retry-After`
  * (never `404`: clients would drop healthy sessions), every command fails within
  * `commandTimeoutMs`, and service resumes by itself when Redis is back. 2026-07-28 requests
  * need no Redis, except the cross-instance fan-out of `subscriptions/listen`.

@@ -16,7 +16,14 @@ import type {
   McpResourceTemplate as ResourceTemplate,
   McpTool as Tool,
 } from '@mcpkit/core';
-import { hasDefaultLogger, SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, type Connection } from '@mcpkit/core/transport';
+import {
+  hasDefaultLogger,
+  SUBSCRIPTION_ID,
+  SUBSCRIPTIONS_ACKNOWLEDGED,
+  SUBSCRIPTIONS_LISTEN,
+  type Connection,
+  type DeprecatedEraName,
+} from '@mcpkit/core/transport';
 import type { ClientEra, ClientWire, InitializeInfo } from './eras/client-era';
 import { clientEra } from './eras/client-eras';
 import { RpcError } from './rpc-error';
@@ -29,11 +36,13 @@ export type ClientRequestHandler = (params: Record<string, unknown>) => Record<s
 
 export interface TestClientOptions {
   /**
-   * `legacy` (default): the handshake era, `initialize` and one session. `modern`: 2026-07-28,
-   * `server/discover` and `_meta` on every request; the handlers answer input-required results
-   * and the client retries, as a real modern client does.
+   * `legacy` (default): the legacy era (2025-11-25 and earlier), `initialize` and one session.
+   * `modern`: the modern era (2026-07-28), `server/discover` and `_meta` on every request; the
+   * handlers answer input-required results and the client retries, as a real modern client does.
+   * `handshake` is the deprecated old name of `legacy` (one deprecation warning; removed in the
+   * next release).
    */
-  era?: 'legacy' | 'modern';
+  era?: 'legacy' | 'modern' | DeprecatedEraName;
   /** Revision to ask for in `initialize` (default 2025-11-25), or to claim on modern requests (default 2026-07-28). */
   protocolVersion?: string;
   /**
@@ -201,7 +210,7 @@ export class TestClient {
     return response.result as Record<string, unknown>;
   }
 
-  /** The answers to one input-required round, from the same handlers the handshake era uses. */
+  /** The answers to one input-required round, from the same handlers the legacy era uses. */
   private async answer(requests: Record<string, { method: string; params?: Record<string, unknown> }>): Promise<Record<string, unknown>> {
     const answers: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(requests)) {
@@ -219,14 +228,14 @@ export class TestClient {
   }
 
   /**
-   * Sets the client-visible log level: `logging/setLevel` on the handshake era; on the modern era
+   * Sets the client-visible log level: `logging/setLevel` on the legacy era; on the modern era
    * the level every following request carries in its `_meta`.
    */
   setLogLevel(level: string): Promise<void> {
     return this.speaks.setLogLevel(this.wire, level);
   }
 
-  /** Subscribes to a resource's updates (`resources/subscribe`; handshake era). */
+  /** Subscribes to a resource's updates (`resources/subscribe`; legacy era). */
   async subscribe(uri: string): Promise<void> {
     await this.request('resources/subscribe', { uri });
   }

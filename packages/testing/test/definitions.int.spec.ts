@@ -95,7 +95,7 @@ const apps = {
   defined: createApp({ name: 'notes', version: '1', providers: defined, logger }),
 };
 
-async function observe(era: 'handshake' | 'modern', app: keyof typeof apps): Promise<unknown[]> {
+async function observe(era: 'legacy' | 'modern', app: keyof typeof apps): Promise<unknown[]> {
   const client = await TestClient.connect(apps[app], {
     ...(era === 'modern' ? { era: 'modern' as const } : {}),
     handlers: { 'elicitation/create': () => ({ action: 'accept', content: { ok: true } }) },
@@ -117,7 +117,7 @@ async function observe(era: 'handshake' | 'modern', app: keyof typeof apps): Pro
   ];
 }
 
-describe.each(['handshake', 'modern'] as const)('an app of define* definitions (%s era)', (era) => {
+describe.each(['legacy', 'modern'] as const)('an app of define* definitions (%s era)', (era) => {
   it('lists and answers exactly what the decorated app does', async () => {
     const [fromDecorators, fromDefinitions] = await Promise.all([observe(era, 'decorated'), observe(era, 'defined')]);
     expect(fromDefinitions).toEqual(fromDecorators);

@@ -1,5 +1,6 @@
 import { TestClient } from '@mcpkit/testing';
 import { CliError, EXIT } from '../cli-error';
+import type { CallEra } from '../eras/call-eras';
 import { formatContent, formatResourceContents } from '../format-content';
 import { loadApp, resolveEntry } from '../load-app';
 import { out } from '../output';
@@ -12,7 +13,7 @@ export interface CallOptions {
   prompt?: string;
   json?: boolean;
   /** `modern` calls as a 2026-07-28 client: `_meta` per request, results with resultType and cache hints. */
-  era?: 'legacy' | 'modern';
+  era?: CallEra;
   /** The export that is the app (or returns it). */
   export?: string;
   /** How long to wait for the answer, in ms (default 60 000; 0: no limit). */

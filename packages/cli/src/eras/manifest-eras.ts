@@ -1,8 +1,8 @@
 import type { McpApp, ServerCapabilities } from '@mcpkit/core';
 
 /**
- * The revisions a manifest records, one per era: the newest handshake revision and the
- * stateless one. Older handshake revisions publish the same items with fewer fields.
+ * The revisions a manifest records, one per era: the newest legacy revision and the modern
+ * one. Older legacy revisions publish the same items with fewer fields.
  */
 export const MANIFEST_ERAS = ['2025-11-25', '2026-07-28'] as const;
 
@@ -10,10 +10,10 @@ export const MANIFEST_ERAS = ['2025-11-25', '2026-07-28'] as const;
 export type ManifestEraName = (typeof MANIFEST_ERAS)[number];
 
 /**
- * The newest handshake revision: what today's SDK clients speak, so the surface a generated
+ * The newest legacy revision: what today's SDK clients speak, so the surface a generated
  * client types and a bundle lists by default.
  */
-export const HANDSHAKE_ERA: ManifestEraName = MANIFEST_ERAS[0];
+export const LEGACY_ERA: ManifestEraName = MANIFEST_ERAS[0];
 
 /** The tasks extension's id in 2026-07-28 capabilities (SEP-2663). */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

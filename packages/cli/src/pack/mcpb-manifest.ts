@@ -1,6 +1,6 @@
 import { CliError } from '../cli-error';
 import type { Manifest } from '../contract/manifest';
-import { HANDSHAKE_ERA } from '../eras/manifest-eras';
+import { LEGACY_ERA } from '../eras/manifest-eras';
 import type { PackageJsonLike } from '../contract/server-json';
 
 /** The `.mcpb` manifest version written (read by `mcpb validate` 2.x and Claude Desktop). */
@@ -44,7 +44,7 @@ export function buildMcpbManifest(pkg: BundlePackageJson, manifest: Manifest): R
       'package.json has no "mcpkit": { "stdio": { "entry" } }',
       'Name the script that serves over stdio, e.g. "stdio": { "entry": "dist/main.js", "args": ["--stdio"] }.',
     );
-  const era = manifest.eras[HANDSHAKE_ERA];
+  const era = manifest.eras[LEGACY_ERA];
   const env = Object.entries(pkg.mcpkit?.env ?? {});
   const userConfig = Object.fromEntries(
     env.map(([name, declared]) => [

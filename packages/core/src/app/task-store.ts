@@ -22,7 +22,7 @@ export interface TaskErrorObject {
 export interface StoredTask {
   taskId: string;
   /**
-   * Who may see it: the principal (an authenticated caller) or else the session (handshake era)
+   * Who may see it: the principal (an authenticated caller) or else the session (legacy era)
    * that created it; undefined for a caller with neither (a stateless request without a token):
    * then whoever holds the id, and no list shows it.
    */

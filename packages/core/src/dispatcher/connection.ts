@@ -19,6 +19,7 @@ import { parseMessage } from '../wire/parse-message';
 import type { EraName, Frame, RequestFrame } from '../wire/frame';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import { classify } from '../eras/classify';
+import { eraName, type DeprecatedEraName } from '../eras/era-name';
 import type { Era, ReceiveOptions } from '../eras/era';
 import { ERAS } from '../eras/eras';
 import type { HandshakeHost } from '../eras/handshake/codec';
@@ -42,11 +43,11 @@ import { monotonicMs } from '../logging/monotonic-ms';
 export type { ReceiveOptions };
 
 /**
- * A JSON-RPC error response by the rules of `era` (the handshake era's unless told); `id` is
+ * A JSON-RPC error response by the rules of `era` (the legacy era's unless told); `id` is
  * null when the request's id could not be read.
  */
-export function errorResponse(id: RequestId | null, error: unknown, era: EraName = 'handshake'): JsonRpcFailure {
-  return errorAnswer(id, error, ERAS[era].errorObject);
+export function errorResponse(id: RequestId | null, error: unknown, era: EraName | DeprecatedEraName = 'legacy'): JsonRpcFailure {
+  return errorAnswer(id, error, ERAS[eraName(era)].errorObject);
 }
 
 /** How a transport opens a connection. */

@@ -71,11 +71,11 @@ function listen(): { events: Event[]; stop: () => void } {
   return { events, stop: () => channel.unsubscribe(handlers) };
 }
 
-async function connect(era: 'handshake' | 'modern', sent: unknown[] = []): Promise<Connection> {
+async function connect(era: 'legacy' | 'modern', sent: unknown[] = []): Promise<Connection> {
   const app = createApp({ name: 'traced', version: '1', providers: [Traced], logger: pino({ level: 'silent' }) });
-  const connection = app.connect({ kind: 'memory' }, { sessionId: era === 'handshake' ? 'sess-1' : undefined });
+  const connection = app.connect({ kind: 'memory' }, { sessionId: era === 'legacy' ? 'sess-1' : undefined });
   connection.setOutbound((message) => sent.push(message));
-  if (era === 'handshake') {
+  if (era === 'legacy') {
     await connection.receive({
       jsonrpc: '2.0',
       id: 0,
@@ -97,7 +97,7 @@ describe('the mcpkit:request tracing channel', () => {
   afterEach(() => listening.stop());
 
   describe.each([
-    ['handshake era', 'handshake' as const, {}],
+    ['legacy era', 'legacy' as const, {}],
     ['2026-07-28', 'modern' as const, { _meta: MODERN }],
   ])('%s', (_, era, extra: { _meta?: Record<string, unknown> }) => {
     it('publishes start, end, asyncStart, asyncEnd for a result, with what a tracer needs', async () => {
@@ -112,8 +112,8 @@ describe('the mcpkit:request tracing channel', () => {
         target: 'echo',
         id: 7,
         era,
-        protocolVersion: era === 'handshake' ? '2025-11-25' : '2026-07-28',
-        sessionId: era === 'handshake' ? 'sess-1' : undefined,
+        protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
+        sessionId: era === 'legacy' ? 'sess-1' : undefined,
         transport: { kind: 'memory' },
         isError: false,
         error: undefined,
@@ -190,7 +190,7 @@ describe('the mcpkit:request tracing channel', () => {
       const channel = tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
       channel.start.subscribe(add);
       try {
-        if (era === 'handshake') {
+        if (era === 'legacy') {
           await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
         }
         await connection.receive({ jsonrpc: '2.0', id: 14, method: 'tools/list', params: { ...extra } });
@@ -199,7 +199,7 @@ describe('the mcpkit:request tracing channel', () => {
       }
       expect(lines.find((line) => line.msg === 'request' && line.method === 'tools/list')).toMatchObject({ method: 'tools/list', trace_id: 'abc' });
       // A request answered without a handler too.
-      if (era === 'handshake') expect(lines.find((line) => line.msg === 'request' && line.method === 'initialize')).toMatchObject({ trace_id: 'abc' });
+      if (era === 'legacy') expect(lines.find((line) => line.msg === 'request' && line.method === 'initialize')).toMatchObject({ trace_id: 'abc' });
     });
   });
 
@@ -230,7 +230,7 @@ describe('the mcpkit:request tracing channel', () => {
     expect(JSON.parse(fast.written[0])).toMatchObject({ msg: 'request', trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' });
   });
 
-  it.each([['handshake' as const], ['modern' as const]])(
+  it.each([['legacy' as const], ['modern' as const]])(
     "says whether the server knows what a request names (%s): its methods and registered tools yes, the client's inventions no",
     async (era) => {
       const connection = await connect(era);
@@ -266,7 +266,7 @@ describe('the mcpkit:request tracing channel', () => {
   });
 
   it('publishes initialize, with the negotiated revision', async () => {
-    await connect('handshake');
+    await connect('legacy');
     expect(names(listening.events)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
     expect(listening.events[3][1]).toMatchObject({ method: 'initialize', protocolVersion: '2025-11-25', sessionId: 'sess-1' });
   });
@@ -308,7 +308,7 @@ describe('the mcpkit:client-request tracing channel', () => {
     channel.subscribe(handlers);
     const sent: Array<Record<string, unknown>> = [];
     try {
-      const connection = await connect('handshake', sent);
+      const connection = await connect('legacy', sent);
       const answer = connection.receive({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {} } });
       await new Promise((resolve) => setImmediate(resolve));
       const asked = sent.find((message) => message.method === 'roots/list') as { id: string; params: { _meta: Record<string, unknown> } };
@@ -329,7 +329,7 @@ describe('the mcpkit:session channel', () => {
     const onSession = (message: unknown) => seen.push(message as SessionTrace);
     subscribe(SESSION_CHANNEL, onSession);
     try {
-      const connection = await connect('handshake');
+      const connection = await connect('legacy');
       connection.close();
     } finally {
       unsubscribe(SESSION_CHANNEL, onSession);

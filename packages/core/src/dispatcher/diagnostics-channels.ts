@@ -35,9 +35,9 @@ export interface RequestTrace {
   readonly target: string | undefined;
   readonly id: RequestId;
   readonly era: EraName;
-  /** The revision in force: the negotiated one (handshake era) or the request's own (2026-07-28). */
+  /** The revision in force: the negotiated one (legacy era) or the request's own (2026-07-28). */
   readonly protocolVersion: string;
-  /** The handshake-era session's id (HTTP `Mcp-Session-Id`); undefined on stdio and stateless requests. */
+  /** The legacy-era session's id (HTTP `Mcp-Session-Id`); undefined on stdio and stateless requests. */
   readonly sessionId: string | undefined;
   readonly transport: TransportInfo;
   /** `params._meta`: `traceparent`, `tracestate`, `baggage` travel here. */
@@ -82,7 +82,7 @@ export interface RequestTrace {
 
 /**
  * What the `mcpkit:client-request` tracing channel publishes about one request the server sends
- * its client (sampling, elicitation, roots, ping) on a handshake-era session, through
+ * its client (sampling, elicitation, roots, ping) on a legacy-era session, through
  * `tracePromise`: `start` (a subscriber may add keys to `meta`, which go into the request's
  * `_meta`, e.g. `traceparent`), then `asyncStart` / `asyncEnd` with `result`, or `error` first.
  *
@@ -103,11 +103,11 @@ export interface ClientRequestTrace {
   error?: unknown;
 }
 
-/** The name of the channel a handshake-era session's end is published on, with how long it lasted. */
+/** The name of the channel a legacy-era session's end is published on, with how long it lasted. */
 export const SESSION_CHANNEL = 'mcpkit:session';
 
 /**
- * What the `mcpkit:session` channel publishes when a handshake-era session ends (its connection
+ * What the `mcpkit:session` channel publishes when a legacy-era session ends (its connection
  * closed: stdio's input ended, an HTTP session was deleted or expired).
  *
  * @example

@@ -143,7 +143,7 @@ export class RequestContext {
   readonly method: string;
   /** The client: protocol revision, capabilities and info. */
   readonly client: ClientInfo;
-  /** The handshake-era session, when there is one. Never rely on it: stateless requests have none. */
+  /** The legacy-era session, when there is one. Never rely on it: stateless requests have none. */
   readonly session: SessionInfo | undefined;
   readonly transport: TransportInfo;
   /** The request's `params._meta`, if any. */
@@ -227,7 +227,7 @@ export class RequestContext {
 
   /**
    * @internal True on a later round of a 2026-07-28 input-required exchange (its `requestState`
-   * verified): the call was counted on its first round, as one handshake-era call that asks its
+   * verified): the call was counted on its first round, as one legacy-era call that asks its
    * client is counted once.
    */
   get isContinuation(): boolean {
@@ -399,13 +399,13 @@ export class RequestContext {
 
   /**
    * Sends the user to a URL (URL-mode elicitation), e.g. to sign in somewhere. Needs the client's
-   * `elicitation.url` capability. On the handshake era (2025-11-25) it is an `elicitation/create`
+   * `elicitation.url` capability. On the legacy era (2025-11-25) it is an `elicitation/create`
    * request with a fresh `elicitationId`; call `completeElicitation(id)` when the out-of-band step
    * is done. On 2026-07-28 it is a question of an input-required round like `ctx.elicit`
    * (`{ mode: "url", message, url }`, no id on the wire): `elicitationId` is the question's key,
    * and the client's retry is the moment to check that the step really happened.
    *
-   * @throws ClientCapabilityError (handshake era), MissingRequiredClientCapabilityError (`-32021`, 2026-07-28)
+   * @throws ClientCapabilityError (legacy era), MissingRequiredClientCapabilityError (`-32021`, 2026-07-28)
    * @example
    * const answer = await ctx.elicitUrl('Sign in to the calendar', authorizeUrl, { key: 'sign-in' });
    * if (answer.action !== 'accept' || !(await tokens.has(user))) return 'Not signed in.';

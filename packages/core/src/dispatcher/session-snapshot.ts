@@ -2,7 +2,7 @@ import type { LogLevel } from '../logging/log-levels';
 import type { RequestId } from '../protocol/json-rpc';
 import type { ClientInfo } from './client-info';
 
-/** An open stateless-era `subscriptions/listen` request: its id and its params as the client sent them. */
+/** An open modern-era `subscriptions/listen` request: its id and its params as the client sent them. */
 export interface ListenSnapshot {
   id: RequestId;
   params: Record<string, unknown>;
@@ -18,13 +18,13 @@ export interface ListenSnapshot {
  * const next = app.connect({ kind: 'stdio' }, { restore: snapshot, announceListChanges: true });
  */
 export interface SessionSnapshot {
-  /** The client `initialize` negotiated (handshake era); absent before the handshake. */
+  /** The client `initialize` negotiated (legacy era); absent before the handshake. */
   client?: ClientInfo;
   /** The client's log threshold (`logging/setLevel`). */
   logLevel?: LogLevel;
   /** The resource URIs the client subscribed to (`resources/subscribe`). */
   subscriptions?: string[];
-  /** The open stateless-era `subscriptions/listen` requests: re-opened without a second acknowledgement. */
+  /** The open modern-era `subscriptions/listen` requests: re-opened without a second acknowledgement. */
   listens?: ListenSnapshot[];
   /** The client was told `listChanged: true` for the lists the app serves (`announceListChanges`). */
   announceListChanges?: boolean;

@@ -2,6 +2,7 @@ import { InvalidParamsError, InvalidRequestError, type McpError } from '../error
 import { isObject, isRequestId, type RequestId } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import type { EraName, Frame } from '../wire/frame';
+import { eraName, type DeprecatedEraName } from './era-name';
 import { hasModernClaim } from './modern/read-request';
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -30,13 +31,14 @@ function targetOf(method: string, params: Readonly<Record<string, unknown>>): un
 /**
  * Reads one parsed JSON-RPC message into a `Frame`: its kind, id, method, params, `_meta`, era
  * (`known`, when the transport already recognised it from a header; else a `_meta` protocol
- * version claims the stateless era) and target. A malformed message becomes an invalid frame
+ * version claims the modern era) and target. A malformed message becomes an invalid frame
  * carrying its answer.
  */
-export function classify(message: unknown, known?: EraName, inBatch = false): Frame {
-  if (!isObject(message)) return invalid(null, new InvalidRequestError('A JSON-RPC message must be an object'), known ?? 'handshake');
+export function classify(message: unknown, known?: EraName | DeprecatedEraName, inBatch = false): Frame {
+  const told = known === undefined ? undefined : eraName(known);
+  if (!isObject(message)) return invalid(null, new InvalidRequestError('A JSON-RPC message must be an object'), told ?? 'legacy');
   // Era routing per message (protocol.md §3.3): a modern claim is served statelessly.
-  const era: EraName = known ?? (hasModernClaim(message.params) ? 'modern' : 'handshake');
+  const era: EraName = told ?? (hasModernClaim(message.params) ? 'modern' : 'legacy');
   if (message.jsonrpc !== '2.0') return invalid(readableId(message), new InvalidRequestError('jsonrpc must be "2.0"'), era, askedMethod(message));
   const { method, id } = message;
   if (typeof method !== 'string') {
@@ -48,7 +50,7 @@ export function classify(message: unknown, known?: EraName, inBatch = false): Fr
         method: '',
         params: EMPTY,
         meta: undefined,
-        era: 'handshake',
+        era: 'legacy',
         target: undefined,
         response: message,
         problem: undefined,
@@ -58,10 +60,10 @@ export function classify(message: unknown, known?: EraName, inBatch = false): Fr
   }
   const params = isObject(message.params) ? message.params : EMPTY;
   if (id === undefined)
-    return { kind: 'notification', id: null, method, params, meta: undefined, era: 'handshake', target: undefined, response: undefined, problem: undefined };
+    return { kind: 'notification', id: null, method, params, meta: undefined, era: 'legacy', target: undefined, response: undefined, problem: undefined };
   if (!isRequestId(id)) return invalid(null, new InvalidRequestError('A request id must be a string or a number (not null)'), era, askedMethod(message));
   if (message.params !== undefined && params === EMPTY) return invalid(id, new InvalidParamsError('params must be an object'), era, method);
-  // The stateless era has no batches, and a request hidden in one would skip its transport's header checks.
+  // The modern era has no batches, and a request hidden in one would skip its transport's header checks.
   if (inBatch && era === 'modern')
     return invalid(id, new InvalidRequestError('A 2026-07-28 request cannot be part of a JSON-RPC batch; send it on its own'), 'modern', method);
   const meta = isObject(params._meta) ? params._meta : undefined;

@@ -87,7 +87,7 @@ export interface EraHost {
  * one. The dispatcher asks the frame's era and never branches on it.
  */
 export interface Era {
-  readonly name: 'handshake' | 'modern';
+  readonly name: EraName;
   /** Whether its requests belong to a session the era keeps (so a stateless dispatch cannot serve them). */
   readonly sessions: boolean;
   /** The JSON-RPC error object of anything thrown, by this era's rules. */

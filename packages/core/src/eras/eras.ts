@@ -4,4 +4,4 @@ import { handshakeEra } from './handshake/codec';
 import { modernEra } from './modern/codec';
 
 /** The codec of each era, by the name a frame carries. */
-export const ERAS: Readonly<Record<EraName, Era>> = Object.freeze({ handshake: handshakeEra, modern: modernEra });
+export const ERAS: Readonly<Record<EraName, Era>> = Object.freeze({ legacy: handshakeEra, modern: modernEra });

@@ -5,7 +5,7 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** Handshake era only; the modern era answers not-found with InvalidParams. */
+  /** Legacy era only; the modern era answers not-found with InvalidParams. */
   ResourceNotFound: -32002,
   /** An HTTP header disagrees with the body, or a required one is missing (modern era). */
   HeaderMismatch: -32020,

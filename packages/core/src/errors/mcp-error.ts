@@ -79,7 +79,7 @@ export class InternalError extends McpError {
   }
 }
 
-/** `-32002` on the handshake era: no resource has this URI. */
+/** `-32002` on the legacy era: no resource has this URI. */
 export class ResourceNotFoundError extends McpError {
   constructor(readonly uri: string) {
     super(ErrorCode.ResourceNotFound, 'Resource not found', { uri: clip(uri) });

@@ -8,7 +8,7 @@ export const RATE_LIMIT_META = 'io.mcpkit/rateLimit';
 
 /**
  * Who a call counts against when limiting by caller: its subject; anonymous callers by their
- * session (handshake era), else their network address; else everyone anonymous together.
+ * session (legacy era), else their network address; else everyone anonymous together.
  */
 function callerKey(ctx: RequestContext): string {
   const auth = ctx.auth;

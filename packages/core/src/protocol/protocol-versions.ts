@@ -1,11 +1,11 @@
 // The one list of the revisions this server speaks: everything else asks the era codecs.
 
-/** The handshake-era revisions, oldest first. */
+/** The legacy-era revisions, oldest first. */
 export const LEGACY_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 
 export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 
-/** The newest handshake-era revision: the answer when a client asks for one we do not speak. */
+/** The newest legacy-era revision: the answer when a client asks for one we do not speak. */
 export const LATEST_LEGACY_PROTOCOL_VERSION: LegacyProtocolVersion = '2025-11-25';
 
 /** The stateless revisions: every request carries its version and client in `_meta`. */

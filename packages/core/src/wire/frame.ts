@@ -1,8 +1,12 @@
 import type { McpError } from '../errors/mcp-error';
 import type { RequestId } from '../protocol/json-rpc';
 
-/** The two eras a message can belong to: handshake revisions (sessions) or the stateless one. */
-export type EraName = 'handshake' | 'modern';
+/**
+ * The two eras a message can belong to, in the words of the 2026-07-28 spec: `legacy`, the
+ * revisions with an `initialize` handshake (2025-11-25 and earlier), and `modern`, the revisions
+ * whose requests each carry their `_meta` (2026-07-28 and later).
+ */
+export type EraName = 'legacy' | 'modern';
 
 /**
  * One incoming JSON-RPC message, read and classified once at the transport edge: nothing after

@@ -1,6 +1,6 @@
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '@mcpkit/core';
 
-/** What the app answered to `initialize` (stateless era: what `server/discover` said, in the same shape). */
+/** What the app answered to `initialize` (modern era: what `server/discover` said, in the same shape). */
 export interface InitializeInfo {
   protocolVersion: string;
   capabilities: ServerCapabilities;
@@ -31,7 +31,7 @@ export interface OpenOptions {
  */
 export interface ClientEra {
   readonly name: 'legacy' | 'modern';
-  /** Input-required rounds the last request took (0: answered at once; always 0 on the handshake era). */
+  /** Input-required rounds the last request took (0: answered at once; always 0 on the legacy era). */
   readonly rounds: number;
   open(wire: ClientWire, options: OpenOptions): Promise<InitializeInfo>;
   request(wire: ClientWire, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;

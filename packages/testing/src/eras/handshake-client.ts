@@ -1,7 +1,7 @@
 import { LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/core';
 import type { ClientEra, ClientWire, InitializeInfo, OpenOptions } from './client-era';
 
-/** The handshake era: `initialize`, then plain requests on the session it opened. */
+/** The legacy era: `initialize`, then plain requests on the session it opened. */
 export class HandshakeClient implements ClientEra {
   readonly name = 'legacy';
   readonly rounds = 0;
@@ -25,7 +25,7 @@ export class HandshakeClient implements ClientEra {
   }
 
   listenParams(): Record<string, unknown> {
-    throw new Error('listen() is the stateless-era way to subscribe: connect with { era: "modern" }, or use subscribe()');
+    throw new Error('listen() is the modern-era way to subscribe: connect with { era: "modern" }, or use subscribe()');
   }
 
   cancelParams(requestId: string | number): Record<string, unknown> {

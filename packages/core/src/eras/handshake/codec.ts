@@ -30,7 +30,7 @@ export interface HandshakeHost extends EraHost {
  * request belongs to; before it, a client may only ping.
  */
 export const handshakeEra: Era = {
-  name: 'handshake',
+  name: 'legacy',
 
   sessions: true,
 

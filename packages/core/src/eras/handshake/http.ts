@@ -1,4 +1,4 @@
-// The handshake-era rules of Streamable HTTP (2025-03-26 … 2025-11-25): which versions the
+// The legacy-era rules of Streamable HTTP (2025-03-26 … 2025-11-25): which versions the
 // header may name, what a missing header means, where batches and priming events exist, and which
 // HTTP status a JSON-RPC answer gets. Pure functions: the HTTP core asks, and never decides an era
 // rule itself.
@@ -12,8 +12,8 @@ import type { HeaderValues } from '../../wire/header-values';
 const SERVED: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
 const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
-/** True for an `MCP-Protocol-Version` of the handshake era that this server speaks. */
-export function isHandshakeVersion(version: string | undefined): boolean {
+/** True for an `MCP-Protocol-Version` of the legacy era that this server speaks. */
+export function isLegacyVersion(version: string | undefined): boolean {
   return version !== undefined && SERVED.has(version);
 }
 
@@ -31,34 +31,34 @@ export function primesStreams(version: string): boolean {
 const MALFORMED: ReadonlySet<number> = new Set([ErrorCode.ParseError, ErrorCode.InvalidRequest]);
 
 /**
- * The HTTP status of a handshake-era answer: a message that was not a valid request is the
+ * The HTTP status of a legacy-era answer: a message that was not a valid request is the
  * client's fault (400); every other answer, errors included, is 200.
  *
  * @example
- * handshakeHttpStatus({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }); // 400
+ * legacyHttpStatus({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }); // 400
  */
-export function handshakeHttpStatus(answer: JsonRpcResponse | readonly JsonRpcResponse[]): number {
+export function legacyHttpStatus(answer: JsonRpcResponse | readonly JsonRpcResponse[]): number {
   if (Array.isArray(answer) || !('error' in answer)) return 200;
   const failure = answer as { id: unknown; error: { code: number } };
   return failure.id === null || MALFORMED.has(failure.error.code) ? 400 : 200;
 }
 
 /**
- * The handshake era's Streamable HTTP rules, as the HTTP core asks them (the same shape as
- * `statelessHttp`): requests belong to sessions, a stream may open before the result, GET and
- * DELETE address the session. It claims whatever the stateless era does not.
+ * The legacy era's Streamable HTTP rules, as the HTTP core asks them (the same shape as
+ * `modernHttp`): requests belong to sessions, a stream may open before the result, GET and
+ * DELETE address the session. It claims whatever the modern era does not.
  */
-export const handshakeHttp = Object.freeze({
+export const legacyHttp = Object.freeze({
   claims: (_version: string | undefined, _body?: MessageBody): boolean => true,
   sessions: true,
   streamsUpFront: true,
   /** What the dispatcher is told with each message of this era: nothing beyond its own frame. */
   receive: Object.freeze({}),
   admit: (_headers: HeaderValues, _body: MessageBody): McpError | undefined => undefined,
-  status: handshakeHttpStatus,
+  status: legacyHttpStatus,
   /** The versions a session's `MCP-Protocol-Version` may name. */
   versions: LEGACY_PROTOCOL_VERSIONS as readonly string[],
-  servesVersion: isHandshakeVersion,
+  servesVersion: isLegacyVersion,
 });
 
 /** True for an `MCP-Protocol-Version` this server speaks, in either era (the one list of revisions). */

@@ -134,13 +134,13 @@ export function modernHttpStatus(answer: JsonRpcResponse | readonly JsonRpcRespo
 }
 
 /**
- * The 2026-07-28 era's Streamable HTTP rules, as the HTTP core asks them (the same shape as
- * `handshakeHttp`): a POST of this era names it in `MCP-Protocol-Version` or in its `_meta`,
+ * The modern era's (2026-07-28) Streamable HTTP rules, as the HTTP core asks them (the same shape as
+ * `legacyHttp`): a POST of this era names it in `MCP-Protocol-Version` or in its `_meta`,
  * carries one message whose headers agree with its body, belongs to no session (GET and DELETE
  * do not exist), and streams only once it has something to stream, so that its errors keep the
  * statuses of its table.
  */
-export const statelessHttp = Object.freeze({
+export const modernHttp = Object.freeze({
   claims: (version: string | undefined, body?: MessageBody): boolean =>
     isModernVersion(version) || (body !== undefined && !Array.isArray(body) && (body as Frame).era === 'modern'),
   sessions: false,
