@@ -33,7 +33,9 @@ import type { ListenSnapshot, OpenListen, SessionSnapshot } from './session-snap
 import type { SessionControls } from './method-handler';
 import { clientRequestChannel, sessionChannel, type ClientRequestTrace, type SessionTrace } from './diagnostics-channels';
 import type { OutboundRequestOptions } from './outbound-requests';
-import type { RequestContext, SessionInfo, TransportInfo } from './request-context';
+import type { RequestContext } from './request-context';
+import type { SessionInfo } from '../eras/client-link';
+import type { TransportInfo } from './transport-info';
 import type { SubscriptionGrant } from './readable-resource';
 import { RequestTable } from './request-table';
 import { answeredUnserved } from './request-line';

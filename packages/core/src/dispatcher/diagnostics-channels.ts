@@ -3,7 +3,7 @@ import type { RequestId } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import type { Meta } from '../protocol/mcp-types';
 import type { EraName, RequestFrame } from '../wire/frame';
-import type { TransportInfo } from './request-context';
+import type { TransportInfo } from './transport-info';
 import { answerOutcome } from './outcome';
 
 /** The name of the tracing channel every request is published on (`node:diagnostics_channel`). */

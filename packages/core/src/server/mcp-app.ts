@@ -4,7 +4,7 @@ import { Connection, type ConnectionOptions } from '../dispatcher/connection';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { serverInfoMeta } from '../eras/modern/results';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
-import type { TransportInfo } from '../dispatcher/request-context';
+import type { TransportInfo } from '../dispatcher/transport-info';
 import type { Logger } from '../logging/logger';
 import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { revisionViews, viewFor } from '../eras/handshake/revision-views';
