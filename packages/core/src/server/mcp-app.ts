@@ -1,6 +1,7 @@
 import type { EventBus } from '../app/event-bus';
 import type { AppSettings, RevisionView } from '../dispatcher/app-model';
-import { Connection, type ConnectionOptions } from '../dispatcher/connection';
+import { Connection } from '../dispatcher/connection';
+import type { ConnectionOptions } from '../dispatcher/connection-options';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { serverInfoMeta } from '../eras/modern/results';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
