@@ -48,17 +48,11 @@ export { defineCompletion, type CompletionHandler } from './define/define-comple
 export type { Definition, DefinitionKind } from './define/definition';
 export type { DefinePipelineOptions, DefineToolPipelineOptions } from './define/define-pipeline';
 
-export {
-  RequestContext,
-  type TransportInfo,
-  type ClientInfo,
-  type SessionInfo,
-  type ElicitResult,
-  type SamplingRequest,
-  type SamplingResult,
-  type Root,
-  type AskOptions,
-} from './dispatcher/request-context';
+export { RequestContext } from './dispatcher/request-context';
+export type { ClientInfo } from './dispatcher/client-info';
+export type { SessionInfo } from './eras/client-link';
+export type { TransportInfo } from './dispatcher/transport-info';
+export type { ElicitResult, SamplingRequest, SamplingResult, Root, AskOptions } from './dispatcher/client-questions';
 export type { TraceContext } from './dispatcher/trace-context';
 export {
   CLIENT_REQUEST_CHANNEL,

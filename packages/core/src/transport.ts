@@ -12,7 +12,9 @@
  */
 import 'reflect-metadata';
 
-export { Connection, errorResponse, type ConnectionOptions } from './dispatcher/connection';
+export { Connection } from './dispatcher/connection';
+export { errorResponse } from './dispatcher/error-response';
+export type { ConnectionOptions } from './dispatcher/connection-options';
 export { Dispatcher, type Caller } from './dispatcher/dispatcher';
 export { writesToStdout } from './logging/writes-to-stdout';
 export { hasDefaultLogger } from './server/default-logger';

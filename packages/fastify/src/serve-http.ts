@@ -86,6 +86,7 @@ export interface HttpServer {
  * const server = await serveHttp(app, { port: 3000 });
  * console.error(`MCP endpoint: ${server.url}`);
  */
+// eslint-disable-next-line complexity -- options validation moves to one schema per options object (issue #27 item 8)
 export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Promise<HttpServer> {
   const {
     host = '127.0.0.1',

@@ -3,7 +3,7 @@ import { isJsonContentType } from './accept';
 import type { EventSink } from './event-stream';
 import type { DrainOptions } from './answer-unread-body';
 import { createHttpHandler, type McpHttpHandler } from './http-handler';
-import { headerValue, type HttpBodyResult, type HttpResult } from './http-result';
+import { headerValue, type HttpBodyResult, type HttpResult, type HttpStreamResult } from './http-result';
 import { joinedCredentials } from './joined-credentials';
 import type { McpHttpOptions } from './options';
 
@@ -124,6 +124,130 @@ function decodePath(pathname: string): string {
 }
 
 /**
+ * The client going away: the request's signal (servers abort it on disconnect), or the response
+ * stream cancelled. Once the response is complete, neither means anything.
+ */
+class ClientWatch {
+  private readonly listeners: Array<() => void> = [];
+  private settled = false;
+
+  constructor(private readonly signal: AbortSignal | undefined) {
+    signal?.addEventListener('abort', this.gone, { once: true });
+  }
+
+  /** The client is gone: tells each listener, once. */
+  readonly gone = (): void => {
+    if (this.settled) return;
+    this.settled = true;
+    for (const listener of this.listeners.splice(0)) listener();
+  };
+
+  /** The response is complete: a client leaving now cancels nothing. */
+  settle(): void {
+    this.settled = true;
+    this.listeners.length = 0;
+  }
+
+  /** The core's `onClose`. A client gone before the core asked still counts: its request must not run on. */
+  onClose(listener: () => void): void {
+    if (this.signal?.aborted) queueMicrotask(listener);
+    else if (!this.settled) this.listeners.push(listener);
+  }
+}
+
+/** The request's header lines as the core reads them. */
+function headersOf(request: Request, url: URL): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  request.headers.forEach((value, name) => (headers[name] = value));
+  // A Request made in process carries no Host header; its URL says the same (servers build it from Host).
+  headers.host ??= url.host;
+  // Headers joins repeated lines with ", ": the core must see each credential to refuse two.
+  const authorization = headers.authorization;
+  if (typeof authorization === 'string' && authorization.includes(',')) {
+    const credentials = joinedCredentials(authorization);
+    if (credentials.length > 1) headers.authorization = credentials;
+  }
+  return headers;
+}
+
+/** The query string, a repeated name as a list. */
+function queryOf(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  url.searchParams.forEach((value, name) => {
+    const seen = query[name];
+    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  });
+  return query;
+}
+
+/** What the core reads of a request besides its method and body. */
+interface Call {
+  path: string;
+  headers: Record<string, string | string[]>;
+  query: Record<string, string | string[]>;
+  remoteAddress: string | undefined;
+}
+
+/** The core's answer, or a body refused before it was read in full: the Host/Origin guard, the token and rate limit, the body, the call. */
+async function answer(core: McpHttpHandler, request: Request, call: Call, client: ClientWatch): Promise<HttpResult | Refused> {
+  const { path, headers, query, remoteAddress } = call;
+  const guarded = core.guard(headers, path);
+  if (guarded !== undefined) return guarded;
+  let auth: AuthInfo | null | undefined;
+  if (core.admits) {
+    // The token and the rate limit first: a stranger's body, or one over the limit, is never read.
+    const outcome = await core.admit({ method: request.method, path, headers, query, remoteAddress });
+    if (outcome.refused) return outcome.refused;
+    auth = outcome.auth ?? null;
+  }
+  const body = request.method === 'POST' ? await readBody(request, core) : undefined;
+  if (body !== undefined && typeof body !== 'string') return body;
+  return core.handle({
+    method: request.method,
+    path,
+    query,
+    headers,
+    body,
+    ...(auth === undefined ? {} : { auth }),
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
+    onClose: (listener) => client.onClose(listener),
+  });
+}
+
+/** An SSE answer as a `ReadableStream` that holds at most `maxBuffered` bytes for a client that does not read (then it errors). */
+function streamResponse(result: HttpStreamResult, maxBuffered: number, client: ClientWatch): Response {
+  const events = result.stream;
+  let sink: EventSink | undefined;
+  const readable = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        sink = {
+          write: (text) => controller.enqueue(encoder.encode(text)),
+          end: () => {
+            client.settle();
+            controller.close();
+          },
+          destroy: () => {
+            controller.error(new Error('the client does not read its event stream'));
+            client.gone();
+          },
+          get bufferedBytes() {
+            return maxBuffered - (controller.desiredSize ?? 0);
+          },
+        };
+      },
+      cancel: () => {
+        events.close();
+        client.gone();
+      },
+    },
+    { highWaterMark: maxBuffered, size: (chunk) => chunk.byteLength },
+  );
+  events.pipe(sink!);
+  return new Response(readable, { status: result.status, headers: result.headers });
+}
+
+/**
  * Serves an app's Streamable HTTP endpoint as a web-standard `fetch` handler: Hono, Bun, Deno,
  * Cloudflare Workers, Next.js route handlers. Same options, defaults and answers as the Fastify
  * plugin; an SSE answer is a `ReadableStream` that ends when the client goes away (the request's
@@ -140,96 +264,18 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
 
   const handler = async (request: Request, info?: { remoteAddress?: string }): Promise<Response> => {
     const url = new URL(request.url);
-    const headers: Record<string, string | string[]> = {};
-    request.headers.forEach((value, name) => (headers[name] = value));
-    // A Request made in process carries no Host header; its URL says the same (servers build it from Host).
-    headers.host ??= url.host;
-    // Headers joins repeated lines with ", ": the core must see each credential to refuse two.
-    const authorization = headers.authorization;
-    if (typeof authorization === 'string' && authorization.includes(',')) {
-      const credentials = joinedCredentials(authorization);
-      if (credentials.length > 1) headers.authorization = credentials;
-    }
-    const query: Record<string, string | string[]> = {};
-    url.searchParams.forEach((value, name) => {
-      const seen = query[name];
-      query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-    });
-    // The client going away: the request's signal (servers abort it on disconnect), or the
-    // response stream cancelled. Once the response is complete, neither means anything.
-    const listeners: Array<() => void> = [];
-    let settled = false;
-    const gone = (): void => {
-      if (settled) return;
-      settled = true;
-      for (const listener of listeners.splice(0)) listener();
-    };
-    request.signal?.addEventListener('abort', gone, { once: true });
-
-    let result = core.guard(headers, decodePath(url.pathname));
-    let auth: AuthInfo | null | undefined;
-    if (result === undefined && core.admits) {
-      // The token and the rate limit first: a stranger's body, or one over the limit, is never read.
-      const outcome = await core.admit({ method: request.method, path: decodePath(url.pathname), headers, query, remoteAddress: info?.remoteAddress });
-      if (outcome.refused) result = outcome.refused;
-      else auth = outcome.auth ?? null;
-    }
-    if (result === undefined) {
-      const body = request.method === 'POST' ? await readBody(request, core) : undefined;
-      if (body !== undefined && typeof body !== 'string' && 'refused' in body) {
-        settled = true;
-        listeners.length = 0;
-        return refusedResponse(request, body, core.options);
-      }
-      result =
-        body !== undefined && typeof body !== 'string'
-          ? body
-          : await core.handle({
-              method: request.method,
-              path: decodePath(url.pathname),
-              query,
-              headers,
-              body,
-              ...(auth === undefined ? {} : { auth }),
-              ...(info?.remoteAddress === undefined ? {} : { remoteAddress: info.remoteAddress }),
-              // A client gone before the core asked still counts: its request must not run on.
-              onClose: (listener) => (request.signal?.aborted ? queueMicrotask(listener) : settled ? undefined : void listeners.push(listener)),
-            });
+    const call: Call = { path: decodePath(url.pathname), headers: headersOf(request, url), query: queryOf(url), remoteAddress: info?.remoteAddress };
+    const client = new ClientWatch(request.signal);
+    const result = await answer(core, request, call, client);
+    if ('refused' in result) {
+      client.settle();
+      return refusedResponse(request, result, core.options);
     }
     if (!('stream' in result)) {
-      settled = true;
-      listeners.length = 0;
+      client.settle();
       return new Response(result.body ?? null, { status: result.status, headers: result.headers });
     }
-    const events = result.stream;
-    let sink: EventSink | undefined;
-    const readable = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          sink = {
-            write: (text) => controller.enqueue(encoder.encode(text)),
-            end: () => {
-              settled = true;
-              controller.close();
-            },
-            destroy: () => {
-              controller.error(new Error('the client does not read its event stream'));
-              gone();
-            },
-            get bufferedBytes() {
-              return maxBuffered - (controller.desiredSize ?? 0);
-            },
-          };
-        },
-        cancel: () => {
-          events.close();
-          gone();
-        },
-      },
-      { highWaterMark: maxBuffered, size: (chunk) => chunk.byteLength },
-    );
-    events.pipe(sink!);
-    return new Response(readable, { status: result.status, headers: result.headers });
+    return streamResponse(result, maxBuffered, client);
   };
   return Object.assign(handler, { close: () => core.close(), core });
 }

@@ -253,34 +253,42 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       if (outcome.refused) return outcome.refused;
       request = { ...request, auth: outcome.auth ?? null };
     }
-    if (resourceServer !== undefined && request.path === options.path && request.headers.authorization !== undefined) {
-      // A7: the credential ends at the resource server. Handlers get ctx.auth, never a token to
-      // pass on (nor one a session would keep from its initialize request's headers).
-      const headers = { ...request.headers };
-      delete headers.authorization;
-      request = { ...request, headers };
+    if (request.path === options.path) return routeEndpoint(withoutCredential(request));
+    return routeLegacySse(request) ?? errorResult(404, new InvalidRequestError('Not Found: no MCP endpoint at this path'));
+  };
+
+  /** A7: the credential ends at the resource server. Handlers get ctx.auth, never a token to pass on (nor one a session would keep from its initialize request's headers). */
+  const withoutCredential = (request: HttpRequest): HttpRequest => {
+    if (resourceServer === undefined || request.headers.authorization === undefined) return request;
+    const headers = { ...request.headers };
+    delete headers.authorization;
+    return { ...request, headers };
+  };
+
+  /** The MCP endpoint, by method. */
+  const routeEndpoint = (request: HttpRequest): HttpResult | Promise<HttpResult> => {
+    switch (request.method) {
+      case 'OPTIONS':
+        return preflight(request.headers, registry ? 'GET, POST, DELETE' : 'POST') ?? endpoint.methodNotAllowed();
+      case 'POST':
+        return endpoint.post(request);
+      case 'GET':
+        return endpoint.get(request);
+      case 'DELETE':
+        return endpoint.delete(request);
+      default:
+        return endpoint.methodNotAllowed();
     }
-    if (request.path === options.path) {
-      switch (request.method) {
-        case 'OPTIONS':
-          return preflight(request.headers, registry ? 'GET, POST, DELETE' : 'POST') ?? endpoint.methodNotAllowed();
-        case 'POST':
-          return endpoint.post(request);
-        case 'GET':
-          return endpoint.get(request);
-        case 'DELETE':
-          return endpoint.delete(request);
-        default:
-          return endpoint.methodNotAllowed();
-      }
-    }
-    if (sse && ssePaths) {
-      if (request.path === ssePaths.ssePath)
-        return request.method === 'GET' ? sse.open(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET' });
-      if (request.path === ssePaths.messagesPath)
-        return request.method === 'POST' ? sse.message(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'POST' });
-    }
-    return errorResult(404, new InvalidRequestError('Not Found: no MCP endpoint at this path'));
+  };
+
+  /** The legacy SSE transport's two paths, when it is on; undefined for any other path. */
+  const routeLegacySse = (request: HttpRequest): HttpResult | Promise<HttpResult> | undefined => {
+    if (!sse || !ssePaths) return undefined;
+    if (request.path === ssePaths.ssePath)
+      return request.method === 'GET' ? sse.open(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET' });
+    if (request.path === ssePaths.messagesPath)
+      return request.method === 'POST' ? sse.message(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'POST' });
+    return undefined;
   };
 
   return {

@@ -152,6 +152,7 @@ export interface ResolvedHttpOptions {
 }
 
 /** Applies the defaults docs/http.md lists; throws a TypeError without an app, or with legacySse and auth together. */
+// eslint-disable-next-line complexity -- options validation moves to one schema per options object (issue #27 item 8)
 export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
   if (!options || typeof options.app !== 'object' || typeof options.app.connect !== 'function') {
     throw new TypeError('mcpkit HTTP: pass the app made by createApp as the `app` option');

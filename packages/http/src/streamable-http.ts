@@ -104,16 +104,8 @@ export class StreamableHttpEndpoint {
   }
 
   async post(request: HttpRequest): Promise<HttpResult> {
-    if (!acceptsJsonAndSse(acceptOf(request))) {
-      return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list both application/json and text/event-stream'));
-    }
-    if (!isJsonContentType(request.headers['content-type'])) {
-      return notJsonResult();
-    }
-    // Bindings refuse it before reading; one that does not (a few lines over node:http) still must not parse gzip as JSON.
-    if (isCompressed(request.headers['content-encoding'])) {
-      return compressedBodyResult();
-    }
+    const unreadable = postHeaderFault(request);
+    if (unreadable) return unreadable;
     const frame = parseMessage(request.body ?? '');
     if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
     const message = bodyOf(frame.message);
@@ -127,32 +119,12 @@ export class StreamableHttpEndpoint {
       return this.refuse(request, message, 400, new UnsupportedProtocolVersionError(version));
     }
     const era = eraOf(version, message);
-    const transport = transportOf(request);
     if (!era.sessions) return this.sessionless(request, era, message);
+    if (!this.registry) return this.withoutSessions(request, version, message, era);
 
-    if (!this.registry) {
-      const refused = sessionlessBatchError(version, message);
-      if (refused) return this.audited(request, message, errorResult(400, refused), refused);
-      const connection = isInitializeRequest(message)
-        ? this.options.app.connect(transport, { sessionless: true })
-        : this.options.app.connect(transport, { sessionless: true, restore: { client: sessionlessClient(version) } });
-      return this.dispatch(request, connection, undefined, message, false, era);
-    }
-
-    let session: LiveSession | undefined;
     const fresh = isInitializeRequest(message);
-    if (fresh) {
-      session = this.registry.create(request.headers, principalOf(request.auth));
-      if (!session) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
-    } else {
-      const id = headerValue(request.headers['mcp-session-id']);
-      if (id === undefined) return this.refuse(request, message, 400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'));
-      const owned = await this.ownSession(id, request);
-      if (owned === UNAVAILABLE) return this.refuse(request, message, 503, storeUnavailable(), RETRY_UNAVAILABLE);
-      if (owned === FULL) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
-      session = owned;
-      if (!session) return this.refuse(request, message, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
-    }
+    const session = await this.postSession(request, message, fresh);
+    if (!('connection' in session)) return session;
     // The session is held (busy) until this POST is answered or its client goes.
     let held = true;
     const letGo = (): void => {
@@ -164,6 +136,28 @@ export class StreamableHttpEndpoint {
     } finally {
       letGo();
     }
+  }
+
+  /** A POST of an era with sessions to an endpoint that keeps none (`sessions: false`): a connection of its own, made as if initialized. */
+  private withoutSessions(request: HttpRequest, version: string | undefined, message: MessageBody, era: HttpEra): Promise<HttpResult> | HttpResult {
+    const refused = sessionlessBatchError(version, message);
+    if (refused) return this.audited(request, message, errorResult(400, refused), refused);
+    const transport = transportOf(request);
+    const connection = isInitializeRequest(message)
+      ? this.options.app.connect(transport, { sessionless: true })
+      : this.options.app.connect(transport, { sessionless: true, restore: { client: sessionlessClient(version) } });
+    return this.dispatch(request, connection, undefined, message, false, era);
+  }
+
+  /** The session a POST runs in, held: a new one for an initialize, else the one its `Mcp-Session-Id` names; else the error to answer. */
+  private async postSession(request: HttpRequest, message: MessageBody, fresh: boolean): Promise<LiveSession | HttpResult> {
+    if (fresh) return this.registry!.create(request.headers, principalOf(request.auth)) ?? this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
+    const id = headerValue(request.headers['mcp-session-id']);
+    if (id === undefined) return this.refuse(request, message, 400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'));
+    const owned = await this.ownSession(id, request);
+    if (owned === UNAVAILABLE) return this.refuse(request, message, 503, storeUnavailable(), RETRY_UNAVAILABLE);
+    if (owned === FULL) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
+    return owned ?? this.refuse(request, message, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
   }
 
   async get(request: HttpRequest): Promise<HttpResult> {
@@ -568,13 +562,7 @@ export class StreamableHttpEndpoint {
     try {
       answer = await answering;
     } catch (error) {
-      // Core answers every request itself; this is a bug, but the client must not hang on it.
-      logger.error({ err: error }, 'unexpected dispatcher failure');
-      if (fresh && session) this.registry!.discard(session);
-      if (!post.stream) throw error;
-      post.stream.complete();
-      session?.release(post.stream);
-      return post.streamed!;
+      return this.dispatchFailed(error, post, session, fresh, logger);
     }
     const stream = post.stream;
     // A refused initialize ends its session, but only once its answer is written: discarding the
@@ -590,20 +578,34 @@ export class StreamableHttpEndpoint {
     }
     if (refusedSession) this.registry!.discard(refusedSession);
     if (post.notKept !== undefined) return errorResult(post.notKept.status, post.notKept.error, idOf(replyTo!), post.notKept.headers);
-    if (answer === undefined) {
-      // Every request was cancelled. The client expects no response for them (utilities/
-      // cancellation), yet the POST must end: with an empty stream, or in json mode an error.
-      if (this.options.responseMode === 'json') return jsonResult(200, cancelledAnswer(replyTo!), limits, logger);
-      const empty = new SseStream('s', this.plainStreamOptions());
-      empty.complete();
-      const body = this.streamBody(onClose);
-      empty.attach(body);
-      return this.streamResult(body, session);
-    }
+    if (answer === undefined) return this.allCancelled(replyTo, session, logger, onClose);
     // A denial of one request on a resource server is an HTTP 401 / 403 with its challenge.
     const result = this.resourceServer?.denial(answer, limits) ?? jsonResult(era.status(answer), answer, limits, logger);
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
+  }
+
+  /** Core answers every request itself: a rejection is a bug, but the client must not hang on it. */
+  private dispatchFailed(error: unknown, post: PostState, session: LiveSession | undefined, fresh: boolean, logger: Logger): HttpResult {
+    logger.error({ err: error }, 'unexpected dispatcher failure');
+    if (fresh && session) this.registry!.discard(session);
+    if (!post.stream) throw error;
+    post.stream.complete();
+    session?.release(post.stream);
+    return post.streamed!;
+  }
+
+  /**
+   * Every request was cancelled. The client expects no response for them (utilities/
+   * cancellation), yet the POST must end: with an empty stream, or in json mode an error.
+   */
+  private allCancelled(replyTo: MessageBody | undefined, session: LiveSession | undefined, logger: Logger, onClose: HttpRequest['onClose']): HttpResult {
+    if (this.options.responseMode === 'json') return jsonResult(200, cancelledAnswer(replyTo!), this.options.limits, logger);
+    const empty = new SseStream('s', this.plainStreamOptions());
+    empty.complete();
+    const body = this.streamBody(onClose);
+    empty.attach(body);
+    return this.streamResult(body, session);
   }
 }
 
@@ -675,6 +677,17 @@ function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
 /** 503 with `Retry-After`: the shared session store is unreachable for now. */
 function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
   return errorResult(503, storeUnavailable(), id ?? null, RETRY_UNAVAILABLE);
+}
+
+/** A POST whose body the endpoint will not read: the answer to its Accept, Content-Type or Content-Encoding; else undefined. */
+function postHeaderFault(request: HttpRequest): HttpResult | undefined {
+  if (!acceptsJsonAndSse(acceptOf(request))) {
+    return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list both application/json and text/event-stream'));
+  }
+  if (!isJsonContentType(request.headers['content-type'])) return notJsonResult();
+  // Bindings refuse it before reading; one that does not (a few lines over node:http) still must not parse gzip as JSON.
+  if (isCompressed(request.headers['content-encoding'])) return compressedBodyResult();
+  return undefined;
 }
 
 /** The transport facts of one HTTP request: its headers, and its client's address, port and HTTP version when the binding knows them. */

@@ -207,44 +207,54 @@ export function requestSpans(settings: RequestSpanSettings): { start: (message: 
       open.delete(request);
       try {
         const seconds = (performance.now() - state.started) / 1000;
-        const { span } = state;
-        let errorType: string | undefined;
-        if (request.error !== undefined) {
-          errorType = String(request.error.code);
-          span?.setAttribute(ATTR.RPC_RESPONSE_STATUS_CODE, errorType);
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: clip(request.error.message, STATUS_LENGTH) });
-        } else if (request.isError) {
-          errorType = TOOL_ERROR;
-          // The result's text is the tool's output, and an invalid-arguments result quotes the
-          // client's input: like the result itself, only when asked for.
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: settings.captureResults ? firstText(request.result) : TOOL_ERROR });
-        } else if (request.cancelled) {
-          errorType = CANCELLED;
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: 'cancelled by the client' });
-        }
+        const errorType = errorTypeOf(request);
         const decision = authDecision(request);
-        if (span !== undefined) {
-          if (errorType !== undefined) span.setAttribute(ATTR.ERROR_TYPE, errorType);
-          if (request.cancelled) span.setAttribute(ATTR.MCPKIT_CANCELLED, true);
-          if (request.outcome !== undefined) span.setAttribute(ATTR.MCPKIT_OUTCOME, request.outcome);
-          if (decision !== undefined) span.setAttribute(ATTR.MCPKIT_AUTH_DECISION, decision);
-          if (settings.captureResults && request.method === TOOLS_CALL && request.result !== undefined) {
-            span.setAttribute(ATTR.GEN_AI_TOOL_CALL_RESULT, json(request.result));
-          }
-          span.end();
-        }
+        if (state.span !== undefined) endSpan(state.span, request, errorType, decision, settings);
         const instruments = settings.instruments();
-        if (instruments === undefined) return;
-        const attributes = commonAttributes(request, true);
-        if (errorType !== undefined) attributes[ATTR.ERROR_TYPE] = errorType;
-        if (request.error !== undefined) attributes[ATTR.RPC_RESPONSE_STATUS_CODE] = String(request.error.code);
-        if (request.outcome !== undefined) attributes[ATTR.MCPKIT_OUTCOME] = request.outcome;
-        if (decision !== undefined) attributes[ATTR.MCPKIT_AUTH_DECISION] = decision;
-        instruments.operationDuration.record(seconds, attributes);
-        if (request.result !== undefined) instruments.resultSize.record(Buffer.byteLength(json(request.result)), attributes);
+        if (instruments !== undefined) recordMetrics(instruments, request, seconds, errorType, decision);
       } catch {
         // As in start: telemetry never fails a request.
       }
     },
   };
+}
+
+/** `error.type` of a request that failed: its JSON-RPC code, a tool error, or a cancellation; undefined when it succeeded. */
+function errorTypeOf(request: RequestTrace): string | undefined {
+  if (request.error !== undefined) return String(request.error.code);
+  if (request.isError) return TOOL_ERROR;
+  return request.cancelled ? CANCELLED : undefined;
+}
+
+/** Sets a request span's status and the attributes of its outcome, then ends it. */
+function endSpan(span: Span, request: RequestTrace, errorType: string | undefined, decision: string | undefined, settings: RequestSpanSettings): void {
+  if (request.error !== undefined) {
+    span.setAttribute(ATTR.RPC_RESPONSE_STATUS_CODE, String(request.error.code));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: clip(request.error.message, STATUS_LENGTH) });
+  } else if (request.isError) {
+    // The result's text is the tool's output, and an invalid-arguments result quotes the
+    // client's input: like the result itself, only when asked for.
+    span.setStatus({ code: SpanStatusCode.ERROR, message: settings.captureResults ? firstText(request.result) : TOOL_ERROR });
+  } else if (request.cancelled) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'cancelled by the client' });
+  }
+  if (errorType !== undefined) span.setAttribute(ATTR.ERROR_TYPE, errorType);
+  if (request.cancelled) span.setAttribute(ATTR.MCPKIT_CANCELLED, true);
+  if (request.outcome !== undefined) span.setAttribute(ATTR.MCPKIT_OUTCOME, request.outcome);
+  if (decision !== undefined) span.setAttribute(ATTR.MCPKIT_AUTH_DECISION, decision);
+  if (settings.captureResults && request.method === TOOLS_CALL && request.result !== undefined) {
+    span.setAttribute(ATTR.GEN_AI_TOOL_CALL_RESULT, json(request.result));
+  }
+  span.end();
+}
+
+/** The request's duration and result size, with the low-cardinality attributes of its outcome. */
+function recordMetrics(instruments: Instruments, request: RequestTrace, seconds: number, errorType: string | undefined, decision: string | undefined): void {
+  const attributes = commonAttributes(request, true);
+  if (errorType !== undefined) attributes[ATTR.ERROR_TYPE] = errorType;
+  if (request.error !== undefined) attributes[ATTR.RPC_RESPONSE_STATUS_CODE] = String(request.error.code);
+  if (request.outcome !== undefined) attributes[ATTR.MCPKIT_OUTCOME] = request.outcome;
+  if (decision !== undefined) attributes[ATTR.MCPKIT_AUTH_DECISION] = decision;
+  instruments.operationDuration.record(seconds, attributes);
+  if (request.result !== undefined) instruments.resultSize.record(Buffer.byteLength(json(request.result)), attributes);
 }

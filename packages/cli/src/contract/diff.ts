@@ -106,29 +106,41 @@ function compareTool(before: McpTool, after: McpTool, checker: SchemaChecker, ou
       message: `${json(before.description)} → ${json(after.description)}`,
     });
   metadata('tool', name, before, after, ['title', 'icons', '_meta'], out);
-  const was = hints(before.annotations);
-  const now = hints(after.annotations);
+  compareAnnotations(name, before.annotations, after.annotations, out);
+  compareTaskSupport(name, before, after, out);
+  compareToolSchemas(name, before, after, checker, out);
+}
+
+/** A hint that lets the tool do more harm is its own rule; any other change of annotations is metadata. */
+function compareAnnotations(name: string, before: ToolAnnotations | undefined, after: ToolAnnotations | undefined, out: Draft[]): void {
+  const was = hints(before);
+  const now = hints(after);
   const harm: Array<[boolean, DiffRuleId, string]> = [
-    [was.readOnly && !now.readOnly, 'annotation-read-only-dropped', `readOnlyHint true → ${json(after.annotations?.readOnlyHint)}: may write now`],
+    [was.readOnly && !now.readOnly, 'annotation-read-only-dropped', `readOnlyHint true → ${json(after?.readOnlyHint)}: may write now`],
     [
       !was.destructive && now.destructive,
       'annotation-destructive-added',
-      `destructiveHint ${json(before.annotations?.destructiveHint)} → ${json(after.annotations?.destructiveHint)}: may destroy now`,
+      `destructiveHint ${json(before?.destructiveHint)} → ${json(after?.destructiveHint)}: may destroy now`,
     ],
     [
       !was.openWorld && now.openWorld,
       'annotation-open-world-added',
-      `openWorldHint ${json(before.annotations?.openWorldHint)} → ${json(after.annotations?.openWorldHint)}: reaches the outside world now`,
+      `openWorldHint ${json(before?.openWorldHint)} → ${json(after?.openWorldHint)}: reaches the outside world now`,
     ],
   ];
   for (const [moved, rule, message] of harm) if (moved) out.push({ rule, kind: 'tool', name, where: 'annotations', message });
-  if (!harm.some(([moved]) => moved) && !sameJson(before.annotations, after.annotations))
-    out.push({ rule: 'metadata-changed', kind: 'tool', name, where: 'annotations', message: `${json(before.annotations)} → ${json(after.annotations)}` });
+  if (!harm.some(([moved]) => moved) && !sameJson(before, after))
+    out.push({ rule: 'metadata-changed', kind: 'tool', name, where: 'annotations', message: `${json(before)} → ${json(after)}` });
+}
+
+function compareTaskSupport(name: string, before: McpTool, after: McpTool, out: Draft[]): void {
   const [oldTasks, newTasks] = [taskSupportOf(before), taskSupportOf(after)];
-  if (oldTasks !== newTasks) {
-    const rule: DiffRuleId = newTasks === 'required' ? 'task-support-required' : newTasks === 'forbidden' ? 'task-support-dropped' : 'capability-added';
-    out.push({ rule, kind: 'tool', name, where: 'execution.taskSupport', message: `${oldTasks} → ${newTasks}` });
-  }
+  if (oldTasks === newTasks) return;
+  const rule: DiffRuleId = newTasks === 'required' ? 'task-support-required' : newTasks === 'forbidden' ? 'task-support-dropped' : 'capability-added';
+  out.push({ rule, kind: 'tool', name, where: 'execution.taskSupport', message: `${oldTasks} → ${newTasks}` });
+}
+
+function compareToolSchemas(name: string, before: McpTool, after: McpTool, checker: SchemaChecker, out: Draft[]): void {
   for (const change of compareInputSchemas(before.inputSchema, after.inputSchema, checker)) out.push(fromSchema('tool', name, 'input', change));
   if (before.outputSchema && after.outputSchema) {
     for (const change of compareOutputSchemas(before.outputSchema, after.outputSchema, checker)) out.push(fromSchema('tool', name, 'output', change));
@@ -191,21 +203,32 @@ function flags(value: unknown, prefix = '', out = new Map<string, unknown>()): M
 function compareEra(before: ManifestEra, after: ManifestEra, checker: SchemaChecker): Draft[] {
   const out: Draft[] = [];
   metadata('server', '', before.serverInfo, after.serverInfo, ['name', 'version', 'title', 'description', 'websiteUrl', 'icons'], out);
-  const [oldFlags, newFlags] = [flags(before.capabilities), flags(after.capabilities)];
+  compareCapabilities(before.capabilities, after.capabilities, out);
+  compareTools(before.tools, after.tools, checker, out);
+  compareResources(before.resources, after.resources, out);
+  compareTemplates(before.resourceTemplates, after.resourceTemplates, out);
+  comparePrompts(before.prompts, after.prompts, out);
+  return out;
+}
+
+function compareCapabilities(before: ManifestEra['capabilities'], after: ManifestEra['capabilities'], out: Draft[]): void {
+  const [oldFlags, newFlags] = [flags(before), flags(after)];
   for (const [flag, value] of oldFlags)
     if (!newFlags.has(flag)) out.push({ rule: 'capability-removed', kind: 'server', name: '', where: 'capabilities', message: `${flag} removed` });
     else if (!sameJson(value, newFlags.get(flag)))
       out.push({ rule: 'metadata-changed', kind: 'server', name: '', where: 'capabilities', message: `${flag} ${json(value)} → ${json(newFlags.get(flag))}` });
   for (const flag of newFlags.keys())
     if (!oldFlags.has(flag)) out.push({ rule: 'capability-added', kind: 'server', name: '', where: 'capabilities', message: `${flag} added` });
+}
 
+function compareTools(before: readonly McpTool[], after: readonly McpTool[], checker: SchemaChecker, out: Draft[]): void {
+  const oldTools = index(before, (tool) => tool.name);
+  const newTools = index(after, (tool) => tool.name);
   const tools = match(
-    index(before.tools, (tool) => tool.name),
-    index(after.tools, (tool) => tool.name),
+    oldTools,
+    newTools,
     (a, b) => sameJson(a.inputSchema, b.inputSchema) && sameJson(a.description, b.description) && sameJson(a.outputSchema, b.outputSchema),
   );
-  const oldTools = index(before.tools, (tool) => tool.name);
-  const newTools = index(after.tools, (tool) => tool.name);
   for (const name of tools.removed) out.push({ rule: 'tool-removed', kind: 'tool', name, message: 'removed' });
   for (const [from, to] of tools.renamed) {
     out.push({ rule: 'tool-renamed', kind: 'tool', name: from, message: `renamed to ${to}` });
@@ -213,38 +236,35 @@ function compareEra(before: ManifestEra, after: ManifestEra, checker: SchemaChec
   }
   for (const name of tools.added) out.push({ rule: 'tool-added', kind: 'tool', name, message: 'added' });
   for (const name of tools.kept) compareTool(oldTools.get(name)!, newTools.get(name)!, checker, out);
+}
 
-  const resources = match(
-    index(before.resources, (resource) => resource.uri),
-    index(after.resources, (resource) => resource.uri),
-    (a, b) => a.name === b.name,
-  );
-  const [oldResources, newResources] = [index(before.resources, (r) => r.uri), index(after.resources, (r) => r.uri)];
+function compareResources(before: readonly McpResource[], after: readonly McpResource[], out: Draft[]): void {
+  const [oldResources, newResources] = [index(before, (r) => r.uri), index(after, (r) => r.uri)];
+  const resources = match(oldResources, newResources, (a, b) => a.name === b.name);
   const resourceFields: Array<keyof McpResource> = ['name', 'title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'];
   for (const uri of resources.removed) out.push({ rule: 'resource-removed', kind: 'resource', name: uri, message: 'removed' });
   for (const [from, to] of resources.renamed) out.push({ rule: 'resource-renamed', kind: 'resource', name: from, message: `moved to ${to}` });
   for (const uri of resources.added) out.push({ rule: 'resource-added', kind: 'resource', name: uri, message: 'added' });
   for (const uri of resources.kept) metadata('resource', uri, oldResources.get(uri)!, newResources.get(uri)!, resourceFields, out);
+}
 
-  const templates = match(
-    index(before.resourceTemplates, (template) => template.uriTemplate),
-    index(after.resourceTemplates, (template) => template.uriTemplate),
-    (a, b) => a.name === b.name,
-  );
-  const [oldTemplates, newTemplates] = [index(before.resourceTemplates, (t) => t.uriTemplate), index(after.resourceTemplates, (t) => t.uriTemplate)];
+function compareTemplates(before: readonly McpResourceTemplate[], after: readonly McpResourceTemplate[], out: Draft[]): void {
+  const [oldTemplates, newTemplates] = [index(before, (t) => t.uriTemplate), index(after, (t) => t.uriTemplate)];
+  const templates = match(oldTemplates, newTemplates, (a, b) => a.name === b.name);
   const templateFields: Array<keyof McpResourceTemplate> = ['name', 'title', 'description', 'mimeType', 'annotations', 'icons', '_meta'];
   for (const uri of templates.removed) out.push({ rule: 'template-removed', kind: 'template', name: uri, message: 'removed' });
   for (const [from, to] of templates.renamed) out.push({ rule: 'template-renamed', kind: 'template', name: from, message: `now ${to}` });
   for (const uri of templates.added) out.push({ rule: 'template-added', kind: 'template', name: uri, message: 'added' });
   for (const uri of templates.kept) metadata('template', uri, oldTemplates.get(uri)!, newTemplates.get(uri)!, templateFields, out);
+}
 
-  const [oldPrompts, newPrompts] = [index(before.prompts, (p) => p.name), index(after.prompts, (p) => p.name)];
+function comparePrompts(before: readonly McpPrompt[], after: readonly McpPrompt[], out: Draft[]): void {
+  const [oldPrompts, newPrompts] = [index(before, (p) => p.name), index(after, (p) => p.name)];
   const prompts = match(oldPrompts, newPrompts, (a, b) => sameJson(a.arguments, b.arguments) && sameJson(a.description, b.description));
   for (const name of prompts.removed) out.push({ rule: 'prompt-removed', kind: 'prompt', name, message: 'removed' });
   for (const [from, to] of prompts.renamed) out.push({ rule: 'prompt-renamed', kind: 'prompt', name: from, message: `renamed to ${to}` });
   for (const name of prompts.added) out.push({ rule: 'prompt-added', kind: 'prompt', name, message: 'added' });
   for (const name of prompts.kept) comparePrompt(oldPrompts.get(name)!, newPrompts.get(name)!, out);
-  return out;
 }
 
 function completionName(completion: ManifestCompletion): string {

@@ -20,6 +20,8 @@ function readJson(path: string): unknown {
   }
 }
 
+type Fail = (problem: string, hint: string) => CliError;
+
 /**
  * Checks a lint config: known rules, severities and numeric options, a positive budget, a known
  * tokenizer.
@@ -27,7 +29,7 @@ function readJson(path: string): unknown {
  * @throws CliError naming `source` and what is wrong.
  */
 export function checkLintConfig(value: unknown, source: string): LintConfig {
-  const fail = (problem: string, hint: string) => new CliError(`${source}: ${problem}`, hint);
+  const fail: Fail = (problem, hint) => new CliError(`${source}: ${problem}`, hint);
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw fail('the lint config must be an object', '{ "rules": { "unbounded-string": "off" }, "budget": 8000 }');
   const { rules, budget, tokenizer, ...rest } = value as Record<string, unknown>;
@@ -39,26 +41,29 @@ export function checkLintConfig(value: unknown, source: string): LintConfig {
     throw fail(`tokenizer ${JSON.stringify(tokenizer)} is not known`, `One of ${TOKENIZERS.join(', ')}.`);
   if (rules !== undefined && (typeof rules !== 'object' || rules === null || Array.isArray(rules)))
     throw fail('rules must be an object', '"rules": { "unbounded-string": "off" }');
-  for (const [rule, setting] of Object.entries((rules ?? {}) as Record<string, unknown>)) {
-    if (!(rule in LINT_RULES)) throw fail(`unknown rule ${rule}`, `The rules are ${Object.keys(LINT_RULES).join(', ')}.`);
-    const severity = typeof setting === 'object' && setting !== null ? (setting as { severity?: unknown }).severity : setting;
-    if (severity !== undefined && !SEVERITIES.has(severity as string))
-      throw fail(`rule ${rule}: severity ${JSON.stringify(severity)} is not error, warn or off`, `"${rule}": "warn"`);
-    if (typeof setting === 'object' && setting !== null) {
-      const known = Object.keys(LINT_RULES[rule as LintRuleId].options);
-      for (const [option, given] of Object.entries(setting)) {
-        if (option === 'severity') continue;
-        if (!known.includes(option))
-          throw fail(`rule ${rule} has no option ${option}`, known.length > 0 ? `Its options: ${known.join(', ')}.` : 'It has no options.');
-        if (typeof given !== 'number' || !Number.isFinite(given))
-          throw fail(
-            `rule ${rule}: ${option} must be a number`,
-            `"${rule}": { "${option}": ${String(Object.values(LINT_RULES[rule as LintRuleId].options)[0] ?? 1)} }`,
-          );
-      }
-    }
-  }
+  for (const [rule, setting] of Object.entries((rules ?? {}) as Record<string, unknown>)) checkRuleSetting(rule, setting, fail);
   return value as LintConfig;
+}
+
+/** One entry of `rules`: a severity, or an object with a severity and the rule's numeric options. */
+function checkRuleSetting(rule: string, setting: unknown, fail: Fail): void {
+  if (!(rule in LINT_RULES)) throw fail(`unknown rule ${rule}`, `The rules are ${Object.keys(LINT_RULES).join(', ')}.`);
+  const isObject = typeof setting === 'object' && setting !== null;
+  const severity = isObject ? (setting as { severity?: unknown }).severity : setting;
+  if (severity !== undefined && !SEVERITIES.has(severity as string))
+    throw fail(`rule ${rule}: severity ${JSON.stringify(severity)} is not error, warn or off`, `"${rule}": "warn"`);
+  if (isObject) checkRuleOptions(rule as LintRuleId, setting, fail);
+}
+
+function checkRuleOptions(rule: LintRuleId, setting: object, fail: Fail): void {
+  const known = Object.keys(LINT_RULES[rule].options);
+  for (const [option, given] of Object.entries(setting)) {
+    if (option === 'severity') continue;
+    if (!known.includes(option))
+      throw fail(`rule ${rule} has no option ${option}`, known.length > 0 ? `Its options: ${known.join(', ')}.` : 'It has no options.');
+    if (typeof given !== 'number' || !Number.isFinite(given))
+      throw fail(`rule ${rule}: ${option} must be a number`, `"${rule}": { "${option}": ${String(Object.values(LINT_RULES[rule].options)[0] ?? 1)} }`);
+  }
 }
 
 /**

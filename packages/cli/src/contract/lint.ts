@@ -211,41 +211,55 @@ class Linter {
 
   tool(tool: McpTool): void {
     const item = `tool ${tool.name}`;
-    const description = tool.description?.trim() ?? '';
+    this.toolDescription(item, tool.description?.trim() ?? '');
+    const limits = { long: this.on('description-too-long'), enum: this.on('enum-too-large') };
+    const depth = this.on('schema-too-deep');
+    let deepest = 0;
+    let recursive = false;
+    walkInput(tool.inputSchema, (node, place, how) => {
+      recursive ||= how.cycle;
+      deepest = Math.max(deepest, place.depth);
+      if (!how.cycle) this.inputNode(item, node, place, how.branch, limits);
+    });
+    if (depth && (recursive || deepest > depth.max))
+      this.add('schema-too-deep', item, recursive ? 'recursive input: no bound on its depth' : `input nested ${deepest} deep (at most ${depth.max})`);
+  }
+
+  private toolDescription(item: string, description: string): void {
     if (description === '') this.add('tool-description-missing', item, 'no description');
     const short = this.on('description-too-short');
     if (short && description !== '' && description.length < short.min)
       this.add('description-too-short', item, `description of ${description.length} characters (at least ${short.min})`);
     const long = this.on('description-too-long');
     if (long && description.length > long.max) this.add('description-too-long', item, `description of ${description.length} characters (at most ${long.max})`);
-    const schemaLimits = { enum: this.on('enum-too-large'), depth: this.on('schema-too-deep') };
-    let deepest = 0;
-    let recursive = false;
-    walkInput(tool.inputSchema, (node, place, how) => {
-      const where = `input ${place.path || '/'}`;
-      recursive ||= how.cycle;
-      deepest = Math.max(deepest, place.depth);
-      if (how.cycle) return;
-      const types = typeSet(node);
-      const values = Array.isArray(node.enum) ? node.enum : undefined;
-      // A field: a named property (items and union branches are described by their field).
-      if (!how.branch && place.path !== '' && !place.path.endsWith('/*') && typeof node.description !== 'string')
-        this.add('field-description-missing', item, 'no description', where);
-      if (long && typeof node.description === 'string' && node.description.length > long.max)
-        this.add('description-too-long', item, `description of ${node.description.length} characters (at most ${long.max})`, where);
-      if (schemaLimits.enum && values && values.length > schemaLimits.enum.max)
-        this.add('enum-too-large', item, `enum of ${values.length} values (at most ${schemaLimits.enum.max})`, where);
-      const bounded = values !== undefined || 'const' in node;
-      if (types?.has('string') && !bounded && typeof node.maxLength !== 'number' && !(typeof node.format === 'string' && BOUNDED_FORMATS.has(node.format)))
-        this.add('unbounded-string', item, 'string without maxLength', where);
-      if (types?.has('array') && typeof node.maxItems !== 'number') this.add('unbounded-array', item, 'array without maxItems', where);
-    });
-    if (schemaLimits.depth && (recursive || deepest > schemaLimits.depth.max))
-      this.add(
-        'schema-too-deep',
-        item,
-        recursive ? 'recursive input: no bound on its depth' : `input nested ${deepest} deep (at most ${schemaLimits.depth.max})`,
-      );
+  }
+
+  /** The checks on one sub-schema of a tool's input (`limits`: the options of the rules that are on). */
+  private inputNode(
+    item: string,
+    node: Record<string, unknown>,
+    place: Place,
+    branch: boolean,
+    limits: { long: Record<string, number> | undefined; enum: Record<string, number> | undefined },
+  ): void {
+    const where = `input ${place.path || '/'}`;
+    const values = Array.isArray(node.enum) ? node.enum : undefined;
+    // A field: a named property (items and union branches are described by their field).
+    if (!branch && place.path !== '' && !place.path.endsWith('/*') && typeof node.description !== 'string')
+      this.add('field-description-missing', item, 'no description', where);
+    if (limits.long && typeof node.description === 'string' && node.description.length > limits.long.max)
+      this.add('description-too-long', item, `description of ${node.description.length} characters (at most ${limits.long.max})`, where);
+    if (limits.enum && values && values.length > limits.enum.max)
+      this.add('enum-too-large', item, `enum of ${values.length} values (at most ${limits.enum.max})`, where);
+    this.unbounded(item, node, values !== undefined || 'const' in node, where);
+  }
+
+  /** A string or array a client may make as long as it likes (`bounded`: an enum or const already bounds it). */
+  private unbounded(item: string, node: Record<string, unknown>, bounded: boolean, where: string): void {
+    const types = typeSet(node);
+    if (types?.has('string') && !bounded && typeof node.maxLength !== 'number' && !(typeof node.format === 'string' && BOUNDED_FORMATS.has(node.format)))
+      this.add('unbounded-string', item, 'string without maxLength', where);
+    if (types?.has('array') && typeof node.maxItems !== 'number') this.add('unbounded-array', item, 'array without maxItems', where);
   }
 
   tools(tools: readonly McpTool[]): void {

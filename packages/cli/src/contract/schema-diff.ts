@@ -445,14 +445,25 @@ class Comparison {
     const lists = (length: number) => [false, true].map((repeat) => this.sampler.arrayOf(this.side(before), length, repeat)).filter(Array.isArray);
     const arrays = (length: number) => () => [...lists(length), ...this.variants(before)];
     this.sizes(before, after, at, 'minItems', 'maxItems', arrays);
-    // At most one item: nothing to repeat.
-    if (after.uniqueItems === true && before.uniqueItems !== true && (num(before, 'maxItems') ?? 2) >= 2) {
-      const atLeast = Math.max(2, num(before, 'minItems') ?? 0);
-      this.add('input-constraint-tightened', at, 'uniqueItems added', () => lists(atLeast));
-    } else if (before.uniqueItems === true && after.uniqueItems !== true && (num(before, 'maxItems') ?? 2) >= 2)
-      this.add('input-constraint-loosened', at, 'uniqueItems dropped');
+    this.uniqueItems(before, after, at, lists);
     // An array that may hold no item has no item to compare.
     if (num(before, 'maxItems') === 0) return;
+    this.items(before, after, at);
+    this.addedKeyword('contains', before, after, at);
+  }
+
+  /** uniqueItems added or dropped (`lists`: lists of a length the old schema allows, repeating an item or not). */
+  private uniqueItems(before: Record<string, unknown>, after: Record<string, unknown>, at: At, lists: (length: number) => unknown[][]): void {
+    // At most one item: nothing to repeat.
+    if ((num(before, 'maxItems') ?? 2) < 2) return;
+    if (after.uniqueItems === true && before.uniqueItems !== true) {
+      const atLeast = Math.max(2, num(before, 'minItems') ?? 0);
+      this.add('input-constraint-tightened', at, 'uniqueItems added', () => lists(atLeast));
+    } else if (before.uniqueItems === true && after.uniqueItems !== true) this.add('input-constraint-loosened', at, 'uniqueItems dropped');
+  }
+
+  /** The items of an array: each place of a tuple (`prefixItems`), then every other item. */
+  private items(before: Record<string, unknown>, after: Record<string, unknown>, at: At): void {
     const oldPrefix = Array.isArray(before.prefixItems) ? before.prefixItems : [];
     const newPrefix = Array.isArray(after.prefixItems) ? after.prefixItems : [];
     for (let index = 0; index < Math.max(oldPrefix.length, newPrefix.length); index++)
@@ -462,10 +473,14 @@ class Comparison {
       });
     if (before.items !== undefined || after.items !== undefined)
       this.compare(before.items ?? true, after.items ?? true, { path: `${at.path}/*`, segments: [...at.segments, { item: 'each' }] });
-    if (after.contains !== undefined && !sameJson(before.contains, after.contains)) {
-      if (before.contains === undefined) this.add('input-constraint-tightened', at, 'contains added', () => this.variants(before));
-      else this.add('schema-keyword-changed', at, `contains ${json(before.contains)} → ${json(after.contains)}`);
-    } else if (before.contains !== undefined && after.contains === undefined) this.add('input-constraint-loosened', at, 'contains dropped');
+  }
+
+  /** A keyword whose schema is not compared (`contains`, `propertyNames`): added tightens, dropped loosens, changed is reported as such. */
+  private addedKeyword(key: 'contains' | 'propertyNames', before: Record<string, unknown>, after: Record<string, unknown>, at: At): void {
+    if (after[key] !== undefined && !sameJson(before[key], after[key])) {
+      if (before[key] === undefined) this.add('input-constraint-tightened', at, `${key} added`, () => this.variants(before));
+      else this.add('schema-keyword-changed', at, `${key} ${json(before[key])} → ${json(after[key])}`);
+    } else if (before[key] !== undefined && after[key] === undefined) this.add('input-constraint-loosened', at, `${key} dropped`);
   }
 
   /**
@@ -561,10 +576,7 @@ class Comparison {
         this.add('input-optional-added', { ...at, path: `${at.path}${pointerOf(name)}` }, `new optional input ${name}`);
     this.rest(before, after, at, rest);
     this.sizes(before, after, at, 'minProperties', 'maxProperties', () => () => this.variants(before));
-    if (after.propertyNames !== undefined && !sameJson(before.propertyNames, after.propertyNames)) {
-      if (before.propertyNames === undefined) this.add('input-constraint-tightened', at, 'propertyNames added', () => this.variants(before));
-      else this.add('schema-keyword-changed', at, `propertyNames ${json(before.propertyNames)} → ${json(after.propertyNames)}`);
-    } else if (before.propertyNames !== undefined && after.propertyNames === undefined) this.add('input-constraint-loosened', at, 'propertyNames dropped');
+    this.addedKeyword('propertyNames', before, after, at);
   }
 
   /** additionalProperties: what keys beyond `properties` may hold. */
@@ -597,8 +609,19 @@ class Comparison {
   private outputs(before: Schema, after: Schema, at: At): void {
     const olds = this.before.alternatives(before);
     const news = this.after.alternatives(after);
-    const oldTypes = this.unionTypes(olds);
     const newTypes = this.unionTypes(news);
+    this.outputTypes(this.unionTypes(olds), newTypes, after, at);
+    this.outputValues(olds.length === 1 ? enumOf(olds[0]) : undefined, news.length === 1 ? enumOf(news[0]) : undefined, after, at);
+    if (olds.length === 1 && news.length === 1 && isSchemaObject(olds[0]) && isSchemaObject(news[0])) this.outputConstraints(olds[0], news[0], at);
+    const oldObject = olds.find((schema) => isSchemaObject(schema) && covers(typeSet(schema), 'object'));
+    const newObject = news.find((schema) => isSchemaObject(schema) && covers(typeSet(schema), 'object'));
+    if (isSchemaObject(oldObject) && isSchemaObject(newObject) && covers(newTypes, 'object'))
+      this.outputFields(oldObject, newObject, at, news.indexOf(newObject), news.length);
+    this.outputItems(olds, news, at);
+  }
+
+  /** Types the new schema may return that the old did not (a client's parser meets them), or types it returns no more. */
+  private outputTypes(oldTypes: Set<JsonType> | undefined, newTypes: Set<JsonType> | undefined, after: Schema, at: At): void {
     const gained =
       newTypes === undefined
         ? oldTypes === undefined
@@ -611,27 +634,26 @@ class Comparison {
       );
     else if (oldTypes !== undefined ? newTypes === undefined || newTypes.size < oldTypes.size : newTypes !== undefined)
       this.add('output-type-narrowed', at, `type ${typesText(oldTypes)} → ${typesText(newTypes)}`);
-    const oldObject = olds.find((schema) => isSchemaObject(schema) && covers(typeSet(schema), 'object'));
-    const newObject = news.find((schema) => isSchemaObject(schema) && covers(typeSet(schema), 'object'));
-    const oldValues = olds.length === 1 ? enumOf(olds[0]) : undefined;
-    const newValues = news.length === 1 ? enumOf(news[0]) : undefined;
-    if (newValues !== undefined || oldValues !== undefined) {
-      const added = newValues === undefined ? undefined : newValues.filter((value) => !(oldValues ?? [value]).some((other) => sameJson(value, other)));
-      if (added === undefined) this.add('output-type-changed', at, `enum ${json(oldValues)} dropped`, () => this.variants(after, 'after'));
-      else for (const value of added) this.add('output-type-changed', at, `${json(value)} may be returned now`, () => [value]);
-      for (const value of oldValues ?? [])
-        if (newValues !== undefined && !newValues.some((other) => sameJson(value, other)))
-          this.add('output-type-narrowed', at, `${json(value)} is no longer returned`);
-    }
-    if (olds.length === 1 && news.length === 1 && isSchemaObject(olds[0]) && isSchemaObject(news[0])) this.outputConstraints(olds[0], news[0], at);
-    if (isSchemaObject(oldObject) && isSchemaObject(newObject) && covers(newTypes, 'object'))
-      this.outputFields(oldObject, newObject, at, news.indexOf(newObject), news.length);
+  }
+
+  /** An output that is one of a list of values (enum, const), before or after. */
+  private outputValues(oldValues: unknown[] | undefined, newValues: unknown[] | undefined, after: Schema, at: At): void {
+    if (newValues === undefined && oldValues === undefined) return;
+    const added = newValues === undefined ? undefined : newValues.filter((value) => !(oldValues ?? [value]).some((other) => sameJson(value, other)));
+    if (added === undefined) this.add('output-type-changed', at, `enum ${json(oldValues)} dropped`, () => this.variants(after, 'after'));
+    else for (const value of added) this.add('output-type-changed', at, `${json(value)} may be returned now`, () => [value]);
+    for (const value of oldValues ?? [])
+      if (newValues !== undefined && !newValues.some((other) => sameJson(value, other)))
+        this.add('output-type-narrowed', at, `${json(value)} is no longer returned`);
+  }
+
+  /** The items of the array alternative of each side. */
+  private outputItems(olds: readonly Schema[], news: readonly Schema[], at: At): void {
     const oldArray = olds.find((schema) => isSchemaObject(schema) && covers(typeSet(schema), 'array')) as Record<string, unknown> | undefined;
     const newArray = news.find((schema) => isSchemaObject(schema) && covers(typeSet(schema), 'array')) as Record<string, unknown> | undefined;
-    if (oldArray && newArray && (oldArray.items !== undefined || newArray.items !== undefined)) {
-      const branch = news.length > 1 ? [{ branch: news.indexOf(newArray) }] : [];
-      this.compare(oldArray.items ?? true, newArray.items ?? true, { path: `${at.path}/*`, segments: [...at.segments, ...branch, { item: 'each' }] });
-    }
+    if (!oldArray || !newArray || (oldArray.items === undefined && newArray.items === undefined)) return;
+    const branch = news.length > 1 ? [{ branch: news.indexOf(newArray) }] : [];
+    this.compare(oldArray.items ?? true, newArray.items ?? true, { path: `${at.path}/*`, segments: [...at.segments, ...branch, { item: 'each' }] });
   }
 
   private outputFields(before: Record<string, unknown>, after: Record<string, unknown>, at: At, branch: number, branches: number): void {

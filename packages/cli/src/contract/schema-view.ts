@@ -42,22 +42,28 @@ export function mergeSchemas(a: Schema, b: Schema): Schema {
   if (a === true) return b;
   if (b === true) return a;
   const merged: Record<string, unknown> = { ...a };
-  for (const [key, value] of Object.entries(b)) {
-    const mine = merged[key];
-    if (mine === undefined) merged[key] = value;
-    else if (key === 'properties' && isSchemaObject(mine) && isSchemaObject(value)) {
-      const properties: Record<string, unknown> = { ...mine };
-      for (const [name, schema] of Object.entries(value)) properties[name] = name in properties ? { allOf: [properties[name], schema] } : schema;
-      merged.properties = properties;
-    } else if (key === 'required' && Array.isArray(mine) && Array.isArray(value)) merged.required = [...new Set([...mine, ...value])];
-    else if (key === 'type') {
-      const both = [...(typeSet(a) ?? [])].filter((type) => covers(typeSet(b), type));
-      merged.type = both.length === 1 ? both[0] : both;
-    } else if (LOWER_BOUNDS.has(key) && typeof mine === 'number' && typeof value === 'number') merged[key] = Math.max(mine, value);
-    else if (UPPER_BOUNDS.has(key) && typeof mine === 'number' && typeof value === 'number') merged[key] = Math.min(mine, value);
-    else if (key === 'enum' && Array.isArray(mine) && Array.isArray(value)) merged.enum = mine.filter((item) => value.some((other) => sameJson(item, other)));
-  }
+  for (const [key, value] of Object.entries(b)) merged[key] = merged[key] === undefined ? value : mergeKeyword(key, merged[key], value, a, b);
   return merged;
+}
+
+/** A keyword both schemas have: what means both, or the first schema's value where the two are not combined. */
+function mergeKeyword(key: string, mine: unknown, value: unknown, a: Record<string, unknown>, b: Record<string, unknown>): unknown {
+  if (key === 'properties' && isSchemaObject(mine) && isSchemaObject(value)) {
+    const properties: Record<string, unknown> = { ...mine };
+    for (const [name, schema] of Object.entries(value)) properties[name] = name in properties ? { allOf: [properties[name], schema] } : schema;
+    return properties;
+  }
+  if (key === 'required' && Array.isArray(mine) && Array.isArray(value)) return [...new Set([...mine, ...value])];
+  if (key === 'type') {
+    const both = [...(typeSet(a) ?? [])].filter((type) => covers(typeSet(b), type));
+    return both.length === 1 ? both[0] : both;
+  }
+  if (typeof mine === 'number' && typeof value === 'number') {
+    if (LOWER_BOUNDS.has(key)) return Math.max(mine, value);
+    if (UPPER_BOUNDS.has(key)) return Math.min(mine, value);
+  }
+  if (key === 'enum' && Array.isArray(mine) && Array.isArray(value)) return mine.filter((item) => value.some((other) => sameJson(item, other)));
+  return mine;
 }
 
 /**

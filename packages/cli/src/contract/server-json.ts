@@ -67,38 +67,47 @@ export function environmentVariables(pkg: PackageJsonLike): Record<string, unkno
  * const serverJson = buildServerJson(JSON.parse(readFileSync('package.json', 'utf8')), buildManifest(app), { remote: 'https://notes.example.com/mcp' });
  */
 export function buildServerJson(pkg: PackageJsonLike, manifest: Manifest, options: { remote?: string } = {}): Record<string, unknown> {
+  const { mcpName, name, version, description } = registryIdentity(pkg, manifest);
+  const remote = options.remote ?? pkg.mcpkit?.remote;
+  const repository = repositoryOf(pkg);
+  // The registry takes only https icons.
+  const icons = (manifest.server.icons ?? []).filter((icon) => icon.src.startsWith('https://'));
+  return {
+    $schema: SERVER_JSON_SCHEMA,
+    name: mcpName,
+    ...(manifest.server.title ? { title: manifest.server.title } : {}),
+    description,
+    version,
+    ...(pkg.homepage ? { websiteUrl: pkg.homepage } : {}),
+    ...(repository ? { repository } : {}),
+    ...(icons.length > 0 ? { icons } : {}),
+    packages: [npmPackage(pkg, name, version)],
+    ...(remote ? { remotes: [{ type: 'streamable-http', url: remote }] } : {}),
+  };
+}
+
+/** What the registry requires: `mcpName`, `name`, `version`, and a description of 1-100 characters (package.json's, else the server's). */
+function registryIdentity(pkg: PackageJsonLike, manifest: Manifest): { mcpName: string; name: string; version: string; description: string } {
   const fix = 'Add it to package.json: the registry requires it.';
   if (!pkg.mcpName) throw new CliError('package.json has no "mcpName" (the server name in the registry, e.g. "io.github.you/notes")', fix);
   if (!pkg.name || !pkg.version) throw new CliError('package.json has no "name" or "version"', fix);
   const description = pkg.description ?? manifest.server.description;
   if (!description || description.length > 100)
     throw new CliError(`package.json's "description" must have 1 to 100 characters (it has ${description?.length ?? 0})`, fix);
-  const remote = options.remote ?? pkg.mcpkit?.remote;
+  return { mcpName: pkg.mcpName, name: pkg.name, version: pkg.version, description };
+}
+
+/** The npm package, launched over stdio with the declared arguments and environment. */
+function npmPackage(pkg: PackageJsonLike, name: string, version: string): Record<string, unknown> {
   const env = environmentVariables(pkg);
   const args = pkg.mcpkit?.stdio?.args ?? [];
-  const repository = repositoryOf(pkg);
-  // The registry takes only https icons.
-  const icons = (manifest.server.icons ?? []).filter((icon) => icon.src.startsWith('https://'));
   return {
-    $schema: SERVER_JSON_SCHEMA,
-    name: pkg.mcpName,
-    ...(manifest.server.title ? { title: manifest.server.title } : {}),
-    description,
-    version: pkg.version,
-    ...(pkg.homepage ? { websiteUrl: pkg.homepage } : {}),
-    ...(repository ? { repository } : {}),
-    ...(icons.length > 0 ? { icons } : {}),
-    packages: [
-      {
-        registryType: 'npm',
-        registryBaseUrl: 'https://registry.npmjs.org',
-        identifier: pkg.name,
-        version: pkg.version,
-        transport: { type: 'stdio' },
-        ...(args.length > 0 ? { packageArguments: args.map((value) => ({ type: 'positional', value })) } : {}),
-        ...(env.length > 0 ? { environmentVariables: env } : {}),
-      },
-    ],
-    ...(remote ? { remotes: [{ type: 'streamable-http', url: remote }] } : {}),
+    registryType: 'npm',
+    registryBaseUrl: 'https://registry.npmjs.org',
+    identifier: name,
+    version,
+    transport: { type: 'stdio' },
+    ...(args.length > 0 ? { packageArguments: args.map((value) => ({ type: 'positional', value })) } : {}),
+    ...(env.length > 0 ? { environmentVariables: env } : {}),
   };
 }

@@ -1,9 +1,10 @@
 import { channel, tracingChannel } from 'node:diagnostics_channel';
-import type { RequestId } from '../protocol/json-rpc';
+import { isObject, type RequestId } from '../protocol/json-rpc';
+import { monotonicMs } from '../logging/monotonic-ms';
 import { METHOD } from '../protocol/methods';
 import type { Meta } from '../protocol/mcp-types';
 import type { EraName, RequestFrame } from '../wire/frame';
-import type { TransportInfo } from './request-context';
+import type { TransportInfo } from './transport-info';
 import { answerOutcome } from './outcome';
 
 /** The name of the tracing channel every request is published on (`node:diagnostics_channel`). */
@@ -232,4 +233,32 @@ export function traceLasting<R extends Answer>(frame: RequestFrame, protocolVers
       throw error;
     },
   );
+}
+
+/** @internal Publishes the end of a handshake session opened at `openedAt` (monotonic ms), when anyone listens. */
+export function publishSessionEnd(sessionId: string | undefined, protocolVersion: string, transport: TransportInfo, openedAt: number): void {
+  if (!sessionChannel.hasSubscribers) return;
+  const trace: SessionTrace = { sessionId, protocolVersion, transport, durationSeconds: (monotonicMs() - openedAt) / 1000 };
+  sessionChannel.publish(trace);
+}
+
+/**
+ * @internal Sends a request to the client (`send` its params) inside a `mcpkit:client-request`
+ * trace when anyone listens: what a subscriber puts in the trace's `meta` goes in `params._meta`.
+ */
+export function traceClientRequest<T>(
+  method: string,
+  sessionId: string | undefined,
+  params: Record<string, unknown>,
+  send: (params: Record<string, unknown>) => Promise<T>,
+): Promise<T> {
+  if (!clientRequestChannel.hasSubscribers) return send(params);
+  const trace: ClientRequestTrace = { method, sessionId, meta: {} };
+  return clientRequestChannel.tracePromise(() => send(withMeta(params, trace.meta)), trace);
+}
+
+/** The params with what a `mcpkit:client-request` subscriber put in `_meta` (a `traceparent`). */
+function withMeta(params: Record<string, unknown>, meta: Record<string, unknown>): Record<string, unknown> {
+  for (const _ in meta) return { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), ...meta } };
+  return params;
 }

@@ -6,7 +6,7 @@ import type { Frame, RequestFrame } from '../wire/frame';
 import type { ReceiveOptions } from '../eras/era';
 import { ERAS } from '../eras/eras';
 import type { AppModel } from './app-model';
-import type { TransportInfo } from './request-context';
+import type { TransportInfo } from './transport-info';
 import { StatelessScope } from './stateless-scope';
 import { answeredUnserved } from './request-line';
 

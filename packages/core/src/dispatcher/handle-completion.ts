@@ -39,26 +39,44 @@ export async function complete(
   if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
     throw new InvalidParamsError('completion/complete needs params.ref and params.argument { name, value }');
   }
-  let key: string;
+  const completion = completions.get(await completerKey(ref, argument.name, prompts, templates, ctx, maxUriLength, pipelines));
+  if (!completion) return { completion: { values: [] } };
+  const args = isObject(context) && isObject(context.arguments) ? (context.arguments as Record<string, string>) : {};
+  return resultOf(await completion.invoke(argument.value, { arguments: args }, ctx));
+}
+
+/**
+ * The key of the completer a reference names (`prompt:<name>:<argument>`,
+ * `resource:<template>:<variable>`); an unknown or hidden prompt or template is `-32602`.
+ */
+async function completerKey(
+  ref: Record<string, unknown>,
+  argument: string,
+  prompts: ReadonlyMap<string, PromptDefinition>,
+  templates: readonly ResourceTemplateDefinition[],
+  ctx: RequestContext,
+  maxUriLength: number,
+  pipelines: Pipelines | undefined,
+): Promise<string> {
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
     if (!prompts.has(ref.name) || (pipelines !== undefined && (await hiddenFrom(ctx, pipelines.prompts.byName.get(ref.name)))))
       throw new InvalidParamsError(`Unknown prompt: ${clip(ref.name)}`);
-    key = `prompt:${ref.name}:${argument.name}`;
-  } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+    return `prompt:${ref.name}:${argument}`;
+  }
+  if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
     checkUriLength(ref.uri, 'completion/complete params.ref.uri', maxUriLength);
     if (
       !templates.some((template) => template.entry.uriTemplate === ref.uri) ||
       (pipelines !== undefined && (await hiddenFrom(ctx, pipelines.templates.byName.get(ref.uri))))
     )
       throw new InvalidParamsError(`Unknown resource template: ${clip(ref.uri)}`);
-    key = `resource:${ref.uri}:${argument.name}`;
-  } else {
-    throw new InvalidParamsError('completion/complete params.ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }');
+    return `resource:${ref.uri}:${argument}`;
   }
-  const completion = completions.get(key);
-  if (!completion) return { completion: { values: [] } };
-  const args = isObject(context) && isObject(context.arguments) ? (context.arguments as Record<string, string>) : {};
-  const answer = await completion.invoke(argument.value, { arguments: args }, ctx);
+  throw new InvalidParamsError('completion/complete params.ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }');
+}
+
+/** What a completer answered (a list, or `{ values }`), as strings: at most 100, with `total` and `hasMore`. */
+function resultOf(answer: unknown): CompleteResult {
   const values = (Array.isArray(answer) ? answer : isObject(answer) && Array.isArray(answer.values) ? answer.values : []).map(String);
   if (values.length <= MAX_VALUES) return { completion: { values, total: values.length, hasMore: false } };
   return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: true } };

@@ -1,13 +1,10 @@
-import { checkCacheHint, type CacheHint } from '../results/cache-hints';
+import { checkCacheHint, overlayCacheHint, type CacheHint } from '../results/cache-hints';
 import { readTraceContext, type TraceContext } from './trace-context';
-import { ClientRequestError } from '../errors/client-errors';
-import { clipJson } from '../errors/clip';
-import { ToolError } from '../errors/tool-error';
 import { passes, type LogLevel } from '../logging/log-levels';
 import type { Logger } from '../logging/logger';
 import type { Constructor } from '../metadata/constructor';
-import { isObject, type JsonRpcMessage, type RequestId } from '../protocol/json-rpc';
-import type { ContentBlock, JsonSchema, Meta } from '../protocol/mcp-types';
+import type { JsonRpcMessage, RequestId } from '../protocol/json-rpc';
+import type { JsonSchema, Meta } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
 import type { ClientInfo } from './client-info';
 import { elicitationSchema } from '../schema/elicitation-schema';
@@ -18,75 +15,19 @@ import type { TaskHandle } from './task-handle';
 import type { TaskDialect } from '../eras/task-dialect';
 import type { AuthInfo } from '../auth/auth-info';
 import { principalOf } from '../auth/principal';
-
-export type { ClientInfo, SessionInfo };
-
-/** Facts about the transport a request arrived on. */
-export interface TransportInfo {
-  kind: 'stdio' | 'http' | 'memory';
-  /** HTTP request headers (lower-case names), when the transport has them. */
-  headers?: Readonly<Record<string, string | string[] | undefined>>;
-  /** Who is calling, as the transport established it (a verified token, `serveStdio({ auth })`, a test). */
-  auth?: AuthInfo;
-  /** The client's network address, when the transport knows it (rate limits of anonymous callers). */
-  remoteAddress?: string;
-  /** The client's port, when the transport knows it and `remoteAddress` is the connection's own peer. */
-  remotePort?: number;
-  /** The HTTP version the request came over (`1.1`, `2`), when the transport knows it. */
-  httpVersion?: string;
-}
-
-/** The answer to a form elicitation: the content is validated against the requested schema. */
-export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
-
-/** What `ctx.sample` sends: `sampling/createMessage` params (a string is one user message). */
-export interface SamplingRequest {
-  messages: Array<{ role: 'user' | 'assistant'; content: ContentBlock | Record<string, unknown> }>;
-  maxTokens: number;
-  systemPrompt?: string;
-  temperature?: number;
-  stopSequences?: string[];
-  modelPreferences?: Record<string, unknown>;
-  includeContext?: 'none' | 'thisServer' | 'allServers';
-  metadata?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-/** The client's `sampling/createMessage` answer. */
-export interface SamplingResult {
-  role: 'user' | 'assistant';
-  content: ContentBlock | ContentBlock[];
-  model: string;
-  stopReason?: string;
-  [key: string]: unknown;
-}
-
-/**
- * Options of a question to the client. `key` names it on stateless (2026-07-28) requests, the key
- * of `inputRequests` / `inputResponses`; by default questions are numbered in the order asked.
- */
-export type AskOptions = OutboundRequestOptions & {
-  key?: string;
-  /**
-   * In a tool that runs as a task: ask before the task exists. On 2026-07-28 the question is an
-   * input-required round of the `tools/call` itself, and the task starts once it is answered; where
-   * the client's revision cannot do that, it is asked inside the task like any other.
-   */
-  beforeTask?: boolean;
-};
-
-const ELICIT_ACTIONS: readonly string[] = ['accept', 'decline', 'cancel'];
-
-const isBlock = (value: unknown): boolean => isObject(value) && typeof value.type === 'string';
-
-/**
- * A `sampling/createMessage` answer of the right shape: a role and content blocks (one or a list).
- * `model` is not required: clients that leave it out are common, and a handler can do without it.
- */
-function isSamplingResult(answer: Record<string, unknown>): boolean {
-  const { role, content } = answer;
-  return (role === 'user' || role === 'assistant') && (Array.isArray(content) ? content.every(isBlock) : isBlock(content));
-}
+import {
+  elicitOutcome,
+  isElicitAnswer,
+  isSamplingResult,
+  samplingParams,
+  type AskOptions,
+  type ElicitResult,
+  type Root,
+  type SamplingRequest,
+  type SamplingResult,
+} from './client-questions';
+import { RequestSignal } from './request-signal';
+import type { TransportInfo } from './transport-info';
 
 /** @internal What a transport and the dispatcher give the context of one request. */
 export interface RequestContextInit {
@@ -107,12 +48,6 @@ export interface RequestContextInit {
   task?: TaskHandle | undefined;
 }
 
-/** A root the client exposes (`roots/list`). */
-export interface Root {
-  uri: string;
-  name?: string;
-}
-
 /**
  * Everything a handler may know or do about the request it serves: its handler's second argument.
  *
@@ -128,11 +63,7 @@ export class RequestContext {
   private clientLog: ClientLog | undefined = undefined;
   private lastProgress = -Infinity;
   private done = false;
-  // Created on first use of `signal`: most handlers never look, and an AbortController costs
-  // more than the rest of a small call.
-  private controller: AbortController | undefined = undefined;
-  private limited: AbortSignal | undefined = undefined;
-  private cancelReason: Error | undefined = undefined;
+  private readonly aborts = new RequestSignal();
   private readonly baseLogger: Logger;
   private readonly logBindings: Record<string, unknown>;
   private readonly detachTransport: (() => void) | undefined;
@@ -244,11 +175,8 @@ export class RequestContext {
    */
   setCacheHint(hint: CacheHint): void {
     checkCacheHint(hint, `ctx.setCacheHint on ${this.method}`);
-    const next: CacheHint = { ...this.hint };
     // An explicit `undefined` leaves the declared value in place rather than erasing it.
-    if (hint.ttlMs !== undefined) next.ttlMs = hint.ttlMs;
-    if (hint.scope !== undefined) next.scope = hint.scope;
-    this.hint = next;
+    this.hint = overlayCacheHint(this.hint, hint);
   }
 
   /** @internal Set by resources/read: the hint the resource that answered declares. */
@@ -275,12 +203,7 @@ export class RequestContext {
 
   /** Aborted when the client cancels the request, the connection closes, or a timeout hits. */
   get signal(): AbortSignal {
-    if (this.limited) return this.limited;
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.cancelReason) this.controller.abort(this.cancelReason);
-    }
-    return this.controller.signal;
+    return this.aborts.signal;
   }
 
   private traced: TraceContext | null | undefined = undefined;
@@ -299,14 +222,12 @@ export class RequestContext {
 
   /** True once the request was cancelled (by the client or the connection closing). */
   get isCancelled(): boolean {
-    return this.cancelReason !== undefined;
+    return this.aborts.cancelled;
   }
 
   /** @internal Cancels the request: aborts `signal` (now, or when first read). */
   cancel(reason: Error): void {
-    if (this.cancelReason) return;
-    this.cancelReason = reason;
-    this.controller?.abort(reason);
+    this.aborts.cancel(reason);
   }
 
   /** The server's own log for this request: a pino child with the request's id and target. */
@@ -341,7 +262,7 @@ export class RequestContext {
    */
   progress(progress: number, total?: number, message?: string): void {
     const token = this.progressToken;
-    if (token === undefined || this.done || this.cancelReason !== undefined) return;
+    if (token === undefined || this.done || this.aborts.cancelled) return;
     if (!(progress > this.lastProgress)) {
       this.logger.debug({ progress, last: this.lastProgress }, 'progress must increase; update dropped');
       return;
@@ -363,11 +284,13 @@ export class RequestContext {
    */
   async sample(request: string | SamplingRequest, options: AskOptions & { maxTokens?: number } = {}): Promise<SamplingResult> {
     this.link.requireCapability('sampling', METHOD.SAMPLING_CREATE_MESSAGE);
-    const params: Record<string, unknown> =
-      typeof request === 'string'
-        ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options.maxTokens ?? 1000 }
-        : { ...request };
-    return (await this.ask(METHOD.SAMPLING_CREATE_MESSAGE, params, options, 'sampling', isSamplingResult)) as SamplingResult;
+    return (await this.ask(
+      METHOD.SAMPLING_CREATE_MESSAGE,
+      samplingParams(request, options.maxTokens),
+      options,
+      'sampling',
+      isSamplingResult,
+    )) as SamplingResult;
   }
 
   /**
@@ -386,15 +309,8 @@ export class RequestContext {
     const { schema: requestedSchema, parse } = elicitationSchema(this.link.validators, schema as Constructor | JsonSchema);
     // `mode` arrived with URL elicitation; older clients know forms only.
     const params: Record<string, unknown> = this.link.elicitationModes ? { mode: 'form', message, requestedSchema } : { message, requestedSchema };
-    const result = await this.ask(METHOD.ELICITATION_CREATE, params, options, 'elicitation', (answer) => ELICIT_ACTIONS.includes(answer.action as string));
-    const action = result.action;
-    if (action === 'decline' || action === 'cancel') return { action };
-    if (action !== 'accept') throw new ClientRequestError(METHOD.ELICITATION_CREATE, 0, `unknown action ${clipJson(action)}`);
-    let outcome = parse(isObject(result.content) ? { ...result.content } : {});
-    if (outcome instanceof Promise) outcome = await outcome;
-    if (!outcome.ok)
-      throw new ToolError(`The answer to "${message}" does not match the requested form:\n${outcome.problems.map((problem) => `- ${problem}`).join('\n')}`);
-    return { action: 'accept', content: outcome.value as T };
+    const result = await this.ask(METHOD.ELICITATION_CREATE, params, options, 'elicitation', isElicitAnswer);
+    return elicitOutcome<T>(result, parse, message);
   }
 
   /**
@@ -446,19 +362,7 @@ export class RequestContext {
    * at the deadline and a function that clears it.
    */
   deadline(ms: number, error: () => Error): { expired: Promise<never>; clear: () => void } {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const reason = error();
-        controller.abort(reason);
-        reject(reason);
-      }, ms);
-    });
-    // Nobody may be listening when the handler wins the race.
-    expired.catch(() => undefined);
-    this.limited = AbortSignal.any([this.signal, controller.signal]);
-    return { expired, clear: () => clearTimeout(timer) };
+    return this.aborts.deadline(ms, error);
   }
 
   /** @internal Marks the handler as returned: nothing more may be sent for this request. */

@@ -3,7 +3,8 @@ import { createApp } from '../server/create-app';
 import { Resource } from '../decorators/resource.decorator';
 import { Tool } from '../decorators/tool.decorator';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
-import type { Connection, ConnectionOptions } from './connection';
+import type { Connection } from './connection';
+import type { ConnectionOptions } from './connection-options';
 import type { SessionSnapshot } from './session-snapshot';
 
 class Things {

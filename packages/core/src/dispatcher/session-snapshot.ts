@@ -36,3 +36,26 @@ export interface OpenListen {
   /** Sends the tagged `list_changed` for every list the listen's filter honoured. */
   announce(): void;
 }
+
+/**
+ * What to keep of a client to continue its session elsewhere: the negotiated client, its log
+ * level and subscriptions (`handshake`: its session once past the handshake), the open listens,
+ * whether list changes are announced; undefined when there is nothing to keep.
+ */
+export function sessionSnapshot(
+  handshake: { readonly clientInfo: ClientInfo; readonly logLevel: LogLevel | undefined; readonly subscribedUris: string[] } | undefined,
+  listens: ListenSnapshot[],
+  announcing: boolean,
+): SessionSnapshot | undefined {
+  const snapshot: SessionSnapshot = {};
+  if (handshake !== undefined) {
+    snapshot.client = handshake.clientInfo;
+    if (handshake.logLevel !== undefined) snapshot.logLevel = handshake.logLevel;
+    const subscriptions = handshake.subscribedUris;
+    if (subscriptions.length > 0) snapshot.subscriptions = subscriptions;
+  }
+  if (listens.length > 0) snapshot.listens = listens;
+  if (snapshot.client === undefined && snapshot.listens === undefined) return undefined;
+  if (announcing) snapshot.announceListChanges = true;
+  return snapshot;
+}

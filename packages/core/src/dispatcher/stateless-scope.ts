@@ -5,7 +5,8 @@ import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { Era, EraHost } from '../eras/era';
 import type { AppModel } from './app-model';
 import type { SessionControls } from './method-handler';
-import type { RequestContext, TransportInfo } from './request-context';
+import type { RequestContext } from './request-context';
+import type { TransportInfo } from './transport-info';
 
 function noSession(): never {
   throw new InvalidRequestError('This request belongs to no session, so it has no session state to change');

@@ -1,7 +1,7 @@
 import { errorAnswer } from '../errors/error-answer';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { monotonicMs } from '../logging/monotonic-ms';
-import type { TransportInfo } from '../dispatcher/request-context';
+import type { TransportInfo } from '../dispatcher/transport-info';
 import { logAnswered } from '../dispatcher/request-line';
 import type { Frame, MessageBody } from '../wire/frame';
 import { classify } from './classify';

@@ -57,6 +57,14 @@ export function checkCacheHint(hint: unknown, where: string): void {
   }
 }
 
+/** `hint` over `under`: a field `hint` leaves out, or sets to `undefined`, keeps the value under it. */
+export function overlayCacheHint(under: CacheHint | undefined, hint: CacheHint): CacheHint {
+  const next: CacheHint = { ...under };
+  if (hint.ttlMs !== undefined) next.ttlMs = hint.ttlMs;
+  if (hint.scope !== undefined) next.scope = hint.scope;
+  return next;
+}
+
 /** `hint` filled in from `fallback`, frozen (`fallback` itself when there is no hint). */
 export function resolveCacheHint(hint: CacheHint | undefined, fallback: WireCacheHint): WireCacheHint {
   if (hint === undefined) return fallback;

@@ -86,6 +86,33 @@ function dtoInput(validators: ValidatorFactory, dto: Constructor, strict: boolea
 /** Compiles one `@Tool` method: name checks, schemas, validators and the bound handler. */
 export function compileTool(method: DecoratedMethod, validators: ValidatorFactory): ToolDefinition {
   const options = method.options as ToolOptions;
+  const name = toolName(options, method);
+  const { inputSchema, parseInput } = toolInput(options, method, validators);
+  const output = toolOutput(options, method, validators);
+  const taskSupport = checkCallOptions(options, method);
+  const entry: Tool = { name, ...copyCommonFields(options), inputSchema };
+  if (output) entry.outputSchema = output.schema;
+  if (options.annotations) entry.annotations = { ...options.annotations };
+  if (taskSupport) entry.execution = { taskSupport };
+  const headerParams = headerParamsOf(inputSchema, method.owner);
+  return Object.freeze({
+    name,
+    owner: method.owner,
+    entry: deepFreeze(entry),
+    parseInput,
+    checkOutput: output?.check,
+    pickOutput: output?.pick,
+    outputText: options.text as ((result: unknown) => string) | undefined,
+    invoke: bindHandler(method),
+    timeoutMs: options.timeoutMs,
+    headerParams,
+    taskSupport,
+    policy: readPolicy(method),
+  });
+}
+
+/** The wire name (the method's, unless `name` says otherwise), checked against SEP-986's charset. */
+function toolName(options: ToolOptions, method: DecoratedMethod): string {
   const name = options.name ?? method.methodName;
   if (!TOOL_NAME.test(name)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_TOOL_NAME, `Tool name "${name}" of ${method.owner} is not allowed.`, [
@@ -93,49 +120,57 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
       `Set the wire name explicitly: ${method.label}({ name: 'notes.search' }).`,
     ]);
   }
+  return name;
+}
+
+/** The input schema and its parser: a raw `inputSchema`, the input DTO's, or an empty object's when the tool takes none. */
+function toolInput(options: ToolOptions, method: DecoratedMethod, validators: ValidatorFactory): DtoInput {
   if (options.inputSchema !== undefined && options.input !== undefined) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has both input and inputSchema.`, [
       'Keep one: a DTO class or a raw JSON Schema.',
     ]);
   }
-  let inputSchema: JsonSchema;
-  let parseInput: InputParser;
   if (options.inputSchema !== undefined) {
-    parseInput = compileRawSchema(validators, options.inputSchema, method);
-    inputSchema = options.inputSchema;
-  } else {
-    const dto = resolveInputDto(method);
-    const strict = options.strict === true;
-    if (dto) ({ inputSchema, parseInput } = dtoInput(validators, dto, strict));
-    else {
-      inputSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };
-      parseInput = validators.inputParser({ schema: inputSchema, stripUnknown: !strict, generated: true });
+    const parseInput = compileRawSchema(validators, options.inputSchema, method);
+    return { inputSchema: options.inputSchema, parseInput };
+  }
+  const dto = resolveInputDto(method);
+  const strict = options.strict === true;
+  if (dto) return dtoInput(validators, dto, strict);
+  const inputSchema: JsonSchema = strict ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', properties: {} };
+  return { inputSchema, parseInput: validators.inputParser({ schema: inputSchema, stripUnknown: !strict, generated: true }) };
+}
+
+/** The output DTO's schema, its checker and (strictOutput) the picker of its known properties; none without an output DTO. */
+function toolOutput(
+  options: ToolOptions,
+  method: DecoratedMethod,
+  validators: ValidatorFactory,
+): { schema: JsonSchema; check: ToolDefinition['checkOutput']; pick: ToolDefinition['pickOutput'] } | undefined {
+  if (options.output === undefined) {
+    if (options.strictOutput !== undefined || options.text !== undefined) {
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `${method.site} has ${options.text !== undefined ? 'text' : 'strictOutput'} but no output DTO.`,
+        [`Both shape structured output: name its class with ${method.label}({ output: ResultDto, … }).`],
+      );
     }
+    return undefined;
   }
-  const entry: Tool = { name, ...copyCommonFields(options), inputSchema };
-  let checkOutput: ToolDefinition['checkOutput'];
-  let pickOutput: ToolDefinition['pickOutput'];
-  if (options.output !== undefined) {
-    const output = options.output as Constructor;
-    const built = dtoToJsonSchema(output, { strict: options.strictOutput === true });
-    checkRawFields(validators, built, output);
-    const { schema } = built;
-    entry.outputSchema = schema;
-    checkOutput = validators.valueChecker(schema, true);
-    if (options.strictOutput === true) pickOutput = knownPropertiesPicker(schema);
-  } else if (options.strictOutput !== undefined || options.text !== undefined) {
-    throw new DefinitionError(
-      DefinitionErrorCode.INVALID_OPTIONS,
-      `${method.site} has ${options.text !== undefined ? 'text' : 'strictOutput'} but no output DTO.`,
-      [`Both shape structured output: name its class with ${method.label}({ output: ResultDto, … }).`],
-    );
-  }
+  const output = options.output as Constructor;
+  const built = dtoToJsonSchema(output, { strict: options.strictOutput === true });
+  checkRawFields(validators, built, output);
+  const { schema } = built;
+  return { schema, check: validators.valueChecker(schema, true), pick: options.strictOutput === true ? knownPropertiesPicker(schema) : undefined };
+}
+
+/** Checks `text`, `timeoutMs` and `task`; returns the task support the tool declares (none when forbidden or unset). */
+function checkCallOptions(options: ToolOptions, method: DecoratedMethod): 'optional' | 'required' | undefined {
   if (options.text !== undefined && typeof options.text !== 'function') {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has a text option that is not a function.`, [
       `Give a function of the result: ${method.label}({ output, text: (result) => \`…\` }).`,
     ]);
   }
-  if (options.annotations) entry.annotations = { ...options.annotations };
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
     throw new DefinitionError(
       DefinitionErrorCode.INVALID_OPTIONS,
@@ -149,22 +184,7 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
       `Say ${method.label}({ task: 'optional' }) or ${method.label}({ task: 'required' }), or leave it out.`,
     ]);
   }
-  if (taskSupport === 'optional' || taskSupport === 'required') entry.execution = { taskSupport };
-  const headerParams = headerParamsOf(inputSchema, method.owner);
-  return Object.freeze({
-    name,
-    owner: method.owner,
-    entry: deepFreeze(entry),
-    parseInput,
-    checkOutput,
-    pickOutput,
-    outputText: options.text as ((result: unknown) => string) | undefined,
-    invoke: bindHandler(method),
-    timeoutMs: options.timeoutMs,
-    headerParams,
-    taskSupport: taskSupport === 'optional' || taskSupport === 'required' ? taskSupport : undefined,
-    policy: readPolicy(method),
-  });
+  return taskSupport === 'optional' || taskSupport === 'required' ? taskSupport : undefined;
 }
 
 /** @internal */

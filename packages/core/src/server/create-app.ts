@@ -38,6 +38,7 @@ const DEFAULT_MAX_LISTEN_FILTER_ENTRIES = 100;
  * const app = createApp({ name: 'notes', version: '1.0.0', providers: [NotesTools] });
  * await serveStdio(app);
  */
+// eslint-disable-next-line complexity -- options validation moves to one schema per options object (issue #27 item 8)
 export function createApp(options: AppOptions): McpApp {
   if (!options || typeof options.name !== 'string' || typeof options.version !== 'string' || !Array.isArray(options.providers)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, 'createApp needs { name, version, providers }.', [

@@ -1,10 +1,11 @@
 import type { EventBus } from '../app/event-bus';
 import type { AppSettings, RevisionView } from '../dispatcher/app-model';
-import { Connection, type ConnectionOptions } from '../dispatcher/connection';
+import { Connection } from '../dispatcher/connection';
+import type { ConnectionOptions } from '../dispatcher/connection-options';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { serverInfoMeta } from '../eras/modern/results';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
-import type { TransportInfo } from '../dispatcher/request-context';
+import type { TransportInfo } from '../dispatcher/transport-info';
 import type { Logger } from '../logging/logger';
 import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { revisionViews, viewFor } from '../eras/handshake/revision-views';

@@ -1,4 +1,5 @@
-import { intersectRanges, rangesSize, type CharSet, type RegexShape } from './regex-shape';
+import { intersectRanges, rangesSize } from './char-ranges';
+import type { CharSet, RegexShape } from './regex-shape';
 
 /**
  * A regex's position automaton (Glushkov): one state per character step, each edge tagged with

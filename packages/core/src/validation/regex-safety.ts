@@ -1,6 +1,7 @@
 import { nullable, positionAutomaton, setsMeet, stronglyConnected, type Automaton, type Edge, type Unrolling } from './regex-automaton';
 import { polynomialDegree } from './regex-degree';
-import { ANY, parseRegex, type RegexShape } from './regex-shape';
+import { ANY } from './char-ranges';
+import { parseRegex, type RegexShape } from './regex-shape';
 import { moreWaysThan } from './regex-ways';
 
 /**

@@ -1,5 +1,6 @@
 import { tester, type Automaton } from './regex-automaton';
-import { unionRanges, type CharRanges, type CharSet } from './regex-shape';
+import { unionRanges, type CharRanges } from './char-ranges';
+import type { CharSet } from './regex-shape';
 
 /**
  * Whether some text can be read in more than `limit` ways by an automaton without loops (its
