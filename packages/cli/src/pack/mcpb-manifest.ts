@@ -29,6 +29,34 @@ function authorOf(pkg: BundlePackageJson): { name: string; email?: string; url?:
   return { name: match[1], ...(match[2] ? { email: match[2] } : {}), ...(match[3] ? { url: match[3] } : {}) };
 }
 
+/** What package.json gives the bundle's listing when it has it: licence, homepage, icon. */
+function listingOf(pkg: BundlePackageJson): Record<string, string> {
+  return {
+    ...(pkg.license ? { license: pkg.license } : {}),
+    ...(pkg.homepage ? { homepage: pkg.homepage } : {}),
+    ...(pkg.mcpkit?.icon ? { icon: pkg.mcpkit.icon } : {}),
+  };
+}
+
+type DeclaredEnv = NonNullable<NonNullable<BundlePackageJson['mcpkit']>['env']>[string];
+
+/** A `user_config` entry per declared environment variable: what the desktop client asks for. */
+function userConfigOf(env: [string, DeclaredEnv][]): Record<string, unknown> {
+  return Object.fromEntries(
+    env.map(([name, declared]) => [
+      name,
+      {
+        type: 'string',
+        title: name,
+        description: declared.description ?? name,
+        required: declared.required ?? false,
+        ...(declared.secret ? { sensitive: true } : {}),
+        ...(declared.default !== undefined ? { default: declared.default } : {}),
+      },
+    ]),
+  );
+}
+
 /**
  * The `manifest.json` of a `.mcpb` bundle: a node server launched as `node <entry> <args>` from
  * the unpacked bundle (`mcpkit.stdio` in package.json), the app's tools (prompts are left to
@@ -46,19 +74,6 @@ export function buildMcpbManifest(pkg: BundlePackageJson, manifest: Manifest): R
     );
   const era = manifest.eras[LEGACY_ERA];
   const env = Object.entries(pkg.mcpkit?.env ?? {});
-  const userConfig = Object.fromEntries(
-    env.map(([name, declared]) => [
-      name,
-      {
-        type: 'string',
-        title: name,
-        description: declared.description ?? name,
-        required: declared.required ?? false,
-        ...(declared.secret ? { sensitive: true } : {}),
-        ...(declared.default !== undefined ? { default: declared.default } : {}),
-      },
-    ]),
-  );
   const info = manifest.server;
   return {
     manifest_version: MCPB_MANIFEST_VERSION,
@@ -67,9 +82,7 @@ export function buildMcpbManifest(pkg: BundlePackageJson, manifest: Manifest): R
     version: pkg.version ?? info.version,
     description: pkg.description ?? info.description ?? info.title ?? info.name,
     author: authorOf(pkg),
-    ...(pkg.license ? { license: pkg.license } : {}),
-    ...(pkg.homepage ? { homepage: pkg.homepage } : {}),
-    ...(pkg.mcpkit?.icon ? { icon: pkg.mcpkit.icon } : {}),
+    ...listingOf(pkg),
     server: {
       type: 'node',
       entry_point: entry,
@@ -80,7 +93,7 @@ export function buildMcpbManifest(pkg: BundlePackageJson, manifest: Manifest): R
       },
     },
     tools: era.tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}) })),
-    ...(env.length > 0 ? { user_config: userConfig } : {}),
+    ...(env.length > 0 ? { user_config: userConfigOf(env) } : {}),
     ...(pkg.mcpkit?.compatibility ? { compatibility: pkg.mcpkit.compatibility } : {}),
   };
 }
