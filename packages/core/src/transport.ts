@@ -44,3 +44,13 @@ export {
   sessionlessClient,
 } from './eras/handshake/http';
 export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';
+export {
+  readOptions,
+  wrongValue,
+  resetOptionWarnings,
+  type OptionTable,
+  type OptionRule,
+  type OptionAlias,
+  type OptionsReader,
+  type ReadOptions,
+} from './validation/option-table';
