@@ -46,6 +46,7 @@ export {
 export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';
 export {
   readOptions,
+  optionTypeError,
   wrongValue,
   resetOptionWarnings,
   type OptionTable,

@@ -65,6 +65,11 @@ export interface OptionsReader {
 
 const warned = new Set<string>();
 
+/** The `TypeError` the transports throw for a wrong option: the problem, then what to give. */
+export function optionTypeError(problem: string, hint: string): TypeError {
+  return new TypeError(`${problem}${problem.endsWith('?') ? '' : '.'} ${hint}`);
+}
+
 /**
  * Checks `given` against `table` and applies its defaults: an unknown option (with a "did you
  * mean" when one is close), a wrong type or a value out of range throws `reader.fail`, naming the
@@ -140,14 +145,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function acceptsNumber(rule: Extract<OptionRule, { type: 'integer' | 'number' }>, value: unknown): boolean {
+  if (rule.type === 'number') return Number.isFinite(value) && (rule.above === undefined || (value as number) > rule.above);
+  const n = value as number;
+  return Number.isSafeInteger(value) && (rule.min === undefined || n >= rule.min) && (rule.max === undefined || n <= rule.max);
+}
+
 function accepts(rule: OptionRule, value: unknown): boolean {
   switch (rule.type) {
     case 'integer':
-      return (
-        Number.isSafeInteger(value) && (rule.min === undefined || (value as number) >= rule.min) && (rule.max === undefined || (value as number) <= rule.max)
-      );
     case 'number':
-      return Number.isFinite(value) && (rule.above === undefined || (value as number) > rule.above);
+      return acceptsNumber(rule, value);
     case 'boolean':
       return typeof value === 'boolean';
     case 'string':
