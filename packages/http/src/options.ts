@@ -223,7 +223,8 @@ export const HTTP_OPTIONS = {
  * throws a TypeError that names the option, or for legacySse and auth together. An old option
  * name is taken for its new one, with one warning on the app's logger.
  */
-export function resolveOptions(given: McpHttpOptions, label = 'mcpkit HTTP'): ResolvedHttpOptions {
+export function resolveOptions(given: McpHttpOptions): ResolvedHttpOptions {
+  const label = 'mcpkit HTTP';
   const options = readOptions(HTTP_OPTIONS, given, {
     label,
     fail: optionTypeError,
