@@ -9,7 +9,7 @@ class Hello {
 }
 
 const server = serveStdio(createApp({ name: 'hello', version: '1.0.0', providers: [Hello] }), {
-  maxMessageSize: 8 * 1024 * 1024, // longer lines are answered -32600 and skipped
+  maxMessageBytes: 8 * 1024 * 1024, // longer lines are answered -32600 and skipped
 });
 
 // Resolves once stdin has ended and every request in flight has been answered.

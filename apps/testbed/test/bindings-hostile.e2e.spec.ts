@@ -469,8 +469,8 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
     }, 60_000);
   });
 
-  // A batch answers no more than a client may send (bodyLimit, 4 MiB): 50 lists of ~205 KB would
-  // be ~10 MB. One long single answer keeps its own, larger bound (maxResponseSize).
+  // A batch answers no more than a client may send (maxMessageBytes, 4 MiB): 50 lists of ~205 KB would
+  // be ~10 MB. One long single answer keeps its own, larger bound (maxResponseBytes).
   describe('a 2025-03-26 batch of large lists (TOOLS=1000)', () => {
     let server: HttpServerProcess;
 
@@ -478,7 +478,7 @@ describe.each(['http', 'fetch'])('the %s binding against a hostile client (built
       server = await start({ TOOLS: '1000' });
     });
 
-    it('answers every id once within bodyLimit: the lists that fit, then -32603 for the rest', async () => {
+    it('answers every id once within maxMessageBytes: the lists that fit, then -32603 for the rest', async () => {
       const url = server.url;
       const single = await send(url, 'POST', await openSession(url, '2025-03-26'), '{"jsonrpc":"2.0","id":"one","method":"tools/list"}');
       const listBytes = Buffer.byteLength(single.body);
@@ -531,7 +531,7 @@ describe('createFetchHandler in process, against a hostile Request', () => {
     expect((await post(INITIALIZE('2025-11-25'))).status).toBe(200);
   });
 
-  it('refuses an endless body without a length with 413 after bodyLimit bytes, then reads at most maxDrainBytes more', async () => {
+  it('refuses an endless body without a length with 413 after maxMessageBytes bytes, then reads at most maxDrainBytes more', async () => {
     let pulls = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {

@@ -49,3 +49,14 @@ export {
 export { HTTP_ERAS } from './eras/http-eras';
 export { handshakeHttp, handshakeHttpStatus, isHandshakeVersion, statelessHttp } from './eras/deprecated-names';
 export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';
+export {
+  readOptions,
+  optionTypeError,
+  wrongValue,
+  resetOptionWarnings,
+  type OptionTable,
+  type OptionRule,
+  type OptionAlias,
+  type OptionsReader,
+  type ReadOptions,
+} from './validation/option-table';

@@ -48,13 +48,20 @@ function withEveryAuthorization(request: FastifyRequest): HttpHeaders {
   return values === undefined || values.length < 2 ? request.headers : { ...request.headers, authorization: values };
 }
 
-const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInstance, rawOptions: McpHttpOptions) => {
+const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInstance, registerOptions: McpHttpOptions) => {
+  // Fastify's own register options (`prefix` …) are Fastify's business: the rest are the endpoint's.
+  const {
+    prefix: _prefix,
+    logLevel: _logLevel,
+    logSerializers: _logSerializers,
+    ...rawOptions
+  } = (registerOptions ?? {}) as McpHttpOptions & { prefix?: unknown; logLevel?: unknown; logSerializers?: unknown };
   const core = createHttpHandler({ ...rawOptions, logger: instance.log, mountPrefix: instance.prefix });
   const { options } = core;
 
   // Only this plugin's routes: the host keeps its own parsers. Bodies stay strings, parsed by core.
   instance.removeAllContentTypeParsers();
-  instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimit }, (request, body, done) => {
+  instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.maxMessageBytes }, (request, body, done) => {
     // Fastify does not decompress: a compressed body would reach core as garbage.
     const encoding = request.headers['content-encoding']?.trim();
     if (encoding && encoding.toLowerCase() !== 'identity') {

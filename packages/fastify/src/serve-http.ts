@@ -1,11 +1,16 @@
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { McpApp } from '@mcpkit/core';
-import { clientErrorResult } from '@mcpkit/http';
+import { readOptions, optionTypeError, type OptionTable } from '@mcpkit/core/transport';
+import { clientErrorResult, HTTP_OPTIONS } from '@mcpkit/http';
 import type { McpHttpOptions } from '@mcpkit/http';
 import { mcpkit } from './plugin';
 
-/** Options of `serveHttp`: the plugin's options plus where to listen. */
+/**
+ * Options of `serveHttp`: the plugin's options plus where to listen. Each option's rule and
+ * default are in `SERVE_HTTP_OPTIONS` below (the plugin's in `HTTP_OPTIONS`): a new option goes
+ * in both.
+ */
 export interface ServeHttpOptions extends Omit<McpHttpOptions, 'app'> {
   /** Interface to bind (default 127.0.0.1: loopback only). */
   host?: string;
@@ -17,16 +22,27 @@ export interface ServeHttpOptions extends Omit<McpHttpOptions, 'app'> {
    * Time a client has to send a whole request, headers and body, in ms (default 30 000; 0
    * disables). A slower client gets `408` and its connection is closed. It covers receiving the
    * request only: a response stream (SSE) may last as long as it likes. Headers alone must
-   * arrive within the smaller of this and 60 s.
+   * arrive within the smaller of this and 60 s. Fastify's and Node's `requestTimeout`.
    */
+  receiveTimeoutMs?: number;
+  /** @deprecated use `receiveTimeoutMs` (the same timeout; this name goes in the next release). */
   requestTimeout?: number;
   /**
    * A connection on which nothing moves either way for this long is closed, in ms (default
-   * 600 000; 0 disables). Keep it above `keepAliveMs` (open streams send a comment that often)
-   * and above the longest a tool may think without sending progress.
+   * 600 000; 0 disables). Keep it above `streamKeepAliveMs` (open streams send a comment that
+   * often) and above the longest a tool may think without sending progress. Fastify's
+   * `connectionTimeout`.
    */
+  connectionTimeoutMs?: number;
+  /** @deprecated use `connectionTimeoutMs` (the same timeout; this name goes in the next release). */
   connectionTimeout?: number;
-  /** An idle keep-alive connection between requests is closed after this long, in ms (default 72 000). */
+  /**
+   * An idle HTTP keep-alive connection between requests is closed after this long, in ms
+   * (default 72 000). Fastify's and Node's `keepAliveTimeout`; not the comments on open streams
+   * (`streamKeepAliveMs`).
+   */
+  keepAliveTimeoutMs?: number;
+  /** @deprecated use `keepAliveTimeoutMs` (the same timeout; this name goes in the next release). */
   keepAliveTimeout?: number;
   /**
    * Most connections open at once (default 10 000); further ones are closed as they arrive. An
@@ -35,17 +51,25 @@ export interface ServeHttpOptions extends Omit<McpHttpOptions, 'app'> {
   maxConnections?: number;
 }
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-const DEFAULT_CONNECTION_TIMEOUT_MS = 10 * 60_000;
-const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 72_000;
-const DEFAULT_MAX_CONNECTIONS = 10_000;
+const { app: _app, ...ENDPOINT_OPTIONS } = HTTP_OPTIONS;
+
+/** The rule and the default of every option of `serveHttp`: its own, then the plugin's (docs/http.md lists them). */
+export const SERVE_HTTP_OPTIONS = {
+  host: { type: 'string', nonEmpty: true, default: '127.0.0.1' },
+  port: { type: 'integer', min: 0, max: 65_535, default: 3000 },
+  requestLogging: { type: 'boolean', default: false },
+  receiveTimeoutMs: { type: 'integer', min: 0, default: 30_000 },
+  requestTimeout: { alias: 'receiveTimeoutMs' },
+  connectionTimeoutMs: { type: 'integer', min: 0, default: 10 * 60_000 },
+  connectionTimeout: { alias: 'connectionTimeoutMs' },
+  keepAliveTimeoutMs: { type: 'integer', min: 0, default: 72_000 },
+  keepAliveTimeout: { alias: 'keepAliveTimeoutMs' },
+  maxConnections: { type: 'integer', min: 1, default: 10_000 },
+  ...ENDPOINT_OPTIONS,
+} as const satisfies OptionTable<ServeHttpOptions>;
+
 // Node's own bound on receiving headers.
 const NODE_HEADERS_TIMEOUT_MS = 60_000;
-
-function nonNegative(name: string, value: number): number {
-  if (!(Number.isInteger(value) && value >= 0)) throw new TypeError(`serveHttp: ${name} must be a non-negative integer of milliseconds (got ${String(value)})`);
-  return value;
-}
 
 const CLIENT_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
@@ -86,27 +110,26 @@ export interface HttpServer {
  * const server = await serveHttp(app, { port: 3000 });
  * console.error(`MCP endpoint: ${server.url}`);
  */
-// eslint-disable-next-line complexity -- options validation moves to one schema per options object (issue #27 item 8)
-export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Promise<HttpServer> {
+export async function serveHttp(app: McpApp, given: ServeHttpOptions = {}): Promise<HttpServer> {
+  const options = readOptions(SERVE_HTTP_OPTIONS, given, {
+    label: 'serveHttp',
+    fail: optionTypeError,
+    warn: (message) => app.logger.warn(message),
+  });
   const {
-    host = '127.0.0.1',
-    port = 3000,
-    requestLogging = false,
-    requestTimeout = DEFAULT_REQUEST_TIMEOUT_MS,
-    connectionTimeout = DEFAULT_CONNECTION_TIMEOUT_MS,
-    keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-    maxConnections = DEFAULT_MAX_CONNECTIONS,
+    host,
+    port,
+    requestLogging,
+    receiveTimeoutMs: requestTimeout,
+    connectionTimeoutMs: connectionTimeout,
+    keepAliveTimeoutMs,
+    maxConnections,
     ...pluginOptions
   } = options;
-  nonNegative('requestTimeout', requestTimeout);
-  nonNegative('connectionTimeout', connectionTimeout);
-  nonNegative('keepAliveTimeout', keepAliveTimeout);
-  if (!(Number.isInteger(maxConnections) && maxConnections > 0))
-    throw new TypeError(`serveHttp: maxConnections must be a positive integer (got ${String(maxConnections)})`);
-  const keepAliveMs = pluginOptions.keepAliveMs ?? 25_000;
+  const keepAliveMs = pluginOptions.streamKeepAliveMs;
   if (connectionTimeout > 0 && keepAliveMs > 0 && connectionTimeout <= keepAliveMs) {
     throw new TypeError(
-      `serveHttp: connectionTimeout (${connectionTimeout} ms) must exceed keepAliveMs (${keepAliveMs} ms), or idle streams are cut between their keep-alives`,
+      `serveHttp: connectionTimeoutMs (${connectionTimeout} ms) must exceed streamKeepAliveMs (${keepAliveMs} ms), or idle streams are cut between their keep-alives`,
     );
   }
   const headersTimeout = requestTimeout > 0 ? Math.min(requestTimeout, NODE_HEADERS_TIMEOUT_MS) : NODE_HEADERS_TIMEOUT_MS;
@@ -117,11 +140,11 @@ export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Pr
     // serializers, ~2 µs a request, wanted only for the request logging that is off by default.
     // Off, `request.log` is a child of the app's logger: the same bindings (reqId) and lines.
     childLoggerFactory: requestLogging ? undefined : (_logger, bindings) => app.logger.child(bindings) as FastifyBaseLogger,
-    bodyLimit: pluginOptions.bodyLimit ?? 4 * 1024 * 1024,
+    bodyLimit: pluginOptions.maxMessageBytes,
     forceCloseConnections: true,
     requestTimeout,
     connectionTimeout,
-    keepAliveTimeout,
+    keepAliveTimeout: keepAliveTimeoutMs,
     // Node checks those timeouts every connectionsCheckingInterval (30 s by default): often
     // enough that a slow client is cut close to requestTimeout, not up to 30 s later.
     http: { headersTimeout, connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4))) },
@@ -134,7 +157,7 @@ export async function serveHttp(app: McpApp, options: ServeHttpOptions = {}): Pr
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   return {
-    url: `http://${urlHost}:${boundPort}${pluginOptions.path ?? '/mcp'}`,
+    url: `http://${urlHost}:${boundPort}${pluginOptions.path}`,
     port: boundPort,
     fastify,
     close: () => fastify.close(),

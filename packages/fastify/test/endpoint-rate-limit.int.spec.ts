@@ -45,7 +45,7 @@ describe('the endpoint-wide rate limit on Fastify', () => {
       id: null,
       error: { code: -32600, message: expect.stringMatching(/^Too Many Requests: retry in \d+ s$/), data: { retryAfterMs: expect.any(Number) } },
     });
-    // Nor read: a body far over bodyLimit is 429, not 413, and the connection is answered at once.
+    // Nor read: a body far over maxMessageBytes is 429, not 413, and the connection is answered at once.
     const big = await new Promise<number>((resolve, reject) => {
       const request = httpRequest(
         server.url,

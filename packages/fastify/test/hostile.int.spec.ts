@@ -322,7 +322,7 @@ describe('sessions end when their clients are gone (#11, item 3)', () => {
 
 describe('request, body and connection timeouts (#11, item 7)', () => {
   it('cuts a client that trickles its body past requestTimeout, while others are served and streams live on', async () => {
-    const server = await start({ requestTimeout: 1_000, keepAliveMs: 200 });
+    const server = await start({ receiveTimeoutMs: 1_000, streamKeepAliveMs: 200 });
     const session = await openSession(server.url);
     // Headers, then one body byte at a time.
     const slow = rawClient(server.port);
@@ -373,8 +373,8 @@ describe('request, body and connection timeouts (#11, item 7)', () => {
   });
 
   it('refuses timeouts that would cut idle streams or make no sense', async () => {
-    await expect(serveHttp(fixtureApp(), { port: 0, connectionTimeout: 10_000 })).rejects.toThrow(/must exceed keepAliveMs/);
-    await expect(serveHttp(fixtureApp(), { port: 0, requestTimeout: -1 })).rejects.toThrow(TypeError);
+    await expect(serveHttp(fixtureApp(), { port: 0, connectionTimeoutMs: 10_000 })).rejects.toThrow(/must exceed streamKeepAliveMs/);
+    await expect(serveHttp(fixtureApp(), { port: 0, receiveTimeoutMs: -1 })).rejects.toThrow(TypeError);
     await expect(serveHttp(fixtureApp(), { port: 0, maxConnections: 0 })).rejects.toThrow(TypeError);
   });
 });
@@ -482,9 +482,9 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
     }
   }, 20_000);
 
-  it('turns an answer over maxResponseSize into -32603 for its id, as JSON and on a stream that ends', async () => {
+  it('turns an answer over maxResponseBytes into -32603 for its id, as JSON and on a stream that ends', async () => {
     for (const responseMode of ['json', 'sse'] as const) {
-      const server = await start({ responseMode, maxResponseSize: 10 * 1024 });
+      const server = await start({ responseMode, maxResponseBytes: 10 * 1024 });
       const session = await openSession(server.url);
       const answer = await settle(await post(server.url, call('big', 'echo', { text: 'b'.repeat(20 * 1024) }), { 'mcp-session-id': session }));
       const messages =
@@ -498,8 +498,8 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
     }
   });
 
-  it('answers every id of a batch exactly once when the whole answer is over maxBatchResponseSize', async () => {
-    const server = await start({ responseMode: 'sse', maxBatchResponseSize: 8 * 1024 });
+  it('answers every id of a batch exactly once when the whole answer is over maxBatchResponseBytes', async () => {
+    const server = await start({ responseMode: 'sse', maxBatchResponseBytes: 8 * 1024 });
     const session = await openSession(server.url, '2025-03-26');
     const batch = Array.from({ length: 10 }, (_, i) => call(i, 'echo', { text: 't'.repeat(2 * 1024) }));
     const events = parseSse(await (await post(server.url, batch, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' })).text());

@@ -343,7 +343,7 @@ describe('Streamable HTTP, stateful', () => {
   });
 
   it('answers every bad-input row with the right status and a JSON-RPC body', async () => {
-    const server = await start({ bodyLimit: 1024 });
+    const server = await start({ maxMessageBytes: 1024 });
     const session = await openSession(server.url);
     const host = new URL(server.url).host;
     const rows: Array<[string, Promise<{ status: number; body: string }>, number, number | null]> = [

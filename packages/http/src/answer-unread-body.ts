@@ -21,7 +21,7 @@ export function hasUnreadBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Writes an answer given before the request's body was read (a `413` past `bodyLimit`, a `415`,
+ * Writes an answer given before the request's body was read (a `413` past `maxMessageBytes`, a `415`,
  * a refused token) on `node:http`, with `Connection: close`, then reads and discards what the
  * client still sends, up to `maxDrainBytes` or `drainTimeoutMs`, and only then ends the response
  * and closes. Closed at once, the connection would hold unread bytes, which makes the kernel
@@ -29,7 +29,7 @@ export function hasUnreadBody(req: IncomingMessage): boolean {
  * a broken pipe instead of the status. Past either bound it closes anyway.
  *
  * @example
- * if (size > core.options.bodyLimit) return answerUnreadBody(req, res, core.fault({ kind: 'body-too-large' }) as HttpBodyResult, core.options);
+ * if (size > core.options.maxMessageBytes) return answerUnreadBody(req, res, core.fault({ kind: 'body-too-large' }) as HttpBodyResult, core.options);
  */
 export function answerUnreadBody(
   req: IncomingMessage,

@@ -90,7 +90,7 @@ async function readBody(request: Request, core: McpHttpHandler): Promise<string 
   const encoding = headerValue(request.headers.get('content-encoding') ?? undefined);
   // Nothing decompresses here: a compressed body would reach core as garbage.
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return { refused: core.fault({ kind: 'compressed-body' }) };
-  const limit = core.options.bodyLimit;
+  const limit = core.options.maxMessageBytes;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) return { refused: core.fault({ kind: 'body-too-large' }) };
   const reader = request.body.getReader();

@@ -25,7 +25,7 @@ import { preflight, withCors } from './cors';
  * The core picks the status and the JSON-RPC error, so every binding answers alike.
  */
 export type TransportFault =
-  /** The body is over `bodyLimit`: 413. */
+  /** The body is over `maxMessageBytes`: 413. */
   | { kind: 'body-too-large' }
   /** The body is not `application/json`: 415. */
   | { kind: 'unsupported-media-type' }
@@ -108,8 +108,9 @@ function joinPath(prefix: string, path: string): string {
  * if ('stream' in result) result.stream.pipe(sink);
  */
 export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandler {
-  const options = resolveOptions(rawOptions);
-  const logger = rawOptions.logger ?? options.app.logger;
+  const { logger: givenLogger, mountPrefix = '', ...endpointOptions } = rawOptions ?? ({} as HttpHandlerOptions);
+  const options = resolveOptions(endpointOptions);
+  const logger = givenLogger ?? options.app.logger;
   // Scale-out: made only with a router, so a single instance runs none of it.
   const routed =
     options.sessions && options.router
@@ -118,7 +119,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
           router: options.router,
           limits: options.limits,
           retryMs: options.retryMs,
-          keepAliveMs: options.keepAliveMs,
+          keepAliveMs: options.streamKeepAliveMs,
           maxBufferedBytes: options.maxEventBytesPerSession,
           logger,
           sessionStore: options.sessionStore,
@@ -135,7 +136,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
         stream: {
           priming: true,
           retryMs: options.retryMs,
-          keepAliveMs: options.keepAliveMs,
+          keepAliveMs: options.streamKeepAliveMs,
           limits: options.limits,
           maxBufferedBytes: options.maxEventBytesPerSession,
           logger,
@@ -157,8 +158,8 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   const sse = ssePaths
     ? new HttpSseEndpoints(
         options.app,
-        joinPath(rawOptions.mountPrefix ?? '', ssePaths.messagesPath),
-        options.keepAliveMs,
+        joinPath(mountPrefix, ssePaths.messagesPath),
+        options.streamKeepAliveMs,
         { limits: options.limits, maxBufferedBytes: options.maxEventBytesPerSession },
         logger,
         countBatch,
@@ -169,7 +170,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   const routes = [{ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: options.path }];
   if (ssePaths) routes.push({ methods: ['GET'], path: ssePaths.ssePath }, { methods: ['POST'], path: ssePaths.messagesPath });
   for (const path of resourceServer?.metadataPaths ?? []) routes.push({ methods: ['GET', 'HEAD', 'OPTIONS'], path });
-  const card = options.serverCard ? new ServerCardRoute(options.app, joinPath(rawOptions.mountPrefix ?? '', options.path), options.serverCard) : undefined;
+  const card = options.serverCard ? new ServerCardRoute(options.app, joinPath(mountPrefix, options.path), options.serverCard) : undefined;
   // The route is matched on the path the binding sees (without its mount prefix).
   const cardPath = card ? `${options.path.replace(/\/$/, '')}/server-card` : undefined;
   // Every method: one the card does not take is answered 405 with Allow, not a bare 404.
@@ -188,7 +189,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   const fault = (problem: TransportFault, log: Logger = logger): HttpBodyResult => {
     switch (problem.kind) {
       case 'body-too-large':
-        return errorResult(413, new InvalidRequestError(`Payload Too Large: the limit is ${options.bodyLimit} bytes`));
+        return errorResult(413, new InvalidRequestError(`Payload Too Large: the limit is ${options.maxMessageBytes} bytes`));
       case 'unsupported-media-type':
         return notJsonResult();
       case 'compressed-body':

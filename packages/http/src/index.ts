@@ -5,7 +5,7 @@ export { createFetchHandler, type FetchHandler } from './fetch-handler';
 export { onClientGone } from './client-gone';
 export { answerUnreadBody, hasUnreadBody, type DrainOptions } from './answer-unread-body';
 export { censorQueryCredentials } from './query-credentials';
-export type { McpHttpOptions, ResolvedHttpOptions, ResponseMode } from './options';
+export { HTTP_OPTIONS, type McpHttpOptions, type ResolvedHttpOptions, type ResponseMode } from './options';
 export type { EndpointRateLimitOptions, EndpointCaller } from './endpoint-rate-limit';
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier';

@@ -1,5 +1,5 @@
 import { type McpApp } from '@mcpkit/core';
-import { DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits } from '@mcpkit/core/transport';
+import { DEFAULT_MAX_RESPONSE_BYTES, readOptions, optionTypeError, type EncodeLimits, type OptionTable } from '@mcpkit/core/transport';
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEventStore, type EventStore } from './event-store';
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
@@ -11,7 +11,11 @@ import type { SessionRouter } from './session-router';
 /** How a POST that carries a request is answered. */
 export type ResponseMode = 'auto' | 'json' | 'sse';
 
-/** Options of a Streamable HTTP endpoint: the `mcpkit` Fastify plugin, `serveHttp`, `createFetchHandler`. */
+/**
+ * Options of a Streamable HTTP endpoint: the `mcpkit` Fastify plugin, `serveHttp`,
+ * `createFetchHandler`. Each option's rule and default are in `HTTP_OPTIONS` below: a new option
+ * goes in both.
+ */
 export interface McpHttpOptions {
   /** The app to serve. */
   app: McpApp;
@@ -27,9 +31,11 @@ export interface McpHttpOptions {
   responseMode?: ResponseMode;
   /** Allowed `Host` values: hostnames (any port), `host:port`, or `*`. Default: loopback names. */
   allowedHosts?: readonly string[];
-  /** Allowed `Origin` values besides origins on an allowed host: exact origins, or `*`. */
+  /** Allowed `Origin` values besides origins on an allowed host: exact origins, or `*` (default: none). */
   allowedOrigins?: readonly string[];
-  /** Largest accepted body in bytes (default 4 MiB); larger bodies get 413. */
+  /** Largest accepted body (one message, or a 2025-03-26 batch) in bytes (default 4 MiB); larger bodies get 413. */
+  maxMessageBytes?: number;
+  /** @deprecated use `maxMessageBytes` (the same limit; this name goes in the next release). */
   bodyLimit?: number;
   /**
    * After answering a request before its body was read (a `413`, a refused token …), how many
@@ -84,15 +90,25 @@ export interface McpHttpOptions {
   /** Bytes of SSE events the default store keeps over all sessions (default 256 MiB). */
   maxEventBytes?: number;
   /** Largest single answer in bytes (default 64 MiB); a bigger one becomes a `-32603` error for its id. */
+  maxResponseBytes?: number;
+  /** @deprecated use `maxResponseBytes` (the same limit; this name goes in the next release). */
   maxResponseSize?: number;
   /**
-   * Largest answer to a 2025-03-26 batch, all elements together (default: `bodyLimit`, so a batch
-   * answers no more than a client may send); each element past it is answered `-32603` for its id.
+   * Largest answer to a 2025-03-26 batch in bytes, all elements together (default:
+   * `maxMessageBytes`, so a batch answers no more than a client may send); each element past it
+   * is answered `-32603` for its id.
    */
+  maxBatchResponseBytes?: number;
+  /** @deprecated use `maxBatchResponseBytes` (the same limit; this name goes in the next release). */
   maxBatchResponseSize?: number;
   /** `retry` advice sent with the priming event, in ms (default 1 000). */
   retryMs?: number;
-  /** Keep-alive comment interval on open streams, in ms (default 25 000; 0 disables). */
+  /**
+   * Interval of the keep-alive comment sent on open SSE streams, in ms (default 25 000; 0
+   * disables). Not the HTTP keep-alive of idle connections (`serveHttp`'s `keepAliveTimeoutMs`).
+   */
+  streamKeepAliveMs?: number;
+  /** @deprecated use `streamKeepAliveMs` (the same interval; this name goes in the next release). */
   keepAliveMs?: number;
   /** Whether GET opens the session's server-to-client stream (default true); false answers 405. */
   standaloneStream?: boolean;
@@ -120,7 +136,7 @@ export interface McpHttpOptions {
   serverCard?: boolean | ServerCardEndpointOptions;
 }
 
-/** The options with every default applied, computed once (what bindings read: `bodyLimit`, `path` …). */
+/** The options with every default applied, computed once (what bindings read: `maxMessageBytes`, `path` …). */
 export interface ResolvedHttpOptions {
   app: McpApp;
   path: string;
@@ -128,6 +144,8 @@ export interface ResolvedHttpOptions {
   responseMode: ResponseMode;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
+  maxMessageBytes: number;
+  /** @deprecated read `maxMessageBytes` (the same number; this name goes in the next release). */
   bodyLimit: number;
   maxDrainBytes: number;
   drainTimeoutMs: number;
@@ -142,6 +160,8 @@ export interface ResolvedHttpOptions {
   maxEventBytesPerSession: number;
   limits: EncodeLimits;
   retryMs: number;
+  streamKeepAliveMs: number;
+  /** @deprecated read `streamKeepAliveMs` (the same number; this name goes in the next release). */
   keepAliveMs: number;
   standaloneStream: boolean;
   /** The paths of the HTTP+SSE transport, when it is served (`legacySse`). */
@@ -151,57 +171,86 @@ export interface ResolvedHttpOptions {
   serverCard: ServerCardEndpointOptions | undefined;
 }
 
-/** Applies the defaults docs/http.md lists; throws a TypeError without an app, or with legacySse and auth together. */
-// eslint-disable-next-line complexity -- options validation moves to one schema per options object (issue #27 item 8)
-export function resolveOptions(options: McpHttpOptions): ResolvedHttpOptions {
-  if (!options || typeof options.app !== 'object' || typeof options.app.connect !== 'function') {
-    throw new TypeError('mcpkit HTTP: pass the app made by createApp as the `app` option');
-  }
+const MiB = 1024 * 1024;
+const LEGACY_SSE_PATHS = {
+  ssePath: { type: 'string', nonEmpty: true, default: '/sse' },
+  messagesPath: { type: 'string', nonEmpty: true, default: '/messages' },
+} as const;
+const isApp = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as McpApp).connect === 'function';
+
+/** The rule and the default of every option of an HTTP endpoint, checked once by `resolveOptions` (docs/http.md lists them). */
+export const HTTP_OPTIONS = {
+  app: { type: 'custom', expected: 'the app made by createApp', test: isApp, required: true },
+  path: { type: 'string', nonEmpty: true, default: '/mcp' },
+  sessions: { type: 'boolean', default: true },
+  responseMode: { type: 'enum', values: ['auto', 'json', 'sse'], default: 'auto' },
+  allowedHosts: { type: 'strings', default: LOOPBACK_HOSTS },
+  allowedOrigins: { type: 'strings', default: [] },
+  maxMessageBytes: { type: 'integer', min: 1, default: 4 * MiB },
+  bodyLimit: { alias: 'maxMessageBytes' },
+  maxDrainBytes: { type: 'integer', min: 0, default: 64 * MiB },
+  drainTimeoutMs: { type: 'integer', min: 0, default: 10_000 },
+  maxListens: { type: 'integer', min: 1, default: 1_000 },
+  detachedRequestTimeoutMs: { type: 'integer', min: 1, default: 5 * 60 * 1000 },
+  maxDetachedRequests: { type: 'integer', min: 1, default: 1_000 },
+  maxSessions: { type: 'integer', min: 1, default: 10_000 },
+  sessionIdleTimeoutMs: { type: 'integer', min: 1, default: 30 * 60 * 1000 },
+  sessionStore: { type: 'object', methods: ['get', 'set', 'delete'], defaultText: 'new MemorySessionStore()' },
+  router: { type: 'object', methods: ['start', 'send'], defaultText: 'none' },
+  eventStore: { type: 'object', methods: ['append', 'after'], defaultText: 'a MemoryEventStore bounded by maxEventBytesPerSession and maxEventBytes' },
+  maxEventBytesPerSession: { type: 'integer', min: 1, default: DEFAULT_MAX_EVENT_BYTES_PER_SESSION },
+  maxEventBytes: { type: 'integer', min: 1, default: DEFAULT_MAX_EVENT_BYTES },
+  maxResponseBytes: { type: 'integer', min: 1, default: DEFAULT_MAX_RESPONSE_BYTES },
+  maxResponseSize: { alias: 'maxResponseBytes' },
+  maxBatchResponseBytes: { type: 'integer', min: 1, defaultText: 'maxMessageBytes' },
+  maxBatchResponseSize: { alias: 'maxBatchResponseBytes' },
+  retryMs: { type: 'integer', min: 0, default: 1_000 },
+  streamKeepAliveMs: { type: 'integer', min: 0, default: 25_000 },
+  keepAliveMs: { alias: 'streamKeepAliveMs' },
+  standaloneStream: { type: 'boolean', default: true },
+  legacySse: {
+    type: 'anyOf',
+    rules: [{ type: 'boolean' }, { type: 'object', table: LEGACY_SSE_PATHS }],
+    default: false,
+  },
+  auth: { type: 'object', defaultText: 'none' },
+  rateLimit: { type: 'object', defaultText: 'none' },
+  serverCard: { type: 'anyOf', rules: [{ type: 'boolean' }, { type: 'object' }], default: false },
+} as const satisfies OptionTable<McpHttpOptions>;
+
+/**
+ * Checks the options against `HTTP_OPTIONS` and applies its defaults (docs/http.md lists them);
+ * throws a TypeError that names the option, or for legacySse and auth together. An old option
+ * name is taken for its new one, with one warning on the app's logger.
+ */
+export function resolveOptions(given: McpHttpOptions): ResolvedHttpOptions {
+  const label = 'mcpkit HTTP';
+  const options = readOptions(HTTP_OPTIONS, given, {
+    label,
+    fail: optionTypeError,
+    warn: (message) => (isApp(given?.app) ? given.app.logger : undefined)?.warn(message),
+  });
   const sse = options.legacySse;
   if (sse && options.auth !== undefined) {
     // The 2024-11-05 HTTP+SSE endpoints take no bearer token: beside a resource server they would
     // serve every tool to anyone who can reach them.
-    throw new TypeError('mcpkit HTTP: legacySse cannot be combined with auth; the legacy HTTP+SSE transport has no resource-server support');
+    throw new TypeError(`${label}: legacySse cannot be combined with auth; the legacy HTTP+SSE transport has no resource-server support`);
   }
-  const bodyLimit = options.bodyLimit ?? 4 * 1024 * 1024;
-  const maxEventBytesPerSession = options.maxEventBytesPerSession ?? DEFAULT_MAX_EVENT_BYTES_PER_SESSION;
-  const maxResponseSize = options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES;
   return Object.freeze({
-    app: options.app,
-    path: options.path ?? '/mcp',
-    sessions: options.sessions ?? true,
-    responseMode: options.responseMode ?? 'auto',
-    allowedHosts: options.allowedHosts ?? LOOPBACK_HOSTS,
-    allowedOrigins: options.allowedOrigins ?? [],
-    bodyLimit,
-    maxDrainBytes: options.maxDrainBytes ?? 64 * 1024 * 1024,
-    drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
-    maxSessions: options.maxSessions ?? 10_000,
-    maxListens: positiveOption(options.maxListens, 'maxListens', 1_000),
-    detachedRequestTimeoutMs: positiveOption(options.detachedRequestTimeoutMs, 'detachedRequestTimeoutMs', 5 * 60 * 1000),
-    maxDetachedRequests: positiveOption(options.maxDetachedRequests, 'maxDetachedRequests', 1_000),
-    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
+    ...options,
+    bodyLimit: options.maxMessageBytes,
+    keepAliveMs: options.streamKeepAliveMs,
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
-    eventStore:
-      options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: maxEventBytesPerSession, maxBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES }),
+    eventStore: options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: options.maxEventBytesPerSession, maxBytes: options.maxEventBytes }),
     router: options.router,
-    maxEventBytesPerSession,
-    limits: Object.freeze({ maxMessageBytes: maxResponseSize, maxBatchBytes: options.maxBatchResponseSize ?? bodyLimit }),
-    retryMs: options.retryMs ?? 1_000,
-    keepAliveMs: options.keepAliveMs ?? 25_000,
-    standaloneStream: options.standaloneStream ?? true,
-    httpSse: sse
-      ? { ssePath: (sse === true ? undefined : sse.ssePath) ?? '/sse', messagesPath: (sse === true ? undefined : sse.messagesPath) ?? '/messages' }
-      : undefined,
     auth: options.auth,
     rateLimit: options.rateLimit,
+    limits: Object.freeze({ maxMessageBytes: options.maxResponseBytes, maxBatchBytes: options.maxBatchResponseBytes ?? options.maxMessageBytes }),
+    // An object was read against LEGACY_SSE_PATHS, its defaults applied.
+    httpSse:
+      sse === true
+        ? { ssePath: LEGACY_SSE_PATHS.ssePath.default, messagesPath: LEGACY_SSE_PATHS.messagesPath.default }
+        : (sse as Required<typeof sse>) || undefined,
     serverCard: options.serverCard === true ? {} : options.serverCard || undefined,
   });
-}
-
-/** A count option: its default when absent, else a positive integer (a TypeError names it). */
-function positiveOption(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`mcpkit HTTP: ${name} must be a positive integer (got ${String(value)})`);
-  return value;
 }

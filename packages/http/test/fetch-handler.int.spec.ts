@@ -90,7 +90,7 @@ describe('createFetchHandler', () => {
   });
 
   it('refuses bodies with the Fastify binding statuses: 413 announced or chunked, 415, and serves on', async () => {
-    handler = createFetchHandler(fixtureApp(), { sessions: false, bodyLimit: 1_024 });
+    handler = createFetchHandler(fixtureApp(), { sessions: false, maxMessageBytes: 1_024 });
     const announced = await handler(new Request(URL_, { method: 'POST', headers: { ...HEADERS, 'content-length': '5000' }, body: ' '.repeat(5_000) }));
     expect(announced.status).toBe(413);
     expect(await announced.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Payload Too Large: the limit is 1024 bytes' } });

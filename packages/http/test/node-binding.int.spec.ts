@@ -25,7 +25,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
 }
 
 // The binding CONTRIBUTING.md ("A new transport or HTTP framework") asks for, over node:http, as a
-// newcomer writes it: guard, read the body up to bodyLimit, handle, write the answer or pipe it.
+// newcomer writes it: guard, read the body up to maxMessageBytes, handle, write the answer or pipe it.
 function serveNode(): Server {
   const core = createHttpHandler({ app: fixtureApp(), path: '/mcp' });
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -43,7 +43,7 @@ function serveNode(): Server {
     };
     const refused = core.guard(req.headers);
     if (refused) return send(refused);
-    const body = req.method === 'POST' ? await readBody(req, core.options.bodyLimit) : '';
+    const body = req.method === 'POST' ? await readBody(req, core.options.maxMessageBytes) : '';
     // Past the limit: the 413 now, then the rest of the body read (bounded) before the connection closes.
     if (body === undefined) return answerUnreadBody(req, res, core.fault({ kind: 'body-too-large' }), core.options);
     const url = new URL(req.url ?? '/', 'http://localhost');

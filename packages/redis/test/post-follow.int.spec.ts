@@ -291,7 +291,7 @@ describe('a POST stream resumed on another instance follows the request to its e
 
   it('follows at most maxFollowedStreams at once (past it: replay and end, the client polls), with keep-alive comments', async () => {
     await b.close();
-    b = await startInstance('b', { url: redis.url, prefix, maxFollowedStreams: 1 }, { keepAliveMs: 100 });
+    b = await startInstance('b', { url: redis.url, prefix, maxFollowedStreams: 1 }, { streamKeepAliveMs: 100 });
     const session = await initialize(a.url);
     const first = await call(a.url, session, 8, 'wait', { tag: 'one' });
     const second = await call(a.url, session, 9, 'wait', { tag: 'two' });

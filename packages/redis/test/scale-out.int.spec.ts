@@ -71,7 +71,7 @@ describe('scale-out over Redis: two instances', () => {
     const appLogger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
     const app = createApp({ name: 'other-app', version: '1.0.0', providers: [Other], bus: scaleOut.bus, logger: appLogger });
     await scaleOut.ready();
-    const server = await serveHttp(app, { port: 0, ...scaleOut.http, keepAliveMs: 0 });
+    const server = await serveHttp(app, { port: 0, ...scaleOut.http, streamKeepAliveMs: 0 });
     try {
       const session = await initialize(a.url);
       const deadline = Date.now() + 3_000;

@@ -16,7 +16,7 @@ class Echo {
   }
 }
 
-function harness(maxMessageSize?: number) {
+function harness(maxMessageBytes?: number) {
   const bus = new MemoryEventBus();
   const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: pino({ level: 'silent' }), bus });
   const stdin = new PassThrough();
@@ -31,7 +31,7 @@ function harness(maxMessageSize?: number) {
       buffer = buffer.slice(newline + 1);
     }
   });
-  const server = serveStdio(app, { stdin, stdout, maxMessageSize, exitProcess: false });
+  const server = serveStdio(app, { stdin, stdout, maxMessageBytes, exitProcess: false });
   const until = async (count: number) => {
     for (let i = 0; i < 200 && lines.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     return lines;

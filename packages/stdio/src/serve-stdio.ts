@@ -1,28 +1,44 @@
 import type { Readable, Writable } from 'node:stream';
 import { createLogger, InvalidRequestError, type AuthInfo, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
-import { AnswerPacer, DEFAULT_MAX_RESPONSE_BYTES, encodeMessage, errorResponse, writesToStdout, type EncodeLimits } from '@mcpkit/core/transport';
+import {
+  AnswerPacer,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  encodeMessage,
+  errorResponse,
+  readOptions,
+  optionTypeError,
+  writesToStdout,
+  type EncodeLimits,
+  type OptionTable,
+} from '@mcpkit/core/transport';
 import type { SessionSnapshot } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from './line-reader';
 import { logAbandoned } from './log-abandoned';
 import { guardStdout } from './stdout-guard';
 
-/** Options of `serveStdio`. */
+/** Options of `serveStdio`. Each option's rule and default are in `STDIO_OPTIONS` below: a new option goes in both. */
 export interface StdioOptions {
-  /** Input stream; defaults to `process.stdin`. */
+  /** Input stream (default `process.stdin`). */
   stdin?: Readable;
-  /** Output stream; defaults to `process.stdout`, then guarded so only frames reach it. */
+  /** Output stream (default `process.stdout`, then guarded so only frames reach it). */
   stdout?: Writable;
   /** Largest accepted line in bytes (default 64 MiB); longer lines are answered `-32600`. */
+  maxMessageBytes?: number;
+  /** @deprecated use `maxMessageBytes` (the same limit; this name goes in the next release). */
   maxMessageSize?: number;
   /**
    * Largest single answer in bytes (default 64 MiB); a bigger one (or one that cannot be
    * serialised) is replaced by a `-32603` error for its id.
    */
+  maxResponseBytes?: number;
+  /** @deprecated use `maxResponseBytes` (the same limit; this name goes in the next release). */
   maxResponseSize?: number;
   /**
-   * Largest answer to a 2025-03-26 batch, all elements together (default: `maxMessageSize`);
-   * the elements past it are answered `-32603` instead.
+   * Largest answer to a 2025-03-26 batch in bytes, all elements together (default:
+   * `maxMessageBytes`); the elements past it are answered `-32603` instead.
    */
+  maxBatchResponseBytes?: number;
+  /** @deprecated use `maxBatchResponseBytes` (the same limit; this name goes in the next release). */
   maxBatchResponseSize?: number;
   /**
    * Exit the process with code 0 when stdin ends (after in-flight work) and on SIGTERM / SIGINT.
@@ -76,8 +92,23 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
-const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
+/** The rule and the default of every option of `serveStdio`, checked once at start (docs/stdio.md lists them). */
+export const STDIO_OPTIONS = {
+  stdin: { type: 'object', methods: ['on'], defaultText: 'process.stdin' },
+  stdout: { type: 'object', methods: ['write'], defaultText: 'process.stdout' },
+  maxMessageBytes: { type: 'integer', min: 1, default: 64 * 1024 * 1024 },
+  maxMessageSize: { alias: 'maxMessageBytes' },
+  maxResponseBytes: { type: 'integer', min: 1, default: DEFAULT_MAX_RESPONSE_BYTES },
+  maxResponseSize: { alias: 'maxResponseBytes' },
+  maxBatchResponseBytes: { type: 'integer', min: 1, defaultText: 'maxMessageBytes' },
+  maxBatchResponseSize: { alias: 'maxBatchResponseBytes' },
+  exitProcess: { type: 'boolean', defaultText: 'true when serving process.stdin' },
+  shutdownGraceMs: { type: 'integer', min: 0, default: 2_000 },
+  restore: { type: 'object', defaultText: 'none' },
+  announceListChanges: { type: 'boolean', default: false },
+  onSnapshot: { type: 'function', defaultText: 'none' },
+  auth: { type: 'function', defaultText: 'anonymous' },
+} as const satisfies OptionTable<StdioOptions>;
 
 /**
  * Serves an app over stdio: newline-delimited JSON-RPC on stdin/stdout (transports, "stdio").
@@ -87,7 +118,12 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
  * const app = createApp({ name: 'notes', version: '1.0.0', providers: [NotesTools] });
  * serveStdio(app);
  */
-export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer {
+export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
+  const options = readOptions(STDIO_OPTIONS, given, {
+    label: 'serveStdio',
+    fail: optionTypeError,
+    warn: (message) => app.logger.warn(message),
+  });
   const input = options.stdin ?? process.stdin;
   const ownProcess = options.stdout === undefined;
   const exitProcess = options.exitProcess ?? input === process.stdin;
@@ -120,11 +156,11 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
   };
   // Progress and other request-related notifications go straight out, in order, before the response.
   const receiveOptions = { send: (message: JsonRpcMessage) => send(message) };
-  const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+  const maxMessageSize = options.maxMessageBytes;
   const reader = new LineReader(maxMessageSize);
   const limits: EncodeLimits = {
-    maxMessageBytes: options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES,
-    maxBatchBytes: options.maxBatchResponseSize ?? maxMessageSize,
+    maxMessageBytes: options.maxResponseBytes,
+    maxBatchBytes: options.maxBatchResponseBytes ?? maxMessageSize,
   };
   let pending = 0;
   let inputEnded = false;
@@ -280,7 +316,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
       // Answers finished this tick are still queued for the next one, which exit would not wait for.
       flushAll();
       process.exit(0);
-    }, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+    }, options.shutdownGraceMs);
     // The empty write's callback fires once everything queued before it reached the client.
     const flushThenExit = (): void => {
       flushAll();
@@ -292,7 +328,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
 
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
   // A continued session learns first that the server it talks to may serve other lists now.
-  if (options.restore !== undefined && options.announceListChanges === true) connection.announceListChanges();
+  if (options.restore !== undefined && options.announceListChanges) connection.announceListChanges();
   input.resume();
 
   return {

@@ -116,7 +116,7 @@ describe('a hostile client over stdio', () => {
   });
 
   describe('size and depth', () => {
-    it('answers a line over maxMessageSize with -32600, holds no more than the limit, and serves the next line', async () => {
+    it('answers a line over maxMessageBytes with -32600, holds no more than the limit, and serves the next line', async () => {
       const idle = rssMb(server.child.pid!);
       const line = `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"echo","arguments":{"text":"${'x'.repeat(MAX_MESSAGE_SIZE + 1024)}"}}}`;
       // The next request rides in the same write, right behind the newline.

@@ -485,7 +485,9 @@ describe('pipeline declarations', () => {
     expect(() => RequireScopes()).toThrow(/needs one or more non-empty strings/);
     expect(() => RateLimit({ limit: 0, windowMs: 1000 })).toThrow(/limit 0 is not a positive integer/);
     expect(() => createApp({ name: 'x', version: '1', providers: [], guards: [{} as Guard] })).toThrow(/has no canActivate method/);
-    expect(() => createApp({ name: 'x', version: '1', providers: [], rateLimit: { limit: 1, windowMs: -1 } })).toThrow(/windowMs -1/);
+    expect(() => createApp({ name: 'x', version: '1', providers: [], rateLimit: { limit: 1, windowMs: -1 } })).toThrow(
+      /option "rateLimit\.windowMs" must be a number > 0 \(got -1\)/,
+    );
   });
 
   it('builds no pipeline for an app that declares none', () => {

@@ -301,7 +301,7 @@ describe('outside review of #11 (built apps, real pipes and sockets)', () => {
 
   // F5 (low). RFC 9112 §9.6: after a request with `Connection: close` the server MUST close the
   // connection after its response. SSE answers say `connection: keep-alive` and leave the socket
-  // open after the terminating chunk (until keepAliveTimeout, 72 s), holding a connection slot.
+  // open after the terminating chunk (until keepAliveTimeoutMs, 72 s), holding a connection slot.
   // Repro: `PORT=0 node apps/everything/dist/main.js` (always SSE), initialize, POST tools/call
   // test_simple_text with Connection: close -> full SSE answer, `0\r\n\r\n`, socket stays open.
   it('F5: an SSE answer to a Connection: close request closes the socket', async () => {

@@ -191,6 +191,8 @@ describe('cache hints on 2026-07-28 results', () => {
     }
     expect(() => createApp({ name: 'bad', version: '1', providers: [Bad], logger })).toThrow(DefinitionError);
     expect(() => createApp({ name: 'bad', version: '1', providers: [Bad], logger })).toThrow(/@Resource on Bad.bad is invalid: ttlMs -5/);
-    expect(() => createApp({ name: 'bad', version: '1', providers: [], logger, cache: { lists: { scope: 'world' as 'public' } } })).toThrow(/scope "world"/);
+    expect(() => createApp({ name: 'bad', version: '1', providers: [], logger, cache: { lists: { scope: 'world' as 'public' } } })).toThrow(
+      /option "cache\.lists\.scope" must be one of "public", "private" \(got "world"\)/,
+    );
   });
 });

@@ -11,8 +11,13 @@ import type { ExceptionFilter, Guard, Interceptor, PipelinePart, RateLimitOption
 import type { RateLimitStore } from './rate-limit-store';
 import type { RequestStateStore } from './request-state-store';
 import type { TokenBudgetOptions } from './token-budget-options';
+import { LOG_LEVELS } from '../logging/log-levels';
+import type { OptionTable } from '../validation/option-table';
 
-/** Options of `createApp`: the server's identity (`serverInfo`) and what it serves. */
+/**
+ * Options of `createApp`: the server's identity (`serverInfo`) and what it serves. Each option's
+ * rule and default are in `APP_OPTIONS` below: a new option goes in both.
+ */
 export interface AppOptions extends Implementation {
   /** How to use this server, for the model (`InitializeResult.instructions`). */
   instructions?: string;
@@ -22,24 +27,25 @@ export interface AppOptions extends Implementation {
   resolve?: (type: Constructor) => unknown;
   /** The server's own logger; defaults to JSON lines on stderr at `LOG_LEVEL`. */
   logger?: Logger;
-  /** Include tool arguments in the per-request log line (off: arguments may hold secrets). */
+  /** Include tool arguments in the per-request log line (default false: arguments may hold secrets). */
   logArguments?: boolean;
   /**
    * Client-visible logging through `ctx.log`: declares the `logging` capability and answers
    * `logging/setLevel`. Nothing is sent until the client sets a level, unless `defaultLevel` says so.
+   * Default false.
    */
   clientLogging?: boolean | { defaultLevel?: LogLevel };
-  /** Resource subscriptions: `resources/subscribe`, and `app.resourceUpdated(uri)` to notify. */
+  /** Resource subscriptions: `resources/subscribe`, and `app.resourceUpdated(uri)` to notify (default false). */
   subscriptions?: boolean;
-  /** Timeout of requests to the client (`ctx.sample`, `ctx.elicit` …) without progress; default 60 s. */
+  /** Timeout of requests to the client (`ctx.sample`, `ctx.elicit` …) without progress, in ms (default 60 000). */
   requestTimeoutMs?: number;
   /**
    * Allow changes at run time (`app.addProviders`, `app.remove`, `app.enable`, `app.disable`):
    * tools, resources and prompts are declared with `listChanged` even while empty, and clients
-   * hear of every change.
+   * hear of every change. Default false.
    */
   dynamic?: boolean;
-  /** Cancel any tool that runs longer than this and answer with an error (default: no limit). */
+  /** Cancel any tool that runs longer than this many ms and answer with an error (default: no limit). */
   toolTimeoutMs?: number;
   /**
    * Most messages in one JSON-RPC batch (2025-03-26 only; default 100). A longer batch is answered
@@ -102,20 +108,20 @@ export interface AppOptions extends Implementation {
   cache?: CacheOptions;
   /** Carries list changes and resource updates to connections (default: in this process). */
   bus?: EventBus;
-  /** Where tasks are kept and for how long, for tools declared with `@Tool({ task })`. */
+  /** Where tasks are kept and for how long, for tools declared with `@Tool({ task })` (defaults: `TaskOptions`). */
   tasks?: TaskOptions;
   /**
    * Guards of every primitive, before each class's and method's (`@UseGuards`). They run before
-   * validation; a guard that throws denies.
+   * validation; a guard that throws denies. Default: none.
    */
   guards?: ReadonlyArray<PipelinePart<Guard>>;
-  /** Interceptors of every primitive, outermost first, around each class's and method's. */
+  /** Interceptors of every primitive, outermost first, around each class's and method's (default: none). */
   interceptors?: ReadonlyArray<PipelinePart<Interceptor>>;
-  /** Exception filters of every primitive, after each method's and class's. */
+  /** Exception filters of every primitive, after each method's and class's (default: none). */
   filters?: ReadonlyArray<PipelinePart<ExceptionFilter>>;
   /**
    * Scope hierarchies: a granted scope stands for the ones it lists (and theirs), e.g.
-   * `{ 'notes:admin': ['notes:write'], 'notes:write': ['notes:read'] }`.
+   * `{ 'notes:admin': ['notes:write'], 'notes:write': ['notes:read'] }`. Default: none.
    */
   impliedScopes?: ImpliedScopes;
   /**
@@ -135,3 +141,86 @@ export interface AppOptions extends Implementation {
    */
   tokenBudget?: number | TokenBudgetOptions;
 }
+
+const positive = (fallback: number) => ({ type: 'integer', min: 1, default: fallback }) as const;
+const isArrayOf = (test: (item: unknown) => boolean) => (value: unknown) => Array.isArray(value) && value.every(test);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const CACHE_HINT = { type: 'object', table: { ttlMs: { type: 'integer', min: 0 }, scope: { type: 'enum', values: ['public', 'private'] } } } as const;
+
+/** The rule and the default of every option of `createApp`, checked once by `readOptions` (docs/app.md lists them). */
+export const APP_OPTIONS = {
+  name: { type: 'string', required: true },
+  version: { type: 'string', required: true },
+  title: { type: 'string' },
+  description: { type: 'string' },
+  websiteUrl: { type: 'string' },
+  icons: { type: 'custom', expected: 'an array of icons ({ src })', test: isArrayOf((icon) => isObject(icon) && typeof icon.src === 'string') },
+  instructions: { type: 'string' },
+  providers: { type: 'array', required: true },
+  resolve: { type: 'function', defaultText: 'new Class()' },
+  logger: { type: 'object', methods: ['info', 'warn', 'child'], defaultText: 'JSON lines on stderr at LOG_LEVEL' },
+  logArguments: { type: 'boolean', default: false },
+  clientLogging: {
+    type: 'anyOf',
+    rules: [{ type: 'boolean' }, { type: 'object', table: { defaultLevel: { type: 'enum', values: LOG_LEVELS } } }],
+    default: false,
+  },
+  subscriptions: { type: 'boolean', default: false },
+  requestTimeoutMs: { type: 'number', above: 0, default: 60_000 },
+  dynamic: { type: 'boolean', default: false },
+  toolTimeoutMs: { type: 'number', above: 0, defaultText: 'no limit' },
+  maxBatchLength: positive(100),
+  maxRequestsInFlight: positive(1_000),
+  // ~10 MB per session at the longest URIs (8 KiB each).
+  maxSubscriptions: positive(1_000),
+  // A client's whole share of the default task store (`maxTasksPerOwner`).
+  maxListenFilterEntries: positive(100),
+  pageSize: { type: 'integer', min: 1, defaultText: 'everything on one page' },
+  requestStateSecret: { type: 'string', nonEmpty: true, defaultText: 'random per process' },
+  requestStateStore: { type: 'object', methods: ['claim'], defaultText: 'new MemoryRequestStateStore()' },
+  maxRequestStateBytes: positive(256 * 1024),
+  // 8 KiB, far beyond any URI a resource needs.
+  maxUriLength: positive(8 * 1024),
+  maxInputResponsesBytes: positive(128 * 1024),
+  maxInputDepth: positive(64),
+  cache: { type: 'object', table: { lists: CACHE_HINT, reads: CACHE_HINT }, defaultText: 'lists public, reads private, ttlMs 0' },
+  bus: { type: 'object', methods: ['publish', 'subscribe'], defaultText: 'new MemoryEventBus()' },
+  tasks: {
+    type: 'object',
+    table: {
+      store: { type: 'object', methods: ['create', 'get'], defaultText: 'new MemoryTaskStore()' },
+      defaultTtlMs: positive(3_600_000),
+      maxTtlMs: positive(86_400_000),
+      pollIntervalMs: positive(1_000),
+      pageSize: positive(50),
+    },
+    default: {},
+  },
+  guards: { type: 'array', default: [] },
+  interceptors: { type: 'array', default: [] },
+  filters: { type: 'array', default: [] },
+  impliedScopes: {
+    type: 'custom',
+    expected: 'an object mapping each scope to the scopes it implies',
+    test: (value) => isObject(value) && Object.values(value).every(isArrayOf((scope) => typeof scope === 'string')),
+  },
+  requireAuth: { type: 'boolean', default: false },
+  rateLimit: {
+    type: 'object',
+    table: {
+      limit: { type: 'integer', min: 1, required: true },
+      windowMs: { type: 'number', above: 0, required: true },
+      by: { type: 'anyOf', rules: [{ type: 'enum', values: ['caller', 'tool'] }, { type: 'function' }], default: 'caller' },
+    },
+    defaultText: 'none',
+  },
+  rateLimitStore: { type: 'object', methods: ['take'], defaultText: 'new MemoryRateLimitStore()' },
+  tokenBudget: {
+    type: 'anyOf',
+    rules: [
+      { type: 'integer', min: 1 },
+      { type: 'object', table: { limit: { type: 'integer', min: 1, required: true }, strict: { type: 'boolean' }, count: { type: 'function' } } },
+    ],
+    defaultText: 'none',
+  },
+} as const satisfies OptionTable<AppOptions>;

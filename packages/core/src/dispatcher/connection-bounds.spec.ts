@@ -191,7 +191,7 @@ describe('Connection maxSubscriptions', () => {
     expect(await subscribe(1_001)).toMatchObject({ id: 1_001, error: { code: -32602, data: { limit: 1_000 } } });
     for (const bound of [0, 1.5, -1]) {
       expect(() => createApp({ name: 'bounds', version: '1.0.0', providers: [Tools], maxSubscriptions: bound })).toThrow(
-        /maxSubscriptions .* is not a positive integer/,
+        /option "maxSubscriptions" must be an integer ≥ 1/,
       );
     }
   });

@@ -23,6 +23,7 @@ interface Pending {
   cleanup: () => void;
 }
 
+// createApp passes its own requestTimeoutMs (default in APP_OPTIONS); this serves a bare OutboundRequests.
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
 

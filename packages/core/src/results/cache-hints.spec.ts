@@ -39,9 +39,4 @@ describe('cache hints', () => {
     expect(() => checkCacheHint(hint, '@Resource on X.y')).toThrow(message);
     expect(() => checkCacheHint(hint, '@Resource on X.y')).toThrow(DefinitionError);
   });
-
-  it('rejects unknown createApp cache options', () => {
-    expect(() => cacheHintTable({ lists: {}, tools: {} } as never)).toThrow(/takes lists and reads, not tools/);
-    expect(() => cacheHintTable({ reads: { scope: 'everyone' } } as never)).toThrow(/createApp\(\{ cache: \{ reads \} \}\) is invalid/);
-  });
 });

@@ -71,21 +71,9 @@ export function resolveCacheHint(hint: CacheHint | undefined, fallback: WireCach
   return Object.freeze({ ttlMs: hint.ttlMs ?? fallback.ttlMs, cacheScope: hint.scope ?? fallback.cacheScope });
 }
 
-/** The hint of every cacheable method, computed once from the app's options. */
+/** The hint of every cacheable method, computed once from the app's options (checked by createApp). */
 export function cacheHintTable(options: CacheOptions | undefined): ReadonlyMap<string, WireCacheHint> {
-  const unknown =
-    options === undefined
-      ? []
-      : typeof options === 'object' && options !== null
-        ? Object.keys(options).filter((key) => key !== 'lists' && key !== 'reads')
-        : ['(not an object)'];
-  if (unknown.length > 0) {
-    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `createApp({ cache }) takes lists and reads, not ${unknown.join(', ')}.`, [
-      "createApp({ cache: { lists: { ttlMs: 60_000 }, reads: { ttlMs: 5_000, scope: 'private' } } })",
-    ]);
-  }
-  checkCacheHint(options?.lists, 'createApp({ cache: { lists } })');
-  checkCacheHint(options?.reads, 'createApp({ cache: { reads } })');
+  // createApp checked the options against APP_OPTIONS.
   const lists = resolveCacheHint(options?.lists, Object.freeze({ ttlMs: 0, cacheScope: 'public' }));
   const table = new Map<string, WireCacheHint>(LISTS.map((method) => [method, lists]));
   // A reader may answer per caller: private unless the app or the resource says otherwise.

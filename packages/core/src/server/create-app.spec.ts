@@ -176,7 +176,10 @@ describe('createApp start-up checks', () => {
 
   it.each([0, -1, 1.5, Number.NaN])('rejects maxUriLength %p', (maxUriLength) => {
     expect(() => createApp({ name: 't', version: '1', providers: [], maxUriLength })).toThrow(
-      expect.objectContaining({ code: DefinitionErrorCode.INVALID_OPTIONS, problem: `maxUriLength ${maxUriLength} is not a positive integer.` }),
+      expect.objectContaining({
+        code: DefinitionErrorCode.INVALID_OPTIONS,
+        problem: `createApp: option "maxUriLength" must be an integer ≥ 1 (got ${maxUriLength})`,
+      }),
     );
   });
 

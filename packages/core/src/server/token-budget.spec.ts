@@ -65,6 +65,6 @@ describe('createApp({ tokenBudget })', () => {
   });
 
   it.each([0, -5, 1.5, Number.NaN, { limit: 'many' }, { limit: 10, count: 'tiktoken' }])('refuses the option %p', (given) => {
-    expect(() => app(given as AppOptions['tokenBudget'])).toThrow(/^MCPKIT_ERR_INVALID_OPTIONS: tokenBudget/);
+    expect(() => app(given as AppOptions['tokenBudget'])).toThrow(/^MCPKIT_ERR_INVALID_OPTIONS: createApp: option "tokenBudget(\.limit|\.count)?" must be/);
   });
 });

@@ -106,7 +106,7 @@ export interface Instance {
 export async function startInstance(
   name: string,
   redis: Omit<RedisScaleOutOptions, 'instanceId'>,
-  http: { maxSessions?: number; keepAliveMs?: number } = {},
+  http: { maxSessions?: number; streamKeepAliveMs?: number } = {},
 ): Promise<Instance> {
   const log: InstanceLog = { cancelled: [] };
   const lines: Array<Record<string, unknown>> = [];
@@ -124,7 +124,7 @@ export async function startInstance(
     bus: scaleOut.bus,
   });
   await scaleOut.ready();
-  const server = await serveHttp(app, { port: 0, ...scaleOut.http, keepAliveMs: 0, ...http });
+  const server = await serveHttp(app, { port: 0, ...scaleOut.http, streamKeepAliveMs: 0, ...http });
   return {
     name,
     app,

@@ -4,6 +4,7 @@ import { isObject } from '../../protocol/json-rpc';
 import { exceedsJsonBounds } from '../../validation/json-bounds';
 import type { RequestStateStore } from '../../app/request-state-store';
 import { nodeCrypto } from '../lazy-crypto';
+import { APP_OPTIONS } from '../../app/app-options';
 
 const INPUT_REQUIRED: unique symbol = Symbol.for('mcpkit.input-required') as never;
 
@@ -62,9 +63,9 @@ export interface InputLimits {
 
 /** Defaults of `InputLimits`: form answers and sampling results fit many times over. */
 export const DEFAULT_INPUT_LIMITS: Readonly<Required<InputLimits>> = Object.freeze({
-  maxRequestStateBytes: 256 * 1024,
-  maxInputResponsesBytes: 128 * 1024,
-  maxInputDepth: 64,
+  maxRequestStateBytes: APP_OPTIONS.maxRequestStateBytes.default,
+  maxInputResponsesBytes: APP_OPTIONS.maxInputResponsesBytes.default,
+  maxInputDepth: APP_OPTIONS.maxInputDepth.default,
 });
 
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;

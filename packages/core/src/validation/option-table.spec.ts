@@ -1,0 +1,65 @@
+import { readOptions, resetOptionWarnings, type OptionTable } from './option-table';
+
+interface Limits {
+  maxThingBytes?: number;
+  /** @deprecated */
+  thingLimit?: number;
+  mode?: 'a' | 'b';
+}
+
+const LIMITS = {
+  maxThingBytes: { type: 'integer', min: 1, default: 10 },
+  thingLimit: { alias: 'maxThingBytes' },
+  mode: { type: 'enum', values: ['a', 'b'], default: 'a' },
+} as const satisfies OptionTable<Limits>;
+
+function reader() {
+  const warnings: string[] = [];
+  return {
+    warnings,
+    reader: {
+      label: 'things',
+      fail: (problem: string, hint: string) => new RangeError(`${problem} | ${hint}`),
+      warn: (message: string) => warnings.push(message),
+    },
+  };
+}
+
+describe('readOptions', () => {
+  beforeEach(() => resetOptionWarnings());
+
+  it('applies defaults and keeps what is given', () => {
+    expect(readOptions(LIMITS, {}, reader().reader)).toEqual({ maxThingBytes: 10, mode: 'a' });
+    expect(readOptions(LIMITS, { maxThingBytes: 3, mode: 'b' }, reader().reader)).toEqual({ maxThingBytes: 3, mode: 'b' });
+  });
+
+  it("throws the caller's error, naming the option, what it must be and what to do", () => {
+    expect(() => readOptions(LIMITS, { maxThingBytes: 0 }, reader().reader)).toThrow(
+      new RangeError('things: option "maxThingBytes" must be an integer ≥ 1 (got 0) | Give an integer ≥ 1, or leave "maxThingBytes" out for the default (10).'),
+    );
+  });
+
+  it('takes a deprecated name for the new one, warning once per process', () => {
+    const first = reader();
+    expect(readOptions(LIMITS, { thingLimit: 4 }, first.reader)).toEqual({ maxThingBytes: 4, mode: 'a' });
+    expect(readOptions(LIMITS, { thingLimit: 5 }, first.reader)).toEqual({ maxThingBytes: 5, mode: 'a' });
+    expect(first.warnings).toEqual(['things: option "thingLimit" is deprecated and will be removed in the next release; use "maxThingBytes"']);
+  });
+
+  it('checks a deprecated name by the new rule, naming the name given', () => {
+    expect(() => readOptions(LIMITS, { thingLimit: -1 }, reader().reader)).toThrow(/option "thingLimit" must be an integer ≥ 1 \(got -1\)/);
+  });
+
+  it('refuses the old and the new name together', () => {
+    expect(() => readOptions(LIMITS, { thingLimit: 4, maxThingBytes: 4 }, reader().reader)).toThrow(
+      /options "thingLimit" and "maxThingBytes" are both given: "thingLimit" is the deprecated name of "maxThingBytes"/,
+    );
+  });
+
+  it('refuses unknown names, with a suggestion within two edits or a change of case', () => {
+    const read = (given: object) => () => readOptions(LIMITS, given as Limits, reader().reader);
+    expect(read({ maxThingByte: 1 })).toThrow(/option "maxThingByte" is unknown; did you mean "maxThingBytes"\?/);
+    expect(read({ MODE: 'a' })).toThrow(/did you mean "mode"\?/);
+    expect(read({ colour: 'red' })).toThrow(/option "colour" is unknown \| Remove it: the options of things are maxThingBytes, mode\./);
+  });
+});

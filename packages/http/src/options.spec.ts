@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import { createApp, type Logger } from '@mcpkit/core';
+import { resetOptionWarnings, wrongValue, type OptionRule } from '@mcpkit/core/transport';
+import { HTTP_OPTIONS, resolveOptions, type McpHttpOptions } from './options';
+import { MemoryEventStore } from './event-store';
+import { LOOPBACK_HOSTS } from './host-origin';
+
+function appWithWarnings() {
+  const warnings: string[] = [];
+  const quiet = () => undefined;
+  const logger = { level: 'info', info: quiet, debug: quiet, error: quiet, warn: (message: string) => warnings.push(message) } as unknown as Logger &
+    Record<string, unknown>;
+  logger.child = () => logger;
+  const app = createApp({ name: 'opts', version: '1.0.0', providers: [], logger });
+  return { app, warnings };
+}
+
+const { app } = appWithWarnings();
+const rules = (Object.entries(HTTP_OPTIONS) as Array<[string, OptionRule | { alias: string }]>).filter(
+  (entry): entry is [string, OptionRule] => !('alias' in entry[1]) && entry[0] !== 'app',
+);
+
+describe('HTTP endpoint options (HTTP_OPTIONS)', () => {
+  beforeEach(() => resetOptionWarnings());
+
+  it.each(rules)('refuses a wrong %s with a TypeError naming it', (name, rule) => {
+    expect(() => resolveOptions({ app, [name]: wrongValue(rule) } as McpHttpOptions)).toThrow(
+      new RegExp(`^mcpkit HTTP: option "${name}" must be .+ \\(got .+\\)\\. Give `),
+    );
+    expect(() => resolveOptions({ app, [name]: wrongValue(rule) } as McpHttpOptions)).toThrow(TypeError);
+  });
+
+  it('names the option and the value', () => {
+    expect(() => resolveOptions({ app, maxListens: 0 })).toThrow(
+      'mcpkit HTTP: option "maxListens" must be an integer ≥ 1 (got 0). Give an integer ≥ 1, or leave "maxListens" out for the default (1000).',
+    );
+    expect(() => resolveOptions({ app, responseMode: 'xml' as never })).toThrow('option "responseMode" must be one of "auto", "json", "sse" (got "xml")');
+  });
+
+  it('requires the app made by createApp', () => {
+    expect(() => resolveOptions({} as McpHttpOptions)).toThrow('mcpkit HTTP: option "app" is required: the app made by createApp');
+    expect(() => resolveOptions({ app: {} } as McpHttpOptions)).toThrow('option "app" must be the app made by createApp (got an object)');
+  });
+
+  it('refuses an unknown option, suggesting a close one', () => {
+    expect(() => resolveOptions({ app, maxSesions: 3 } as McpHttpOptions)).toThrow('option "maxSesions" is unknown; did you mean "maxSessions"?');
+    expect(() => resolveOptions({ app, legacySse: { ssePaht: '/s' } } as McpHttpOptions)).toThrow(
+      'option "legacySse.ssePaht" is unknown; did you mean "legacySse.ssePath"?',
+    );
+    expect(() => resolveOptions({ app, colour: 'red' } as McpHttpOptions)).toThrow(
+      /option "colour" is unknown\. Remove it: the options of mcpkit HTTP are app, path,/,
+    );
+  });
+
+  it.each([
+    [
+      'bodyLimit',
+      'maxMessageBytes',
+      1024,
+      (options: ReturnType<typeof resolveOptions>) => [options.maxMessageBytes, options.bodyLimit, options.limits.maxBatchBytes],
+    ],
+    ['maxResponseSize', 'maxResponseBytes', 2048, (options: ReturnType<typeof resolveOptions>) => [options.limits.maxMessageBytes]],
+    ['maxBatchResponseSize', 'maxBatchResponseBytes', 4096, (options: ReturnType<typeof resolveOptions>) => [options.limits.maxBatchBytes]],
+    ['keepAliveMs', 'streamKeepAliveMs', 500, (options: ReturnType<typeof resolveOptions>) => [options.streamKeepAliveMs, options.keepAliveMs]],
+  ] as const)('takes the deprecated %s for %s, warning once on the app logger', (oldName, newName, value, read) => {
+    const { app: warned, warnings } = appWithWarnings();
+    const resolved = resolveOptions({ app: warned, [oldName]: value });
+    for (const seen of read(resolved)) expect(seen).toBe(value);
+    resolveOptions({ app: warned, [oldName]: value });
+    expect(warnings).toEqual([`mcpkit HTTP: option "${oldName}" is deprecated and will be removed in the next release; use "${newName}"`]);
+    expect(() => resolveOptions({ app: warned, [oldName]: value, [newName]: value })).toThrow(
+      `mcpkit HTTP: options "${oldName}" and "${newName}" are both given: "${oldName}" is the deprecated name of "${newName}". Give only "${newName}".`,
+    );
+  });
+
+  it('keeps the defaults of before', () => {
+    const resolved = resolveOptions({ app });
+    expect(resolved).toMatchObject({
+      path: '/mcp',
+      sessions: true,
+      responseMode: 'auto',
+      allowedHosts: LOOPBACK_HOSTS,
+      allowedOrigins: [],
+      maxMessageBytes: 4 * 1024 * 1024,
+      bodyLimit: 4 * 1024 * 1024,
+      maxDrainBytes: 64 * 1024 * 1024,
+      drainTimeoutMs: 10_000,
+      maxSessions: 10_000,
+      maxListens: 1_000,
+      detachedRequestTimeoutMs: 300_000,
+      maxDetachedRequests: 1_000,
+      sessionIdleTimeoutMs: 1_800_000,
+      maxEventBytesPerSession: 4 * 1024 * 1024,
+      limits: { maxMessageBytes: 64 * 1024 * 1024, maxBatchBytes: 4 * 1024 * 1024 },
+      retryMs: 1_000,
+      streamKeepAliveMs: 25_000,
+      standaloneStream: true,
+      httpSse: undefined,
+      serverCard: undefined,
+    });
+    expect(resolved.eventStore).toBeInstanceOf(MemoryEventStore);
+    expect(resolveOptions({ app, legacySse: true }).httpSse).toEqual({ ssePath: '/sse', messagesPath: '/messages' });
+    expect(resolveOptions({ app, legacySse: { ssePath: '/old' } }).httpSse).toEqual({ ssePath: '/old', messagesPath: '/messages' });
+  });
+});

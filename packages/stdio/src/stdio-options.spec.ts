@@ -1,0 +1,54 @@
+import { PassThrough } from 'node:stream';
+import { createApp, type Logger } from '@mcpkit/core';
+import { resetOptionWarnings, wrongValue, type OptionRule } from '@mcpkit/core/transport';
+import { serveStdio, STDIO_OPTIONS, type StdioOptions } from './serve-stdio';
+
+function appWithWarnings() {
+  const warnings: string[] = [];
+  const quiet = () => undefined;
+  const logger = { level: 'silent', info: quiet, debug: quiet, error: quiet, warn: (message: string) => warnings.push(message) } as unknown as Logger &
+    Record<string, unknown>;
+  logger.child = () => logger;
+  return { app: createApp({ name: 'opts', version: '1.0.0', providers: [], logger }), warnings };
+}
+
+const { app } = appWithWarnings();
+const streams = () => ({ stdin: new PassThrough(), stdout: new PassThrough(), exitProcess: false });
+const rules = (Object.entries(STDIO_OPTIONS) as Array<[string, OptionRule | { alias: string }]>).filter(
+  (entry): entry is [string, OptionRule] => !('alias' in entry[1]),
+);
+
+describe('serveStdio options (STDIO_OPTIONS)', () => {
+  beforeEach(() => resetOptionWarnings());
+
+  it.each(rules)('refuses a wrong %s with a TypeError naming it, before touching a stream', (name, rule) => {
+    const given = { ...streams(), [name]: wrongValue(rule) } as StdioOptions;
+    expect(() => serveStdio(app, given)).toThrow(new RegExp(`^serveStdio: option "${name}" must be .+ \\(got .+\\)\\. Give `));
+    expect(() => serveStdio(app, given)).toThrow(TypeError);
+  });
+
+  it('refuses an unknown option, suggesting a close one', () => {
+    expect(() => serveStdio(app, { ...streams(), maxMessageByte: 10 } as StdioOptions)).toThrow(
+      'serveStdio: option "maxMessageByte" is unknown; did you mean "maxMessageBytes"?',
+    );
+  });
+
+  it.each([
+    ['maxMessageSize', 'maxMessageBytes'],
+    ['maxResponseSize', 'maxResponseBytes'],
+    ['maxBatchResponseSize', 'maxBatchResponseBytes'],
+  ])('takes the deprecated %s for %s, warning once on the app logger; both together fail', async (oldName, newName) => {
+    const { app: warned, warnings } = appWithWarnings();
+    for (let i = 0; i < 2; i++) await serveStdio(warned, { ...streams(), [oldName]: 4096 }).close();
+    expect(warnings).toEqual([`serveStdio: option "${oldName}" is deprecated and will be removed in the next release; use "${newName}"`]);
+    expect(() => serveStdio(warned, { ...streams(), [oldName]: 4096, [newName]: 4096 })).toThrow(
+      `serveStdio: options "${oldName}" and "${newName}" are both given: "${oldName}" is the deprecated name of "${newName}". Give only "${newName}".`,
+    );
+  });
+
+  it('documents the defaults of before', () => {
+    expect(STDIO_OPTIONS.maxMessageBytes.default).toBe(64 * 1024 * 1024);
+    expect(STDIO_OPTIONS.maxResponseBytes.default).toBe(64 * 1024 * 1024);
+    expect(STDIO_OPTIONS.shutdownGraceMs.default).toBe(2_000);
+  });
+});
