@@ -59,4 +59,9 @@ export {
   type OptionAlias,
   type OptionsReader,
   type ReadOptions,
+  type OptionTableOf,
+  type DefaultedKeys,
+  type AliasKeys,
+  type NestedKeys,
+  type ReadValue,
 } from './validation/option-table';

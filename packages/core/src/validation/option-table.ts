@@ -35,15 +35,20 @@ export interface OptionAlias {
   readonly alias: string;
 }
 
-type OptionTableOf = Readonly<Record<string, OptionRule | OptionAlias>>;
+/** Any option table, whatever options object it describes. */
+export type OptionTableOf = Readonly<Record<string, OptionRule | OptionAlias>>;
 
 /** Every option of `T` (old names included), each with its rule or the name that replaced it. */
 export type OptionTable<T> = { readonly [K in keyof T]-?: OptionRule | OptionAlias };
 
-type DefaultedKeys<Table> = { [K in keyof Table]: Table[K] extends { readonly default: unknown } ? K : never }[keyof Table];
-type AliasKeys<Table> = { [K in keyof Table]: Table[K] extends OptionAlias ? K : never }[keyof Table];
-type NestedKeys<Table> = { [K in keyof Table]: Table[K] extends { readonly table: object } ? K : never }[keyof Table];
-type ReadValue<V, Rule> = Rule extends { readonly type: 'object'; readonly table: infer Sub } ? ReadOptions<V, Sub> : V;
+/** The options of a table that have a default (never undefined once read). */
+export type DefaultedKeys<Table> = { [K in keyof Table]: Table[K] extends { readonly default: unknown } ? K : never }[keyof Table];
+/** The old names of a table (folded into their new names once read). */
+export type AliasKeys<Table> = { [K in keyof Table]: Table[K] extends OptionAlias ? K : never }[keyof Table];
+/** The options of a table that are option objects with a table of their own. */
+export type NestedKeys<Table> = { [K in keyof Table]: Table[K] extends { readonly table: object } ? K : never }[keyof Table];
+/** One option's value once read: a nested option object is read by its own table. */
+export type ReadValue<V, Rule> = Rule extends { readonly type: 'object'; readonly table: infer Sub } ? ReadOptions<V, Sub> : V;
 
 /**
  * The options once read: old names folded into the new, the options with a default never
