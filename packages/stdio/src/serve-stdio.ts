@@ -33,7 +33,8 @@ export interface StdioOptions {
    * When exiting (`exitProcess`) after stdin ended or a signal, the longest wait in ms for the
    * requests in flight to return (cancelled first, on a signal) and for the client to take our
    * output (default 2 000). The process exits 0 at the latest then, so neither a stuck handler
-   * nor a client that stopped reading can keep it alive; each request still running is logged.
+   * nor a client that stopped reading can keep it alive; each request still running is logged,
+   * and a last `shutdown` line says how the shutdown ended (docs/stdio.md).
    */
   shutdownGraceMs?: number;
   /**
@@ -78,6 +79,10 @@ export interface StdioServer {
 
 const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
 const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** How a shutdown ended, in its log line. */
+type ShutdownEnd = 'idle' | 'drained' | 'grace expired' | 'second signal';
 
 /**
  * Serves an app over stdio: newline-delimited JSON-RPC on stdin/stdout (transports, "stdio").
@@ -234,14 +239,15 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     connection.endListens();
     if (pending === 0) finish();
     // The requests in flight get the grace period to answer; it also bounds a handler that never returns.
-    else if (exitProcess) exitAfterGrace();
+    else if (exitProcess) exitAfterGrace('end of input');
   };
   // SIGTERM / SIGINT: stop reading and cancel what is in flight; exit once the cancelled
   // handlers have returned and the client has our output, or when the grace period ends.
-  const onSignal = (): void => {
+  const onSignal = (signal: NodeJS.Signals): void => {
     connection.close();
     stop();
-    exitAfterGrace();
+    exitAfterGrace(signal);
+    for (const name of SIGNALS) process.once(name, onSecondSignal);
   };
 
   const listeners: Array<[NodeJS.EventEmitter, string, Parameters<NodeJS.EventEmitter['on']>[1]]> = [
@@ -268,26 +274,51 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     connection.close();
     resolveClosed();
     // setImmediate lets `closed` handlers run first.
-    if (exitProcess) setImmediate(exitAfterGrace);
+    if (exitProcess) setImmediate(exitAfterGrace, 'end of input');
   }
 
   let exitTimer: NodeJS.Timeout | undefined;
-  function exitAfterGrace(): void {
+  // What began the shutdown and how many requests were in flight then.
+  let began: { trigger: NodeJS.Signals | 'end of input'; pending: number } | undefined;
+  // The shutdown's one log line, written as the process exits.
+  const logShutdown = (ended: ShutdownEnd, abandoned: number): void => {
+    const fields = { trigger: began?.trigger, ended, pending: began?.pending, abandoned };
+    if (ended === 'idle' || ended === 'drained') logger.info(fields, 'shutdown');
+    else logger.warn(fields, 'shutdown');
+  };
+  function exitAfterGrace(trigger: NodeJS.Signals | 'end of input'): void {
     if (exitTimer !== undefined) return;
+    began = { trigger, pending };
     // Not unref'd: a client that stopped reading must not keep the process alive past it.
     exitTimer = setTimeout(() => {
-      logAbandoned(logger, connection.running());
+      const running = connection.running();
+      logAbandoned(logger, running);
       // Answers finished this tick are still queued for the next one, which exit would not wait for.
       flushAll();
+      logShutdown('grace expired', running.length);
       process.exit(0);
     }, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
     // The empty write's callback fires once everything queued before it reached the client.
+    const idle = began.pending === 0;
     const flushThenExit = (): void => {
       flushAll();
-      writeRaw('', () => process.exit(0));
+      writeRaw('', () => {
+        logShutdown(idle ? 'idle' : 'drained', 0);
+        process.exit(0);
+      });
     };
     if (pending === 0) flushThenExit();
     else onIdle = flushThenExit;
+  }
+
+  // A second signal during the grace period ends the process at once, by that signal; its line says so first.
+  function onSecondSignal(signal: NodeJS.Signals): void {
+    for (const name of SIGNALS) process.off(name, onSecondSignal);
+    const running = connection.running();
+    logAbandoned(logger, running);
+    logShutdown('second signal', running.length);
+    // With no listener left but the log's own (which writes the log out first), the default action ends the process.
+    process.kill(process.pid, signal);
   }
 
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
