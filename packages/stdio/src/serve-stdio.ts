@@ -247,7 +247,7 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     connection.close();
     stop();
     exitAfterGrace(signal);
-    for (const name of SIGNALS) process.once(name, onSecondSignal);
+    for (const name of SIGNALS) process.prependListener(name, onSecondSignal);
   };
 
   const listeners: Array<[NodeJS.EventEmitter, string, Parameters<NodeJS.EventEmitter['on']>[1]]> = [
@@ -317,8 +317,9 @@ export function serveStdio(app: McpApp, options: StdioOptions = {}): StdioServer
     const running = connection.running();
     logAbandoned(logger, running);
     logShutdown('second signal', running.length);
-    // With no listener left but the log's own (which writes the log out first), the default action ends the process.
-    process.kill(process.pid, signal);
+    // First in line, so the listeners after it see the signal as before: the log's own (createLogger)
+    // writes the log out, then, alone, gives the signal its default action back. With none, that is ours to do.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   }
 
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
