@@ -278,7 +278,15 @@ describe('outside review of #11 (built apps, real pipes and sockets)', () => {
     let flood = '';
     for (let i = 0; i < 20_000; i++) flood += `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}\n`;
     child.stdin!.write(flood);
-    await sleep(2_000); // neither stdout nor stderr is ever read
+    // Serving (its signal handlers are in place) once the first answer comes; then stdout is read
+    // no more (nor stderr ever), and the flood's answers fill the pipe.
+    await new Promise<void>((resolve) =>
+      child.stdout!.once('data', () => {
+        child.stdout!.pause();
+        resolve();
+      }),
+    );
+    await sleep(2_000);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     // Bounded by the test's time limit: a process held by its pipes never exits.
