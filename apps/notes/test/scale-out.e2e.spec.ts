@@ -292,14 +292,13 @@ describe('notes scaled out on Redis: faults', () => {
       lb.down(A);
       return { action: 'accept', content: { title: 'Orphan', body: 'never saved' } };
     });
-    const started = Date.now();
-    // The server's answer, not the client's timeout: B follows the resumed stream and, once A's
-    // inbox has stayed without a subscriber for its grace (2 s), fails the request.
+    // The server's answer, not the client's timeout (which would reject with another code and
+    // message): B follows the resumed stream and, once A's inbox has stayed without a subscriber
+    // for its grace (2 s), fails the request.
     await expect(client.callTool({ name: 'draft_note', arguments: {} }, undefined, { timeout: 20_000 })).rejects.toMatchObject({
       code: -32603,
       message: expect.stringContaining('The server instance serving this request ended before answering'),
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(lb.log.find((routed) => routed.method === 'GET' && routed.lastEventId !== undefined && routed.lastEventId.includes('-s'))).toMatchObject({
       to: B,
       status: 200,

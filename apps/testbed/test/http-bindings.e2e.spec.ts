@@ -231,8 +231,9 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
 
       // The reader is gone, so the stream may be picked up again where it was left, its head at
       // once although nothing was missed (not at the next keep-alive, 25 s on).
-      const hungUp = Date.now();
-      const deadline = hungUp + 5_000;
+      // Retried while the server has not yet seen the hang-up, for at most 10 s: well before that
+      // keep-alive, which is the property (how fast the retries succeed is not).
+      const deadline = Date.now() + 10_000;
       let resumed: OpenStream | undefined;
       while (!resumed && Date.now() < deadline) {
         const attempt = await OpenStream.open(url, 'GET', { ...get, 'last-event-id': priming![1] });
@@ -240,7 +241,6 @@ describe.each(['http', 'fetch'])('the %s binding of the Streamable HTTP core, ag
         else attempt.hangUp();
       }
       expect(resumed).toBeDefined();
-      expect(Date.now() - hungUp).toBeLessThan(2_000);
       expect((await send(url, 'GET', get)).status).toBe(409);
       resumed!.hangUp();
 

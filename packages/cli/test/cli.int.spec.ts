@@ -93,19 +93,19 @@ describe('mcpkit call', () => {
   });
 
   it('fails with "no answer within" when a handler never settles, exit 1, even one that holds the event loop', async () => {
+    // The message says the --timeout ended it; the test's time limit bounds the wait.
     for (const tool of ['stuck', 'hang']) {
-      const started = Date.now();
       expect(await mcpkit(['call', tool, '--timeout', '300', CONTENT])).toEqual({
         code: 1,
         stdout: '',
         stderr: `error no answer within 300 ms from tool ${tool}\nhint  The handler has not settled, so it was cancelled; --timeout <ms> waits longer (0: for ever).\n`,
       });
-      expect(Date.now() - started).toBeLessThan(10_000);
     }
   });
 
   it('waits as long as --timeout says (0: no limit), and refuses one that is not a number of ms', async () => {
-    expect(await mcpkit(['call', 'late', '--timeout', '5000', CONTENT])).toMatchObject({ code: 0, stdout: 'late but there\n' });
+    // A handler of 300 ms under a 30 s limit: the limit is a bound, never a race with the handler.
+    expect(await mcpkit(['call', 'late', '--timeout', '30000', CONTENT])).toMatchObject({ code: 0, stdout: 'late but there\n' });
     expect(await mcpkit(['call', 'late', '--timeout', '0', CONTENT])).toMatchObject({ code: 0, stdout: 'late but there\n' });
     // No limit, but a promise nothing can settle any more still fails rather than printing nothing.
     expect(await mcpkit(['call', 'stuck', '--timeout', '0', CONTENT])).toMatchObject({

