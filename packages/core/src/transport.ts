@@ -52,6 +52,10 @@ export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snaps
 export {
   readOptions,
   optionTypeError,
+  duration,
+  isApp,
+  assertApp,
+  MAX_TIMER_MS,
   wrongValue,
   resetOptionWarnings,
   type OptionTable,

@@ -20,8 +20,20 @@ const rules = (Object.entries(HTTP_OPTIONS) as Array<[string, OptionRule | { ali
   (entry): entry is [string, OptionRule] => !('alias' in entry[1]) && entry[0] !== 'app',
 );
 
+const durations = rules.filter(([, rule]) => 'unit' in rule && rule.unit === 'ms');
+
 describe('HTTP endpoint options (HTTP_OPTIONS)', () => {
   beforeEach(() => resetOptionWarnings());
+
+  it('bounds every duration by what a Node timer holds (2^31 − 1 ms)', () => {
+    expect(durations.map(([name]) => name)).toEqual(['drainTimeoutMs', 'detachedRequestTimeoutMs', 'sessionIdleTimeoutMs', 'retryMs', 'streamKeepAliveMs']);
+  });
+
+  it.each(durations)('refuses %s over 2^31 − 1 ms, naming it', (name) => {
+    expect(() => resolveOptions({ app, [name]: 3e9 } as McpHttpOptions)).toThrow(
+      `mcpkit HTTP: option "${name}" must be ≤ 2147483647 ms (about 24.8 days) (got 3000000000).`,
+    );
+  });
 
   it.each(rules)('refuses a wrong %s with a TypeError naming it', (name, rule) => {
     expect(() => resolveOptions({ app, [name]: wrongValue(rule) } as McpHttpOptions)).toThrow(

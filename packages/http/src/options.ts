@@ -1,5 +1,5 @@
 import { type McpApp } from '@mcpkit/core';
-import { DEFAULT_MAX_RESPONSE_BYTES, readOptions, optionTypeError, type EncodeLimits, type OptionTable } from '@mcpkit/core/transport';
+import { DEFAULT_MAX_RESPONSE_BYTES, readOptions, optionTypeError, duration, isApp, type EncodeLimits, type OptionTable } from '@mcpkit/core/transport';
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEventStore, type EventStore } from './event-store';
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
@@ -176,7 +176,6 @@ const LEGACY_SSE_PATHS = {
   ssePath: { type: 'string', nonEmpty: true, default: '/sse' },
   messagesPath: { type: 'string', nonEmpty: true, default: '/messages' },
 } as const;
-const isApp = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as McpApp).connect === 'function';
 
 /** The rule and the default of every option of an HTTP endpoint, checked once by `resolveOptions` (docs/http.md lists them). */
 export const HTTP_OPTIONS = {
@@ -189,12 +188,12 @@ export const HTTP_OPTIONS = {
   maxMessageBytes: { type: 'integer', min: 1, default: 4 * MiB },
   bodyLimit: { alias: 'maxMessageBytes' },
   maxDrainBytes: { type: 'integer', min: 0, default: 64 * MiB },
-  drainTimeoutMs: { type: 'integer', min: 0, default: 10_000 },
+  drainTimeoutMs: duration({ min: 0, default: 10_000 }),
   maxListens: { type: 'integer', min: 1, default: 1_000 },
-  detachedRequestTimeoutMs: { type: 'integer', min: 1, default: 5 * 60 * 1000 },
+  detachedRequestTimeoutMs: duration({ min: 1, default: 5 * 60 * 1000 }),
   maxDetachedRequests: { type: 'integer', min: 1, default: 1_000 },
   maxSessions: { type: 'integer', min: 1, default: 10_000 },
-  sessionIdleTimeoutMs: { type: 'integer', min: 1, default: 30 * 60 * 1000 },
+  sessionIdleTimeoutMs: duration({ min: 1, default: 30 * 60 * 1000 }),
   sessionStore: { type: 'object', methods: ['get', 'set', 'delete'], defaultText: 'new MemorySessionStore()' },
   router: { type: 'object', methods: ['start', 'send'], defaultText: 'none' },
   eventStore: { type: 'object', methods: ['append', 'after'], defaultText: 'a MemoryEventStore bounded by maxEventBytesPerSession and maxEventBytes' },
@@ -204,8 +203,8 @@ export const HTTP_OPTIONS = {
   maxResponseSize: { alias: 'maxResponseBytes' },
   maxBatchResponseBytes: { type: 'integer', min: 1, defaultText: 'maxMessageBytes' },
   maxBatchResponseSize: { alias: 'maxBatchResponseBytes' },
-  retryMs: { type: 'integer', min: 0, default: 1_000 },
-  streamKeepAliveMs: { type: 'integer', min: 0, default: 25_000 },
+  retryMs: duration({ min: 0, default: 1_000 }),
+  streamKeepAliveMs: duration({ min: 0, default: 25_000 }),
   keepAliveMs: { alias: 'streamKeepAliveMs' },
   standaloneStream: { type: 'boolean', default: true },
   legacySse: {

@@ -26,6 +26,17 @@ describe('createApp options (APP_OPTIONS)', () => {
     expect(error.fixes).toHaveLength(1);
   });
 
+  it.each(['requestTimeoutMs', 'toolTimeoutMs', 'tasks.defaultTtlMs', 'tasks.maxTtlMs', 'tasks.pollIntervalMs'])(
+    'refuses %s over 2^31 − 1 ms (a Node timer would fire at once)',
+    (path) => {
+      const [outer, inner] = path.split('.');
+      const given = inner === undefined ? { [outer]: 3e9 } : { [outer]: { [inner]: 3e9 } };
+      expect(thrown({ ...base, ...given }).problem).toBe(`createApp: option "${path}" must be ≤ 2147483647 ms (about 24.8 days) (got 3000000000)`);
+      const atMost = inner === undefined ? { [outer]: 2_147_483_647 } : { [outer]: { [inner]: 2_147_483_647 } };
+      expect(() => createApp({ ...base, ...atMost })).not.toThrow();
+    },
+  );
+
   it('says what was wrong and what to give', () => {
     const error = thrown({ ...base, maxRequestsInFlight: -3 });
     expect(error.problem).toBe('createApp: option "maxRequestsInFlight" must be an integer ≥ 1 (got -3)');
@@ -33,7 +44,7 @@ describe('createApp options (APP_OPTIONS)', () => {
   });
 
   it.each([
-    [{ tasks: { maxTtlMs: 0 } }, 'option "tasks.maxTtlMs" must be an integer ≥ 1 (got 0)'],
+    [{ tasks: { maxTtlMs: 0 } }, 'option "tasks.maxTtlMs" must be an integer from 1 to 2147483647 (got 0)'],
     [{ tasks: { ttl: 5 } }, 'option "tasks.ttl" is unknown'],
     [{ cache: { tools: {} } }, 'option "cache.tools" is unknown'],
     [{ cache: { reads: { scope: 'everyone' } } }, 'option "cache.reads.scope" must be one of "public", "private" (got "everyone")'],

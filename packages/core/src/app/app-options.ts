@@ -12,7 +12,7 @@ import type { RateLimitStore } from './rate-limit-store';
 import type { RequestStateStore } from './request-state-store';
 import type { TokenBudgetOptions } from './token-budget-options';
 import { LOG_LEVELS } from '../logging/log-levels';
-import type { OptionTable } from '../validation/option-table';
+import { duration, type OptionTable } from '../validation/option-table';
 
 /**
  * Options of `createApp`: the server's identity (`serverInfo`) and what it serves. Each option's
@@ -166,9 +166,9 @@ export const APP_OPTIONS = {
     default: false,
   },
   subscriptions: { type: 'boolean', default: false },
-  requestTimeoutMs: { type: 'number', above: 0, default: 60_000 },
+  requestTimeoutMs: duration({ type: 'number', above: 0, default: 60_000 }),
   dynamic: { type: 'boolean', default: false },
-  toolTimeoutMs: { type: 'number', above: 0, defaultText: 'no limit' },
+  toolTimeoutMs: duration({ type: 'number', above: 0, defaultText: 'no limit' }),
   maxBatchLength: positive(100),
   maxRequestsInFlight: positive(1_000),
   // ~10 MB per session at the longest URIs (8 KiB each).
@@ -189,9 +189,9 @@ export const APP_OPTIONS = {
     type: 'object',
     table: {
       store: { type: 'object', methods: ['create', 'get'], defaultText: 'new MemoryTaskStore()' },
-      defaultTtlMs: positive(3_600_000),
-      maxTtlMs: positive(86_400_000),
-      pollIntervalMs: positive(1_000),
+      defaultTtlMs: duration({ min: 1, default: 3_600_000 }),
+      maxTtlMs: duration({ min: 1, default: 86_400_000 }),
+      pollIntervalMs: duration({ min: 1, default: 1_000 }),
       pageSize: positive(50),
     },
     default: {},
