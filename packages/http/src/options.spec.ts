@@ -8,8 +8,15 @@ import { LOOPBACK_HOSTS } from './host-origin';
 function appWithWarnings() {
   const warnings: string[] = [];
   const quiet = () => undefined;
-  const logger = { level: 'info', info: quiet, debug: quiet, error: quiet, warn: (message: string) => warnings.push(message) } as unknown as Logger &
-    Record<string, unknown>;
+  const logger = {
+    level: 'info',
+    trace: quiet,
+    debug: quiet,
+    info: quiet,
+    error: quiet,
+    fatal: quiet,
+    warn: (message: string) => warnings.push(message),
+  } as unknown as Logger & Record<string, unknown>;
   logger.child = () => logger;
   const app = createApp({ name: 'opts', version: '1.0.0', providers: [], logger });
   return { app, warnings };
@@ -52,6 +59,22 @@ describe('HTTP endpoint options (HTTP_OPTIONS)', () => {
   it('requires the app made by createApp', () => {
     expect(() => resolveOptions({} as McpHttpOptions)).toThrow('mcpkit HTTP: option "app" is required: the app made by createApp');
     expect(() => resolveOptions({ app: {} } as McpHttpOptions)).toThrow('option "app" must be the app made by createApp (got an object)');
+  });
+
+  it('requires every method of a SessionRouter of the router', () => {
+    const router = { instanceId: 'a', start: () => undefined, send: async () => undefined };
+    expect(() => resolveOptions({ app, router } as never)).toThrow(
+      'option "router" must be an object with start(), send(), created(), attach(), forward(), subscribe(), subscribed(), deleteSession() and close() (got an object)',
+    );
+  });
+
+  it('reads own properties only: a polluted Object.prototype.allowedHosts does not turn off the Host check', () => {
+    (Object.prototype as Record<string, unknown>).allowedHosts = ['*'];
+    try {
+      expect(resolveOptions({ app }).allowedHosts).toEqual(LOOPBACK_HOSTS);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).allowedHosts;
+    }
   });
 
   it('refuses an unknown option, suggesting a close one', () => {

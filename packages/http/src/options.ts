@@ -195,7 +195,11 @@ export const HTTP_OPTIONS = {
   maxSessions: { type: 'integer', min: 1, default: 10_000 },
   sessionIdleTimeoutMs: duration({ min: 1, default: 30 * 60 * 1000 }),
   sessionStore: { type: 'object', methods: ['get', 'set', 'delete'], defaultText: 'new MemorySessionStore()' },
-  router: { type: 'object', methods: ['start', 'send'], defaultText: 'none' },
+  router: {
+    type: 'object',
+    methods: ['start', 'send', 'created', 'attach', 'forward', 'subscribe', 'subscribed', 'deleteSession', 'close'],
+    defaultText: 'none',
+  },
   eventStore: { type: 'object', methods: ['append', 'after'], defaultText: 'a MemoryEventStore bounded by maxEventBytesPerSession and maxEventBytes' },
   maxEventBytesPerSession: { type: 'integer', min: 1, default: DEFAULT_MAX_EVENT_BYTES_PER_SESSION },
   maxEventBytes: { type: 'integer', min: 1, default: DEFAULT_MAX_EVENT_BYTES },

@@ -6,8 +6,15 @@ import { serveStdio, STDIO_OPTIONS, type StdioOptions } from './serve-stdio';
 function appWithWarnings() {
   const warnings: string[] = [];
   const quiet = () => undefined;
-  const logger = { level: 'silent', info: quiet, debug: quiet, error: quiet, warn: (message: string) => warnings.push(message) } as unknown as Logger &
-    Record<string, unknown>;
+  const logger = {
+    level: 'silent',
+    trace: quiet,
+    debug: quiet,
+    info: quiet,
+    error: quiet,
+    fatal: quiet,
+    warn: (message: string) => warnings.push(message),
+  } as unknown as Logger & Record<string, unknown>;
   logger.child = () => logger;
   return { app: createApp({ name: 'opts', version: '1.0.0', providers: [], logger }), warnings };
 }

@@ -53,6 +53,14 @@ describe('createApp options (APP_OPTIONS)', () => {
     [{ clientLogging: { defaultLevel: 'loud' } }, 'option "clientLogging.defaultLevel" must be one of "debug"'],
     [{ tokenBudget: { limit: 'many' } }, 'option "tokenBudget.limit" must be an integer ≥ 1 (got "many")'],
     [{ impliedScopes: { 'notes:write': 'notes:read' } }, 'option "impliedScopes" must be an object mapping each scope'],
+    [
+      { logger: { info: () => undefined, warn: () => undefined, child: () => undefined } },
+      'option "logger" must be an object with trace(), debug(), info(), warn(), error(), fatal() and child() (got an object)',
+    ],
+    [
+      { tasks: { store: { create: async () => undefined, get: async () => undefined } } },
+      'option "tasks.store" must be an object with create(), get(), update() and list() (got an object)',
+    ],
   ])('checks nested options: %j', (given, message) => {
     expect(thrown({ ...base, ...given }).problem).toContain(message);
   });

@@ -158,7 +158,7 @@ export const APP_OPTIONS = {
   instructions: { type: 'string' },
   providers: { type: 'array', required: true },
   resolve: { type: 'function', defaultText: 'new Class()' },
-  logger: { type: 'object', methods: ['info', 'warn', 'child'], defaultText: 'JSON lines on stderr at LOG_LEVEL' },
+  logger: { type: 'object', methods: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'child'], defaultText: 'JSON lines on stderr at LOG_LEVEL' },
   logArguments: { type: 'boolean', default: false },
   clientLogging: {
     type: 'anyOf',
@@ -188,7 +188,7 @@ export const APP_OPTIONS = {
   tasks: {
     type: 'object',
     table: {
-      store: { type: 'object', methods: ['create', 'get'], defaultText: 'new MemoryTaskStore()' },
+      store: { type: 'object', methods: ['create', 'get', 'update', 'list'], defaultText: 'new MemoryTaskStore()' },
       defaultTtlMs: duration({ min: 1, default: 3_600_000 }),
       maxTtlMs: duration({ min: 1, default: 86_400_000 }),
       pollIntervalMs: duration({ min: 1, default: 1_000 }),

@@ -71,6 +71,23 @@ describe('readOptions', () => {
     expect(() => readOptions(TIMERS, { timeoutMs: 0 }, reader().reader)).toThrow(/option "timeoutMs" must be a number > 0 and ≤ 2147483647 \(got 0\)/);
   });
 
+  it('reads own properties only, nested too: a polluted Object.prototype is no option', () => {
+    const NESTED = { mode: LIMITS.mode, inner: { type: 'object', table: { mode: LIMITS.mode }, default: {} } } as const satisfies OptionTable<{
+      mode?: 'a' | 'b';
+      inner?: { mode?: 'a' | 'b' };
+    }>;
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.mode = 'b';
+    prototype.thingLimit = 99;
+    try {
+      expect(readOptions(LIMITS, {}, reader().reader)).toEqual({ maxThingBytes: 10, mode: 'a' });
+      expect(readOptions(NESTED, { inner: {} }, reader().reader)).toEqual({ mode: 'a', inner: { mode: 'a' } });
+    } finally {
+      delete prototype.mode;
+      delete prototype.thingLimit;
+    }
+  });
+
   it('refuses unknown names, with a suggestion within two edits or a change of case', () => {
     const read = (given: object) => () => readOptions(LIMITS, given as Limits, reader().reader);
     expect(read({ maxThingByte: 1 })).toThrow(/option "maxThingByte" is unknown; did you mean "maxThingBytes"\?/);

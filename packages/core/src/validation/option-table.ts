@@ -124,6 +124,8 @@ export function readOptions<T extends object, const Table extends OptionTable<T>
 
 function readTable(table: OptionTableOf, given: Record<string, unknown>, reader: OptionsReader, prefix: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  // Own properties only: what Object.prototype holds (polluted or not) is no option.
+  const own = (key: string): unknown => (Object.hasOwn(given, key) ? given[key] : undefined);
   for (const key of Object.keys(given)) {
     if (given[key] === undefined || Object.hasOwn(table, key)) continue;
     const current = Object.keys(table).filter((name) => !('alias' in table[name]));
@@ -137,9 +139,9 @@ function readTable(table: OptionTableOf, given: Record<string, unknown>, reader:
   }
   for (const [key, entry] of Object.entries(table)) {
     if ('alias' in entry) continue;
-    const oldName = Object.keys(table).find((name) => (table[name] as Partial<OptionAlias>).alias === key && given[name] !== undefined);
+    const oldName = Object.keys(table).find((name) => (table[name] as Partial<OptionAlias>).alias === key && own(name) !== undefined);
     let name = key;
-    let value = given[key];
+    let value = own(key);
     if (oldName !== undefined) {
       if (value !== undefined) {
         fail(
@@ -150,7 +152,7 @@ function readTable(table: OptionTableOf, given: Record<string, unknown>, reader:
       }
       deprecated(reader, prefix + oldName, prefix + key);
       name = oldName;
-      value = given[oldName];
+      value = own(oldName);
     }
     if (value === undefined) {
       if (entry.required) fail(reader, `option "${prefix}${key}" is required: ${expected(entry)}`, hintOf(entry, key));
@@ -242,7 +244,7 @@ export function expected(rule: OptionRule): string {
     case 'array':
       return 'an array';
     case 'object':
-      return rule.methods?.length ? `an object with ${rule.methods.map((method) => `${method}()`).join(' and ')}` : 'an object';
+      return rule.methods?.length ? `an object with ${listed(rule.methods.map((method) => `${method}()`))}` : 'an object';
     case 'anyOf':
       return rule.rules.map(expected).join(' or ');
     case 'custom':
@@ -260,6 +262,11 @@ function expectedNumber(rule: Extract<OptionRule, { type: 'integer' | 'number' }
   if (low !== undefined) return `${noun} ${low}`;
   if (rule.max !== undefined) return `${noun} ≤ ${rule.max}`;
   return rule.type === 'integer' ? 'an integer' : 'a finite number';
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 function shown(value: unknown): string {
