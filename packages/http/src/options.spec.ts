@@ -61,6 +61,17 @@ describe('HTTP endpoint options (HTTP_OPTIONS)', () => {
     expect(() => resolveOptions({ app: {} } as McpHttpOptions)).toThrow('option "app" must be the app made by createApp (got an object)');
   });
 
+  it.each([
+    [{ path: 'mcp' }, 'path', '"mcp"'],
+    [{ path: '/mcp?x=1' }, 'path', '"/mcp?x=1"'],
+    [{ legacySse: { ssePath: 'sse' } }, 'legacySse.ssePath', '"sse"'],
+    [{ legacySse: { messagesPath: '/messages#m' } }, 'legacySse.messagesPath', '"/messages#m"'],
+  ])('refuses a path not starting with "/": %j', (given, name, shownValue) => {
+    expect(() => resolveOptions({ app, ...given } as McpHttpOptions)).toThrow(
+      `mcpkit HTTP: option "${name}" must be a path starting with "/" (no "?", "#" or spaces) (got ${shownValue}).`,
+    );
+  });
+
   it('requires every method of a SessionRouter of the router', () => {
     const router = { instanceId: 'a', start: () => undefined, send: async () => undefined };
     expect(() => resolveOptions({ app, router } as never)).toThrow(

@@ -172,15 +172,23 @@ export interface ResolvedHttpOptions {
 }
 
 const MiB = 1024 * 1024;
+/** A URL path the endpoint is served at: from "/", without a query, a fragment or white space (Fastify asserts as much, naming no option). */
+const urlPath = <const Default extends string>(fallback: Default) =>
+  ({
+    type: 'custom',
+    expected: 'a path starting with "/" (no "?", "#" or spaces)',
+    test: (value: unknown) => typeof value === 'string' && /^\/[^?#\s]*$/.test(value),
+    default: fallback,
+  }) as const;
 const LEGACY_SSE_PATHS = {
-  ssePath: { type: 'string', nonEmpty: true, default: '/sse' },
-  messagesPath: { type: 'string', nonEmpty: true, default: '/messages' },
+  ssePath: urlPath('/sse'),
+  messagesPath: urlPath('/messages'),
 } as const;
 
 /** The rule and the default of every option of an HTTP endpoint, checked once by `resolveOptions` (docs/http.md lists them). */
 export const HTTP_OPTIONS = {
   app: { type: 'custom', expected: 'the app made by createApp', test: isApp, required: true },
-  path: { type: 'string', nonEmpty: true, default: '/mcp' },
+  path: urlPath('/mcp'),
   sessions: { type: 'boolean', default: true },
   responseMode: { type: 'enum', values: ['auto', 'json', 'sse'], default: 'auto' },
   allowedHosts: { type: 'strings', default: LOOPBACK_HOSTS },
