@@ -32,10 +32,18 @@ describe('createApp options (APP_OPTIONS)', () => {
       const [outer, inner] = path.split('.');
       const given = inner === undefined ? { [outer]: 3e9 } : { [outer]: { [inner]: 3e9 } };
       expect(thrown({ ...base, ...given }).problem).toBe(`createApp: option "${path}" must be ≤ 2147483647 ms (about 24.8 days) (got 3000000000)`);
-      const atMost = inner === undefined ? { [outer]: 2_147_483_647 } : { [outer]: { [inner]: 2_147_483_647 } };
+      const atMost = inner === undefined ? { [outer]: 2_147_483_647 } : { [outer]: { maxTtlMs: 2_147_483_647, [inner]: 2_147_483_647 } };
       expect(() => createApp({ ...base, ...atMost })).not.toThrow();
     },
   );
+
+  it('refuses tasks.defaultTtlMs over tasks.maxTtlMs, naming both; a default default is cut to maxTtlMs', () => {
+    const error = thrown({ ...base, tasks: { defaultTtlMs: 10_000, maxTtlMs: 5_000 } });
+    expect(error.problem).toBe('createApp: option "tasks.defaultTtlMs" (10000 ms) must not exceed "tasks.maxTtlMs" (5000 ms)');
+    expect(error.fixes).toEqual(['Lower "tasks.defaultTtlMs" to at most "tasks.maxTtlMs", or raise "tasks.maxTtlMs".']);
+    expect(() => createApp({ ...base, tasks: { defaultTtlMs: 5_000, maxTtlMs: 5_000 } })).not.toThrow();
+    expect(() => createApp({ ...base, tasks: { maxTtlMs: 5_000 } })).not.toThrow();
+  });
 
   it('says what was wrong and what to give', () => {
     const error = thrown({ ...base, maxRequestsInFlight: -3 });
