@@ -47,6 +47,7 @@ export {
   sessionlessClient,
 } from './eras/handshake/http';
 export { HTTP_ERAS } from './eras/http-eras';
+export { eraName } from './eras/era-name';
 export { handshakeHttp, handshakeHttpStatus, isHandshakeVersion, statelessHttp } from './eras/deprecated-names';
 export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';
 export {
