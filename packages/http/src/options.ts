@@ -21,7 +21,7 @@ export interface McpHttpOptions {
   app: McpApp;
   /** Path of the MCP endpoint (default `/mcp`). The plugin ignores Fastify's `prefix`… unless you register it inside a prefixed plugin. */
   path?: string;
-  /** Handshake-era sessions with `Mcp-Session-Id` (default true); false serves every request on its own. */
+  /** Legacy-era sessions with `Mcp-Session-Id` (default true); false serves every request on its own. */
   sessions?: boolean;
   /**
    * `auto` (default): JSON, unless the handler sends something before its result, which turns

@@ -59,7 +59,7 @@ export interface AppOptions extends Implementation {
    */
   maxRequestsInFlight?: number;
   /**
-   * Most resources one handshake-era session (an HTTP session, a stdio connection, a legacy SSE
+   * Most resources one legacy-era session (an HTTP session, a stdio connection, a legacy SSE
    * stream) is subscribed to at once through `resources/subscribe` (default 1 000). Subscribing to
    * one more is `-32602` with `data.limit`, and nothing changes; unsubscribing makes room.
    */
