@@ -72,6 +72,25 @@ describe('HTTP endpoint options (HTTP_OPTIONS)', () => {
     );
   });
 
+  it.each([
+    [
+      { auth: { resource: 'https://x/mcp', authorizationServers: ['https://as'], verifier: { verify: async () => undefined }, anonymus: 'allow' } },
+      'auth.anonymus',
+      'auth.anonymous',
+    ],
+    [{ rateLimit: { limit: 1, windowMs: 1000, stor: {} } }, 'rateLimit.stor', 'rateLimit.store'],
+    [{ serverCard: { ulr: 'https://x' } }, 'serverCard.ulr', 'serverCard.url'],
+  ])('refuses a typo in a nested option: %j', (given, typo, meant) => {
+    expect(() => resolveOptions({ app, ...given } as McpHttpOptions)).toThrow(`mcpkit HTTP: option "${typo}" is unknown; did you mean "${meant}"?`);
+  });
+
+  it('checks the types of the nested options it knows', () => {
+    expect(() => resolveOptions({ app, serverCard: { url: 5 } } as never)).toThrow('option "serverCard.url" must be a non-empty string (got 5)');
+    expect(() => resolveOptions({ app, auth: { anonymous: 'maybe' } } as never)).toThrow(
+      'option "auth.anonymous" must be one of "deny", "allow" (got "maybe")',
+    );
+  });
+
   it('requires every method of a SessionRouter of the router', () => {
     const router = { instanceId: 'a', start: () => undefined, send: async () => undefined };
     expect(() => resolveOptions({ app, router } as never)).toThrow(

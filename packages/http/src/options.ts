@@ -180,6 +180,32 @@ const urlPath = <const Default extends string>(fallback: Default) =>
     test: (value: unknown) => typeof value === 'string' && /^\/[^?#\s]*$/.test(value),
     default: fallback,
   }) as const;
+/** An option the object it configures checks itself, with its own message (ResourceServer, EndpointRateLimit): here only its name is known. */
+const checkedBy = (owner: string) => ({ type: 'custom', expected: `what ${owner} accepts`, test: () => true }) as const;
+/** `auth`: the names of ResourceServerOptions, so a typo (anonymus) is refused, not ignored. */
+const AUTH_OPTIONS = {
+  resource: checkedBy('auth'),
+  authorizationServers: checkedBy('auth'),
+  verifier: checkedBy('auth'),
+  scopesSupported: { type: 'strings' },
+  anonymous: { type: 'enum', values: ['deny', 'allow'] },
+  metadataAtRoot: { type: 'boolean' },
+  resourceName: { type: 'string' },
+  resourceDocumentation: { type: 'string' },
+} as const satisfies OptionTable<ResourceServerOptions>;
+/** `rateLimit`: the names of EndpointRateLimitOptions (a typo such as stor is refused). */
+const RATE_LIMIT_OPTIONS = {
+  limit: checkedBy('rateLimit'),
+  windowMs: checkedBy('rateLimit'),
+  by: checkedBy('rateLimit'),
+  store: checkedBy('rateLimit'),
+  now: checkedBy('rateLimit'),
+} as const satisfies OptionTable<EndpointRateLimitOptions>;
+const SERVER_CARD_OPTIONS = {
+  name: { type: 'string', nonEmpty: true },
+  description: { type: 'string', nonEmpty: true },
+  url: { type: 'string', nonEmpty: true },
+} as const satisfies OptionTable<ServerCardEndpointOptions>;
 const LEGACY_SSE_PATHS = {
   ssePath: urlPath('/sse'),
   messagesPath: urlPath('/messages'),
@@ -224,9 +250,9 @@ export const HTTP_OPTIONS = {
     rules: [{ type: 'boolean' }, { type: 'object', table: LEGACY_SSE_PATHS }],
     default: false,
   },
-  auth: { type: 'object', defaultText: 'none' },
-  rateLimit: { type: 'object', defaultText: 'none' },
-  serverCard: { type: 'anyOf', rules: [{ type: 'boolean' }, { type: 'object' }], default: false },
+  auth: { type: 'object', table: AUTH_OPTIONS, defaultText: 'none' },
+  rateLimit: { type: 'object', table: RATE_LIMIT_OPTIONS, defaultText: 'none' },
+  serverCard: { type: 'anyOf', rules: [{ type: 'boolean' }, { type: 'object', table: SERVER_CARD_OPTIONS }], default: false },
 } as const satisfies OptionTable<McpHttpOptions>;
 
 /**
@@ -254,8 +280,9 @@ export function resolveOptions(given: McpHttpOptions): ResolvedHttpOptions {
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
     eventStore: options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: options.maxEventBytesPerSession, maxBytes: options.maxEventBytes }),
     router: options.router,
-    auth: options.auth,
-    rateLimit: options.rateLimit,
+    // Checked above; given on as given (the verifier, the store …), not as the copy read.
+    auth: given.auth,
+    rateLimit: given.rateLimit,
     limits: Object.freeze({ maxMessageBytes: options.maxResponseBytes, maxBatchBytes: options.maxBatchResponseBytes ?? options.maxMessageBytes }),
     // An object was read against LEGACY_SSE_PATHS, its defaults applied.
     httpSse:
