@@ -47,11 +47,16 @@ export {
   sessionlessClient,
 } from './eras/handshake/http';
 export { HTTP_ERAS } from './eras/http-eras';
+export { eraName } from './eras/era-name';
 export { handshakeHttp, handshakeHttpStatus, isHandshakeVersion, statelessHttp } from './eras/deprecated-names';
 export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';
 export {
   readOptions,
   optionTypeError,
+  duration,
+  isApp,
+  assertApp,
+  MAX_TIMER_MS,
   wrongValue,
   resetOptionWarnings,
   type OptionTable,

@@ -14,12 +14,39 @@ const rules = (Object.entries(SERVE_HTTP_OPTIONS) as Array<[string, OptionRule |
   (entry): entry is [string, OptionRule] => !('alias' in entry[1]),
 );
 
+const durations = rules.filter(([, rule]) => 'unit' in rule && rule.unit === 'ms');
+
 describe("serveHttp options (SERVE_HTTP_OPTIONS: its own and the endpoint's)", () => {
   beforeEach(() => resetOptionWarnings());
+
+  it('bounds every duration by what a Node timer holds (2^31 − 1 ms)', () => {
+    expect(durations.map(([name]) => name)).toEqual([
+      'receiveTimeoutMs',
+      'connectionTimeoutMs',
+      'keepAliveTimeoutMs',
+      'drainTimeoutMs',
+      'detachedRequestTimeoutMs',
+      'sessionIdleTimeoutMs',
+      'retryMs',
+      'streamKeepAliveMs',
+    ]);
+  });
+
+  it.each(durations)('refuses %s over 2^31 − 1 ms, naming it', async (name) => {
+    await expect(serveHttp(app, { port: 0, [name]: 3e9 } as ServeHttpOptions)).rejects.toThrow(
+      `serveHttp: option "${name}" must be ≤ 2147483647 ms (about 24.8 days) (got 3000000000).`,
+    );
+  });
 
   it.each(rules)('refuses a wrong %s with a TypeError naming it, before listening', async (name, rule) => {
     const given = { port: 0, [name]: wrongValue(rule) } as ServeHttpOptions;
     await expect(serveHttp(app, given)).rejects.toThrow(new RegExp(`^serveHttp: option "${name}" must be .+ \\(got .+\\)\\. Give `));
+  });
+
+  it.each([undefined, {}, { logger: {} }])('refuses a first argument that is not an app (%j), not blaming an option', async (notAnApp) => {
+    await expect(serveHttp(notAnApp as never, { port: 0 })).rejects.toThrow(
+      /^serveHttp: the first argument must be the app made by createApp \(got (undefined|an object)\)\. Call serveHttp\(createApp/,
+    );
   });
 
   it("refuses an unknown option, suggesting a close one among its own and the endpoint's", async () => {

@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { McpApp } from '@mcpkit/core';
-import { readOptions, optionTypeError, type OptionTable } from '@mcpkit/core/transport';
+import { readOptions, optionTypeError, duration, assertApp, type OptionTable } from '@mcpkit/core/transport';
 import { clientErrorResult, HTTP_OPTIONS } from '@mcpkit/http';
 import type { McpHttpOptions } from '@mcpkit/http';
 import { mcpkit } from './plugin';
@@ -58,11 +58,11 @@ export const SERVE_HTTP_OPTIONS = {
   host: { type: 'string', nonEmpty: true, default: '127.0.0.1' },
   port: { type: 'integer', min: 0, max: 65_535, default: 3000 },
   requestLogging: { type: 'boolean', default: false },
-  receiveTimeoutMs: { type: 'integer', min: 0, default: 30_000 },
+  receiveTimeoutMs: duration({ min: 0, default: 30_000 }),
   requestTimeout: { alias: 'receiveTimeoutMs' },
-  connectionTimeoutMs: { type: 'integer', min: 0, default: 10 * 60_000 },
+  connectionTimeoutMs: duration({ min: 0, default: 10 * 60_000 }),
   connectionTimeout: { alias: 'connectionTimeoutMs' },
-  keepAliveTimeoutMs: { type: 'integer', min: 0, default: 72_000 },
+  keepAliveTimeoutMs: duration({ min: 0, default: 72_000 }),
   keepAliveTimeout: { alias: 'keepAliveTimeoutMs' },
   maxConnections: { type: 'integer', min: 1, default: 10_000 },
   ...ENDPOINT_OPTIONS,
@@ -111,6 +111,7 @@ export interface HttpServer {
  * console.error(`MCP endpoint: ${server.url}`);
  */
 export async function serveHttp(app: McpApp, given: ServeHttpOptions = {}): Promise<HttpServer> {
+  assertApp('serveHttp', app);
   const options = readOptions(SERVE_HTTP_OPTIONS, given, {
     label: 'serveHttp',
     fail: optionTypeError,

@@ -8,8 +8,15 @@ import { LOOPBACK_HOSTS } from './host-origin';
 function appWithWarnings() {
   const warnings: string[] = [];
   const quiet = () => undefined;
-  const logger = { level: 'info', info: quiet, debug: quiet, error: quiet, warn: (message: string) => warnings.push(message) } as unknown as Logger &
-    Record<string, unknown>;
+  const logger = {
+    level: 'info',
+    trace: quiet,
+    debug: quiet,
+    info: quiet,
+    error: quiet,
+    fatal: quiet,
+    warn: (message: string) => warnings.push(message),
+  } as unknown as Logger & Record<string, unknown>;
   logger.child = () => logger;
   const app = createApp({ name: 'opts', version: '1.0.0', providers: [], logger });
   return { app, warnings };
@@ -20,8 +27,20 @@ const rules = (Object.entries(HTTP_OPTIONS) as Array<[string, OptionRule | { ali
   (entry): entry is [string, OptionRule] => !('alias' in entry[1]) && entry[0] !== 'app',
 );
 
+const durations = rules.filter(([, rule]) => 'unit' in rule && rule.unit === 'ms');
+
 describe('HTTP endpoint options (HTTP_OPTIONS)', () => {
   beforeEach(() => resetOptionWarnings());
+
+  it('bounds every duration by what a Node timer holds (2^31 − 1 ms)', () => {
+    expect(durations.map(([name]) => name)).toEqual(['drainTimeoutMs', 'detachedRequestTimeoutMs', 'sessionIdleTimeoutMs', 'retryMs', 'streamKeepAliveMs']);
+  });
+
+  it.each(durations)('refuses %s over 2^31 − 1 ms, naming it', (name) => {
+    expect(() => resolveOptions({ app, [name]: 3e9 } as McpHttpOptions)).toThrow(
+      `mcpkit HTTP: option "${name}" must be ≤ 2147483647 ms (about 24.8 days) (got 3000000000).`,
+    );
+  });
 
   it.each(rules)('refuses a wrong %s with a TypeError naming it', (name, rule) => {
     expect(() => resolveOptions({ app, [name]: wrongValue(rule) } as McpHttpOptions)).toThrow(
@@ -40,6 +59,52 @@ describe('HTTP endpoint options (HTTP_OPTIONS)', () => {
   it('requires the app made by createApp', () => {
     expect(() => resolveOptions({} as McpHttpOptions)).toThrow('mcpkit HTTP: option "app" is required: the app made by createApp');
     expect(() => resolveOptions({ app: {} } as McpHttpOptions)).toThrow('option "app" must be the app made by createApp (got an object)');
+  });
+
+  it.each([
+    [{ path: 'mcp' }, 'path', '"mcp"'],
+    [{ path: '/mcp?x=1' }, 'path', '"/mcp?x=1"'],
+    [{ legacySse: { ssePath: 'sse' } }, 'legacySse.ssePath', '"sse"'],
+    [{ legacySse: { messagesPath: '/messages#m' } }, 'legacySse.messagesPath', '"/messages#m"'],
+  ])('refuses a path not starting with "/": %j', (given, name, shownValue) => {
+    expect(() => resolveOptions({ app, ...given } as McpHttpOptions)).toThrow(
+      `mcpkit HTTP: option "${name}" must be a path starting with "/" (no "?", "#" or spaces) (got ${shownValue}).`,
+    );
+  });
+
+  it.each([
+    [
+      { auth: { resource: 'https://x/mcp', authorizationServers: ['https://as'], verifier: { verify: async () => undefined }, anonymus: 'allow' } },
+      'auth.anonymus',
+      'auth.anonymous',
+    ],
+    [{ rateLimit: { limit: 1, windowMs: 1000, stor: {} } }, 'rateLimit.stor', 'rateLimit.store'],
+    [{ serverCard: { ulr: 'https://x' } }, 'serverCard.ulr', 'serverCard.url'],
+  ])('refuses a typo in a nested option: %j', (given, typo, meant) => {
+    expect(() => resolveOptions({ app, ...given } as McpHttpOptions)).toThrow(`mcpkit HTTP: option "${typo}" is unknown; did you mean "${meant}"?`);
+  });
+
+  it('checks the types of the nested options it knows', () => {
+    expect(() => resolveOptions({ app, serverCard: { url: 5 } } as never)).toThrow('option "serverCard.url" must be a non-empty string (got 5)');
+    expect(() => resolveOptions({ app, auth: { anonymous: 'maybe' } } as never)).toThrow(
+      'option "auth.anonymous" must be one of "deny", "allow" (got "maybe")',
+    );
+  });
+
+  it('requires every method of a SessionRouter of the router', () => {
+    const router = { instanceId: 'a', start: () => undefined, send: async () => undefined };
+    expect(() => resolveOptions({ app, router } as never)).toThrow(
+      'option "router" must be an object with start(), send(), created(), attach(), forward(), subscribe(), subscribed(), deleteSession() and close() (got an object)',
+    );
+  });
+
+  it('reads own properties only: a polluted Object.prototype.allowedHosts does not turn off the Host check', () => {
+    (Object.prototype as Record<string, unknown>).allowedHosts = ['*'];
+    try {
+      expect(resolveOptions({ app }).allowedHosts).toEqual(LOOPBACK_HOSTS);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).allowedHosts;
+    }
   });
 
   it('refuses an unknown option, suggesting a close one', () => {

@@ -1,5 +1,5 @@
 import { type McpApp } from '@mcpkit/core';
-import { DEFAULT_MAX_RESPONSE_BYTES, readOptions, optionTypeError, type EncodeLimits, type OptionTable } from '@mcpkit/core/transport';
+import { DEFAULT_MAX_RESPONSE_BYTES, readOptions, optionTypeError, duration, isApp, type EncodeLimits, type OptionTable } from '@mcpkit/core/transport';
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES_PER_SESSION, MemoryEventStore, type EventStore } from './event-store';
 import { LOOPBACK_HOSTS } from './host-origin';
 import { MemorySessionStore, type SessionStore } from './session-store';
@@ -21,7 +21,7 @@ export interface McpHttpOptions {
   app: McpApp;
   /** Path of the MCP endpoint (default `/mcp`). The plugin ignores Fastify's `prefix`… unless you register it inside a prefixed plugin. */
   path?: string;
-  /** Handshake-era sessions with `Mcp-Session-Id` (default true); false serves every request on its own. */
+  /** Legacy-era sessions with `Mcp-Session-Id` (default true); false serves every request on its own. */
   sessions?: boolean;
   /**
    * `auto` (default): JSON, unless the handler sends something before its result, which turns
@@ -172,16 +172,49 @@ export interface ResolvedHttpOptions {
 }
 
 const MiB = 1024 * 1024;
+/** A URL path the endpoint is served at: from "/", without a query, a fragment or white space (Fastify asserts as much, naming no option). */
+const urlPath = <const Default extends string>(fallback: Default) =>
+  ({
+    type: 'custom',
+    expected: 'a path starting with "/" (no "?", "#" or spaces)',
+    test: (value: unknown) => typeof value === 'string' && /^\/[^?#\s]*$/.test(value),
+    default: fallback,
+  }) as const;
+/** An option the object it configures checks itself, with its own message (ResourceServer, EndpointRateLimit): here only its name is known. */
+const checkedBy = (owner: string) => ({ type: 'custom', expected: `what ${owner} accepts`, test: () => true }) as const;
+/** `auth`: the names of ResourceServerOptions, so a typo (anonymus) is refused, not ignored. */
+const AUTH_OPTIONS = {
+  resource: checkedBy('auth'),
+  authorizationServers: checkedBy('auth'),
+  verifier: checkedBy('auth'),
+  scopesSupported: { type: 'strings' },
+  anonymous: { type: 'enum', values: ['deny', 'allow'] },
+  metadataAtRoot: { type: 'boolean' },
+  resourceName: { type: 'string' },
+  resourceDocumentation: { type: 'string' },
+} as const satisfies OptionTable<ResourceServerOptions>;
+/** `rateLimit`: the names of EndpointRateLimitOptions (a typo such as stor is refused). */
+const RATE_LIMIT_OPTIONS = {
+  limit: checkedBy('rateLimit'),
+  windowMs: checkedBy('rateLimit'),
+  by: checkedBy('rateLimit'),
+  store: checkedBy('rateLimit'),
+  now: checkedBy('rateLimit'),
+} as const satisfies OptionTable<EndpointRateLimitOptions>;
+const SERVER_CARD_OPTIONS = {
+  name: { type: 'string', nonEmpty: true },
+  description: { type: 'string', nonEmpty: true },
+  url: { type: 'string', nonEmpty: true },
+} as const satisfies OptionTable<ServerCardEndpointOptions>;
 const LEGACY_SSE_PATHS = {
-  ssePath: { type: 'string', nonEmpty: true, default: '/sse' },
-  messagesPath: { type: 'string', nonEmpty: true, default: '/messages' },
+  ssePath: urlPath('/sse'),
+  messagesPath: urlPath('/messages'),
 } as const;
-const isApp = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as McpApp).connect === 'function';
 
 /** The rule and the default of every option of an HTTP endpoint, checked once by `resolveOptions` (docs/http.md lists them). */
 export const HTTP_OPTIONS = {
   app: { type: 'custom', expected: 'the app made by createApp', test: isApp, required: true },
-  path: { type: 'string', nonEmpty: true, default: '/mcp' },
+  path: urlPath('/mcp'),
   sessions: { type: 'boolean', default: true },
   responseMode: { type: 'enum', values: ['auto', 'json', 'sse'], default: 'auto' },
   allowedHosts: { type: 'strings', default: LOOPBACK_HOSTS },
@@ -189,14 +222,18 @@ export const HTTP_OPTIONS = {
   maxMessageBytes: { type: 'integer', min: 1, default: 4 * MiB },
   bodyLimit: { alias: 'maxMessageBytes' },
   maxDrainBytes: { type: 'integer', min: 0, default: 64 * MiB },
-  drainTimeoutMs: { type: 'integer', min: 0, default: 10_000 },
+  drainTimeoutMs: duration({ min: 0, default: 10_000 }),
   maxListens: { type: 'integer', min: 1, default: 1_000 },
-  detachedRequestTimeoutMs: { type: 'integer', min: 1, default: 5 * 60 * 1000 },
+  detachedRequestTimeoutMs: duration({ min: 1, default: 5 * 60 * 1000 }),
   maxDetachedRequests: { type: 'integer', min: 1, default: 1_000 },
   maxSessions: { type: 'integer', min: 1, default: 10_000 },
-  sessionIdleTimeoutMs: { type: 'integer', min: 1, default: 30 * 60 * 1000 },
+  sessionIdleTimeoutMs: duration({ min: 1, default: 30 * 60 * 1000 }),
   sessionStore: { type: 'object', methods: ['get', 'set', 'delete'], defaultText: 'new MemorySessionStore()' },
-  router: { type: 'object', methods: ['start', 'send'], defaultText: 'none' },
+  router: {
+    type: 'object',
+    methods: ['start', 'send', 'created', 'attach', 'forward', 'subscribe', 'subscribed', 'deleteSession', 'close'],
+    defaultText: 'none',
+  },
   eventStore: { type: 'object', methods: ['append', 'after'], defaultText: 'a MemoryEventStore bounded by maxEventBytesPerSession and maxEventBytes' },
   maxEventBytesPerSession: { type: 'integer', min: 1, default: DEFAULT_MAX_EVENT_BYTES_PER_SESSION },
   maxEventBytes: { type: 'integer', min: 1, default: DEFAULT_MAX_EVENT_BYTES },
@@ -204,8 +241,8 @@ export const HTTP_OPTIONS = {
   maxResponseSize: { alias: 'maxResponseBytes' },
   maxBatchResponseBytes: { type: 'integer', min: 1, defaultText: 'maxMessageBytes' },
   maxBatchResponseSize: { alias: 'maxBatchResponseBytes' },
-  retryMs: { type: 'integer', min: 0, default: 1_000 },
-  streamKeepAliveMs: { type: 'integer', min: 0, default: 25_000 },
+  retryMs: duration({ min: 0, default: 1_000 }),
+  streamKeepAliveMs: duration({ min: 0, default: 25_000 }),
   keepAliveMs: { alias: 'streamKeepAliveMs' },
   standaloneStream: { type: 'boolean', default: true },
   legacySse: {
@@ -213,9 +250,9 @@ export const HTTP_OPTIONS = {
     rules: [{ type: 'boolean' }, { type: 'object', table: LEGACY_SSE_PATHS }],
     default: false,
   },
-  auth: { type: 'object', defaultText: 'none' },
-  rateLimit: { type: 'object', defaultText: 'none' },
-  serverCard: { type: 'anyOf', rules: [{ type: 'boolean' }, { type: 'object' }], default: false },
+  auth: { type: 'object', table: AUTH_OPTIONS, defaultText: 'none' },
+  rateLimit: { type: 'object', table: RATE_LIMIT_OPTIONS, defaultText: 'none' },
+  serverCard: { type: 'anyOf', rules: [{ type: 'boolean' }, { type: 'object', table: SERVER_CARD_OPTIONS }], default: false },
 } as const satisfies OptionTable<McpHttpOptions>;
 
 /**
@@ -243,8 +280,9 @@ export function resolveOptions(given: McpHttpOptions): ResolvedHttpOptions {
     sessionStore: options.sessionStore ?? new MemorySessionStore(),
     eventStore: options.eventStore ?? new MemoryEventStore({ maxBytesPerSession: options.maxEventBytesPerSession, maxBytes: options.maxEventBytes }),
     router: options.router,
-    auth: options.auth,
-    rateLimit: options.rateLimit,
+    // Checked above; given on as given (the verifier, the store …), not as the copy read.
+    auth: given.auth,
+    rateLimit: given.rateLimit,
     limits: Object.freeze({ maxMessageBytes: options.maxResponseBytes, maxBatchBytes: options.maxBatchResponseBytes ?? options.maxMessageBytes }),
     // An object was read against LEGACY_SSE_PATHS, its defaults applied.
     httpSse:

@@ -8,7 +8,7 @@ import { SseStream, type SseStreamOptions } from './sse-stream';
 type StreamOptions = Omit<SseStreamOptions, 'sessionId' | 'onReader'>;
 
 /**
- * The live side of a handshake-era session on this instance. It is busy while one of its
+ * The live side of a legacy-era session on this instance. It is busy while one of its
  * clients is there: a POST being answered to a connected client, or a stream with a reader.
  * Nothing else holds it (work whose client left runs on without), so once its clients are gone
  * a session can always be expired or evicted.

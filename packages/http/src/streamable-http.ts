@@ -115,7 +115,7 @@ export class StreamableHttpEndpoint {
     }
     const version = protocolVersionHeader(request.headers);
     if (version !== undefined && !isServedVersion(version)) {
-      // -32022 is the answer a client of the stateless era recognises; others just see a 400.
+      // -32022 is the answer a client of the modern era recognises; others just see a 400.
       return this.refuse(request, message, 400, new UnsupportedProtocolVersionError(version));
     }
     const era = eraOf(version, message);

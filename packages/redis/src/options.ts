@@ -52,7 +52,7 @@ export interface RedisScaleOutOptions {
   maxBroadcasts?: number;
   /**
    * Longest wait for one Redis command, in ms (default 2 000). While Redis is unreachable
-   * commands fail at once (no offline queue), so a handshake-era request is answered `503`
+   * commands fail at once (no offline queue), so a legacy-era request is answered `503`
    * quickly instead of hanging.
    */
   commandTimeoutMs?: number;

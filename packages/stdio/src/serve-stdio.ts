@@ -7,6 +7,8 @@ import {
   errorResponse,
   readOptions,
   optionTypeError,
+  duration,
+  assertApp,
   writesToStdout,
   type EncodeLimits,
   type OptionTable,
@@ -104,7 +106,7 @@ export const STDIO_OPTIONS = {
   maxBatchResponseBytes: { type: 'integer', min: 1, defaultText: 'maxMessageBytes' },
   maxBatchResponseSize: { alias: 'maxBatchResponseBytes' },
   exitProcess: { type: 'boolean', defaultText: 'true when serving process.stdin' },
-  shutdownGraceMs: { type: 'integer', min: 0, default: 2_000 },
+  shutdownGraceMs: duration({ min: 0, default: 2_000 }),
   restore: { type: 'object', defaultText: 'none' },
   announceListChanges: { type: 'boolean', default: false },
   onSnapshot: { type: 'function', defaultText: 'none' },
@@ -124,10 +126,17 @@ type ShutdownEnd = 'idle' | 'drained' | 'grace expired' | 'second signal';
  * serveStdio(app);
  */
 export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
+  assertApp('serveStdio', app);
+  // The logger first: reading the options may warn (a deprecated name), and stdout carries the protocol.
+  let logger = app.logger;
+  if (writesToStdout(logger)) {
+    logger = createLogger({ level: app.logger.level, name: app.info.name });
+    logger.warn('the app logger writes to stdout, which carries the protocol over stdio; logging to stderr instead');
+  }
   const options = readOptions(STDIO_OPTIONS, given, {
     label: 'serveStdio',
     fail: optionTypeError,
-    warn: (message) => app.logger.warn(message),
+    warn: (message) => logger.warn(message),
   });
   const input = options.stdin ?? process.stdin;
   const ownProcess = options.stdout === undefined;
@@ -137,11 +146,6 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
   const writeRaw = guard ? guard.write : (text: string, done?: () => void) => output!.write(text, done);
   const outputStream: Writable = output ?? process.stdout;
 
-  let logger = app.logger;
-  if (writesToStdout(logger)) {
-    logger = createLogger({ level: app.logger.level, name: app.info.name });
-    logger.warn('the app logger writes to stdout, which carries the protocol over stdio; logging to stderr instead');
-  }
   const auth = options.auth?.();
   const connection = app.connect(auth ? { kind: 'stdio', auth } : { kind: 'stdio' }, {
     logger,

@@ -6,8 +6,15 @@ import { serveStdio, STDIO_OPTIONS, type StdioOptions } from './serve-stdio';
 function appWithWarnings() {
   const warnings: string[] = [];
   const quiet = () => undefined;
-  const logger = { level: 'silent', info: quiet, debug: quiet, error: quiet, warn: (message: string) => warnings.push(message) } as unknown as Logger &
-    Record<string, unknown>;
+  const logger = {
+    level: 'silent',
+    trace: quiet,
+    debug: quiet,
+    info: quiet,
+    error: quiet,
+    fatal: quiet,
+    warn: (message: string) => warnings.push(message),
+  } as unknown as Logger & Record<string, unknown>;
   logger.child = () => logger;
   return { app: createApp({ name: 'opts', version: '1.0.0', providers: [], logger }), warnings };
 }
@@ -18,13 +25,32 @@ const rules = (Object.entries(STDIO_OPTIONS) as Array<[string, OptionRule | { al
   (entry): entry is [string, OptionRule] => !('alias' in entry[1]),
 );
 
+const durations = rules.filter(([, rule]) => 'unit' in rule && rule.unit === 'ms');
+
 describe('serveStdio options (STDIO_OPTIONS)', () => {
   beforeEach(() => resetOptionWarnings());
+
+  it('bounds every duration by what a Node timer holds (2^31 − 1 ms)', () => {
+    expect(durations.map(([name]) => name)).toEqual(['shutdownGraceMs']);
+  });
+
+  it.each(durations)('refuses %s over 2^31 − 1 ms, naming it', (name) => {
+    expect(() => serveStdio(app, { ...streams(), [name]: 3e9 } as StdioOptions)).toThrow(
+      `serveStdio: option "${name}" must be ≤ 2147483647 ms (about 24.8 days) (got 3000000000).`,
+    );
+  });
 
   it.each(rules)('refuses a wrong %s with a TypeError naming it, before touching a stream', (name, rule) => {
     const given = { ...streams(), [name]: wrongValue(rule) } as StdioOptions;
     expect(() => serveStdio(app, given)).toThrow(new RegExp(`^serveStdio: option "${name}" must be .+ \\(got .+\\)\\. Give `));
     expect(() => serveStdio(app, given)).toThrow(TypeError);
+  });
+
+  it.each([undefined, {}, { logger: {} }])('refuses a first argument that is not an app (%j) before reading the options', (notAnApp) => {
+    expect(() => serveStdio(notAnApp as never, streams())).toThrow(
+      /^serveStdio: the first argument must be the app made by createApp \(got (undefined|an object)\)\. Call serveStdio\(createApp/,
+    );
+    expect(() => serveStdio(notAnApp as never, streams())).toThrow(TypeError);
   });
 
   it('refuses an unknown option, suggesting a close one', () => {

@@ -129,7 +129,7 @@ export class TestClient {
     connection.setOutbound(this.sink);
   }
 
-  /** Stateless era: how many input-required rounds the last request took (0: answered at once). */
+  /** Modern era: how many input-required rounds the last request took (0: answered at once). */
   get rounds(): number {
     return this.speaks.rounds;
   }

@@ -29,4 +29,13 @@ describe('TestClient era: handshake (deprecated)', () => {
     old.close();
     current.close();
   });
+
+  it.each(['bogus', 'modren', 'stateless'])('refuses the unknown era %j, naming the eras', async (era) => {
+    const app = createApp({ name: 'unknown-era', version: '1.0.0', providers: [Surface] });
+    await expect(TestClient.connect(app, { era: era as never })).rejects.toThrow(
+      new TypeError(
+        `TestClient option "era" must be "legacy" or "modern" (got "${era}"); "handshake", the legacy era's old name, is still accepted, deprecated`,
+      ),
+    );
+  });
 });

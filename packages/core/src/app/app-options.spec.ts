@@ -26,6 +26,25 @@ describe('createApp options (APP_OPTIONS)', () => {
     expect(error.fixes).toHaveLength(1);
   });
 
+  it.each(['requestTimeoutMs', 'toolTimeoutMs', 'tasks.defaultTtlMs', 'tasks.maxTtlMs', 'tasks.pollIntervalMs'])(
+    'refuses %s over 2^31 − 1 ms (a Node timer would fire at once)',
+    (path) => {
+      const [outer, inner] = path.split('.');
+      const given = inner === undefined ? { [outer]: 3e9 } : { [outer]: { [inner]: 3e9 } };
+      expect(thrown({ ...base, ...given }).problem).toBe(`createApp: option "${path}" must be ≤ 2147483647 ms (about 24.8 days) (got 3000000000)`);
+      const atMost = inner === undefined ? { [outer]: 2_147_483_647 } : { [outer]: { maxTtlMs: 2_147_483_647, [inner]: 2_147_483_647 } };
+      expect(() => createApp({ ...base, ...atMost })).not.toThrow();
+    },
+  );
+
+  it('refuses tasks.defaultTtlMs over tasks.maxTtlMs, naming both; a default default is cut to maxTtlMs', () => {
+    const error = thrown({ ...base, tasks: { defaultTtlMs: 10_000, maxTtlMs: 5_000 } });
+    expect(error.problem).toBe('createApp: option "tasks.defaultTtlMs" (10000 ms) must not exceed "tasks.maxTtlMs" (5000 ms)');
+    expect(error.fixes).toEqual(['Lower "tasks.defaultTtlMs" to at most "tasks.maxTtlMs", or raise "tasks.maxTtlMs".']);
+    expect(() => createApp({ ...base, tasks: { defaultTtlMs: 5_000, maxTtlMs: 5_000 } })).not.toThrow();
+    expect(() => createApp({ ...base, tasks: { maxTtlMs: 5_000 } })).not.toThrow();
+  });
+
   it('says what was wrong and what to give', () => {
     const error = thrown({ ...base, maxRequestsInFlight: -3 });
     expect(error.problem).toBe('createApp: option "maxRequestsInFlight" must be an integer ≥ 1 (got -3)');
@@ -33,7 +52,7 @@ describe('createApp options (APP_OPTIONS)', () => {
   });
 
   it.each([
-    [{ tasks: { maxTtlMs: 0 } }, 'option "tasks.maxTtlMs" must be an integer ≥ 1 (got 0)'],
+    [{ tasks: { maxTtlMs: 0 } }, 'option "tasks.maxTtlMs" must be an integer from 1 to 2147483647 (got 0)'],
     [{ tasks: { ttl: 5 } }, 'option "tasks.ttl" is unknown'],
     [{ cache: { tools: {} } }, 'option "cache.tools" is unknown'],
     [{ cache: { reads: { scope: 'everyone' } } }, 'option "cache.reads.scope" must be one of "public", "private" (got "everyone")'],
@@ -42,6 +61,14 @@ describe('createApp options (APP_OPTIONS)', () => {
     [{ clientLogging: { defaultLevel: 'loud' } }, 'option "clientLogging.defaultLevel" must be one of "debug"'],
     [{ tokenBudget: { limit: 'many' } }, 'option "tokenBudget.limit" must be an integer ≥ 1 (got "many")'],
     [{ impliedScopes: { 'notes:write': 'notes:read' } }, 'option "impliedScopes" must be an object mapping each scope'],
+    [
+      { logger: { info: () => undefined, warn: () => undefined, child: () => undefined } },
+      'option "logger" must be an object with trace(), debug(), info(), warn(), error(), fatal() and child() (got an object)',
+    ],
+    [
+      { tasks: { store: { create: async () => undefined, get: async () => undefined } } },
+      'option "tasks.store" must be an object with create(), get(), update() and list() (got an object)',
+    ],
   ])('checks nested options: %j', (given, message) => {
     expect(thrown({ ...base, ...given }).problem).toContain(message);
   });

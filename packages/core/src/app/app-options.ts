@@ -12,7 +12,7 @@ import type { RateLimitStore } from './rate-limit-store';
 import type { RequestStateStore } from './request-state-store';
 import type { TokenBudgetOptions } from './token-budget-options';
 import { LOG_LEVELS } from '../logging/log-levels';
-import type { OptionTable } from '../validation/option-table';
+import { duration, type OptionTable } from '../validation/option-table';
 
 /**
  * Options of `createApp`: the server's identity (`serverInfo`) and what it serves. Each option's
@@ -59,7 +59,7 @@ export interface AppOptions extends Implementation {
    */
   maxRequestsInFlight?: number;
   /**
-   * Most resources one handshake-era session (an HTTP session, a stdio connection, a legacy SSE
+   * Most resources one legacy-era session (an HTTP session, a stdio connection, a legacy SSE
    * stream) is subscribed to at once through `resources/subscribe` (default 1 000). Subscribing to
    * one more is `-32602` with `data.limit`, and nothing changes; unsubscribing makes room.
    */
@@ -158,7 +158,7 @@ export const APP_OPTIONS = {
   instructions: { type: 'string' },
   providers: { type: 'array', required: true },
   resolve: { type: 'function', defaultText: 'new Class()' },
-  logger: { type: 'object', methods: ['info', 'warn', 'child'], defaultText: 'JSON lines on stderr at LOG_LEVEL' },
+  logger: { type: 'object', methods: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'child'], defaultText: 'JSON lines on stderr at LOG_LEVEL' },
   logArguments: { type: 'boolean', default: false },
   clientLogging: {
     type: 'anyOf',
@@ -166,9 +166,9 @@ export const APP_OPTIONS = {
     default: false,
   },
   subscriptions: { type: 'boolean', default: false },
-  requestTimeoutMs: { type: 'number', above: 0, default: 60_000 },
+  requestTimeoutMs: duration({ type: 'number', above: 0, default: 60_000 }),
   dynamic: { type: 'boolean', default: false },
-  toolTimeoutMs: { type: 'number', above: 0, defaultText: 'no limit' },
+  toolTimeoutMs: duration({ type: 'number', above: 0, defaultText: 'no limit' }),
   maxBatchLength: positive(100),
   maxRequestsInFlight: positive(1_000),
   // ~10 MB per session at the longest URIs (8 KiB each).
@@ -188,10 +188,10 @@ export const APP_OPTIONS = {
   tasks: {
     type: 'object',
     table: {
-      store: { type: 'object', methods: ['create', 'get'], defaultText: 'new MemoryTaskStore()' },
-      defaultTtlMs: positive(3_600_000),
-      maxTtlMs: positive(86_400_000),
-      pollIntervalMs: positive(1_000),
+      store: { type: 'object', methods: ['create', 'get', 'update', 'list'], defaultText: 'new MemoryTaskStore()' },
+      defaultTtlMs: duration({ min: 1, default: 3_600_000 }),
+      maxTtlMs: duration({ min: 1, default: 86_400_000 }),
+      pollIntervalMs: duration({ min: 1, default: 1_000 }),
       pageSize: positive(50),
     },
     default: {},

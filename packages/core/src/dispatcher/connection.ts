@@ -40,7 +40,7 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 
 /**
  * One client's connection to an app: the requests in flight, where messages outside a request
- * go, and (handshake era) the session `initialize` opens. Transports feed it messages and write
+ * go, and (legacy era) the session `initialize` opens. Transports feed it messages and write
  * back what it returns; it never touches bytes. Each message is classified once into a frame and
  * served by its era's codec.
  */
@@ -77,13 +77,13 @@ export class Connection {
     this.capabilities = this.announcing ? announcingCapabilities(app.capabilities) : app.capabilities;
     if (restore?.listens !== undefined && restore.listens.length > 0) this.unopenedListens = [...restore.listens];
     // A connection that may hold a session relays app events from the start; a stateless one
-    // creates session state only if a handshake-era message comes.
+    // creates session state only if a legacy-era message comes.
     if (!this.sessionless || restore?.client !== undefined) void this.handshake;
   }
 
   /**
-   * @internal The handshake era's state of this client: a stateless connection that only serves
-   * stateless-era requests never creates one.
+   * @internal The legacy era's state of this client: a stateless connection that only serves
+   * modern-era requests never creates one.
    */
   get handshake(): HandshakeSession {
     this.handshakeState ??= new HandshakeSession(
@@ -377,7 +377,7 @@ export class Connection {
     return this.closed;
   }
 
-  /** @internal What handshake-era methods change: this connection's session. */
+  /** @internal What legacy-era methods change: this connection's session. */
   get controls(): SessionControls {
     return this;
   }

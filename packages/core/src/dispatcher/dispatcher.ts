@@ -21,9 +21,9 @@ export interface Caller extends ReceiveOptions {
 }
 
 /**
- * Serves messages that need no session: each request of a stateless era (2026-07-28) carries
+ * Serves messages that need no session: each modern-era request (2026-07-28) carries
  * everything it needs, so it runs with nothing built but its context and a scope its client's
- * leaving can cancel. Built once per app; connections serve the handshake era.
+ * leaving can cancel. Built once per app; connections serve the legacy era.
  *
  * @example
  * const answer = await app.dispatcher.handle(classify(message), { transport: { kind: 'http', headers } });

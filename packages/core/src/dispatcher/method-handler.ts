@@ -2,7 +2,7 @@ import type { LogLevel } from '../logging/log-levels';
 import type { RequestContext } from './request-context';
 import type { SubscriptionGrant } from './readable-resource';
 
-/** What a handshake-era method may change on its session. */
+/** What a legacy-era method may change on its session. */
 export interface SessionControls {
   readonly logLevel: LogLevel | undefined;
   /** Settles once a store that shares the session has the change. */

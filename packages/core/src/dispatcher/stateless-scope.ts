@@ -12,7 +12,7 @@ function noSession(): never {
   throw new InvalidRequestError('This request belongs to no session, so it has no session state to change');
 }
 
-// Only handshake-era methods change a session, and a stateless dispatch serves none of them.
+// Only legacy-era methods change a session, and a stateless dispatch serves none of them.
 const NO_SESSION: SessionControls = Object.freeze({
   get logLevel() {
     return undefined;

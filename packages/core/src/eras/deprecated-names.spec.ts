@@ -33,6 +33,15 @@ describe('deprecated era names', () => {
     );
   });
 
+  it.each(['bogus', 'Legacy', 'stateless', 'modren'])('classify and errorResponse refuse the unknown era %j with a TypeError naming the eras', (era) => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const allowed = `the era must be "legacy" or "modern" (got "${era}")`;
+    expect(() => transport.classify(message, era as never)).toThrow(
+      new TypeError(`${allowed}; "handshake", the legacy era's old name, is still accepted, deprecated`),
+    );
+    expect(() => transport.errorResponse(1, new InvalidParamsError('no'), era as never)).toThrow(allowed);
+  });
+
   it('frames carry only the new names', () => {
     expect(transport.classify({ jsonrpc: '2.0', method: 'notifications/initialized' }).era).toBe('legacy');
     expect(

@@ -42,7 +42,7 @@ export function createApp(given: AppOptions): McpApp {
   }
   const logger = options.logger ?? createLogger({ name: options.name });
   const bus = options.bus ?? new MemoryEventBus();
-  const tasks = taskRuntime(given.tasks !== undefined, options.tasks, registry, logger, bus);
+  const tasks = taskRuntime(given.tasks !== undefined, taskTtls(options.tasks, given.tasks?.defaultTtlMs !== undefined), registry, logger, bus);
   const clientLogging = options.clientLogging ? { defaultLevel: options.clientLogging === true ? undefined : options.clientLogging.defaultLevel } : undefined;
   const app = new McpApp({
     info,
@@ -72,6 +72,20 @@ export function createApp(given: AppOptions): McpApp {
   });
   if (options.tokenBudget !== undefined) checkTokenBudget(app, options.tokenBudget, logger);
   return app;
+}
+
+/**
+ * The task options with a default TTL no longer than the longest: one given longer is refused
+ * (it would outlive what clients may ask for); the default one is cut to `maxTtlMs`.
+ */
+function taskTtls(tasks: ReadAppOptions['tasks'], defaultGiven: boolean): ReadAppOptions['tasks'] {
+  if (tasks.defaultTtlMs <= tasks.maxTtlMs) return tasks;
+  if (!defaultGiven) return { ...tasks, defaultTtlMs: tasks.maxTtlMs };
+  throw new DefinitionError(
+    DefinitionErrorCode.INVALID_OPTIONS,
+    `createApp: option "tasks.defaultTtlMs" (${tasks.defaultTtlMs} ms) must not exceed "tasks.maxTtlMs" (${tasks.maxTtlMs} ms)`,
+    ['Lower "tasks.defaultTtlMs" to at most "tasks.maxTtlMs", or raise "tasks.maxTtlMs".'],
+  );
 }
 
 /** The app's task runtime: only when a tool may run as a task, or tasks were configured (a dynamic app may add such tools). */

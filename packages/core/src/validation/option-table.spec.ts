@@ -1,4 +1,4 @@
-import { readOptions, resetOptionWarnings, type OptionTable } from './option-table';
+import { duration, MAX_TIMER_MS, readOptions, resetOptionWarnings, type OptionTable } from './option-table';
 
 interface Limits {
   maxThingBytes?: number;
@@ -54,6 +54,38 @@ describe('readOptions', () => {
     expect(() => readOptions(LIMITS, { thingLimit: 4, maxThingBytes: 4 }, reader().reader)).toThrow(
       /options "thingLimit" and "maxThingBytes" are both given: "thingLimit" is the deprecated name of "maxThingBytes"/,
     );
+  });
+
+  it('bounds a duration by what a Node timer holds, naming the option', () => {
+    const TIMERS = {
+      graceMs: duration({ min: 0, default: 2_000 }),
+      timeoutMs: duration({ type: 'number', above: 0 }),
+    } as const satisfies OptionTable<{ graceMs?: number; timeoutMs?: number }>;
+    expect(readOptions(TIMERS, { graceMs: MAX_TIMER_MS, timeoutMs: 0.5 }, reader().reader)).toEqual({ graceMs: MAX_TIMER_MS, timeoutMs: 0.5 });
+    expect(() => readOptions(TIMERS, { graceMs: MAX_TIMER_MS + 1 }, reader().reader)).toThrow(
+      'things: option "graceMs" must be ≤ 2147483647 ms (about 24.8 days) (got 2147483648) | Node\'s timers fire a longer delay at once; give an integer from 0 to 2147483647, or leave "graceMs" out for the default (2000).',
+    );
+    expect(() => readOptions(TIMERS, { timeoutMs: 3e9 }, reader().reader)).toThrow(
+      /option "timeoutMs" must be ≤ 2147483647 ms \(about 24\.8 days\) \(got 3000000000\)/,
+    );
+    expect(() => readOptions(TIMERS, { timeoutMs: 0 }, reader().reader)).toThrow(/option "timeoutMs" must be a number > 0 and ≤ 2147483647 \(got 0\)/);
+  });
+
+  it('reads own properties only, nested too: a polluted Object.prototype is no option', () => {
+    const NESTED = { mode: LIMITS.mode, inner: { type: 'object', table: { mode: LIMITS.mode }, default: {} } } as const satisfies OptionTable<{
+      mode?: 'a' | 'b';
+      inner?: { mode?: 'a' | 'b' };
+    }>;
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.mode = 'b';
+    prototype.thingLimit = 99;
+    try {
+      expect(readOptions(LIMITS, {}, reader().reader)).toEqual({ maxThingBytes: 10, mode: 'a' });
+      expect(readOptions(NESTED, { inner: {} }, reader().reader)).toEqual({ mode: 'a', inner: { mode: 'a' } });
+    } finally {
+      delete prototype.mode;
+      delete prototype.thingLimit;
+    }
   });
 
   it('refuses unknown names, with a suggestion within two edits or a change of case', () => {

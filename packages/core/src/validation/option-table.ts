@@ -9,26 +9,28 @@
  */
 
 /** What one option accepts. `default` is applied by `readOptions`; `defaultText` only documents a computed default. */
-export type OptionRule = (
-  | { readonly type: 'integer'; readonly min?: number; readonly max?: number }
-  | { readonly type: 'number'; readonly above?: number }
-  | { readonly type: 'boolean' }
-  | { readonly type: 'string'; readonly nonEmpty?: boolean }
-  | { readonly type: 'enum'; readonly values: readonly string[] }
-  | { readonly type: 'function' }
-  | { readonly type: 'strings' }
-  | { readonly type: 'array' }
-  /** An object; with `methods`, one that has them (a store, a logger); with `table`, its own options, checked the same way. */
-  | { readonly type: 'object'; readonly methods?: readonly string[]; readonly table?: OptionTableOf }
-  /** A value accepted when any of the rules accepts it (`boolean | { … }`). */
-  | { readonly type: 'anyOf'; readonly rules: readonly OptionRule[] }
-  /** A value `test` accepts, described by `expected` (a map of scopes, a list of guards …). */
-  | { readonly type: 'custom'; readonly expected: string; readonly test: (value: unknown) => boolean }
-) & {
-  readonly required?: boolean;
-  readonly default?: unknown;
-  readonly defaultText?: string;
-};
+export type OptionRule =
+  /** `unit: 'ms'` marks a duration (see `duration`): its message says the bound in ms and days. */
+  (
+    | { readonly type: 'integer'; readonly min?: number; readonly max?: number; readonly unit?: 'ms' }
+    | { readonly type: 'number'; readonly above?: number; readonly max?: number; readonly unit?: 'ms' }
+    | { readonly type: 'boolean' }
+    | { readonly type: 'string'; readonly nonEmpty?: boolean }
+    | { readonly type: 'enum'; readonly values: readonly string[] }
+    | { readonly type: 'function' }
+    | { readonly type: 'strings' }
+    | { readonly type: 'array' }
+    /** An object; with `methods`, one that has them (a store, a logger); with `table`, its own options, checked the same way. */
+    | { readonly type: 'object'; readonly methods?: readonly string[]; readonly table?: OptionTableOf }
+    /** A value accepted when any of the rules accepts it (`boolean | { … }`). */
+    | { readonly type: 'anyOf'; readonly rules: readonly OptionRule[] }
+    /** A value `test` accepts, described by `expected` (a map of scopes, a list of guards …). */
+    | { readonly type: 'custom'; readonly expected: string; readonly test: (value: unknown) => boolean }
+  ) & {
+    readonly required?: boolean;
+    readonly default?: unknown;
+    readonly defaultText?: string;
+  };
 
 /** The old name of a renamed option: accepted for one release, with a warning. */
 export interface OptionAlias {
@@ -70,9 +72,46 @@ export interface OptionsReader {
 
 const warned = new Set<string>();
 
+/** The longest delay Node's timers keep (2^31 − 1 ms, about 24.8 days): a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+type DurationSpec =
+  { readonly type?: 'integer'; readonly min?: number; readonly above?: never } | { readonly type: 'number'; readonly above?: number; readonly min?: never };
+
+/**
+ * The rule of an option in ms that feeds a timer: an integer (or, with `type: 'number'`, any
+ * number) no longer than `MAX_TIMER_MS`, since Node fires a longer timer at once.
+ *
+ * @example
+ * const SERVE_OPTIONS = { shutdownGraceMs: duration({ min: 0, default: 2_000 }) } as const satisfies OptionTable<ServeOptions>;
+ */
+export function duration<const Spec extends DurationSpec & { readonly default?: number; readonly defaultText?: string; readonly required?: boolean }>(
+  spec: Spec,
+): Spec & { readonly type: Spec['type'] extends 'number' ? 'number' : 'integer'; readonly max: 2_147_483_647; readonly unit: 'ms' } {
+  return { ...spec, type: spec.type ?? 'integer', max: MAX_TIMER_MS, unit: 'ms' } as never;
+}
+
 /** The `TypeError` the transports throw for a wrong option: the problem, then what to give. */
 export function optionTypeError(problem: string, hint: string): TypeError {
   return new TypeError(`${problem}${problem.endsWith('?') ? '' : '.'} ${hint}`);
+}
+
+/** Whether `value` looks like the app `createApp` makes (an object with `connect()`). */
+export function isApp(value: unknown): boolean {
+  return isPlainObject(value) && typeof value.connect === 'function';
+}
+
+/**
+ * Throws a `TypeError` unless `app`, the first argument of `label` (`serveHttp`), is an app made
+ * by `createApp`: checked before its options, whose warnings go to the app's logger.
+ */
+export function assertApp(label: string, app: unknown): void {
+  if (!isApp(app)) {
+    throw optionTypeError(
+      `${label}: the first argument must be the app made by createApp (got ${shown(app)})`,
+      `Call ${label}(createApp({ name, version, providers }), options).`,
+    );
+  }
 }
 
 /**
@@ -90,6 +129,8 @@ export function readOptions<T extends object, const Table extends OptionTable<T>
 
 function readTable(table: OptionTableOf, given: Record<string, unknown>, reader: OptionsReader, prefix: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  // Own properties only: what Object.prototype holds (polluted or not) is no option.
+  const own = (key: string): unknown => (Object.hasOwn(given, key) ? given[key] : undefined);
   for (const key of Object.keys(given)) {
     if (given[key] === undefined || Object.hasOwn(table, key)) continue;
     const current = Object.keys(table).filter((name) => !('alias' in table[name]));
@@ -103,9 +144,9 @@ function readTable(table: OptionTableOf, given: Record<string, unknown>, reader:
   }
   for (const [key, entry] of Object.entries(table)) {
     if ('alias' in entry) continue;
-    const oldName = Object.keys(table).find((name) => (table[name] as Partial<OptionAlias>).alias === key && given[name] !== undefined);
+    const oldName = Object.keys(table).find((name) => (table[name] as Partial<OptionAlias>).alias === key && own(name) !== undefined);
     let name = key;
-    let value = given[key];
+    let value = own(key);
     if (oldName !== undefined) {
       if (value !== undefined) {
         fail(
@@ -116,7 +157,7 @@ function readTable(table: OptionTableOf, given: Record<string, unknown>, reader:
       }
       deprecated(reader, prefix + oldName, prefix + key);
       name = oldName;
-      value = given[oldName];
+      value = own(oldName);
     }
     if (value === undefined) {
       if (entry.required) fail(reader, `option "${prefix}${key}" is required: ${expected(entry)}`, hintOf(entry, key));
@@ -137,6 +178,13 @@ function requiredNames(table: OptionTableOf): string {
 }
 
 function checkValue(rule: OptionRule, value: unknown, reader: OptionsReader, name: string): unknown {
+  if ((rule.type === 'integer' || rule.type === 'number') && rule.unit === 'ms' && rule.max !== undefined && typeof value === 'number' && value > rule.max) {
+    fail(
+      reader,
+      `option "${name}" must be ≤ ${rule.max} ms (about ${Math.floor(rule.max / 8_640_000) / 10} days) (got ${shown(value)})`,
+      `Node's timers fire a longer delay at once; ${hintOf(rule, name).replace(/^Give/, 'give')}`,
+    );
+  }
   if (!accepts(rule, value)) fail(reader, `option "${name}" must be ${expected(rule)} (got ${shown(value)})`, hintOf(rule, name));
   if (rule.type === 'object' && rule.table !== undefined) return readTable(rule.table, value as Record<string, unknown>, reader, `${name}.`);
   if (rule.type === 'anyOf') {
@@ -151,8 +199,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function acceptsNumber(rule: Extract<OptionRule, { type: 'integer' | 'number' }>, value: unknown): boolean {
-  if (rule.type === 'number') return Number.isFinite(value) && (rule.above === undefined || (value as number) > rule.above);
   const n = value as number;
+  if (rule.type === 'number') return Number.isFinite(value) && (rule.above === undefined || n > rule.above) && (rule.max === undefined || n <= rule.max);
   return Number.isSafeInteger(value) && (rule.min === undefined || n >= rule.min) && (rule.max === undefined || n <= rule.max);
 }
 
@@ -186,15 +234,8 @@ function accepts(rule: OptionRule, value: unknown): boolean {
 export function expected(rule: OptionRule): string {
   switch (rule.type) {
     case 'integer':
-      return rule.min !== undefined && rule.max !== undefined
-        ? `an integer from ${rule.min} to ${rule.max}`
-        : rule.min !== undefined
-          ? `an integer ≥ ${rule.min}`
-          : rule.max !== undefined
-            ? `an integer ≤ ${rule.max}`
-            : 'an integer';
     case 'number':
-      return rule.above === undefined ? 'a finite number' : `a number > ${rule.above}`;
+      return expectedNumber(rule);
     case 'boolean':
       return 'true or false';
     case 'string':
@@ -208,12 +249,29 @@ export function expected(rule: OptionRule): string {
     case 'array':
       return 'an array';
     case 'object':
-      return rule.methods?.length ? `an object with ${rule.methods.map((method) => `${method}()`).join(' and ')}` : 'an object';
+      return rule.methods?.length ? `an object with ${listed(rule.methods.map((method) => `${method}()`))}` : 'an object';
     case 'anyOf':
       return rule.rules.map(expected).join(' or ');
     case 'custom':
       return rule.expected;
   }
+}
+
+function expectedNumber(rule: Extract<OptionRule, { type: 'integer' | 'number' }>): string {
+  const [noun, low] =
+    rule.type === 'integer'
+      ? ['an integer', rule.min === undefined ? undefined : `≥ ${rule.min}`]
+      : ['a number', rule.above === undefined ? undefined : `> ${rule.above}`];
+  if (rule.type === 'integer' && rule.min !== undefined && rule.max !== undefined) return `an integer from ${rule.min} to ${rule.max}`;
+  if (low !== undefined && rule.max !== undefined) return `${noun} ${low} and ≤ ${rule.max}`;
+  if (low !== undefined) return `${noun} ${low}`;
+  if (rule.max !== undefined) return `${noun} ≤ ${rule.max}`;
+  return rule.type === 'integer' ? 'an integer' : 'a finite number';
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 function shown(value: unknown): string {

@@ -1,21 +1,14 @@
-import type { DeprecatedEraName } from '@mcpkit/core/transport';
+import { eraName, type DeprecatedEraName } from '@mcpkit/core/transport';
 import type { ClientEra } from './client-era';
 import { HandshakeClient } from './handshake-client';
 import { StatelessClient } from './stateless-client';
 
-let warned = false;
-
 /**
- * The client side of the era a test asks for (`TestClientOptions.era`). `'handshake'`, the
- * legacy era's old name, is the legacy era, with one `DeprecationWarning` per process.
+ * The client side of the era a test asks for (`TestClientOptions.era`, legacy by default), read
+ * by core's `eraName`: `'handshake'`, the legacy era's old name, is the legacy era (with core's one
+ * `DeprecationWarning` per process); any other unknown name throws a `TypeError`.
  */
 export function clientEra(era: 'legacy' | 'modern' | DeprecatedEraName | undefined, maxRounds: number): ClientEra {
-  if (era === 'handshake' && !warned) {
-    warned = true;
-    process.emitWarning("TestClient era 'handshake' is deprecated: use 'legacy' (removed in the next release).", {
-      type: 'DeprecationWarning',
-      code: 'MCPKIT_DEP_ERA_HANDSHAKE',
-    });
-  }
-  return era === 'modern' ? new StatelessClient(maxRounds) : new HandshakeClient();
+  const name = era === undefined ? 'legacy' : eraName(era, 'TestClient option "era"');
+  return name === 'modern' ? new StatelessClient(maxRounds) : new HandshakeClient();
 }

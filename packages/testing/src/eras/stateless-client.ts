@@ -11,7 +11,7 @@ interface DiscoverInfo {
 }
 
 /**
- * The stateless era: `server/discover` first, then every request carries the client's version,
+ * The modern era: `server/discover` first, then every request carries the client's version,
  * capabilities and info in `_meta`; input-required results are answered and the request retried,
  * as a real client does.
  */
