@@ -69,4 +69,5 @@ export {
   type AliasKeys,
   type NestedKeys,
   type ReadValue,
+  type DurationSpec,
 } from './validation/option-table';

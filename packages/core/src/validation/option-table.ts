@@ -75,7 +75,8 @@ const warned = new Set<string>();
 /** The longest delay Node's timers keep (2^31 − 1 ms, about 24.8 days): a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
-type DurationSpec =
+/** A duration rule before its timer bound: an integer with a minimum, or a number above a bound. */
+export type DurationSpec =
   { readonly type?: 'integer'; readonly min?: number; readonly above?: never } | { readonly type: 'number'; readonly above?: number; readonly min?: never };
 
 /**
