@@ -58,6 +58,7 @@ export {
   assertApp,
   MAX_TIMER_MS,
   wrongValue,
+  ruleEntries,
   resetOptionWarnings,
   type OptionTable,
   type OptionRule,

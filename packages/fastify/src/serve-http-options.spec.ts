@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { createApp } from '@mcpkit/core';
-import { resetOptionWarnings, wrongValue, type OptionRule } from '@mcpkit/core/transport';
+import { resetOptionWarnings, ruleEntries, wrongValue } from '@mcpkit/core/transport';
 import { serveHttp, SERVE_HTTP_OPTIONS, type ServeHttpOptions } from './serve-http';
 
 function appWithWarnings() {
@@ -10,9 +10,7 @@ function appWithWarnings() {
 }
 
 const { app } = appWithWarnings();
-const rules = (Object.entries(SERVE_HTTP_OPTIONS) as Array<[string, OptionRule | { alias: string }]>).filter(
-  (entry): entry is [string, OptionRule] => !('alias' in entry[1]),
-);
+const rules = ruleEntries(SERVE_HTTP_OPTIONS);
 
 const durations = rules.filter(([, rule]) => 'unit' in rule && rule.unit === 'ms');
 

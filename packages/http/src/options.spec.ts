@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createApp, type Logger } from '@mcpkit/core';
-import { resetOptionWarnings, wrongValue, type OptionRule } from '@mcpkit/core/transport';
+import { resetOptionWarnings, ruleEntries, wrongValue } from '@mcpkit/core/transport';
 import { HTTP_OPTIONS, resolveOptions, type McpHttpOptions } from './options';
 import { MemoryEventStore } from './event-store';
 import { LOOPBACK_HOSTS } from './host-origin';
@@ -23,9 +23,7 @@ function appWithWarnings() {
 }
 
 const { app } = appWithWarnings();
-const rules = (Object.entries(HTTP_OPTIONS) as Array<[string, OptionRule | { alias: string }]>).filter(
-  (entry): entry is [string, OptionRule] => !('alias' in entry[1]) && entry[0] !== 'app',
-);
+const rules = ruleEntries(HTTP_OPTIONS).filter(([name]) => name !== 'app');
 
 const durations = rules.filter(([, rule]) => 'unit' in rule && rule.unit === 'ms');
 

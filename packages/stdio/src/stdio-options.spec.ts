@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { createApp, type Logger } from '@mcpkit/core';
-import { resetOptionWarnings, wrongValue, type OptionRule } from '@mcpkit/core/transport';
+import { resetOptionWarnings, ruleEntries, wrongValue } from '@mcpkit/core/transport';
 import { serveStdio, STDIO_OPTIONS, type StdioOptions } from './serve-stdio';
 
 function appWithWarnings() {
@@ -21,9 +21,7 @@ function appWithWarnings() {
 
 const { app } = appWithWarnings();
 const streams = () => ({ stdin: new PassThrough(), stdout: new PassThrough(), exitProcess: false });
-const rules = (Object.entries(STDIO_OPTIONS) as Array<[string, OptionRule | { alias: string }]>).filter(
-  (entry): entry is [string, OptionRule] => !('alias' in entry[1]),
-);
+const rules = ruleEntries(STDIO_OPTIONS);
 
 const durations = rules.filter(([, rule]) => 'unit' in rule && rule.unit === 'ms');
 

@@ -333,6 +333,16 @@ export function resetOptionWarnings(): void {
   warned.clear();
 }
 
+/**
+ * The options of a table with their rules, old names left out, for table-driven specs.
+ *
+ * @example
+ * it.each(ruleEntries(HTTP_OPTIONS))('refuses a wrong %s', (name, rule) => …);
+ */
+export function ruleEntries(table: OptionTableOf): Array<[string, OptionRule]> {
+  return Object.entries(table).filter((entry): entry is [string, OptionRule] => !('alias' in entry[1]));
+}
+
 /** A value `rule` refuses, for table-driven specs that give every option a wrong value. */
 export function wrongValue(rule: OptionRule): unknown {
   switch (rule.type) {
