@@ -67,6 +67,14 @@ export class SseStream {
   // Frames sent before any connection attached (a GET stream the client has not opened yet).
   private backlog: string[] | undefined = [];
   private backlogBytes = 0;
+  /**
+   * The last frame waiting on an asynchronous store (a shared one): a frame goes out only once
+   * the store holds its event, and in order, so a client never holds an event id that another
+   * instance could not resume from.
+   */
+  private pending: Promise<void> | undefined = undefined;
+  /** The highest sequence a resumption replayed from the store: waiting frames up to it are not sent twice. */
+  private replayedThrough = 0;
 
   constructor(
     readonly id: string,
@@ -100,11 +108,11 @@ export class SseStream {
       if (this.options.priming && this.options.store) {
         const id = this.nextId();
         const text = `id: ${id}\nretry: ${this.options.retryMs}\ndata: \n\n`;
-        this.store({ id, data: null }, text.length);
-        response.write(text);
+        this.deliver(text, this.sequence, this.store({ id, data: null }, text.length));
       }
     } else {
       for (const event of missed) if (event.data !== null) response.write(frame(event.id, event.data));
+      this.replayedThrough = Math.max(this.replayedThrough, this.sequenceOf(missed.at(-1)?.id));
     }
     if (this.backlog) {
       for (const text of this.backlog) response.write(text);
@@ -133,8 +141,7 @@ export class SseStream {
     if (data === undefined) return;
     const id = this.options.store ? this.nextId() : undefined;
     const text = frame(id, data);
-    if (id !== undefined) this.store({ id, data }, Buffer.byteLength(text));
-    this.write(text);
+    this.deliver(text, id === undefined ? 0 : this.sequence, id === undefined ? undefined : this.store({ id, data }, Buffer.byteLength(text)));
   }
 
   /** Sends the last message (the response) and ends the stream. */
@@ -143,10 +150,15 @@ export class SseStream {
     if (message !== undefined) this.send(message);
     this.completed = true;
     this.onComplete?.(message !== undefined);
-    this.end();
-    const change = this.onReaderChange;
-    this.onReaderChange = undefined;
-    change?.(false);
+    const finish = (): void => {
+      this.end();
+      const change = this.onReaderChange;
+      this.onReaderChange = undefined;
+      change?.(false);
+    };
+    // The final frames may still wait on the store: the response ends after them.
+    if (this.pending) void this.pending.then(finish);
+    else finish();
   }
 
   /** Ends the HTTP response (graceful shutdown, or a complete stream). */
@@ -182,20 +194,46 @@ export class SseStream {
     }
   }
 
+  /**
+   * Writes `text` (frame number `sequence`, 0 for a frame without an id) once `stored` settled
+   * and every frame before it went out. A synchronous store (or none) writes at once, unless
+   * earlier frames still wait.
+   */
+  private deliver(text: string, sequence: number, stored: Promise<void> | undefined): void {
+    if (stored === undefined && this.pending === undefined) {
+      this.write(text);
+      return;
+    }
+    const tail: Promise<void> = Promise.all([this.pending, stored]).then(() => {
+      if (this.pending === tail) this.pending = undefined;
+      if (sequence === 0 || sequence > this.replayedThrough) this.write(text);
+    });
+    this.pending = tail;
+  }
+
+  /** The sequence number of one of this stream's event ids (0 for another stream's or none). */
+  private sequenceOf(eventId: string | undefined): number {
+    if (eventId === undefined || !eventId.startsWith(`${this.id}_`)) return 0;
+    const sequence = Number(eventId.slice(this.id.length + 1));
+    return Number.isSafeInteger(sequence) ? sequence : 0;
+  }
+
   private nextId(): string {
     this.sequence += 1;
     return `${this.id}_${this.sequence}`;
   }
 
-  private store(event: StoredEvent, bytes: number): void {
+  /** Appends one event; a promise (never rejected) when the store answers later. */
+  private store(event: StoredEvent, bytes: number): Promise<void> | undefined {
     const { store, sessionId } = this.options;
-    if (!store || sessionId === undefined) return;
+    if (!store || sessionId === undefined) return undefined;
     try {
       const done = store.append(sessionId, this.id, event, bytes);
-      if (done instanceof Promise) done.catch((error: unknown) => this.storeFailed(error));
+      if (done instanceof Promise) return done.catch((error: unknown) => this.storeFailed(error));
     } catch (error) {
       this.storeFailed(error);
     }
+    return undefined;
   }
 
   private storeFailed(error: unknown): void {
