@@ -70,6 +70,13 @@ export interface RedisScaleOutOptions {
    */
   followPollMs?: number;
   /**
+   * How long the instance running a followed request may have no subscription on its run channel
+   * before the request counts as lost and its follower answers `-32603`, in ms (default 2 000):
+   * longer than a reconnect to Redis takes (about a second). A process that dies loses its
+   * subscription at once; an instance that closes says so itself and is not waited for.
+   */
+  writerGraceMs?: number;
+  /**
    * Most POST streams this instance follows at once (default 100). Past it, a resumed POST stream
    * replays what is stored and ends, and the client resumes it again later (polling).
    */
@@ -95,6 +102,7 @@ export interface ResolvedRedisOptions {
   startTimeoutMs: number;
   streamLeaseMs: number;
   followPollMs: number;
+  writerGraceMs: number;
   maxFollowedStreams: number;
   maxTasks: number;
   maxTasksPerOwner: number;

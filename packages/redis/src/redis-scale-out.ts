@@ -48,12 +48,6 @@ export interface RedisScaleOut {
 
 const INSTANCE_ID = /^[A-Za-z0-9-]{1,64}$/;
 /**
- * How long the run channel of an instance running a followed request must be without a subscriber
- * before the request counts as lost: longer than a reconnect to Redis takes (about a second).
- */
-const WRITER_GRACE_MS = 2_000;
-
-/**
  * Scale-out on Redis: any instance serves any legacy-era session, streams resume anywhere
  * with `Last-Event-ID`, answers to server→client requests and list changes cross instances,
  * and rate limits and tasks are shared. One call per instance, same `url` and `prefix`
@@ -97,7 +91,7 @@ export function redisScaleOut(options: RedisScaleOutOptions): RedisScaleOut {
     onError,
     (sessionId, message) =>
       logger?.warn({ sessionId, rpcId: (message as { id?: unknown }).id, reason: 'waiter-gone' }, 'dropped a client answer: the request it answers is gone'),
-    { pollMs: resolved.followPollMs, max: resolved.maxFollowedStreams, graceMs: WRITER_GRACE_MS },
+    { pollMs: resolved.followPollMs, max: resolved.maxFollowedStreams, graceMs: resolved.writerGraceMs },
     run,
   );
   // The bus only wakes the router, which reads the broadcast log itself.
@@ -140,6 +134,7 @@ export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedi
     startTimeoutMs: positive('startTimeoutMs', options.startTimeoutMs ?? 10_000),
     streamLeaseMs: positive('streamLeaseMs', options.streamLeaseMs ?? 30_000),
     followPollMs: positive('followPollMs', options.followPollMs ?? 250),
+    writerGraceMs: positive('writerGraceMs', options.writerGraceMs ?? 2_000),
     maxFollowedStreams: positive('maxFollowedStreams', options.maxFollowedStreams ?? 100),
     maxTasks: positive('maxTasks', options.maxTasks ?? 1_000),
     maxTasksPerOwner: positive('maxTasksPerOwner', options.maxTasksPerOwner ?? 100),
