@@ -283,7 +283,7 @@ describe('sessions end when their clients are gone (#11, item 3)', () => {
     for (const gone of [withGet, withPost]) expect((await post(server.url, call(2, 'echo', { text: 'x' }), { 'mcp-session-id': gone })).status).toBe(404);
   });
 
-  it('a flood of initialize at a small cap evicts the least recently used in O(1): not slower than below the cap, memory flat', async () => {
+  it('a flood of initialize at a small cap evicts the least recently used, every one answered, memory flat', async () => {
     const cap = 100;
     const server = await start({ maxSessions: cap });
     const open = async () => {
@@ -291,24 +291,22 @@ describe('sessions end when their clients are gone (#11, item 3)', () => {
       await response.text();
       return { status: response.status, id: response.headers.get('mcp-session-id') };
     };
-    const time = async (count: number) => {
-      const started = performance.now();
+    // That eviction is O(1) (no scan of the table) is counted, not timed: session-registry.spec.ts.
+    const openMany = async (count: number) => {
       const opened = [];
       for (let i = 0; i < count; i++) opened.push(await open());
-      return { perRequest: (performance.now() - started) / count, opened };
+      return { opened };
     };
     for (let i = 0; i < 20; i++) await open(); // warm-up, then below the cap from an empty table
-    const warm = await time(cap - 20);
+    const warm = await openMany(cap - 20);
     const keeper = warm.opened[0].id!;
     await post(server.url, call(1, 'echo', { text: 'touch' }), { 'mcp-session-id': keeper }).then((r) => r.text());
     gc();
     const before = process.memoryUsage();
-    const atCap = await time(400);
+    const atCap = await openMany(400);
     gc();
     const after = process.memoryUsage();
     expect(atCap.opened.every((result) => result.status === 200)).toBe(true);
-    // Generous: eviction must not scan the table (the report saw 5× slower at 10 000 sessions).
-    expect(atCap.perRequest).toBeLessThan(warm.perRequest * 3 + 2);
     expect(after.heapUsed - before.heapUsed).toBeLessThan(32 * 1024 * 1024);
     expect(after.rss - before.rss).toBeLessThan(100 * 1024 * 1024);
     // Least recently used went first: the newest are alive, the first ones are gone.
