@@ -19,7 +19,7 @@ import type { HttpBodyResult, HttpStreamResult } from './http-result';
 
 // Every HTTP status the transport decides itself is in this file (issue #27): a reader finds the
 // whole wire of a refusal in one line, and no binding can answer a fault its own way.
-// `transport-faults.spec.ts` keeps every other file of the package, and the bindings, from passing
+// `test/status-table.int.spec.ts` keeps every other file of the package, and the bindings, from passing
 // a numeric status to a result builder or making a wire error.
 
 /** A fault the transport finds before (or instead of) a handler's answer: its status, JSON-RPC error and headers. */
