@@ -24,6 +24,7 @@ export { logRefused } from './eras/log-refused';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
 export type { DeprecatedEraName } from './eras/era-name';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
+export { oversizedMessage } from './wire/oversized-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits, type Outgoing } from './wire/encode-message';
 export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
 export { isObject, isRequestId } from './protocol/json-rpc';

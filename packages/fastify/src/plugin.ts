@@ -65,7 +65,7 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
     // Fastify does not decompress: a compressed body would reach core as garbage.
     const encoding = request.headers['content-encoding']?.trim();
     if (encoding && encoding.toLowerCase() !== 'identity') {
-      done(Object.assign(new Error('compressed body'), { code: COMPRESSED, statusCode: 415 }), undefined);
+      done(Object.assign(new Error('compressed body'), { code: COMPRESSED }), undefined);
       return;
     }
     done(null, body);

@@ -1,8 +1,7 @@
-import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { McpApp } from '@mcpkit/core';
 import { readOptions, optionTypeError, duration, assertApp, type OptionTable } from '@mcpkit/core/transport';
-import { clientErrorResult, HTTP_OPTIONS } from '@mcpkit/http';
+import { answerClientError, HTTP_OPTIONS } from '@mcpkit/http';
 import type { McpHttpOptions } from '@mcpkit/http';
 import { mcpkit } from './plugin';
 
@@ -71,27 +70,6 @@ export const SERVE_HTTP_OPTIONS = {
 // Node's own bound on receiving headers.
 const NODE_HEADERS_TIMEOUT_MS = 60_000;
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
-};
-
-/**
- * What Node's HTTP parser refuses before any route sees it (a request that took too long, headers
- * too large, malformed HTTP) is answered like every other MCP error: a JSON-RPC body.
- */
-function answerClientError(logger: McpApp['logger'], error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  logger.debug({ err: error }, 'HTTP client error');
-  const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
-  const body = clientErrorResult(status, reason).body!;
-  if (socket.writable)
-    socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  socket.destroy();
-}
-
 /** A running standalone server. */
 export interface HttpServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
@@ -149,7 +127,7 @@ export async function serveHttp(app: McpApp, given: ServeHttpOptions = {}): Prom
     // Node checks those timeouts every connectionsCheckingInterval (30 s by default): often
     // enough that a slow client is cut close to requestTimeout, not up to 30 s later.
     http: { headersTimeout, connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4))) },
-    clientErrorHandler: (error, socket) => answerClientError(app.logger, error, socket),
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, app.logger),
   });
   fastify.server.maxConnections = maxConnections;
   await fastify.register(mcpkit, { ...pluginOptions, app });

@@ -1,4 +1,5 @@
 import { headerValue, type HttpBodyResult, type HttpHeaders, type HttpResult } from './http-result';
+import { bodyResult } from './transport-faults';
 
 // What a browser may read of an MCP answer: the challenge (to find the metadata and the scopes),
 // the session and the version it runs, and when to retry.
@@ -33,9 +34,8 @@ export function preflight(headers: HttpHeaders, methods: string): HttpBodyResult
   if (headerValue(headers.origin) === undefined || headerValue(headers['access-control-request-method']) === undefined) return undefined;
   const requested = headerValue(headers['access-control-request-headers'])?.trim() ?? '';
   const allowHeaders = requested.length <= MAX_HEADER_LIST && HEADER_LIST.test(requested) ? requested : DEFAULT_HEADERS;
-  return withCors(headers, {
-    status: 204,
-    headers: { 'access-control-allow-methods': methods, 'access-control-allow-headers': allowHeaders, 'access-control-max-age': '600' },
-    body: undefined,
-  });
+  return withCors(
+    headers,
+    bodyResult('noContent', { 'access-control-allow-methods': methods, 'access-control-allow-headers': allowHeaders, 'access-control-max-age': '600' }),
+  );
 }

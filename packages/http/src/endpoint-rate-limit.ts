@@ -1,6 +1,7 @@
-import { InvalidRequestError, MemoryRateLimitStore, type AuthInfo, type Logger, type RateLimitStore } from '@mcpkit/core';
+import { MemoryRateLimitStore, type AuthInfo, type Logger, type RateLimitStore } from '@mcpkit/core';
 import { principalOf } from '@mcpkit/core/transport';
-import { errorResult, type HttpBodyResult } from './http-result';
+import type { HttpBodyResult } from './http-result';
+import { FAULTS, faultResult } from './transport-faults';
 
 /** Who a request to the endpoint is, as far as is known before its body is read. */
 export interface EndpointCaller {
@@ -52,11 +53,8 @@ function remember(map: Map<string, number>, key: string, value: number): void {
 }
 
 function tooManyRequests(wait: number): HttpBodyResult {
-  const seconds = Math.max(1, Math.ceil(wait / 1000));
   // Decided before the body is read: the request id is unknown, so id null (as a 401 there).
-  return errorResult(429, new InvalidRequestError(`Too Many Requests: retry in ${seconds} s`, { retryAfterMs: wait }), null, {
-    'retry-after': String(seconds),
-  });
+  return faultResult(FAULTS.rateLimited(wait));
 }
 
 /** What `beforeTokenCheck` decided: a `429`, or go on (and call `done` once the token is checked). */

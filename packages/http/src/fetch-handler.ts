@@ -104,7 +104,7 @@ async function readBody(request: Request, core: McpHttpHandler): Promise<string 
       chunk = await reader.read();
     } catch {
       // The upload broke off (the client went away): an answer, not a rejected handler the host would log as its own failure.
-      return core.fault({ kind: 'client-error', status: 400, message: 'Bad Request: the request body could not be read in full' });
+      return core.fault({ kind: 'incomplete-body' });
     }
     const { done, value } = chunk;
     if (done) return text + decoder.decode();

@@ -1,15 +1,6 @@
-import { InternalError, InvalidRequestError, ParseError, type Logger } from '@mcpkit/core';
+import type { Logger } from '@mcpkit/core';
 import { isAllowedHost, isAllowedOrigin } from './host-origin';
-import {
-  compressedBodyResult,
-  errorResult,
-  headerValue,
-  notJsonResult,
-  type HttpBodyResult,
-  type HttpHeaders,
-  type HttpRequest,
-  type HttpResult,
-} from './http-result';
+import { headerValue, type HttpBodyResult, type HttpHeaders, type HttpRequest, type HttpResult } from './http-result';
 import { HttpSseEndpoints } from './http-sse-endpoints';
 import { resolveOptions, type McpHttpOptions, type ResolvedHttpOptions } from './options';
 import { SessionRegistry } from './session-registry';
@@ -19,10 +10,11 @@ import { ResourceServer, type Authentication } from './resource-server';
 import { EndpointRateLimit } from './endpoint-rate-limit';
 import { ServerCardRoute } from './server-card-route';
 import { preflight, withCors } from './cors';
+import { FAULTS, faultResult } from './transport-faults';
 
 /**
  * What went wrong below the MCP endpoint, in the binding's own HTTP layer (reading the body …).
- * The core picks the status and the JSON-RPC error, so every binding answers alike.
+ * The core picks the status and the JSON-RPC error (`transport-faults.ts`), so every binding answers alike.
  */
 export type TransportFault =
   /** The body is over `maxMessageBytes`: 413. */
@@ -33,6 +25,8 @@ export type TransportFault =
   | { kind: 'compressed-body' }
   /** The body could not be read as a message (empty where one is needed, a wrong length): 400, -32700. */
   | { kind: 'malformed-body' }
+  /** The upload broke off before the body's end: 400. */
+  | { kind: 'incomplete-body' }
   /** Another client error the binding's HTTP layer found, with its 4xx status. */
   | { kind: 'client-error'; status: number; message: string }
   /** Anything else: 500, -32603, logged. */
@@ -85,14 +79,6 @@ export interface McpHttpHandler {
   fault(fault: TransportFault, logger?: Logger): HttpBodyResult;
   /** Ends streams and sessions (shutdown). */
   close(): Promise<void>;
-}
-
-/**
- * The answer to a request the binding's HTTP layer refused before any route saw it (a `4xx`
- * status and a reason): a JSON-RPC `-32600` body, as every other refusal.
- */
-export function clientErrorResult(status: number, message: string): HttpBodyResult {
-  return errorResult(status, new InvalidRequestError(message));
 }
 
 function joinPath(prefix: string, path: string): string {
@@ -177,31 +163,32 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   if (cardPath) routes.push({ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: cardPath });
 
   const guard = (headers: HttpHeaders, path?: string): HttpResult | undefined => {
-    if (!isAllowedHost(headerValue(headers.host), options.allowedHosts))
-      return errorResult(403, new InvalidRequestError('Forbidden: this Host is not allowed'));
+    if (!isAllowedHost(headerValue(headers.host), options.allowedHosts)) return faultResult(FAULTS.badHost());
     // Public metadata (RFC 9728) for browser clients of any origin; it answers with `*`.
     if (path !== undefined && (resourceServer?.metadataPaths.has(path) || path === cardPath)) return undefined;
-    if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts))
-      return errorResult(403, new InvalidRequestError('Forbidden: this Origin is not allowed'));
+    if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts)) return faultResult(FAULTS.badOrigin());
     return undefined;
   };
 
   const fault = (problem: TransportFault, log: Logger = logger): HttpBodyResult => {
     switch (problem.kind) {
       case 'body-too-large':
-        return errorResult(413, new InvalidRequestError(`Payload Too Large: the limit is ${options.maxMessageBytes} bytes`));
+        return faultResult(FAULTS.payloadTooLarge(options.maxMessageBytes));
       case 'unsupported-media-type':
-        return notJsonResult();
+        return faultResult(FAULTS.unsupportedMediaType());
       case 'compressed-body':
-        return compressedBodyResult();
+        return faultResult(FAULTS.compressedBody());
       case 'malformed-body':
-        return errorResult(400, new ParseError());
-      case 'client-error':
-        if (problem.status >= 400 && problem.status < 500) return clientErrorResult(problem.status, problem.message);
-        return fault({ kind: 'internal', error: new Error(problem.message) }, log);
+        return faultResult(FAULTS.malformedBody());
+      case 'incomplete-body':
+        return faultResult(FAULTS.incompleteBody());
+      case 'client-error': {
+        const known = FAULTS.frameworkClientError(problem.status, problem.message);
+        return known ? faultResult(known) : fault({ kind: 'internal', error: new Error(problem.message) }, log);
+      }
       case 'internal':
         log.error({ err: problem.error }, 'MCP endpoint failed');
-        return errorResult(500, new InternalError());
+        return faultResult(FAULTS.internal());
     }
   };
 
@@ -255,7 +242,7 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
       request = { ...request, auth: outcome.auth ?? null };
     }
     if (request.path === options.path) return routeEndpoint(withoutCredential(request));
-    return routeLegacySse(request) ?? errorResult(404, new InvalidRequestError('Not Found: no MCP endpoint at this path'));
+    return routeLegacySse(request) ?? faultResult(FAULTS.noEndpoint());
   };
 
   /** A7: the credential ends at the resource server. Handlers get ctx.auth, never a token to pass on (nor one a session would keep from its initialize request's headers). */
@@ -285,10 +272,8 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   /** The legacy SSE transport's two paths, when it is on; undefined for any other path. */
   const routeLegacySse = (request: HttpRequest): HttpResult | Promise<HttpResult> | undefined => {
     if (!sse || !ssePaths) return undefined;
-    if (request.path === ssePaths.ssePath)
-      return request.method === 'GET' ? sse.open(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET' });
-    if (request.path === ssePaths.messagesPath)
-      return request.method === 'POST' ? sse.message(request) : errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'POST' });
+    if (request.path === ssePaths.ssePath) return request.method === 'GET' ? sse.open(request) : faultResult(FAULTS.methodNotAllowed('GET'));
+    if (request.path === ssePaths.messagesPath) return request.method === 'POST' ? sse.message(request) : faultResult(FAULTS.methodNotAllowed('POST'));
     return undefined;
   };
 

@@ -1,5 +1,4 @@
-import { InternalError, InvalidRequestError, type AuthInfo, type JsonRpcMessage, type Logger, type McpError, type RequestId } from '@mcpkit/core';
-import { encodeMessage, errorResponse, type EncodeLimits } from '@mcpkit/core/transport';
+import type { AuthInfo, Logger } from '@mcpkit/core';
 import type { EventStream } from './event-stream';
 
 /** Request headers by lower-case name (Node's `IncomingHttpHeaders` fits). */
@@ -54,44 +53,6 @@ export interface HttpStreamResult {
 
 /** What the core answers a request with. */
 export type HttpResult = HttpBodyResult | HttpStreamResult;
-
-// With its charset, as Fastify has always sent it: every binding answers with the same bytes.
-const JSON_HEADERS = (): Record<string, string> => ({ 'content-type': 'application/json; charset=utf-8' });
-
-/**
- * A JSON-RPC body serialised by core: an answer too big or impossible to serialise becomes a
- * -32603 error for its id instead of a failure after the status is chosen, and exact numeric ids
- * keep the client's digits.
- */
-export function jsonResult(status: number, message: JsonRpcMessage | readonly JsonRpcMessage[], limits: EncodeLimits, logger?: Logger): HttpBodyResult {
-  const text = encodeMessage(message as JsonRpcMessage, limits, logger) ?? encodeMessage(errorResponse(null, new InternalError()), limits)!;
-  return { status, headers: JSON_HEADERS(), body: text };
-}
-
-// An error body holds a message and maybe a little data: a small bound is plenty.
-const ERROR_LIMITS: EncodeLimits = Object.freeze({ maxMessageBytes: 64 * 1024, maxBatchBytes: 64 * 1024 });
-
-/** An HTTP status with a JSON-RPC error body, the request id when it is known. */
-export function errorResult(status: number, error: McpError, id: RequestId | null = null, headers?: Record<string, string>): HttpBodyResult {
-  const result = jsonResult(status, errorResponse(id, error), ERROR_LIMITS);
-  if (headers) result.headers = { ...headers, ...result.headers };
-  return result;
-}
-
-/** 415 for a body that is not `application/json`: the same answer whether the core or a binding finds it. */
-export function notJsonResult(): HttpBodyResult {
-  return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
-}
-
-/** 415 for a compressed body (`Content-Encoding`): never parsed as JSON. */
-export function compressedBodyResult(): HttpBodyResult {
-  return errorResult(415, new InvalidRequestError('Unsupported Media Type: a compressed body (Content-Encoding) is not accepted; send plain JSON'));
-}
-
-/** A response without a body. */
-export function emptyResult(status: number): HttpBodyResult {
-  return { status, headers: {}, body: undefined };
-}
 
 /** One header's value: the first when repeated, trimmed; undefined when absent or empty. */
 export function headerValue(value: string | string[] | undefined): string | undefined {

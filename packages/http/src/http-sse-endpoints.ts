@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { InvalidRequestError, type JsonRpcMessage, type JsonRpcResponse, type Logger, type McpApp } from '@mcpkit/core';
+import type { JsonRpcMessage, JsonRpcResponse, Logger, McpApp } from '@mcpkit/core';
 import {
   AnswerPacer,
   encodeMessage,
@@ -14,8 +14,9 @@ import {
 import { acceptsSse, isJsonContentType } from './accept';
 import { bodyOf, idOf } from './classify';
 import { EventStream } from './event-stream';
-import { emptyResult, errorResult, headerValue, jsonResult, type HttpRequest, type HttpResult } from './http-result';
+import { headerValue, type HttpRequest, type HttpResult } from './http-result';
 import { SSE_HEADERS } from './sse-stream';
+import { answerResult, bodyResult, FAULTS, faultResult, REQUEST_FAULTS, streamResult } from './transport-faults';
 
 interface SseSession {
   connection: Connection;
@@ -75,8 +76,7 @@ export class HttpSseEndpoints {
     const refused = unservedRevision(request, undefined);
     if (refused) return refused;
     const accept = request.headers.accept;
-    if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept))
-      return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
+    if (!acceptsSse(Array.isArray(accept) ? accept.join(', ') : accept)) return faultResult(FAULTS.notAcceptableStream());
     const id = randomBytes(24).toString('base64url');
     const connection = this.app.connect({ kind: 'http', headers: request.headers }, { sessionId: id });
     const stream = new EventStream();
@@ -88,19 +88,17 @@ export class HttpSseEndpoints {
     connection.setOutbound((message) => this.notify(session, message));
     request.onClose?.(() => stream.close());
     stream.onClose(() => this.end(id));
-    return { status: 200, headers: { ...SSE_HEADERS }, stream };
+    return streamResult({ ...SSE_HEADERS }, stream);
   }
 
   async message(request: HttpRequest): Promise<HttpResult> {
     const id = headerValue(request.query?.sessionId);
-    if (id === undefined) return errorResult(400, new InvalidRequestError('Missing sessionId query parameter'));
+    if (id === undefined) return faultResult(FAULTS.missingSseSessionId());
     const session = this.sessions.get(id);
-    if (!session) return errorResult(404, new InvalidRequestError('Session not found: open the SSE stream again'));
-    if (!isJsonContentType(request.headers['content-type'])) {
-      return errorResult(415, new InvalidRequestError('Unsupported Media Type: send the JSON-RPC message as application/json'));
-    }
+    if (!session) return faultResult(FAULTS.unknownSseSession());
+    if (!isJsonContentType(request.headers['content-type'])) return faultResult(FAULTS.unsupportedMediaType());
     const frame = parseMessage(request.body ?? '');
-    if (!frame.ok) return jsonResult(400, frame.response, this.writeOptions.limits);
+    if (!frame.ok) return answerResult('unparsable', frame.response, this.writeOptions.limits);
     const body = bodyOf(frame.message);
     const refused = unservedRevision(request, body);
     if (refused) return refused;
@@ -109,7 +107,7 @@ export class HttpSseEndpoints {
     if (this.countBatch !== undefined && Array.isArray(body) && body.length > 1) {
       const over = await this.countBatch(request, body.length - 1);
       if (over !== undefined) {
-        logRefused(logger, body, { kind: 'http', headers: request.headers }, new InvalidRequestError('Too Many Requests'), 'rate_limited');
+        logRefused(logger, body, { kind: 'http', headers: request.headers }, REQUEST_FAULTS.rateLimited(), 'rate_limited');
         return over;
       }
     }
@@ -118,7 +116,7 @@ export class HttpSseEndpoints {
     (Array.isArray(body) ? session.connection.receive(body, options) : session.connection.serveFrame(body, options))
       .then((answer) => answer !== undefined && session.pacer.answer(() => this.write(session.stream, answer, logger)))
       .catch((error: unknown) => logger.error({ err: error }, 'unexpected dispatcher failure'));
-    return emptyResult(202);
+    return bodyResult('accepted', {});
   }
 
   /** Ends every stream (shutdown). */
@@ -137,8 +135,8 @@ export class HttpSseEndpoints {
   }
 }
 
-/** A request this transport's revisions do not include (2026-07-28): `400` with core's `-32022`. */
+/** A request this transport's revisions do not include (2026-07-28): core's `-32022`. */
 function unservedRevision(request: HttpRequest, body: MessageBody | undefined): HttpResult | undefined {
   const refused = httpSseRefusal(protocolVersionHeader(request.headers), body);
-  return refused && errorResult(400, refused, body === undefined ? null : idOf(body));
+  return refused && faultResult(FAULTS.eraRefusal(refused), body === undefined ? null : idOf(body));
 }

@@ -1,9 +1,11 @@
-export { createHttpHandler, clientErrorResult, type McpHttpHandler, type HttpHandlerOptions, type TransportFault } from './http-handler';
+export { createHttpHandler, type McpHttpHandler, type HttpHandlerOptions, type TransportFault } from './http-handler';
+export { clientErrorResult } from './transport-faults';
 export type { HttpRequest, HttpResult, HttpBodyResult, HttpStreamResult, HttpHeaders } from './http-result';
 export { EventStream, type EventSink } from './event-stream';
 export { createFetchHandler, type FetchHandler } from './fetch-handler';
 export { onClientGone } from './client-gone';
 export { answerUnreadBody, hasUnreadBody, type DrainOptions } from './answer-unread-body';
+export { answerClientError } from './answer-client-error';
 export { censorQueryCredentials } from './query-credentials';
 export { HTTP_OPTIONS, type McpHttpOptions, type ResolvedHttpOptions, type ResponseMode } from './options';
 export type { EndpointRateLimitOptions, EndpointCaller } from './endpoint-rate-limit';

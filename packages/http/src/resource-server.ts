@@ -1,6 +1,8 @@
 import type { AuthInfo, Logger } from '@mcpkit/core';
-import { AuthenticationRequiredError, ErrorCode, InternalError, InvalidRequestError, InvalidTokenDenial, type JsonRpcResponse } from '@mcpkit/core';
-import { errorResult, headerValue, jsonResult, type HttpBodyResult, type HttpRequest } from './http-result';
+import { ErrorCode, type JsonRpcResponse } from '@mcpkit/core';
+import type { EncodeLimits } from '@mcpkit/core/transport';
+import { headerValue, type HttpBodyResult, type HttpRequest } from './http-result';
+import { answerResult, bodyResult, FAULTS, faultResult } from './transport-faults';
 import { namesAccessToken } from './query-credentials';
 
 /**
@@ -107,9 +109,9 @@ export class ResourceServer {
   /** `GET` (or a CORS preflight) of the metadata document (RFC 9728 §3). */
   metadata(method: string): HttpBodyResult {
     const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS', 'access-control-allow-headers': 'mcp-protocol-version' };
-    if (method === 'OPTIONS') return { status: 204, headers: cors, body: undefined };
-    if (method !== 'GET' && method !== 'HEAD') return errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET, OPTIONS' });
-    return { status: 200, headers: { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' }, body: this.metadataBody };
+    if (method === 'OPTIONS') return bodyResult('noContent', cors);
+    if (method !== 'GET' && method !== 'HEAD') return faultResult(FAULTS.methodNotAllowed('GET, OPTIONS'));
+    return bodyResult('ok', { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' }, this.metadataBody);
   }
 
   /** Checks the request's credentials before any of its body is looked at. */
@@ -127,18 +129,22 @@ export class ResourceServer {
     const value = headerValue(header);
     if (value === undefined || !/^bearer(\s|$)/i.test(value)) {
       // No credentials (or another scheme): RFC 6750 §3.1, a challenge without an error code.
-      return this.options.anonymous === 'allow' ? { auth: undefined } : { refused: this.challenge(401, undefined, this.scopes) };
+      return this.options.anonymous === 'allow'
+        ? { auth: undefined }
+        : { refused: faultResult(FAULTS.authenticationRequired(this.challengeHeader(undefined, this.scopes))) };
     }
     const match = BEARER.exec(value);
     if (!match) return { refused: this.badRequest('malformed Bearer credentials (one token, RFC 6750 §2.1)') };
     try {
       return { auth: await this.verifier.verify(match[1]) };
     } catch (error) {
-      if (error instanceof InvalidTokenError) return { refused: this.challenge(401, 'invalid_token', this.scopes, INVALID_TOKEN) };
+      // The body gives the challenge's reason: a refused token is not a missing one.
+      if (error instanceof InvalidTokenError)
+        return { refused: faultResult(FAULTS.invalidToken(this.challengeHeader('invalid_token', this.scopes, INVALID_TOKEN), INVALID_TOKEN)) };
       // Never accept, never leak: the reason goes to the server log only, without the token
       // even when a verifier of your own put it in its message.
       logger.error({ err: withoutToken(error, match[1]) }, 'token verifier failed');
-      return { refused: errorResult(503, new InternalError('Service Unavailable: the token cannot be verified now')) };
+      return { refused: faultResult(FAULTS.tokenUnverifiable()) };
     }
   }
 
@@ -147,11 +153,11 @@ export class ResourceServer {
    * scopes when it was anonymous, `403 insufficient_scope` naming every scope the operation needs
    * (A9, A10), a plain `403` otherwise. Undefined for any other answer.
    */
-  denial(answer: JsonRpcResponse | readonly JsonRpcResponse[], limits: Parameters<typeof jsonResult>[2]): HttpBodyResult | undefined {
+  denial(answer: JsonRpcResponse | readonly JsonRpcResponse[], limits: EncodeLimits): HttpBodyResult | undefined {
     if (Array.isArray(answer) || !('error' in answer) || answer.error.code !== ErrorCode.AccessDenied) return undefined;
     const data = (answer.error.data ?? {}) as { error?: string; scopes?: string[] };
     const scopes = (data.scopes ?? []).filter((scope) => scope !== 'offline_access');
-    const result = jsonResult(data.error === 'authentication_required' ? 401 : 403, answer, limits);
+    const result = answerResult(data.error === 'authentication_required' ? 'authenticationRequired' : 'forbidden', answer, limits);
     if (data.error === 'forbidden') return result;
     const header =
       data.error === 'authentication_required'
@@ -169,17 +175,8 @@ export class ResourceServer {
     return `Bearer ${parts.join(', ')}`;
   }
 
-  private challenge(status: number, error: string | undefined, scopes: readonly string[], description?: string): HttpBodyResult {
-    // Decided before the body is read, so the request id is unknown: id null. The body gives the
-    // challenge's reason: a refused token is not a missing one.
-    const denial = error === 'invalid_token' ? new InvalidTokenDenial(description) : new AuthenticationRequiredError();
-    return errorResult(status, denial, null, {
-      'www-authenticate': this.challengeHeader(error, scopes, description),
-      'access-control-expose-headers': 'WWW-Authenticate',
-    });
-  }
-
+  // Decided before the body is read, so the request id is unknown: id null.
   private badRequest(message: string): HttpBodyResult {
-    return errorResult(400, new InvalidRequestError(`Bad Request: ${message}`), null, { 'www-authenticate': `Bearer error="invalid_request"` });
+    return faultResult(FAULTS.badCredentials(message));
   }
 }

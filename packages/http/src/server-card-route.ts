@@ -1,6 +1,7 @@
-import { buildServerCard, InvalidRequestError, type McpApp, type ServerCardOptions } from '@mcpkit/core';
+import { buildServerCard, type McpApp, type ServerCardOptions } from '@mcpkit/core';
 import { LOOPBACK_HOSTS } from './host-origin';
-import { errorResult, headerValue, type HttpBodyResult, type HttpHeaders } from './http-result';
+import { headerValue, type HttpBodyResult, type HttpHeaders } from './http-result';
+import { bodyResult, FAULTS, faultResult } from './transport-faults';
 
 /** `serverCard` of the HTTP options: where the card says the endpoint is, and what it names. */
 export interface ServerCardEndpointOptions extends ServerCardOptions {
@@ -32,10 +33,10 @@ export class ServerCardRoute {
   }
 
   answer(method: string, headers: HttpHeaders): HttpBodyResult {
-    if (method === 'OPTIONS') return { status: 204, headers: CORS, body: undefined };
-    if (method !== 'GET' && method !== 'HEAD') return errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: 'GET, OPTIONS' });
+    if (method === 'OPTIONS') return bodyResult('noContent', CORS);
+    if (method !== 'GET' && method !== 'HEAD') return faultResult(FAULTS.methodNotAllowed('GET, OPTIONS'));
     const body = this.fixedBody ?? JSON.stringify(buildServerCard(this.app, this.urlFrom(headers), this.options));
-    return { status: 200, headers: { ...CORS, 'content-type': 'application/json', 'cache-control': 'max-age=300' }, body };
+    return bodyResult('ok', { ...CORS, 'content-type': 'application/json', 'cache-control': 'max-age=300' }, body);
   }
 
   private urlFrom(headers: HttpHeaders): string {

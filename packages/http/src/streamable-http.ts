@@ -1,13 +1,4 @@
-import {
-  InternalError,
-  InvalidParamsError,
-  InvalidRequestError,
-  UnsupportedProtocolVersionError,
-  type McpError,
-  type JsonRpcResponse,
-  type Logger,
-  type TransportInfo,
-} from '@mcpkit/core';
+import type { JsonRpcResponse, Logger, McpError, TransportInfo } from '@mcpkit/core';
 import {
   encodeMessage,
   errorResponse,
@@ -28,17 +19,7 @@ import { acceptsJsonAndSse, acceptsSse, isCompressed, isJsonContentType } from '
 import { bodyOf, containsRequest, idOf, isInitializeRequest, requestCount, requestIds } from './classify';
 import { EventStream } from './event-stream';
 import { eraOf, type HttpEra } from './http-era';
-import {
-  compressedBodyResult,
-  emptyResult,
-  errorResult,
-  headerValue,
-  jsonResult,
-  notJsonResult,
-  type HttpRequest,
-  type HttpResult,
-  type HttpStreamResult,
-} from './http-result';
+import { headerValue, type HttpRequest, type HttpResult, type HttpStreamResult } from './http-result';
 import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
 import type { AtCapacity, LiveSession, SessionRegistry } from './session-registry';
@@ -49,6 +30,7 @@ import { OpenListens, type ListenSlot } from './open-listens';
 import { AnswerHead } from './answer-head';
 import { DetachedRequests } from './detached-requests';
 import { SSE_HEADERS, SseStream, streamOfEventId, type SseStreamOptions } from './sse-stream';
+import { answerResult, bodyResult, eraAnswerResult, FAULTS, faultResult, REQUEST_FAULTS, streamResult, type Fault } from './transport-faults';
 
 function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boolean {
   return answer !== undefined && !Array.isArray(answer) && 'result' in answer;
@@ -60,11 +42,11 @@ function succeeded(answer: JsonRpcResponse | JsonRpcResponse[] | undefined): boo
  * id gets an error that says why.
  */
 function cancelledAnswer(body: MessageBody): JsonRpcResponse | JsonRpcResponse[] {
-  return errorResponses(body, new InternalError('Request cancelled: the client sent notifications/cancelled, so no result follows'));
+  return errorResponses(body, REQUEST_FAULTS.cancelled());
 }
 
 /** The same error for every request of a body (one answer, or a batch's). */
-function errorResponses(body: MessageBody, error: InternalError): JsonRpcResponse | JsonRpcResponse[] {
+function errorResponses(body: MessageBody, error: McpError): JsonRpcResponse | JsonRpcResponse[] {
   const answers = requestIds(body).map((id) => errorResponse(id, error));
   return Array.isArray(body) ? answers : answers[0];
 }
@@ -107,16 +89,16 @@ export class StreamableHttpEndpoint {
     const unreadable = postHeaderFault(request);
     if (unreadable) return unreadable;
     const frame = parseMessage(request.body ?? '');
-    if (!frame.ok) return jsonResult(400, frame.response, this.options.limits);
+    if (!frame.ok) return answerResult('unparsable', frame.response, this.options.limits);
     const message = bodyOf(frame.message);
     if (this.countBatch !== undefined && Array.isArray(message) && message.length > 1) {
       const over = await this.countBatch(request, message.length - 1);
-      if (over !== undefined) return this.audited(request, message, over, new InvalidRequestError('Too Many Requests'), 'rate_limited');
+      if (over !== undefined) return this.audited(request, message, over, REQUEST_FAULTS.rateLimited(), 'rate_limited');
     }
     const version = protocolVersionHeader(request.headers);
     if (version !== undefined && !isServedVersion(version)) {
       // -32022 is the answer a client of the modern era recognises; others just see a 400.
-      return this.refuse(request, message, 400, new UnsupportedProtocolVersionError(version));
+      return this.refuse(request, message, FAULTS.unsupportedVersion(version));
     }
     const era = eraOf(version, message);
     if (!era.sessions) return this.sessionless(request, era, message);
@@ -141,7 +123,7 @@ export class StreamableHttpEndpoint {
   /** A POST of an era with sessions to an endpoint that keeps none (`sessions: false`): a connection of its own, made as if initialized. */
   private withoutSessions(request: HttpRequest, version: string | undefined, message: MessageBody, era: HttpEra): Promise<HttpResult> | HttpResult {
     const refused = sessionlessBatchError(version, message);
-    if (refused) return this.audited(request, message, errorResult(400, refused), refused);
+    if (refused) return this.audited(request, message, faultResult(FAULTS.eraRefusal(refused)), refused);
     const transport = transportOf(request);
     const connection = isInitializeRequest(message)
       ? this.options.app.connect(transport, { sessionless: true })
@@ -151,32 +133,30 @@ export class StreamableHttpEndpoint {
 
   /** The session a POST runs in, held: a new one for an initialize, else the one its `Mcp-Session-Id` names; else the error to answer. */
   private async postSession(request: HttpRequest, message: MessageBody, fresh: boolean): Promise<LiveSession | HttpResult> {
-    if (fresh) return this.registry!.create(request.headers, principalOf(request.auth)) ?? this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
+    if (fresh) return this.registry!.create(request.headers, principalOf(request.auth)) ?? this.refuse(request, message, FAULTS.atCapacity());
     const id = headerValue(request.headers['mcp-session-id']);
-    if (id === undefined) return this.refuse(request, message, 400, new InvalidRequestError('Missing Mcp-Session-Id header: send initialize first'));
+    if (id === undefined) return this.refuse(request, message, FAULTS.missingSessionIdOnPost());
     const owned = await this.ownSession(id, request);
-    if (owned === UNAVAILABLE) return this.refuse(request, message, 503, storeUnavailable(), RETRY_UNAVAILABLE);
-    if (owned === FULL) return this.refuse(request, message, 503, sessionsFull(), RETRY_FULL);
-    return owned ?? this.refuse(request, message, 404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
+    if (owned === UNAVAILABLE) return this.refuse(request, message, FAULTS.sessionStoreUnavailable());
+    if (owned === FULL) return this.refuse(request, message, FAULTS.atCapacity());
+    return owned ?? this.refuse(request, message, FAULTS.unknownSession());
   }
 
   async get(request: HttpRequest): Promise<HttpResult> {
     const era = eraOf(protocolVersionHeader(request.headers));
     if (!this.registry || !this.options.standaloneStream || !era.sessions) return this.methodNotAllowed();
-    if (!acceptsSse(acceptOf(request))) return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list text/event-stream'));
+    if (!acceptsSse(acceptOf(request))) return faultResult(FAULTS.notAcceptableStream());
     const session = await this.sessionOf(request, era);
     if (!('connection' in session)) return session;
     try {
       const lastEventId = headerValue(request.headers['last-event-id']);
       if (this.routed && (lastEventId === undefined || namesRoutedStream(lastEventId))) return await this.routedGet(request, session, lastEventId);
       if (lastEventId !== undefined) return await this.resume(request, session, lastEventId);
-      if (session.standaloneStream?.isAttached) {
-        return errorResult(409, new InvalidRequestError('Conflict: this session already has an open GET stream'));
-      }
+      if (session.standaloneStream?.isAttached) return faultResult(FAULTS.streamConflict());
       const stream = session.standaloneStream ?? session.openStream('g');
       const body = this.streamBody(request.onClose);
       stream.attach(body);
-      return this.streamResult(body, session);
+      return this.sessionStream(body, session);
     } finally {
       // From here on the attached stream (if any) holds the session while its reader stays.
       session.leave();
@@ -192,11 +172,11 @@ export class StreamableHttpEndpoint {
       await this.registry.delete(session.id);
     } catch (error) {
       this.logger.warn({ err: error, sessionId: session.id }, 'session store unavailable: DELETE answered 503');
-      return unavailableResult(null);
+      return faultResult(FAULTS.sessionStoreUnavailable());
     } finally {
       session.leave();
     }
-    return emptyResult(200);
+    return bodyResult('ok', {});
   }
 
   /**
@@ -205,8 +185,7 @@ export class StreamableHttpEndpoint {
    */
   private async routedGet(request: HttpRequest, session: LiveSession, lastEventId: string | undefined): Promise<HttpResult> {
     const position = lastEventId === undefined ? undefined : parseRoutedEventId(lastEventId);
-    if (lastEventId !== undefined && position === undefined)
-      return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
+    if (lastEventId !== undefined && position === undefined) return faultResult(FAULTS.unknownLastEventId());
     const body = this.streamBody(request.onClose);
     let opened: boolean;
     try {
@@ -214,17 +193,17 @@ export class StreamableHttpEndpoint {
     } catch (error) {
       this.logger.warn({ err: error, sessionId: session.id }, 'session router unavailable: GET answered 503');
       body.close();
-      return unavailableResult(null);
+      return faultResult(FAULTS.sessionStoreUnavailable());
     }
     if (!opened) {
       body.close();
-      return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
+      return faultResult(FAULTS.unknownLastEventId());
     }
-    return this.streamResult(body, session);
+    return this.sessionStream(body, session);
   }
 
   methodNotAllowed(): HttpResult {
-    return errorResult(405, new InvalidRequestError('Method Not Allowed'), null, { allow: this.registry ? 'GET, POST, DELETE' : 'POST' });
+    return faultResult(FAULTS.methodNotAllowed(this.registry ? 'GET, POST, DELETE' : 'POST'));
   }
 
   /**
@@ -265,17 +244,17 @@ export class StreamableHttpEndpoint {
    */
   private async sessionless(request: HttpRequest, era: HttpEra, message: MessageBody): Promise<HttpResult> {
     const refused = era.admit(request.headers, message);
-    if (refused) return this.refuse(request, message, 400, refused);
+    if (refused) return this.refuse(request, message, FAULTS.eraRefusal(refused));
     if (!isListen(message)) return this.dispatch(request, undefined, undefined, message, false, era);
     // Each listen is a request that stays open: only the count of all of them bounds what they hold.
     const listen = this.listens.admit(request.logger);
-    if (listen === undefined) return this.refuse(request, message, 503, listensFull(this.listens.max), RETRY_FULL);
+    if (listen === undefined) return this.refuse(request, message, FAULTS.listensFull(this.listens.max));
     return this.dispatch(request, undefined, undefined, message, false, era, undefined, listen);
   }
 
   /** The answer to a POST's requests refused here, once its body was read, with their request lines. */
-  private refuse(request: HttpRequest, message: MessageBody, status: number, error: McpError, headers?: Record<string, string>): HttpResult {
-    return this.audited(request, message, errorResult(status, error, idOf(message), headers), error);
+  private refuse(request: HttpRequest, message: MessageBody, fault: Fault): HttpResult {
+    return this.audited(request, message, faultResult(fault, idOf(message)), fault.error);
   }
 
   /** `result`, after the request lines of the requests it refuses (with `error`; `outcome` when the error's own is not it). */
@@ -288,14 +267,14 @@ export class StreamableHttpEndpoint {
   private async sessionOf(request: HttpRequest, era: HttpEra): Promise<LiveSession | HttpResult> {
     const version = headerValue(request.headers['mcp-protocol-version']);
     if (version !== undefined && !era.servesVersion(version)) {
-      return errorResult(400, new InvalidRequestError(`Unsupported MCP-Protocol-Version: ${version}`, { supported: era.versions }));
+      return faultResult(FAULTS.unsupportedVersionHeader(version, era.versions));
     }
     const id = headerValue(request.headers['mcp-session-id']);
-    if (id === undefined) return errorResult(400, new InvalidRequestError('Missing Mcp-Session-Id header'));
+    if (id === undefined) return faultResult(FAULTS.missingSessionId());
     const session = await this.ownSession(id, request);
-    if (session === UNAVAILABLE) return unavailableResult(null);
-    if (session === FULL) return fullResult(null);
-    return session ?? errorResult(404, new InvalidRequestError('Session not found: it ended or never existed; initialize a new one'));
+    if (session === UNAVAILABLE) return faultResult(FAULTS.sessionStoreUnavailable());
+    if (session === FULL) return faultResult(FAULTS.atCapacity());
+    return session ?? faultResult(FAULTS.unknownSession());
   }
 
   /**
@@ -322,9 +301,7 @@ export class StreamableHttpEndpoint {
   private async resume(request: HttpRequest, session: LiveSession, lastEventId: string): Promise<HttpResult> {
     const streamId = streamOfEventId(lastEventId);
     const missed = streamId === undefined ? undefined : await this.options.eventStore.after(session.id, streamId, lastEventId);
-    if (streamId === undefined || missed === undefined) {
-      return errorResult(400, new InvalidRequestError('Unknown Last-Event-ID: nothing can be replayed from it'));
-    }
+    if (streamId === undefined || missed === undefined) return faultResult(FAULTS.unknownLastEventId());
     const live = session.streams.get(streamId);
     const body = this.streamBody(request.onClose);
     if (live) {
@@ -338,7 +315,7 @@ export class StreamableHttpEndpoint {
       finished.complete();
       finished.attach(body, missed);
     }
-    return this.streamResult(body, session);
+    return this.sessionStream(body, session);
   }
 
   /**
@@ -351,11 +328,7 @@ export class StreamableHttpEndpoint {
   private keepFallback(session: LiveSession, stream: SseStream, message: MessageBody, logger: Logger, cancelled: () => boolean): void {
     const store = this.options.eventStore;
     if (store.keepFallback === undefined) return;
-    const fallback = encodeMessage(
-      errorResponses(message, new InternalError('The server instance serving this request ended before answering; send the request again')),
-      this.options.limits,
-      logger,
-    );
+    const fallback = encodeMessage(errorResponses(message, REQUEST_FAULTS.instanceGone()), this.options.limits, logger);
     const failed = (error: unknown): void => logger.warn({ err: error, sessionId: session.id }, 'scale-out: could not store a stream fallback');
     if (fallback !== undefined) void Promise.resolve(store.keepFallback(session.id, stream.id, fallback)).catch(failed);
     if (store.endStream === undefined) return;
@@ -372,10 +345,7 @@ export class StreamableHttpEndpoint {
    */
   private storeFailure(session: LiveSession, message: MessageBody, logger: Logger): (stream: SseStream, cancelled: () => boolean) => void {
     return (stream, cancelled) => {
-      stream.onStoreFailed = () =>
-        stream.complete(
-          errorResponses(message, new InternalError('The event store could not keep this stream for a resumption; the request failed, try it again')),
-        );
+      stream.onStoreFailed = () => stream.complete(errorResponses(message, REQUEST_FAULTS.streamNotKept()));
       this.keepFallback(session, stream, message, logger, cancelled);
     };
   }
@@ -387,8 +357,8 @@ export class StreamableHttpEndpoint {
     return body;
   }
 
-  private streamResult(stream: EventStream, session: LiveSession | undefined): HttpStreamResult {
-    return { status: 200, headers: session ? { 'mcp-session-id': session.id, ...SSE_HEADERS } : { ...SSE_HEADERS }, stream };
+  private sessionStream(stream: EventStream, session: LiveSession | undefined): HttpStreamResult {
+    return streamResult(session ? { 'mcp-session-id': session.id, ...SSE_HEADERS } : { ...SSE_HEADERS }, stream);
   }
 
   /** Options of a stream nobody can resume (stateless, or a replay that ends at once). */
@@ -464,7 +434,7 @@ export class StreamableHttpEndpoint {
         };
       const body = this.streamBody(onClose);
       stream.attach(body);
-      respond((post.streamed = this.streamResult(body, session)));
+      respond((post.streamed = this.sessionStream(body, session)));
       return stream;
     };
     // What cancels the requests of a session's POST whose client left before a stream opened:
@@ -542,8 +512,8 @@ export class StreamableHttpEndpoint {
   /** The answer to a POST of notifications and responses only: 202, or the errors about them. */
   private async accepted(answering: Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>, logger: Logger): Promise<HttpResult> {
     const answer = await answering;
-    if (answer === undefined) return emptyResult(202);
-    return jsonResult(400, answer, this.options.limits, logger);
+    if (answer === undefined) return bodyResult('accepted', {});
+    return answerResult('refusedMessages', answer, this.options.limits, logger);
   }
 
   /** Answers a POST once its work ended: the last event of its stream, or its JSON answer. */
@@ -577,10 +547,10 @@ export class StreamableHttpEndpoint {
       return post.streamed!;
     }
     if (refusedSession) this.registry!.discard(refusedSession);
-    if (post.notKept !== undefined) return errorResult(post.notKept.status, post.notKept.error, idOf(replyTo!), post.notKept.headers);
+    if (post.notKept !== undefined) return faultResult(post.notKept, idOf(replyTo!));
     if (answer === undefined) return this.allCancelled(replyTo, session, logger, onClose);
     // A denial of one request on a resource server is an HTTP 401 / 403 with its challenge.
-    const result = this.resourceServer?.denial(answer, limits) ?? jsonResult(era.status(answer), answer, limits, logger);
+    const result = this.resourceServer?.denial(answer, limits) ?? eraAnswerResult(era, answer, limits, logger);
     if (fresh && session && succeeded(answer)) result.headers = { 'mcp-session-id': session.id, ...result.headers };
     return result;
   }
@@ -600,12 +570,12 @@ export class StreamableHttpEndpoint {
    * cancellation), yet the POST must end: with an empty stream, or in json mode an error.
    */
   private allCancelled(replyTo: MessageBody | undefined, session: LiveSession | undefined, logger: Logger, onClose: HttpRequest['onClose']): HttpResult {
-    if (this.options.responseMode === 'json') return jsonResult(200, cancelledAnswer(replyTo!), this.options.limits, logger);
+    if (this.options.responseMode === 'json') return answerResult('ok', cancelledAnswer(replyTo!), this.options.limits, logger);
     const empty = new SseStream('s', this.plainStreamOptions());
     empty.complete();
     const body = this.streamBody(onClose);
     empty.attach(body);
-    return this.streamResult(body, session);
+    return this.sessionStream(body, session);
   }
 }
 
@@ -617,7 +587,7 @@ interface PostState {
   /** True once every request of the body was cancelled by the client (no answer is due). */
   cancelled: boolean;
   /** Why the session of an initialize could not be kept, once the store refused it. */
-  notKept?: SessionRefusal;
+  notKept?: Fault;
 }
 
 /** What `ownSession` says when the session store cannot answer. */
@@ -626,67 +596,27 @@ const UNAVAILABLE = Symbol('unavailable');
 /** What `ownSession` says when a shared session exists but this instance has no free slot for it. */
 const FULL = Symbol('full');
 
-const RETRY_FULL = { 'retry-after': '5' };
-const RETRY_UNAVAILABLE = { 'retry-after': '1' };
-
-/** Why a 503 (with `RETRY_FULL`): every session slot of this instance is busy. */
-function sessionsFull(): InvalidRequestError {
-  return new InvalidRequestError('Too many sessions; try again later');
-}
-
-/** Why a 503 (with `RETRY_FULL`): this endpoint holds `maxListens` open listens already. */
-function listensFull(limit: number): InvalidRequestError {
-  return new InvalidRequestError(`Too many open subscriptions/listen requests on this server (maxListens ${limit}); try again later`, { limit });
-}
-
 /** A POST carrying one `subscriptions/listen` request: it stays open until its client or the server ends it. */
 function isListen(message: MessageBody): boolean {
   return !Array.isArray(message) && (message as Frame).kind === 'request' && (message as Frame).method === SUBSCRIPTIONS_LISTEN;
 }
 
-/** Why a 503 (with `RETRY_UNAVAILABLE`): the shared session store is unreachable for now. */
-function storeUnavailable(): InternalError {
-  return new InternalError('Service temporarily unavailable: the session store cannot be reached; try again shortly');
-}
-
-/** Why a new session could not be kept, and the status it is answered with. */
-interface SessionRefusal {
-  readonly error: McpError;
-  readonly status: number;
-  readonly headers?: Record<string, string>;
-}
-
-/** The answer to an `initialize` whose session the store refused (`SessionStore.set` threw): 400 for a record too large, else 503. */
-function sessionRefusal(error: unknown, logger: Logger): SessionRefusal {
+/** The answer to an `initialize` whose session the store refused (`SessionStore.set` threw): a record too large, else the store is unavailable. */
+function sessionRefusal(error: unknown, logger: Logger): Fault {
   if (error instanceof SessionRecordTooLargeError) {
     logger.info({ bytes: error.bytes, maxBytes: error.maxBytes }, 'initialize refused: the session record would be too large to keep');
-    const refused = new InvalidParamsError(
-      `initialize: the client's info and capabilities are too large to keep for a session (at most ${error.maxBytes} bytes)`,
-    );
-    return { error: refused, status: 400 };
+    return FAULTS.sessionRecordTooLarge(error.maxBytes);
   }
   logger.warn({ err: error }, 'session store unavailable: initialize answered 503');
-  return { error: storeUnavailable(), status: 503, headers: RETRY_UNAVAILABLE };
-}
-
-/** 503 with `Retry-After`: every session slot of this instance is busy. */
-function fullResult(id: ReturnType<typeof idOf> | null): HttpResult {
-  return errorResult(503, sessionsFull(), id ?? null, RETRY_FULL);
-}
-
-/** 503 with `Retry-After`: the shared session store is unreachable for now. */
-function unavailableResult(id: ReturnType<typeof idOf> | null): HttpResult {
-  return errorResult(503, storeUnavailable(), id ?? null, RETRY_UNAVAILABLE);
+  return FAULTS.sessionStoreUnavailable();
 }
 
 /** A POST whose body the endpoint will not read: the answer to its Accept, Content-Type or Content-Encoding; else undefined. */
 function postHeaderFault(request: HttpRequest): HttpResult | undefined {
-  if (!acceptsJsonAndSse(acceptOf(request))) {
-    return errorResult(406, new InvalidRequestError('Not Acceptable: the Accept header must list both application/json and text/event-stream'));
-  }
-  if (!isJsonContentType(request.headers['content-type'])) return notJsonResult();
+  if (!acceptsJsonAndSse(acceptOf(request))) return faultResult(FAULTS.notAcceptable());
+  if (!isJsonContentType(request.headers['content-type'])) return faultResult(FAULTS.unsupportedMediaType());
   // Bindings refuse it before reading; one that does not (a few lines over node:http) still must not parse gzip as JSON.
-  if (isCompressed(request.headers['content-encoding'])) return compressedBodyResult();
+  if (isCompressed(request.headers['content-encoding'])) return faultResult(FAULTS.compressedBody());
   return undefined;
 }
 

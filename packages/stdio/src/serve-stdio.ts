@@ -1,10 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLogger, InvalidRequestError, type AuthInfo, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { createLogger, type AuthInfo, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
 import {
   AnswerPacer,
   DEFAULT_MAX_RESPONSE_BYTES,
   encodeMessage,
-  errorResponse,
+  oversizedMessage,
   readOptions,
   optionTypeError,
   duration,
@@ -243,7 +243,7 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
 
   const onEvent = (event: LineEvent): void => {
     if (event.kind === 'oversized') {
-      send(errorResponse(null, new InvalidRequestError(`Message exceeds the maximum size of ${maxMessageSize} bytes`)));
+      send(oversizedMessage(maxMessageSize));
       return;
     }
     pending++;
