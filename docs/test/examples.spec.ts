@@ -482,6 +482,7 @@ const NOT_AN_APP: Record<string, string> = {
   'protocol.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'testing.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'testing-package.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
+  'websocket.example.ts': 'a transport (serveWebSocket), not an app: docs/test/websocket.spec.ts serves the testbed app with it',
   'redis.example.ts': 'starts an instance on a running Redis; packages/redis/test/readme-example.int.spec.ts runs two of them',
 };
 

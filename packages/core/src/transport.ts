@@ -27,6 +27,7 @@ export { parseMessage, type ParsedFrame } from './wire/parse-message';
 export { oversizedMessage } from './wire/oversized-message';
 export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits, type Outgoing } from './wire/encode-message';
 export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
+export { MessageChannel, type MessageChannelOptions, type ChannelAnswer } from './wire/message-channel';
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { principalOf } from './auth/principal';
 export { toJsonRpcError } from './errors/to-json-rpc-error';

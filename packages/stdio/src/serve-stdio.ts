@@ -1,16 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLogger, type AuthInfo, type JsonRpcMessage, type JsonRpcResponse, type McpApp } from '@mcpkit/core';
+import { createLogger, type AuthInfo, type McpApp } from '@mcpkit/core';
 import {
-  AnswerPacer,
+  MessageChannel,
   DEFAULT_MAX_RESPONSE_BYTES,
-  encodeMessage,
-  oversizedMessage,
   readOptions,
   optionTypeError,
   duration,
   assertApp,
   writesToStdout,
-  type EncodeLimits,
   type OptionTable,
 } from '@mcpkit/core/transport';
 import type { SessionSnapshot } from '@mcpkit/core/transport';
@@ -152,7 +149,6 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
     restore: options.restore,
     announceListChanges: options.announceListChanges,
   });
-  connection.setOutbound((message) => send(message));
   // Reported only when it changed: a JSON comparison per message, paid only by those who ask.
   const onSnapshot = options.onSnapshot;
   let lastSnapshot = onSnapshot === undefined ? '' : JSON.stringify(connection.snapshot() ?? null);
@@ -163,123 +159,47 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
     lastSnapshot = text;
     onSnapshot!(snapshot);
   };
-  // Progress and other request-related notifications go straight out, in order, before the response.
-  const receiveOptions = { send: (message: JsonRpcMessage) => send(message) };
   const maxMessageSize = options.maxMessageBytes;
   const reader = new LineReader(maxMessageSize);
-  const limits: EncodeLimits = {
-    maxMessageBytes: options.maxResponseBytes,
-    maxBatchBytes: options.maxBatchResponseBytes ?? maxMessageSize,
-  };
-  let pending = 0;
-  let inputEnded = false;
   let stopped = false;
-  // Output stays open after input stops (a signal): requests cut short still get their answer.
-  let outputClosed = false;
-  // Run once nothing is in flight any more (shutdown waits for it).
-  let onIdle: (() => void) | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
-  // Answers that finish in the same tick leave as one string in one write (one syscall), not
-  // as one chunk each: a corked stream would keep a buffer entry per answer and hand the
-  // kernel a vector of them.
-  let queued = '';
-  const flushOutput = (): void => {
-    if (queued === '') return;
-    const text = queued;
-    queued = '';
-    // Backpressure: stop reading while the client is not draining our output.
-    if (!writeRaw(text) && !input.isPaused()) {
-      input.pause();
-      outputStream.once('drain', () => {
-        if (!stopped) input.resume();
-      });
-    }
-  };
-  const enqueue = (text: string): void => {
-    if (queued === '') process.nextTick(flushOutput);
-    queued += text;
-  };
-  // An answer right after its request's last progress waits for a write of its own.
-  const pacer = new AnswerPacer<string>(enqueue);
-  // Everything still waiting, at once (shutdown).
-  const flushAll = (): void => {
-    pacer.flush();
-    flushOutput();
-  };
-  const send = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
-    if (response === undefined || outputClosed) return;
-    // Never throws: an answer that cannot go out becomes an error for its id.
-    const text = encodeMessage(response, limits, logger);
-    if (text === undefined) return;
-    if (Array.isArray(response) || !('method' in response)) pacer.answer(text + '\n');
-    else {
-      pacer.sent(response);
-      enqueue(text + '\n');
-    }
-  };
-
-  const settle = (): void => {
-    pending--;
-    if (pending > 0) return;
-    if (inputEnded) finish();
-    const idle = onIdle;
-    onIdle = undefined;
-    idle?.();
-  };
-
-  const answer = (response: JsonRpcMessage | JsonRpcResponse[] | undefined): void => {
-    try {
-      send(response);
-    } finally {
-      settle();
-    }
-  };
-  const failed = (error: unknown): void => {
-    logger.error({ err: error }, 'unexpected dispatcher failure');
-    settle();
-  };
+  // The line reader bounds each message; the channel runs them, paces and batches the output
+  // (one write per tick: answers that finish together leave in one syscall) and stops reading
+  // while the client does not drain it.
+  const channel = new MessageChannel({
+    dispatch: (text, send) => connection.receiveText(text, { send }),
+    write: (texts) => writeRaw(texts.length === 1 ? `${texts[0]}\n` : `${texts.join('\n')}\n`),
+    drained: (resume) => void outputStream.once('drain', resume),
+    pauseInput: () => input.pause(),
+    resumeInput: () => {
+      if (!stopped) input.resume();
+    },
+    limits: { maxMessageBytes: options.maxResponseBytes, maxBatchBytes: options.maxBatchResponseBytes ?? maxMessageSize },
+    logger,
+    // A listen opens (or a cancellation ends one) before its answer; other changes show once answered.
+    onActivity: onSnapshot === undefined ? undefined : reportSnapshot,
+  });
+  connection.setOutbound((message) => channel.send(message));
+  const pending = (): number => channel.pending;
 
   const onEvent = (event: LineEvent): void => {
-    if (event.kind === 'oversized') {
-      send(oversizedMessage(maxMessageSize));
-      return;
-    }
-    pending++;
-    const answered = connection.receiveText(event.text, receiveOptions);
-    if (onSnapshot === undefined) {
-      // One reaction per request (a `.finally` after it would cost two more promises).
-      void answered.then(answer, failed);
-      return;
-    }
-    // A listen opens (or a cancellation ends one) before its answer; other changes show once answered.
-    reportSnapshot();
-    void answered.then(
-      (response) => {
-        try {
-          send(response);
-        } finally {
-          reportSnapshot();
-          settle();
-        }
-      },
-      (error: unknown) => {
-        reportSnapshot();
-        failed(error);
-      },
-    );
+    if (event.kind === 'oversized') channel.refuseOversized(maxMessageSize);
+    else channel.receive(event.text);
   };
 
   const onData = (chunk: Buffer | string): void => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, onEvent);
   const onEnd = (): void => {
     reader.end(onEvent);
-    inputEnded = true;
     // No cancellation can come for a listen any more, so it would hold the shutdown forever.
     connection.endListens();
-    if (pending === 0) finish();
-    // The requests in flight get the grace period to answer; it also bounds a handler that never returns.
-    else if (exitProcess) exitAfterGrace('end of input');
+    if (pending() === 0) finish();
+    else {
+      void channel.idle().then(finish);
+      // The requests in flight get the grace period to answer; it also bounds a handler that never returns.
+      if (exitProcess) exitAfterGrace('end of input');
+    }
   };
   // SIGTERM / SIGINT: stop reading and cancel what is in flight; exit once the cancelled
   // handlers have returned and the client has our output, or when the grace period ends.
@@ -328,27 +248,26 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
   };
   function exitAfterGrace(trigger: NodeJS.Signals | 'end of input'): void {
     if (exitTimer !== undefined) return;
-    began = { trigger, pending };
+    began = { trigger, pending: pending() };
     // Not unref'd: a client that stopped reading must not keep the process alive past it.
     exitTimer = setTimeout(() => {
       const running = connection.running();
       logAbandoned(logger, running);
       // Answers finished this tick are still queued for the next one, which exit would not wait for.
-      flushAll();
+      channel.flush();
       logShutdown('grace expired', running.length);
       process.exit(0);
     }, options.shutdownGraceMs);
     // The empty write's callback fires once everything queued before it reached the client.
     const idle = began.pending === 0;
     const flushThenExit = (): void => {
-      flushAll();
+      channel.flush();
       writeRaw('', () => {
         logShutdown(idle ? 'idle' : 'drained', 0);
         process.exit(0);
       });
     };
-    if (pending === 0) flushThenExit();
-    else onIdle = flushThenExit;
+    void channel.idle().then(flushThenExit);
   }
 
   // A second signal during the grace period ends the process at once, by that signal; its line says so first.
@@ -370,8 +289,7 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
   return {
     closed,
     close: async () => {
-      outputClosed = true;
-      pacer.clear();
+      channel.close();
       connection.close();
       stop();
       guard?.restore();

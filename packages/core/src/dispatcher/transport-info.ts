@@ -2,7 +2,11 @@ import type { AuthInfo } from '../auth/auth-info';
 
 /** Facts about the transport a request arrived on. */
 export interface TransportInfo {
-  kind: 'stdio' | 'http' | 'memory';
+  /**
+   * Which transport: mcpkit's own are `stdio`, `http` and `memory` (the TestClient); a transport
+   * of your own names itself (`websocket`, …), and the name shows in its request lines.
+   */
+  kind: 'stdio' | 'http' | 'memory' | (string & {});
   /** HTTP request headers (lower-case names), when the transport has them. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Who is calling, as the transport established it (a verified token, `serveStdio({ auth })`, a test). */
