@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { JsonRpcMessage, JsonRpcResponse, Logger, McpApp } from '@mcpkit/core';
+import type { JsonRpcMessage, Logger, McpApp } from '@mcpkit/core';
 import {
-  AnswerPacer,
-  encodeMessage,
+  MessageChannel,
   httpSseRefusal,
   logRefused,
   parseMessage,
@@ -10,6 +9,7 @@ import {
   type Connection,
   type EncodeLimits,
   type MessageBody,
+  type ReceiveOptions,
 } from '@mcpkit/core/transport';
 import { acceptsSse, isJsonContentType } from './accept';
 import { bodyOf, idOf } from './classify';
@@ -18,12 +18,19 @@ import { headerValue, type HttpRequest, type HttpResult } from './http-result';
 import { SSE_HEADERS } from './sse-stream';
 import { answerResult, bodyResult, FAULTS, faultResult, REQUEST_FAULTS, streamResult } from './transport-faults';
 
+/** One POST's message, with what its request tells the dispatcher (its logger, headers). */
+interface Posted {
+  body: MessageBody;
+  options: ReceiveOptions;
+}
+
 interface SseSession {
   connection: Connection;
   stream: EventStream;
   keepAlive: NodeJS.Timeout | undefined;
-  // An answer right after its request's last progress waits for an event of its own, a moment later.
-  pacer: AnswerPacer<() => void>;
+  // Events due in one tick leave in one write; an answer right after its request's last progress
+  // waits for a write of its own, a moment later.
+  channel: MessageChannel<Posted>;
 }
 
 /** How such a stream writes: the bounds of one message and of what waits for a slow reader. */
@@ -50,21 +57,20 @@ export class HttpSseEndpoints {
     private readonly countBatch?: (request: HttpRequest, extra: number) => Promise<HttpResult | undefined>,
   ) {}
 
-  /** Writes one message, never throwing; a client that does not read loses its stream rather than grow our buffer. */
-  private write(stream: EventStream, message: JsonRpcMessage | JsonRpcResponse[], logger?: Logger): void {
-    if (stream.writableEnded) return;
+  /**
+   * Writes the events due this tick in one write; a client that does not read loses its stream
+   * rather than grow our buffer (there is no input to pause: each message is its own POST).
+   */
+  private write(stream: EventStream, texts: readonly string[]): boolean {
+    if (stream.writableEnded) return true;
     if (stream.writableLength > this.writeOptions.maxBufferedBytes) {
       stream.destroy();
-      return;
+      return true;
     }
-    const data = encodeMessage(message, this.writeOptions.limits, logger);
-    if (data !== undefined) stream.write(`event: message\ndata: ${data}\n\n`);
-  }
-
-  /** A notification or request to the client, at once. */
-  private notify(session: SseSession, message: JsonRpcMessage, logger?: Logger): void {
-    session.pacer.sent(message);
-    this.write(session.stream, message, logger);
+    let events = '';
+    for (const text of texts) events += `event: message\ndata: ${text}\n\n`;
+    stream.write(events);
+    return true;
   }
 
   /** Open streams. */
@@ -83,9 +89,19 @@ export class HttpSseEndpoints {
     stream.write(`event: endpoint\ndata: ${this.messagesUrl}?sessionId=${id}\n\n`);
     const keepAlive = this.keepAliveMs > 0 ? setInterval(() => stream.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
     keepAlive?.unref();
-    const session: SseSession = { connection, stream, keepAlive, pacer: new AnswerPacer<() => void>((write) => write()) };
+    const channel = new MessageChannel<Posted>({
+      dispatch: ({ body, options }, send) =>
+        Array.isArray(body) ? connection.receive(body, { ...options, send }) : connection.serveFrame(body, { ...options, send }),
+      write: (texts) => this.write(stream, texts),
+      drained: () => undefined,
+      pauseInput: () => undefined,
+      resumeInput: () => undefined,
+      limits: this.writeOptions.limits,
+      logger: this.logger,
+    });
+    const session: SseSession = { connection, stream, keepAlive, channel };
     this.sessions.set(id, session);
-    connection.setOutbound((message) => this.notify(session, message));
+    connection.setOutbound((message: JsonRpcMessage) => channel.send(message));
     request.onClose?.(() => stream.close());
     stream.onClose(() => this.end(id));
     return streamResult({ ...SSE_HEADERS }, stream);
@@ -111,11 +127,7 @@ export class HttpSseEndpoints {
         return over;
       }
     }
-    const send = (message: JsonRpcMessage) => this.notify(session, message, logger);
-    const options = { logger, send, transport: { kind: 'http' as const, headers: request.headers } };
-    (Array.isArray(body) ? session.connection.receive(body, options) : session.connection.serveFrame(body, options))
-      .then((answer) => answer !== undefined && session.pacer.answer(() => this.write(session.stream, answer, logger)))
-      .catch((error: unknown) => logger.error({ err: error }, 'unexpected dispatcher failure'));
+    session.channel.receive({ body, options: { logger, transport: { kind: 'http', headers: request.headers } } });
     return bodyResult('accepted', {});
   }
 
@@ -129,7 +141,7 @@ export class HttpSseEndpoints {
     if (!session) return;
     this.sessions.delete(id);
     if (session.keepAlive) clearInterval(session.keepAlive);
-    session.pacer.clear();
+    session.channel.close();
     session.connection.close();
     session.stream.end();
   }

@@ -7,14 +7,17 @@ import { oversizedMessage } from './oversized-message';
 /** What one message the channel received is answered with (nothing for a notification). */
 export type ChannelAnswer = JsonRpcMessage | JsonRpcResponse[] | undefined;
 
-/** How a message channel reaches its dispatcher and its peer. */
-export interface MessageChannelOptions {
+/**
+ * How a message channel reaches its dispatcher and its peer. `T` is what the transport receives:
+ * a message's text (the default), or what it has already parsed (an HTTP body).
+ */
+export interface MessageChannelOptions<T = string> {
   /**
    * Runs one received message and resolves with its answer; `send` carries what the request
    * says before it (progress, log lines, requests to the client), in order. With a
    * `Connection`: `(text, send) => connection.receiveText(text, { send })`.
    */
-  dispatch(text: string, send: (message: JsonRpcMessage) => void): Promise<ChannelAnswer>;
+  dispatch(message: T, send: (message: JsonRpcMessage) => void): Promise<ChannelAnswer>;
   /**
    * Writes the messages due this tick, each already serialised, in order: at most once per tick.
    * Returns false when the peer does not take them as fast as they come (the channel stops
@@ -29,9 +32,9 @@ export interface MessageChannelOptions {
   /** Bounds of one answer (and of a batch's): a bigger one goes out as a -32603 error for its id. */
   limits: EncodeLimits;
   /**
-   * Largest received message in UTF-8 bytes, for a transport whose frames carry whole messages
-   * (a WebSocket): a bigger one is answered -32600 and not run. Omit it when the framing already
-   * bounds messages (stdio's line reader).
+   * Largest received message text in UTF-8 bytes, for a transport whose frames carry whole
+   * messages (a WebSocket): a bigger one is answered -32600 and not run. Omit it when the framing
+   * already bounds messages (stdio's line reader, an HTTP body limit).
    */
   maxMessageBytes?: number;
   /** Where an answer that cannot be serialised is reported. */
@@ -61,7 +64,7 @@ export interface MessageChannelOptions {
  * connection.setOutbound((message) => channel.send(message));
  * socket.on('message', (data) => channel.receive(data.toString()));
  */
-export class MessageChannel {
+export class MessageChannel<T = string> {
   private queued: string[] = [];
   private readonly pacer = new AnswerPacer<string>((text) => this.enqueue(text));
   private inFlight = 0;
@@ -69,24 +72,24 @@ export class MessageChannel {
   private paused = false;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(private readonly options: MessageChannelOptions) {}
+  constructor(private readonly options: MessageChannelOptions<T>) {}
 
   /** How many received requests have not been answered yet. */
   get pending(): number {
     return this.inFlight;
   }
 
-  /** Runs one received message (already framed: one line, one WebSocket message …). */
-  receive(text: string): void {
+  /** Runs one received message (already framed: one line, one WebSocket message, one POST body …). */
+  receive(message: T): void {
     const max = this.options.maxMessageBytes;
-    if (max !== undefined && text.length > max / 3 && Buffer.byteLength(text) > max) {
+    if (max !== undefined && typeof message === 'string' && message.length > max / 3 && Buffer.byteLength(message) > max) {
       this.refuseOversized(max);
       return;
     }
     this.inFlight += 1;
     let answered: Promise<ChannelAnswer>;
     try {
-      answered = this.options.dispatch(text, (message) => this.send(message));
+      answered = this.options.dispatch(message, (said) => this.send(said));
     } catch (error) {
       this.failed(error);
       return;
