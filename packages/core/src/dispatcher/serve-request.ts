@@ -21,7 +21,8 @@ export function serveRequest(era: Era, frame: RequestFrame, host: RequestHost, o
   const admission = era.admit(frame, host, options);
   if ('answer' in admission) return answered(frame, host, options, admission);
   const { lasting } = admission;
-  const handler = lasting === undefined ? host.app.methods.get(frame.method) : undefined;
+  // A method of another era is not found here, whatever the app's table has (the era's registry).
+  const handler = lasting === undefined && era.methods.has(frame.method) ? host.app.methods.get(frame.method) : undefined;
   if (lasting === undefined && handler === undefined) return notFound(era, frame, host, options, admission);
   const refused = host.refusal(frame.id, era);
   if (refused !== undefined) return loggedRefusal(refused, frame, host, options);

@@ -166,6 +166,11 @@ export interface EraHost {
  */
 export interface Era {
   readonly name: EraName;
+  /**
+   * The methods this era has (its registry, made once): the dispatcher runs a method's handler
+   * only for an era that lists it, and answers `-32601` on any other.
+   */
+  readonly methods: ReadonlySet<string>;
   /** Whether its requests belong to a session the era keeps (so a stateless dispatch cannot serve them). */
   readonly sessions: boolean;
   /** The JSON-RPC error object of anything thrown, by this era's rules. */

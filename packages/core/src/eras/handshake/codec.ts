@@ -9,6 +9,7 @@ import type { Frame, RequestFrame } from '../../wire/frame';
 import { monotonicMs } from '../../logging/monotonic-ms';
 import type { Admission, Answered, Era, EraHost, ReceiveOptions } from '../era';
 import type { HandshakeLink } from './handshake-link';
+import { LEGACY_METHODS } from './methods';
 import type { HandshakeSession } from './session';
 
 // Methods that need a session to mean anything: stateless HTTP does not offer them.
@@ -39,6 +40,8 @@ function answered(frame: RequestFrame, host: HandshakeHost, answer: Answered['an
  */
 export const handshakeEra: Era = {
   name: 'legacy',
+
+  methods: LEGACY_METHODS,
 
   sessions: true,
 

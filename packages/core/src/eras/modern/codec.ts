@@ -6,6 +6,7 @@ import type { Admission, Answered, Era, EraHost, ReceiveOptions, RunPlan } from 
 import { modernErrorObject } from './error-object';
 import { listen } from './listen';
 import { META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN } from './meta';
+import { MODERN_METHODS } from './methods';
 import { ModernLink } from './modern-link';
 import { readModernRequest, type ModernRequest } from './read-request';
 import { discoverResult, shapeModernResult } from './results';
@@ -41,6 +42,8 @@ function listenPlan(link: ModernLink): RunPlan {
  */
 export const modernEra: Era = {
   name: 'modern',
+
+  methods: MODERN_METHODS,
 
   sessions: false,
 
