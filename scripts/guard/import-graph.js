@@ -22,7 +22,7 @@ const BASELINE = join(__dirname, 'import-graph.baseline.json');
 
 /**
  * core's folders, lowest layer first (architecture.md §1: protocol → errors → metadata/decorators
- * → schema/validation → scanner → app → eras/dispatcher → transports). A folder may import its own
+ * → schema/validation → scanner → app → model → eras → dispatcher → transports). A folder may import its own
  * layer and any layer before it. Helpers that know no protocol sit at the bottom; wire (encode and
  * parse) and results (content builders) need only protocol and errors. `(entry)` is a file at the
  * root of src (index.ts, compile-cache.ts): the public surface, imported by no one inside core.
@@ -37,8 +37,13 @@ const CORE_LAYERS = [
   ['schema', 'validation'],
   ['scanner'],
   ['app'],
+  // model: what the era codecs and the dispatcher share (client info, transport facts, session
+  // snapshot, the context's contract), so that a codec never needs the dispatcher.
+  ['model'],
+  // eras: the codecs, leaves below the dispatcher that asks them (architecture.md §1).
+  ['eras'],
   // pipeline: guards, interceptors and filters run inside the dispatcher, on its RequestContext.
-  ['eras', 'dispatcher', 'pipeline'],
+  ['dispatcher', 'pipeline'],
   // The define* functions apply decorators and type their handlers' RequestContext.
   ['define'],
   ['server'],
@@ -291,6 +296,24 @@ function compare(found, baseline) {
   };
 }
 
+// A named era's folder, and the entry points (they re-export public names, and use none).
+const NAMED_ERA = /^packages\/core\/src\/eras\/[^/]+\//;
+const CORE_ENTRY = /^packages\/core\/src\/[^/]+\.ts$/;
+
+/**
+ * Imports of a named era's folder (`eras/<name>/…`) by core files outside `eras/`: the rest of
+ * core asks the eras through their contract (`eras/era.ts`, `eras/eras.ts`, `eras/app-state.ts`),
+ * never one era by name (architecture.md §1). As `from:line -> to`, sorted.
+ */
+function namedEraImports(graph) {
+  const found = [];
+  for (const [from, list] of graph.edges) {
+    if (!from.startsWith('packages/core/src/') || from.startsWith('packages/core/src/eras/') || CORE_ENTRY.test(from)) continue;
+    for (const edge of list) if (NAMED_ERA.test(edge.to)) found.push(`${from}:${edge.line} -> ${edge.to}`);
+  }
+  return found.sort();
+}
+
 function analyse(root = ROOT) {
   const graph = buildGraph(root);
   const found = cycles(graph);
@@ -322,6 +345,9 @@ function report(result, diff) {
     lines.push(`  ${edge}${mark}`);
     for (const file of files) lines.push(`      ${file}`);
   }
+  const named = namedEraImports(graph);
+  lines.push(`imports of a named era (eras/<name>/) from outside eras/: ${named.length}`);
+  for (const edge of named) lines.push(`  ${edge}`);
   if (result.unplaced.length > 0) lines.push(`core folders with no layer (add them to CORE_LAYERS): ${result.unplaced.join(', ')}`);
   if (diff) {
     lines.push('');
@@ -365,6 +391,6 @@ function main(argv) {
   return clean ? 0 : 1;
 }
 
-module.exports = { CORE_LAYERS, analyse, buildGraph, compare, cycles, edgesWithin, importsOf, layering, readBaseline, report };
+module.exports = { CORE_LAYERS, analyse, buildGraph, compare, cycles, edgesWithin, importsOf, layering, namedEraImports, readBaseline, report };
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -49,9 +49,9 @@ export type { Definition, DefinitionKind } from './define/definition';
 export type { DefinePipelineOptions, DefineToolPipelineOptions } from './define/define-pipeline';
 
 export { RequestContext } from './dispatcher/request-context';
-export type { ClientInfo } from './dispatcher/client-info';
+export type { ClientInfo } from './model/client-info';
 export type { SessionInfo } from './eras/client-link';
-export type { TransportInfo } from './dispatcher/transport-info';
+export type { TransportInfo } from './model/transport-info';
 export type { ElicitResult, SamplingRequest, SamplingResult, Root, AskOptions } from './dispatcher/client-questions';
 export type { TraceContext } from './dispatcher/trace-context';
 export {
@@ -63,7 +63,7 @@ export {
   type SessionTrace,
 } from './dispatcher/diagnostics-channels';
 export { ClientLog } from './dispatcher/client-log';
-export type { OutboundRequestOptions } from './dispatcher/outbound-requests';
+export type { OutboundRequestOptions } from './model/outbound-request-options';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
 export { isTerminalStatus, type TaskStore, type StoredTask, type TaskStatus, type TaskChange, type TaskErrorObject } from './app/task-store';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './app/memory-task-store';

@@ -20,7 +20,7 @@ export { writesToStdout } from './logging/writes-to-stdout';
 export { hasDefaultLogger } from './server/default-logger';
 export type { ReceiveOptions } from './eras/era';
 export { classify } from './eras/classify';
-export { logRefused } from './eras/log-refused';
+export { logRefused } from './dispatcher/log-refused';
 export type { Frame, RequestFrame, EraName, MessageBody } from './wire/frame';
 export type { DeprecatedEraName } from './eras/era-name';
 export { parseMessage, type ParsedFrame } from './wire/parse-message';
@@ -51,7 +51,7 @@ export {
 export { HTTP_ERAS } from './eras/http-eras';
 export { eraName } from './eras/era-name';
 export { handshakeHttp, handshakeHttpStatus, isHandshakeVersion, statelessHttp } from './eras/deprecated-names';
-export type { SessionSnapshot, ListenSnapshot } from './dispatcher/session-snapshot';
+export type { SessionSnapshot, ListenSnapshot } from './model/session-snapshot';
 export {
   readOptions,
   optionTypeError,

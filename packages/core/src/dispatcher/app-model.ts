@@ -1,11 +1,11 @@
 import type { WireCacheHint } from '../results/cache-hints';
 import type { EventBus } from '../app/event-bus';
-import type { ListPages } from '../app/pages';
-import type { RequestStateCodec } from '../eras/modern/input-required';
+import type { RequestStates } from '../model/request-states';
 import type { LogLevel } from '../logging/log-levels';
 import type { Logger } from '../logging/logger';
 import type { Constructor } from '../metadata/constructor';
-import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/mcp-types';
+import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
+import type { RevisionView } from '../model/revision-view';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
 import type { Registry } from '../scanner/registry';
 import type { ValidatorFactory } from '../validation/validator-factory';
@@ -41,22 +41,13 @@ export interface AppSettings {
   maxListenFilterEntries: number;
   /** Longest URI a request may name (`maxUriLength`). */
   maxUriLength: number;
-  requestState: RequestStateCodec;
+  requestState: RequestStates;
   /** `ttlMs` / `cacheScope` of each cacheable method on 2026-07-28. */
   cacheHints: ReadonlyMap<string, WireCacheHint>;
   /** The app's tasks: absent when no tool runs as a task (and `tasks` was not given). */
   tasks: TaskRuntime | undefined;
   /** The app-wide guards, interceptors, filters, scope hierarchy and rate limit. */
   pipeline: PipelineSettings;
-}
-
-/** The list results and server info of one protocol revision, computed once. */
-export interface RevisionView {
-  readonly serverInfo: Implementation;
-  readonly tools: ListPages<'tools', Tool>;
-  readonly resources: ListPages<'resources', Resource>;
-  readonly resourceTemplates: ListPages<'resourceTemplates', ResourceTemplate>;
-  readonly prompts: ListPages<'prompts', Prompt>;
 }
 
 /**

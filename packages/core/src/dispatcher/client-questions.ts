@@ -5,7 +5,7 @@ import { isObject } from '../protocol/json-rpc';
 import type { ContentBlock } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
 import type { InputParser } from '../validation/validator-factory';
-import type { OutboundRequestOptions } from './outbound-requests';
+import type { OutboundRequestOptions } from '../model/outbound-request-options';
 
 // What a handler asks its client (`ctx.sample`, `ctx.elicit`, `ctx.roots`): the questions' options
 // and params, and how an answer is read.

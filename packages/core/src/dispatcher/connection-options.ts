@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/logger';
 import type { LogLevel } from '../logging/log-levels';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
-import type { SessionSnapshot } from './session-snapshot';
+import type { SessionSnapshot } from '../model/session-snapshot';
 
 /** How a transport opens a connection. */
 export interface ConnectionOptions {

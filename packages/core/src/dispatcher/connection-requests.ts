@@ -2,7 +2,7 @@ import { idKey } from '../protocol/exact-id';
 import type { RequestId } from '../protocol/json-rpc';
 import type { RequestContext } from './request-context';
 import { RequestTable } from './request-table';
-import type { OpenListen } from './session-snapshot';
+import type { OpenListen } from '../model/session-snapshot';
 
 /** A `subscriptions/listen` request a connection holds open. */
 export interface HeldListen {

@@ -12,27 +12,29 @@ import type { ValidatorFactory } from '../validation/validator-factory';
 import { classify } from '../eras/classify';
 import type { Era, ReceiveOptions } from '../eras/era';
 import { ERAS } from '../eras/eras';
-import type { HandshakeHost } from '../eras/handshake/codec';
 import { HandshakeLink } from '../eras/handshake/handshake-link';
 import { HandshakeSession } from '../eras/handshake/session';
 import { reopenListen } from '../eras/modern/listen';
-import { logRefused } from '../eras/log-refused';
+import { logRefused } from './log-refused';
 import type { ServerCapabilities } from '../protocol/mcp-types';
-import type { ClientInfo } from './client-info';
-import { announcedLists, announcingCapabilities, LIST_CHANGED } from './list-changes';
-import { sessionSnapshot, type ListenSnapshot, type OpenListen, type SessionSnapshot } from './session-snapshot';
-import type { SessionControls } from './method-handler';
+import type { ClientInfo } from '../model/client-info';
+import { announcedLists, announcingCapabilities, LIST_CHANGED } from '../model/list-changes';
+import { sessionSnapshot, type ListenSnapshot, type OpenListen, type SessionSnapshot } from '../model/session-snapshot';
+import type { SessionControls } from '../model/session-controls';
 import { publishSessionEnd, traceClientRequest } from './diagnostics-channels';
-import type { OutboundRequestOptions } from './outbound-requests';
+import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { RequestContext } from './request-context';
 import type { SessionInfo } from '../eras/client-link';
-import type { TransportInfo } from './transport-info';
-import type { SubscriptionGrant } from './readable-resource';
+import type { TransportInfo } from '../model/transport-info';
+import type { SubscriptionGrant } from '../model/subscription-grant';
+import { mayHear } from './readable-resource';
 import { ConnectionRequests } from './connection-requests';
 import { batchRefusal, serveBatch } from './serve-batch';
 import { errorResponse } from './error-response';
 import type { ConnectionOptions } from './connection-options';
 import { answeredUnserved } from './request-line';
+import { serveRequest } from './serve-request';
+import { lastingAccess } from './lasting-access';
 
 export type { ReceiveOptions };
 
@@ -88,6 +90,7 @@ export class Connection {
   get handshake(): HandshakeSession {
     this.handshakeState ??= new HandshakeSession(
       this.app,
+      (uri, grant) => mayHear(this.app.map, this.app.pipelines, uri, grant),
       this.sessionless,
       this.options.restore,
       this.capabilities,
@@ -171,7 +174,7 @@ export class Connection {
     this.unopenedListens = undefined;
     for (const open of unopened) {
       try {
-        reopenListen(open, this);
+        reopenListen(open, this, lastingAccess(this, NO_OPTIONS));
       } catch (error) {
         // A listen this server no longer serves (its revision dropped) ends silently: the client re-listens on its own error path.
         this.logger.warn({ err: error, rpcId: open.id }, 'a restored subscriptions/listen could not be re-opened');
@@ -327,7 +330,7 @@ export class Connection {
   private serve(frame: Frame, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
     switch (frame.kind) {
       case 'request':
-        return ERAS[frame.era].serve(frame as RequestFrame, this as HandshakeHost, options);
+        return serveRequest(ERAS[frame.era], frame as RequestFrame, this, options);
       case 'notification':
         if (!this.notification(frame)) this.options.onUnplaced?.(frameMessage(frame), options.routed === true);
         return Promise.resolve(undefined);

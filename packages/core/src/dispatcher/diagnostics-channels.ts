@@ -4,7 +4,7 @@ import { monotonicMs } from '../logging/monotonic-ms';
 import { METHOD } from '../protocol/methods';
 import type { Meta } from '../protocol/mcp-types';
 import type { EraName, RequestFrame } from '../wire/frame';
-import type { TransportInfo } from './transport-info';
+import type { TransportInfo } from '../model/transport-info';
 import { answerOutcome } from './outcome';
 
 /** The name of the tracing channel every request is published on (`node:diagnostics_channel`). */

@@ -6,9 +6,10 @@ import type { Frame, RequestFrame } from '../wire/frame';
 import type { ReceiveOptions } from '../eras/era';
 import { ERAS } from '../eras/eras';
 import type { AppModel } from './app-model';
-import type { TransportInfo } from './transport-info';
-import { StatelessScope } from './stateless-scope';
+import type { TransportInfo } from '../model/transport-info';
+import { RequestScope } from './request-scope';
 import { answeredUnserved } from './request-line';
+import { serveRequest } from './serve-request';
 
 /** Who sends a message that belongs to no connection, and how to reach them while it runs. */
 export interface Caller extends ReceiveOptions {
@@ -46,9 +47,9 @@ export class Dispatcher {
             errorAnswer(frame.id, new InvalidRequestError(`${clip(frame.method)} belongs to a session; open one with initialize`), era.errorObject),
           );
         }
-        const scope = new StatelessScope(this.app, caller.transport);
+        const scope = new RequestScope(this.app, caller.transport);
         caller.onClose?.(() => scope.close());
-        return era.serve(frame as RequestFrame, scope, caller);
+        return serveRequest(era, frame as RequestFrame, scope, caller);
       }
       case 'notification':
       case 'response':

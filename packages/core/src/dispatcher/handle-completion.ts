@@ -1,7 +1,7 @@
 import { clip } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { isObject } from '../protocol/json-rpc';
-import { checkUriLength } from './read-params';
+import { checkUriLength } from '../model/read-params';
 import type { CompletionDefinition, PromptDefinition, ResourceTemplateDefinition } from '../scanner/definitions';
 import type { RequestContext } from './request-context';
 import type { Pipelines } from '../pipeline/pipelines';

@@ -1,7 +1,7 @@
 import { clip } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
 import { METHOD } from '../protocol/methods';
-import { optionalArguments, requireString } from './read-params';
+import { optionalArguments, requireString } from '../model/read-params';
 import type { GetPromptResult } from '../protocol/mcp-types';
 import { toGetPromptResult } from '../results/prompt-result';
 import type { PromptDefinition } from '../scanner/definitions';

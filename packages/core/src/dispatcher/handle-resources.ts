@@ -1,6 +1,6 @@
 import { ResourceNotFoundError } from '../errors/mcp-error';
 import { METHOD } from '../protocol/methods';
-import { requireUri } from './read-params';
+import { requireUri } from '../model/read-params';
 import type { ReadResourceResult } from '../protocol/mcp-types';
 import { toReadResourceResult } from '../results/resource-result';
 import type { CapabilityMap } from '../scanner/definitions';

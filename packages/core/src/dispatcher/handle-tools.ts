@@ -1,13 +1,12 @@
 import { clip } from '../errors/clip';
 import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { METHOD } from '../protocol/methods';
-import { optionalArguments, requireString } from './read-params';
+import { optionalArguments, requireString } from '../model/read-params';
 import { ToolError } from '../errors/tool-error';
 import { ToolTimeoutError } from '../errors/client-errors';
-import { InputRequiredSignal } from '../eras/modern/input-required';
+import { InputRequiredSignal } from '../model/input-required-signal';
 import { isObject } from '../protocol/json-rpc';
 import type { CallToolResult } from '../protocol/mcp-types';
-import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from '../eras/handshake/revision-shape';
 import { isCallToolResult, toCallToolResult, toolErrorResult, structuredResult, Unsendable } from '../results/tool-result';
 import { contentListProblem } from '../results/content-problem';
 import type { ToolDefinition } from '../scanner/definitions';
@@ -103,7 +102,7 @@ export async function callTool(
   } finally {
     deadline?.clear();
   }
-  return shapeForRevision(result, CALL_TOOL_RESULT_FIELDS, ctx.client.protocolVersion);
+  return result;
 }
 
 /** The answer to a name no tool has, and to a tool hidden from this caller: the same bytes. */
@@ -178,5 +177,5 @@ async function callThroughPipeline(
   } catch (error) {
     result = error instanceof InvalidArgumentsSignal ? invalidArguments(tool, error.problems) : failed(tool, ctx, error);
   }
-  return shapeForRevision(result, CALL_TOOL_RESULT_FIELDS, ctx.client.protocolVersion);
+  return result;
 }

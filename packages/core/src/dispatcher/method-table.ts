@@ -4,14 +4,15 @@ import { InvalidParamsError } from '../errors/mcp-error';
 import { isLogLevel } from '../logging/log-levels';
 import type { MethodHandler, MethodTable } from './method-handler';
 import { complete } from './handle-completion';
-import { requireUri } from './read-params';
+import { requireUri } from '../model/read-params';
 import { METHOD } from '../protocol/methods';
 import { callTool } from './handle-tools';
 import { callToolOrTask, taskMethods } from './handle-tasks';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 import { listFor } from './visible-list';
-import { subscriptionGrant, type SubscriptionGrant } from './readable-resource';
+import { subscriptionGrant } from './readable-resource';
+import type { SubscriptionGrant } from '../model/subscription-grant';
 
 /**
  * The methods an app answers after the handshake, built once. Capabilities the app does not

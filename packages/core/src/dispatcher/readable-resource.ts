@@ -1,9 +1,9 @@
-import type { AuthInfo } from '../auth/auth-info';
 import type { CacheHint } from '../results/cache-hints';
 import type { CapabilityMap } from '../scanner/definitions';
 import type { Pipelines } from '../pipeline/pipelines';
 import type { Pipeline } from '../pipeline/compile-pipeline';
 import type { RequestContext } from './request-context';
+import type { SubscriptionGrant } from '../model/subscription-grant';
 
 /** What answers a read of one URI for one caller, once its access rule and guards let the caller through. */
 export interface Readable {
@@ -50,15 +50,6 @@ export async function findReadable(
     return { pipeline, cache: definition.cache, mimeType: definition.entry.mimeType, read: (context) => definition.invoke(variables, context) };
   }
   return hidden ? HIDDEN : undefined;
-}
-
-/**
- * What a subscription was granted with: the subscriber's credential, and the pipelines of the
- * app state whose rules and guards let it through (undefined: the app has none).
- */
-export interface SubscriptionGrant {
-  readonly auth: AuthInfo | undefined;
-  readonly pipelines: Pipelines | undefined;
 }
 
 /**

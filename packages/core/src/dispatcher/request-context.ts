@@ -6,11 +6,11 @@ import type { Constructor } from '../metadata/constructor';
 import type { JsonRpcMessage, RequestId } from '../protocol/json-rpc';
 import type { JsonSchema, Meta } from '../protocol/mcp-types';
 import { METHOD } from '../protocol/methods';
-import type { ClientInfo } from './client-info';
+import type { ClientInfo } from '../model/client-info';
 import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from './client-log';
 import type { ClientLink, SessionInfo } from '../eras/client-link';
-import type { OutboundRequestOptions } from './outbound-requests';
+import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { TaskHandle } from './task-handle';
 import type { TaskDialect } from '../eras/task-dialect';
 import type { AuthInfo } from '../auth/auth-info';
@@ -27,7 +27,7 @@ import {
   type SamplingResult,
 } from './client-questions';
 import { RequestSignal } from './request-signal';
-import type { TransportInfo } from './transport-info';
+import type { TransportInfo } from '../model/transport-info';
 
 /** @internal What a transport and the dispatcher give the context of one request. */
 export interface RequestContextInit {

@@ -5,7 +5,7 @@ import { monotonicMs } from '../logging/monotonic-ms';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
 import type { Frame } from '../wire/frame';
 import { answerOutcome } from './outcome';
-import type { TransportInfo } from './transport-info';
+import type { TransportInfo } from '../model/transport-info';
 import { traceIdOf } from './trace-context';
 
 /** What a request line says of the request itself. */

@@ -5,7 +5,8 @@ import { isLevelEnabled } from '../logging/logger';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import type { RequestFrame } from '../wire/frame';
-import type { Era, EraHost, ReceiveOptions, RunPlan } from '../eras/era';
+import type { Era, ReceiveOptions, RunPlan } from '../eras/era';
+import type { RequestHost } from './request-host';
 import type { CapabilityMap } from '../scanner/definitions';
 import type { MethodHandler } from './method-handler';
 import { RequestContext } from './request-context';
@@ -21,7 +22,7 @@ import { monotonicMs } from '../logging/monotonic-ms';
  */
 export async function runRequest(
   era: Era,
-  host: EraHost,
+  host: RequestHost,
   frame: RequestFrame,
   handler: MethodHandler,
   options: ReceiveOptions,
@@ -116,7 +117,7 @@ function namesKnown(map: CapabilityMap, method: string, target: unknown): boolea
  * when a subscriber asked, inside its async context, so what the handler starts belongs to the
  * request's span.
  */
-function runTraced(trace: RequestTrace, handler: MethodHandler, frame: RequestFrame, ctx: RequestContext, host: EraHost): unknown {
+function runTraced(trace: RequestTrace, handler: MethodHandler, frame: RequestFrame, ctx: RequestContext, host: RequestHost): unknown {
   const call = () => handler(frame.params as Record<string, unknown>, ctx, host.controls);
   const result = requestChannel.start.runStores(trace, () => (trace.runWithin === undefined ? call() : trace.runWithin(call)));
   requestChannel.end.publish(trace);

@@ -5,7 +5,7 @@ import { Tool } from '../decorators/tool.decorator';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
 import type { Connection } from './connection';
 import type { ConnectionOptions } from './connection-options';
-import type { SessionSnapshot } from './session-snapshot';
+import type { SessionSnapshot } from '../model/session-snapshot';
 
 class Things {
   @Tool()

@@ -1,8 +1,8 @@
 import { isObject } from '../protocol/json-rpc';
 import type { LogLevel } from '../logging/log-levels';
 import { METHOD } from '../protocol/methods';
-import type { ClientInfo } from './client-info';
-import type { OutboundRequestOptions } from './outbound-requests';
+import type { ClientInfo } from '../model/client-info';
+import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { ArgumentTransport, Asker, ClientLink, Question, SessionInfo } from '../eras/client-link';
 import type { TaskDialect } from '../eras/task-dialect';
 import type { ValidatorFactory } from '../validation/validator-factory';

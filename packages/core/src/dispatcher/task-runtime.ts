@@ -3,7 +3,7 @@ import { ErrorCode } from '../errors/error-codes';
 import { McpError } from '../errors/mcp-error';
 import { isTerminalStatus, type StoredTask, type TaskChange, type TaskStore } from '../app/task-store';
 import { nodeCrypto } from '../eras/lazy-crypto';
-import { InputRequiredSignal } from '../eras/modern/input-required';
+import { InputRequiredSignal } from '../model/input-required-signal';
 import type { TaskTool } from '../eras/task-dialect';
 import type { Logger } from '../logging/logger';
 import type { EventBus } from '../app/event-bus';

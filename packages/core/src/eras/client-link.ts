@@ -1,8 +1,8 @@
 import type { LogLevel } from '../logging/log-levels';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
-import type { ClientInfo } from '../dispatcher/client-info';
+import type { ClientInfo } from '../model/client-info';
 import type { HeaderParam } from '../scanner/header-params';
-import type { OutboundRequestOptions } from '../dispatcher/outbound-requests';
+import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { TaskDialect } from './task-dialect';
 

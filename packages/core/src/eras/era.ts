@@ -1,13 +1,47 @@
-import type { AppModel } from '../dispatcher/app-model';
+import type { EventBus } from '../app/event-bus';
 import type { Logger } from '../logging/logger';
+import type { LogLevel } from '../logging/log-levels';
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc';
-import type { SessionControls } from '../dispatcher/method-handler';
-import type { RequestContext } from '../dispatcher/request-context';
-import type { TransportInfo } from '../dispatcher/transport-info';
-import type { OpenListen } from '../dispatcher/session-snapshot';
+import type { SessionControls } from '../model/session-controls';
+import type { ContextFacts } from '../model/context-facts';
+import type { RevisionView } from '../model/revision-view';
+import type { TransportInfo } from '../model/transport-info';
+import type { OpenListen } from '../model/session-snapshot';
 import type { ServerCapabilities } from '../protocol/mcp-types';
+import type { WireCacheHint } from '../results/cache-hints';
+import type { ValidatorFactory } from '../validation/validator-factory';
+import type { StoredTask } from '../app/task-store';
+import type { SubscriptionGrant } from '../model/subscription-grant';
 import type { ClientLink } from './client-link';
+import type { RequestStates } from '../model/request-states';
 import type { EraName, Frame, RequestFrame } from '../wire/frame';
+
+/** The settings a codec reads (a part of the app's). */
+export interface EraSettings {
+  readonly bus: EventBus;
+  readonly clientLogging: { defaultLevel: LogLevel | undefined } | undefined;
+  readonly maxSubscriptions: number;
+  readonly maxListenFilterEntries: number;
+  readonly maxUriLength: number;
+  readonly requestTimeoutMs: number | undefined;
+  readonly requestState: RequestStates;
+  readonly cacheHints: ReadonlyMap<string, WireCacheHint>;
+  readonly validators: ValidatorFactory;
+}
+
+/** What a codec reads of the app: a view of the dispatcher's app model, which has all of it. */
+export interface EraApp {
+  readonly capabilities: Readonly<ServerCapabilities>;
+  readonly infoMeta: Readonly<Record<string, unknown>>;
+  readonly instructions: string | undefined;
+  readonly logger: Logger;
+  /** The methods that have a handler: the dispatcher runs them, a codec only asks. */
+  readonly methods: { has(method: string): boolean };
+  /** The compiled pipelines, or undefined: subscription grants are checked against them (a codec only compares them). */
+  readonly pipelines: object | undefined;
+  readonly settings: Readonly<EraSettings>;
+  view(version: string): RevisionView;
+}
 
 /** What the transport provides for one incoming message. */
 export interface ReceiveOptions {
@@ -49,21 +83,64 @@ export interface ReceiveOptions {
   openSession?: (answer: JsonRpcResponse) => Promise<JsonRpcResponse>;
 }
 
-/** How a request's result and failure take their era's shape, and how it reaches its client. */
+/**
+ * How the dispatcher is to run a request its codec admitted: how its result and failure take
+ * the era's shape, and how it reaches its client.
+ */
 export interface RunPlan {
   readonly link: ClientLink;
+  /**
+   * The input-required exchange a later round continues: the dispatcher runs it only while it
+   * holds the exchange. Undefined for every other request.
+   */
+  readonly exchange: string | undefined;
+  /**
+   * A request the era serves itself for as long as it lasts (a listen), once the dispatcher
+   * admitted it; undefined for a request the dispatcher runs through its method's handler.
+   */
+  readonly lasting?: (frame: RequestFrame, host: EraHost, options: ReceiveOptions, access: LastingAccess) => Promise<JsonRpcResponse | undefined>;
   /** The result as the era sends it; throws to turn it into a failure (an unfinished round). */
-  complete(result: Record<string, unknown>, frame: RequestFrame, ctx: RequestContext): Record<string, unknown>;
+  complete(result: Record<string, unknown>, frame: RequestFrame, ctx: ContextFacts): Record<string, unknown>;
   /** The era's own answer to a failure (an input-required round), or undefined for an error. */
-  fail(error: unknown, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> | undefined;
+  fail(error: unknown, frame: RequestFrame, ctx: ContextFacts): Record<string, unknown> | undefined;
 }
+
+/**
+ * What a request that lasts (a listen) asks of the dispatcher that admitted it: its context, and
+ * the app's read rules for what it may hear of.
+ */
+export interface LastingAccess {
+  /** The request's context, tracked by nobody yet; its messages go to `send`. */
+  context(frame: RequestFrame, link: ClientLink, send: (message: JsonRpcMessage) => void): ContextFacts;
+  /** What subscribing to `uri` is granted with; undefined when only items hidden from the caller answer it; a denial rejects. */
+  grant(uri: string, ctx: ContextFacts): SubscriptionGrant | undefined | Promise<SubscriptionGrant | undefined>;
+  /** Whether a subscriber that `grant` let in may still hear of `uri`. */
+  hears(uri: string, grant: SubscriptionGrant): boolean;
+  /** Whether the caller of `ctx` may see `task` (as `tasks/get` would answer it). */
+  maySee(task: StoredTask, ctx: ContextFacts): Promise<boolean>;
+}
+
+/** A request its codec answered itself (a refusal, `initialize`, discovery): the dispatcher only logs and traces it. */
+export interface Answered {
+  readonly answer: JsonRpcResponse | Promise<JsonRpcResponse>;
+  /** `monotonicMs()` when the work the answer took began. */
+  readonly started: number;
+  /** The revision the request line and trace name. */
+  readonly version: string;
+  readonly sessionId: string | undefined;
+  /** Whether the method is one the server has (a metric may name only those). */
+  readonly known: boolean;
+}
+
+/** What a codec makes of a request: its own answer, or the plan the dispatcher runs it by. */
+export type Admission = Answered | RunPlan;
 
 /**
  * Where a request runs, what an era codec needs of it: a client's connection (its in-flight
  * table, channel and session), or the scope of one stateless request that has none of those.
  */
 export interface EraHost {
-  readonly app: AppModel;
+  readonly app: EraApp;
   readonly transport: TransportInfo;
   /** What this connection declares: the app's capabilities, with `listChanged` when it announces list changes. */
   readonly capabilities: Readonly<ServerCapabilities>;
@@ -78,23 +155,31 @@ export interface EraHost {
   /** What a handshake-era method may change on its session (the stateless era has none of those methods). */
   readonly controls: SessionControls;
   /** Tracks a request in flight so cancellation and close reach it (a listen is kept for snapshots); returns its release. */
-  track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void;
+  track(id: RequestId, ctx: ContextFacts, listen?: OpenListen): () => void;
   /** Sends a notification on the connection's own channel (dropped when there is none). */
   notify(method: string, params?: Record<string, unknown>): void;
 }
 
 /**
- * One protocol era: everything that differs between the handshake revisions and the stateless
- * one. The dispatcher asks the frame's era and never branches on it.
+ * One protocol era: everything that differs between the legacy revisions and the modern one.
+ * The dispatcher asks the frame's era and never branches on it; the era never runs a handler.
  */
 export interface Era {
   readonly name: EraName;
+  /**
+   * The methods this era has (its registry, made once): the dispatcher runs a method's handler
+   * only for an era that lists it, and answers `-32601` on any other.
+   */
+  readonly methods: ReadonlySet<string>;
   /** Whether its requests belong to a session the era keeps (so a stateless dispatch cannot serve them). */
   readonly sessions: boolean;
   /** The JSON-RPC error object of anything thrown, by this era's rules. */
   errorObject(error: unknown): JsonRpcErrorObject;
-  /** Serves one request frame of this era. */
-  serve(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Reads one request: answers it itself (`initialize`, a request out of order, discovery) or
+   * says how the dispatcher is to run it. Never throws.
+   */
+  admit(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Admission;
   /** Whether a frame may travel in a JSON-RPC batch (and why not). */
   batchable(frame: Frame): string | undefined;
 }

@@ -1,5 +1,5 @@
 import type { StoredTask } from '../app/task-store';
-import type { ClientInfo } from '../dispatcher/client-info';
+import type { ClientInfo } from '../model/client-info';
 
 /** What deciding a `tools/call` needs of its tool. */
 export interface TaskTool {

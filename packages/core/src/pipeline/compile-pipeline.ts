@@ -2,7 +2,7 @@ import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation } from 
 import type { RequestContext } from '../dispatcher/request-context';
 import { ForbiddenError } from '../errors/access-errors';
 import { McpError } from '../errors/mcp-error';
-import { InputRequiredSignal } from '../eras/modern/input-required';
+import { InputRequiredSignal } from '../model/input-required-signal';
 import type { AccessRule } from './access-rule';
 import { InvalidArgumentsSignal } from './invalid-arguments';
 

@@ -10,7 +10,7 @@ import { APP_OPTIONS, type AppOptions } from '../app/app-options';
 import { readOptions, type ReadOptions } from '../validation/option-table';
 import { McpApp } from './mcp-app';
 import { MemoryEventBus, type EventBus } from '../app/event-bus';
-import { RequestStateCodec } from '../eras/modern/input-required';
+import { ERA_APP_STATE } from '../eras/app-state';
 import { MemoryRequestStateStore } from '../app/request-state-store';
 import { cacheHintTable } from '../results/cache-hints';
 import { pipelineSettings } from './pipeline-options';
@@ -65,7 +65,7 @@ export function createApp(given: AppOptions): McpApp {
     maxSubscriptions: options.maxSubscriptions,
     maxListenFilterEntries: options.maxListenFilterEntries,
     maxUriLength: options.maxUriLength,
-    requestState: new RequestStateCodec(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
+    requestState: ERA_APP_STATE.requestStates(options.requestStateSecret, options, options.requestStateStore ?? new MemoryRequestStateStore()),
     cacheHints,
     tasks,
     pipeline: pipelineSettings(options),

@@ -1,14 +1,14 @@
 import type { EventBus } from '../app/event-bus';
-import type { AppSettings, RevisionView } from '../dispatcher/app-model';
+import type { AppSettings } from '../dispatcher/app-model';
+import type { RevisionView } from '../model/revision-view';
 import { Connection } from '../dispatcher/connection';
 import type { ConnectionOptions } from '../dispatcher/connection-options';
 import { Dispatcher } from '../dispatcher/dispatcher';
-import { serverInfoMeta } from '../eras/modern/results';
 import { buildMethodTable, type MethodTable } from '../dispatcher/method-table';
-import type { TransportInfo } from '../dispatcher/transport-info';
+import type { TransportInfo } from '../model/transport-info';
 import type { Logger } from '../logging/logger';
 import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
-import { revisionViews, viewFor } from '../eras/handshake/revision-views';
+import { ERA_APP_STATE } from '../eras/app-state';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
 import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, type Registry } from '../scanner/registry';
 import type { Provider } from '../scanner/scan-providers';
@@ -60,7 +60,7 @@ export class McpApp {
   constructor(settings: AppSettings) {
     this.settings = Object.freeze(settings);
     this.info = settings.info;
-    this.infoMeta = serverInfoMeta(settings.info);
+    this.infoMeta = ERA_APP_STATE.infoMeta(settings.info);
     this.instructions = settings.instructions;
     this.logger = settings.logger;
     const { registry, dynamic } = settings;
@@ -107,7 +107,7 @@ export class McpApp {
 
   /** The precomputed results for a protocol revision. */
   view(version: string): RevisionView {
-    return viewFor(this.current.state.views, version);
+    return ERA_APP_STATE.viewFor(this.current.state.views, version);
   }
 
   /**
@@ -209,7 +209,7 @@ export class McpApp {
     const map = enabledMap(registry);
     const pipelines = compilePipelines(map, this.settings.pipeline);
     if (pipelines !== undefined && this.settings.pipeline.publicListsDeclared) refusePublicLists(pipelines);
-    return Object.freeze({ registry, map, views: revisionViews(map, this.info, this.settings.pageSize), pipelines });
+    return Object.freeze({ registry, map, views: ERA_APP_STATE.views(map, this.info, this.settings.pageSize), pipelines });
   }
 }
 

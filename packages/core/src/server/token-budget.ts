@@ -1,7 +1,7 @@
 import type { TokenBudgetOptions } from '../app/token-budget-options';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import type { Logger } from '../logging/logger';
-import { LATEST_LEGACY_PROTOCOL_VERSION } from '../protocol/protocol-versions';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-versions';
 import type { McpApp } from './mcp-app';
 
 /** Characters of JSON per token, for the estimate: o200k_base and cl100k_base average 4.0–4.4 on tool lists. */
@@ -23,7 +23,7 @@ function optionsOf(given: number | TokenBudgetOptions): TokenBudgetOptions {
  */
 export function checkTokenBudget(app: McpApp, given: number | TokenBudgetOptions, logger: Logger): void {
   const options = optionsOf(given);
-  const tools = app.view(LATEST_LEGACY_PROTOCOL_VERSION).tools.flatMap((page) => page.tools);
+  const tools = app.view(SUPPORTED_PROTOCOL_VERSIONS[0]).tools.flatMap((page) => page.tools);
   const count = options.count ?? estimate;
   const tokens = count(JSON.stringify({ tools })) + (app.instructions === undefined ? 0 : count(app.instructions));
   if (tokens <= options.limit) return;

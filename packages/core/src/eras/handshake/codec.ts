@@ -3,16 +3,13 @@ import { clip } from '../../errors/clip';
 import { InvalidRequestError, MethodNotFoundError } from '../../errors/mcp-error';
 import { errorAnswer } from '../../errors/error-answer';
 import { toJsonRpcError } from '../../errors/to-json-rpc-error';
-import type { JsonRpcErrorObject, JsonRpcResponse } from '../../protocol/json-rpc';
+import type { JsonRpcErrorObject } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import type { Frame, RequestFrame } from '../../wire/frame';
-import { runRequest } from '../../dispatcher/run-request';
-import { requestChannel, traceAnswered } from '../../dispatcher/diagnostics-channels';
-import { logAnswered } from '../../dispatcher/request-line';
 import { monotonicMs } from '../../logging/monotonic-ms';
-import { loggedRefusal } from '../logged-refusal';
-import type { Era, EraHost, ReceiveOptions } from '../era';
+import type { Admission, Answered, Era, EraHost, ReceiveOptions } from '../era';
 import type { HandshakeLink } from './handshake-link';
+import { LEGACY_METHODS } from './methods';
 import type { HandshakeSession } from './session';
 
 // Methods that need a session to mean anything: stateless HTTP does not offer them.
@@ -25,12 +22,26 @@ export interface HandshakeHost extends EraHost {
   readonly handshakeLink: HandshakeLink;
 }
 
+/** An answer of this codec's own, with what its request line and trace say. */
+function answered(frame: RequestFrame, host: HandshakeHost, answer: Answered['answer'], started: number): Answered {
+  const { method } = frame;
+  return {
+    answer,
+    started,
+    version: host.handshake.clientInfo.protocolVersion,
+    sessionId: host.handshakeLink.session.id,
+    known: method === METHOD.INITIALIZE || host.app.methods.has(method),
+  };
+}
+
 /**
- * The handshake era (2024-11-05 … 2025-11-25): `initialize` opens a session, which every later
+ * The legacy era (2024-11-05 … 2025-11-25): `initialize` opens a session, which every later
  * request belongs to; before it, a client may only ping.
  */
 export const handshakeEra: Era = {
   name: 'legacy',
+
+  methods: LEGACY_METHODS,
 
   sessions: true,
 
@@ -42,39 +53,27 @@ export const handshakeEra: Era = {
     return frame.kind === 'request' && frame.method === METHOD.INITIALIZE ? 'initialize must not be part of a batch' : undefined;
   },
 
-  serve(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
-    const { handshake, handshakeLink } = host as HandshakeHost;
+  admit(frame: RequestFrame, base: EraHost, options: ReceiveOptions): Admission {
+    const host = base as HandshakeHost;
+    const { handshake } = host;
     const { id, method } = frame;
-    // What is answered here, without a handler, has its request line, and is published on
-    // `mcpkit:request` too.
-    const answered = (response: JsonRpcResponse, started: number): Promise<JsonRpcResponse> => {
-      const transport = options.transport ?? host.transport;
-      let logBindings = options.logBindings;
-      if (requestChannel.hasSubscribers) {
-        const added: Record<string, unknown> = {};
-        const known = method === METHOD.INITIALIZE || host.app.methods.has(method);
-        traceAnswered(frame, handshake.clientInfo.protocolVersion, handshakeLink.session.id, transport, response, known, added);
-        logBindings = { ...logBindings, ...added };
-      }
-      logAnswered(options.logger ?? host.logger, frame, transport, logBindings, response, started);
-      return Promise.resolve(response);
-    };
     if (method === METHOD.INITIALIZE) {
       const started = monotonicMs();
       const answer = handshake.initialize(id, frame.params, principalOf((options.transport ?? host.transport).auth) === undefined);
       // A session the transport cannot keep is refused after all: the line says what was answered.
       const { openSession } = options;
-      if (openSession === undefined || !('result' in answer)) return answered(answer, started);
-      return openSession(answer).then((kept) => answered(kept, started));
+      return answered(frame, host, openSession === undefined || !('result' in answer) ? answer : openSession(answer), started);
     }
     // Lifecycle: before initialize a client may only ping.
     if (!handshake.isInitialized && method !== METHOD.PING) {
-      return answered(errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)), monotonicMs());
+      return answered(
+        frame,
+        host,
+        errorAnswer(id, new InvalidRequestError(`Received ${clip(method)} before initialize; send initialize first`)),
+        monotonicMs(),
+      );
     }
-    const handler = host.app.methods.get(method);
-    if (!handler || (handshake.sessionless && SESSION_METHODS.has(method))) return answered(errorAnswer(id, new MethodNotFoundError(method)), monotonicMs());
-    const refused = host.refusal(id, handshakeEra);
-    if (refused !== undefined) return loggedRefusal(refused, frame, host, options);
-    return runRequest(handshakeEra, host, frame, handler, options, handshakeLink);
+    if (handshake.sessionless && SESSION_METHODS.has(method)) return answered(frame, host, errorAnswer(id, new MethodNotFoundError(method)), monotonicMs());
+    return host.handshakeLink;
   },
 };

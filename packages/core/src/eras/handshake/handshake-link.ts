@@ -3,11 +3,13 @@ import type { LogLevel } from '../../logging/log-levels';
 import { isObject, type JsonRpcMessage } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import type { ValidatorFactory } from '../../validation/validator-factory';
-import type { ClientInfo } from '../../dispatcher/client-info';
-import type { OutboundRequestOptions } from '../../dispatcher/outbound-requests';
+import type { ClientInfo } from '../../model/client-info';
+import type { OutboundRequestOptions } from '../../model/outbound-request-options';
 import type { Asker, ClientLink, Question, SessionInfo } from '../client-link';
 import type { RunPlan } from '../era';
 import { featureSince, hasFeature } from './features';
+import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from './revision-shape';
+import type { RequestFrame } from '../../wire/frame';
 import { handshakeTasks } from './tasks';
 import { nodeCrypto } from '../lazy-crypto';
 
@@ -40,6 +42,8 @@ export class HandshakeLink implements ClientLink, RunPlan {
   // capability was dropped at initialize), and is told why in the revision's terms.
   private readonly elicitation: boolean;
   readonly tasks = handshakeTasks;
+  // A session's requests never continue an input-required exchange.
+  readonly exchange = undefined;
   private ownKey: string | undefined = undefined;
 
   constructor(private readonly channel: HandshakeChannel) {
@@ -53,9 +57,12 @@ export class HandshakeLink implements ClientLink, RunPlan {
     return this;
   }
 
-  /** Results already have the revision's shape (lists are precomputed per revision). */
-  complete(result: Record<string, unknown>): Record<string, unknown> {
-    return result;
+  /**
+   * A result in the revision's shape: lists are precomputed per revision; a tool's result loses
+   * the fields its revision lacks (`structuredContent` before 2025-06-18).
+   */
+  complete(result: Record<string, unknown>, frame: RequestFrame): Record<string, unknown> {
+    return frame.method === METHOD.TOOLS_CALL ? shapeForRevision(result, CALL_TOOL_RESULT_FIELDS, this.client.protocolVersion) : result;
   }
 
   fail(): undefined {

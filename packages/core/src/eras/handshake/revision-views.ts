@@ -1,5 +1,5 @@
 import { pagesOf } from '../../app/pages';
-import type { RevisionView } from '../../dispatcher/app-model';
+import type { RevisionView } from '../../model/revision-view';
 import type { Implementation } from '../../protocol/mcp-types';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
 import type { CapabilityMap } from '../../scanner/definitions';

@@ -1,4 +1,3 @@
-import type { AppModel } from '../../dispatcher/app-model';
 import type { AppEvent } from '../../app/event-bus';
 import { ClientCapabilityError } from '../../errors/client-errors';
 import { InvalidParamsError, InvalidRequestError } from '../../errors/mcp-error';
@@ -8,14 +7,16 @@ import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } f
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../protocol/mcp-types';
 import { METHOD } from '../../protocol/methods';
 import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../protocol/protocol-versions';
-import type { ClientInfo } from '../../dispatcher/client-info';
-import { LIST_CHANGED } from '../../dispatcher/list-changes';
-import type { SessionSnapshot } from '../../dispatcher/session-snapshot';
-import { OutboundRequests, type OutboundRequestOptions } from '../../dispatcher/outbound-requests';
+import type { ClientInfo } from '../../model/client-info';
+import { LIST_CHANGED } from '../../model/list-changes';
+import type { SessionSnapshot } from '../../model/session-snapshot';
+import { OutboundRequests } from './outbound-requests';
+import type { OutboundRequestOptions } from '../../model/outbound-request-options';
 import { BATCH_REVISION, hasFeature } from './features';
+import type { EraApp } from '../era';
 import { monotonicMs } from '../../logging/monotonic-ms';
 import type { AuthInfo } from '../../auth/auth-info';
-import { mayHear, type SubscriptionGrant } from '../../dispatcher/readable-resource';
+import type { SubscriptionGrant } from '../../model/subscription-grant';
 
 /**
  * Capabilities without what needs a session to work; for an `anonymous` client (no principal)
@@ -70,7 +71,9 @@ export class HandshakeSession {
   openedAt: number | undefined = undefined;
 
   constructor(
-    private readonly app: AppModel,
+    private readonly app: EraApp,
+    /** Whether a subscriber that `grant` let in may still hear of `uri` (the app's read rules may have changed). */
+    private readonly hears: (uri: string, grant: SubscriptionGrant) => boolean,
     /** No session follows (stateless HTTP): what needs one is unavailable. */
     readonly sessionless: boolean,
     /** The state of a session continued from a snapshot (or a stateless request's client). */
@@ -180,7 +183,7 @@ export class HandshakeSession {
     if (event.type === 'taskStatus') return;
     if (event.type === 'resourceUpdated') {
       const grant = this.subscriptions.get(event.uri);
-      if (grant !== undefined && mayHear(this.app.map, this.app.pipelines, event.uri, grant)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
+      if (grant !== undefined && this.hears(event.uri, grant)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
       return;
     }
     if (this.capabilities[event.list]?.listChanged === true) this.notify(LIST_CHANGED[event.list]);

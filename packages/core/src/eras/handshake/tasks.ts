@@ -2,7 +2,7 @@ import { InvalidParamsError, MethodNotFoundError } from '../../errors/mcp-error'
 import { isObject } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import type { StoredTask } from '../../app/task-store';
-import type { ClientInfo } from '../../dispatcher/client-info';
+import type { ClientInfo } from '../../model/client-info';
 import type { TaskDialect, TaskTool } from '../task-dialect';
 import { hasFeature } from './features';
 

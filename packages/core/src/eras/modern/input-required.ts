@@ -5,25 +5,7 @@ import { exceedsJsonBounds } from '../../validation/json-bounds';
 import type { RequestStateStore } from '../../app/request-state-store';
 import { nodeCrypto } from '../lazy-crypto';
 import { APP_OPTIONS } from '../../app/app-options';
-
-const INPUT_REQUIRED: unique symbol = Symbol.for('mcpkit.input-required') as never;
-
-/**
- * Thrown inside a handler on a 2026-07-28 request when it asks the client for something not yet
- * answered: the dispatcher turns it into an input-required result. Handlers never see it.
- * @internal
- */
-export class InputRequiredSignal extends Error {
-  readonly [INPUT_REQUIRED] = true;
-
-  constructor() {
-    super('input required');
-  }
-
-  static is(value: unknown): value is InputRequiredSignal {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INPUT_REQUIRED] === true;
-  }
-}
+import type { RequestStates, RetryAnswers } from '../../model/request-states';
 
 /** What a request state carries between rounds, signed so a client cannot forge or alter it. */
 interface StatePayload {
@@ -41,12 +23,6 @@ interface StatePayload {
   e: number;
   /** the exchange: random, made at its first round and carried by each later state (one completion each) */
   x?: string;
-}
-
-/** What a retry brings: the answers so far, and the exchange its state belongs to (none without a state). */
-export interface RetryAnswers {
-  answers: Record<string, unknown>;
-  exchange: string | undefined;
 }
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -96,7 +72,7 @@ function readLimit(limits: InputLimits, name: keyof InputLimits): number {
  * far, the method, its target and a digest of its arguments, with an expiry. The secret is
  * per app; several instances share requests only when given the same `requestStateSecret`.
  */
-export class RequestStateCodec {
+export class RequestStateCodec implements RequestStates {
   private readonly givenSecret: Buffer | undefined;
   private generatedSecret: Buffer | undefined = undefined;
   private readonly maxStateChars: number;

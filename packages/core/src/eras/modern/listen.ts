@@ -1,16 +1,14 @@
 import { errorAnswer } from '../../errors/error-answer';
 import { InvalidParamsError, InvalidRequestError } from '../../errors/mcp-error';
-import { checkUriLength } from '../../dispatcher/read-params';
+import { checkUriLength } from '../../model/read-params';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
-import { RequestContext } from '../../dispatcher/request-context';
-import type { AppModel } from '../../dispatcher/app-model';
-import { mayHear, subscriptionGrant, type SubscriptionGrant } from '../../dispatcher/readable-resource';
-import { maySeeTask } from '../../dispatcher/task-access';
-import { LIST_CHANGED, LIST_NAMES } from '../../dispatcher/list-changes';
-import type { ListenSnapshot } from '../../dispatcher/session-snapshot';
+import type { SubscriptionGrant } from '../../model/subscription-grant';
+import { LIST_CHANGED, LIST_NAMES } from '../../model/list-changes';
+import type { ListenSnapshot } from '../../model/session-snapshot';
 import type { RequestFrame } from '../../wire/frame';
-import type { EraHost, ReceiveOptions } from '../era';
+import type { ContextFacts } from '../../model/context-facts';
+import type { EraApp, EraHost, LastingAccess, ReceiveOptions } from '../era';
 import { honouredFilter } from './listen-filter';
 import { SUBSCRIPTION_ID, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN } from './meta';
 import { modernErrorObject } from './error-object';
@@ -25,8 +23,14 @@ const NO_OPTIONS: ReceiveOptions = Object.freeze({});
  * events, each tagged with the subscription id, until the client cancels (stdio:
  * notifications/cancelled; HTTP: closing the stream) or the connection closes.
  */
-export function listen(frame: RequestFrame, host: EraHost, options: ReceiveOptions, link: ModernLink): Promise<JsonRpcResponse | undefined> {
-  return openListen(frame, host, options, link, true);
+export function listen(
+  frame: RequestFrame,
+  host: EraHost,
+  options: ReceiveOptions,
+  link: ModernLink,
+  access: LastingAccess,
+): Promise<JsonRpcResponse | undefined> {
+  return openListen(frame, host, options, link, access, true);
 }
 
 /**
@@ -34,7 +38,7 @@ export function listen(frame: RequestFrame, host: EraHost, options: ReceiveOptio
  * process before, so it is not acknowledged again. Throws the error that would have answered
  * the request when its params no longer read as a listen (an unsupported version).
  */
-export function reopenListen(open: ListenSnapshot, host: EraHost): void {
+export function reopenListen(open: ListenSnapshot, host: EraHost, access: LastingAccess): void {
   const meta = open.params._meta;
   const frame: RequestFrame = {
     kind: 'request',
@@ -48,7 +52,7 @@ export function reopenListen(open: ListenSnapshot, host: EraHost): void {
     problem: undefined,
   };
   const link = new ModernLink(readModernRequest(SUBSCRIPTIONS_LISTEN, frame.meta), host.app, host);
-  void openListen(frame, host, NO_OPTIONS, link, false);
+  void openListen(frame, host, NO_OPTIONS, link, access, false);
 }
 
 async function openListen(
@@ -56,6 +60,7 @@ async function openListen(
   host: EraHost,
   options: ReceiveOptions,
   link: ModernLink,
+  access: LastingAccess,
   acknowledge: boolean,
 ): Promise<JsonRpcResponse | undefined> {
   const { id } = frame;
@@ -85,16 +90,7 @@ async function openListen(
     return Promise.resolve(errorAnswer(id, error, modernErrorObject));
   }
   const tag = { [SUBSCRIPTION_ID]: id };
-  const ctx = new RequestContext({
-    requestId: id,
-    method: SUBSCRIPTIONS_LISTEN,
-    link,
-    transport: options.transport ?? host.transport,
-    meta: undefined,
-    logger: options.logger ?? host.logger,
-    logBindings: { rpcId: id, method: SUBSCRIPTIONS_LISTEN, ...options.logBindings },
-    send,
-  });
+  const ctx = access.context(frame, link, send);
   const listChanged = (list: keyof typeof LIST_CHANGED): JsonRpcMessage => ({ jsonrpc: '2.0', method: LIST_CHANGED[list], params: { _meta: tag } });
   const untrack = host.track(id, ctx, {
     params: frame.params,
@@ -106,7 +102,7 @@ async function openListen(
   // a hidden URI is acknowledged as an unknown one is, and never heard of. Checked while tracked,
   // so a client that leaves meanwhile ends it.
   let resources: Heard | Promise<Heard> | undefined = Array.isArray(honoured.resourceSubscriptions)
-    ? resourceGrants(host.app, honoured.resourceSubscriptions as string[], ctx)
+    ? resourceGrants(host.app, access, honoured.resourceSubscriptions as string[], ctx)
     : undefined;
   if (resources instanceof Promise) {
     try {
@@ -136,14 +132,14 @@ async function openListen(
         const { task } = event;
         if (taskIds?.has(task.taskId) === true) {
           taskStates = taskStates
-            .then(() => maySeeTask(host.app, task, ctx))
+            .then(() => access.maySee(task, ctx))
             .then((visible) => {
               if (visible && !ctx.signal.aborted)
                 send({ jsonrpc: '2.0', method: METHOD.TASKS_NOTIFICATION, params: { ...modernTasks.state(task), _meta: tag } });
             })
             .catch((error: unknown) => ctx.logger.error({ err: error, taskId: task.taskId }, 'could not tell a listen of a task state'));
         }
-      } else if (heard !== undefined && heard.uris.has(event.uri) && mayHear(host.app.map, host.app.pipelines, event.uri, heard.grant)) {
+      } else if (heard !== undefined && heard.uris.has(event.uri) && access.hears(event.uri, heard.grant)) {
         send({ jsonrpc: '2.0', method: METHOD.RESOURCE_UPDATED, params: { uri: event.uri, _meta: tag } });
       }
     });
@@ -169,12 +165,12 @@ interface Heard {
  * What a listen's caller may hear of the URIs it names, by each one's read rule; a denial
  * rejects. At once for an app without rules (its acknowledgement goes out before anything else).
  */
-function resourceGrants(app: AppModel, uris: readonly string[], ctx: RequestContext): Heard | Promise<Heard> {
+function resourceGrants(app: EraApp, access: LastingAccess, uris: readonly string[], ctx: ContextFacts): Heard | Promise<Heard> {
   const grant: SubscriptionGrant = { auth: ctx.auth, pipelines: app.pipelines };
   if (app.pipelines === undefined) return { uris: new Set(uris), grant };
   return (async () => {
     const heard = new Set<string>();
-    for (const uri of uris) if ((await subscriptionGrant(app.map, app.pipelines, uri, ctx)) !== undefined) heard.add(uri);
+    for (const uri of uris) if ((await access.grant(uri, ctx)) !== undefined) heard.add(uri);
     return { uris: heard, grant };
   })();
 }

@@ -6,16 +6,15 @@ import type { LogLevel } from '../../logging/log-levels';
 import { isObject } from '../../protocol/json-rpc';
 import { METHOD } from '../../protocol/methods';
 import type { ValidatorFactory } from '../../validation/validator-factory';
-import type { AppModel } from '../../dispatcher/app-model';
 import { resolveCacheHint, UNCACHEABLE, type WireCacheHint } from '../../results/cache-hints';
-import type { ClientInfo } from '../../dispatcher/client-info';
-import type { RequestContext } from '../../dispatcher/request-context';
+import type { ClientInfo } from '../../model/client-info';
+import type { ContextFacts } from '../../model/context-facts';
 import type { HeaderParam } from '../../scanner/header-params';
 import { checkArgumentHeaders } from './http';
 import type { RequestFrame } from '../../wire/frame';
 import type { ArgumentTransport, Asker, ClientLink, Question } from '../client-link';
-import type { RunPlan } from '../era';
-import { InputRequiredSignal } from './input-required';
+import type { EraApp, RunPlan } from '../era';
+import { InputRequiredSignal } from '../../model/input-required-signal';
 import { modernTasks } from './tasks';
 import type { ModernRequest } from './read-request';
 import { inputRequiredResult, MRTR_METHODS, shapeModernResult } from './results';
@@ -47,7 +46,7 @@ export class ModernLink implements ClientLink, RunPlan {
 
   constructor(
     private readonly request: ModernRequest,
-    private readonly app: AppModel,
+    private readonly app: EraApp,
     private readonly channel: { notify(method: string, params?: Record<string, unknown>): void },
   ) {
     this.client = request.client;
@@ -63,14 +62,19 @@ export class ModernLink implements ClientLink, RunPlan {
     return this.request.exchange !== undefined;
   }
 
-  complete(result: Record<string, unknown>, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> {
+  /** The input-required exchange this retry continues (its state was verified); undefined on a first round. */
+  get exchange(): string | undefined {
+    return this.request.exchange;
+  }
+
+  complete(result: Record<string, unknown>, frame: RequestFrame, ctx: ContextFacts): Record<string, unknown> {
     // A handler whose own try/catch swallowed the signal still ends the round: an answer built
     // without the client's input is not the answer the handler would give with it.
     if (this.asksPending() && MRTR_METHODS.has(frame.method)) throw new InputRequiredSignal();
     return shapeModernResult(result, this.app.infoMeta, this.cacheHint(frame, ctx));
   }
 
-  fail(error: unknown, frame: RequestFrame, ctx: RequestContext): Record<string, unknown> | undefined {
+  fail(error: unknown, frame: RequestFrame, ctx: ContextFacts): Record<string, unknown> | undefined {
     if (!(InputRequiredSignal.is(error) || this.asksPending()) || !MRTR_METHODS.has(frame.method)) return undefined;
     // The handler asked the client something: end the round, carrying the answers so far.
     const requestState = this.app.settings.requestState.sign(
@@ -85,7 +89,7 @@ export class ModernLink implements ClientLink, RunPlan {
   }
 
   /** The cache hint of a result: per resource, else per method; none for retries' answers. */
-  private cacheHint(frame: RequestFrame, ctx: RequestContext): WireCacheHint | undefined {
+  private cacheHint(frame: RequestFrame, ctx: ContextFacts): WireCacheHint | undefined {
     const hint = this.app.settings.cacheHints.get(frame.method);
     if (!hint) return undefined;
     // The answer depends on what the user just said: nobody should keep it.

@@ -5,7 +5,7 @@ import { isObject } from '../../protocol/json-rpc';
 import type { ClientCapabilities, Implementation } from '../../protocol/mcp-types';
 import { METHOD } from '../../protocol/methods';
 import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/protocol-versions';
-import type { ClientInfo } from '../../dispatcher/client-info';
+import type { ClientInfo } from '../../model/client-info';
 import { META } from './meta';
 
 const MODERN: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);

@@ -4,9 +4,9 @@ import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc';
 import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { Era, EraHost } from '../eras/era';
 import type { AppModel } from './app-model';
-import type { SessionControls } from './method-handler';
+import type { SessionControls } from '../model/session-controls';
 import type { RequestContext } from './request-context';
-import type { TransportInfo } from './transport-info';
+import type { TransportInfo } from '../model/transport-info';
 
 function noSession(): never {
   throw new InvalidRequestError('This request belongs to no session, so it has no session state to change');
@@ -22,11 +22,11 @@ const NO_SESSION: SessionControls = Object.freeze({
 });
 
 /**
- * Where one stateless request runs: nothing kept before it or after it, no channel of its own
- * beyond the request's stream, and its client leaving cancels it. The only per-request object
- * a stateless request needs besides its context.
+ * Where one request that belongs to no connection runs (stateless HTTP): nothing kept before it
+ * or after it, no channel of its own beyond the request's stream, and its client leaving cancels
+ * it. The only per-request object such a request needs besides its context.
  */
-export class StatelessScope implements EraHost {
+export class RequestScope implements EraHost {
   private running: RequestContext | undefined = undefined;
   private closed = false;
   private ownLogger: Logger | undefined = undefined;

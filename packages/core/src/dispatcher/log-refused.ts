@@ -1,11 +1,11 @@
 import { errorAnswer } from '../errors/error-answer';
 import { isLevelEnabled, type Logger } from '../logging/logger';
 import { monotonicMs } from '../logging/monotonic-ms';
-import type { TransportInfo } from '../dispatcher/transport-info';
-import { logAnswered } from '../dispatcher/request-line';
+import type { TransportInfo } from '../model/transport-info';
+import { logAnswered } from './request-line';
 import type { Frame, MessageBody } from '../wire/frame';
-import { classify } from './classify';
-import { ERAS } from './eras';
+import { classify } from '../eras/classify';
+import { ERAS } from '../eras/eras';
 
 /**
  * The request lines of the requests refused after they were read (an HTTP header that

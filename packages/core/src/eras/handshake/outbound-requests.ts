@@ -1,16 +1,7 @@
-import { ClientRequestError, ConnectionClosedError, RequestTimeoutError } from '../errors/client-errors';
-import { isObject, type JsonRpcMessage, type RequestId } from '../protocol/json-rpc';
-import { METHOD } from '../protocol/methods';
-
-/** Timing of one server-to-client request. */
-export interface OutboundRequestOptions {
-  /** Give up (and cancel) after this long without an answer or progress (default 60 s). */
-  timeoutMs?: number;
-  /** Give up after this long whatever progress says (default 10 min). */
-  maxTotalTimeoutMs?: number;
-  /** Cancel when this aborts (the request that asked is cancelled). */
-  signal?: AbortSignal;
-}
+import { ClientRequestError, ConnectionClosedError, RequestTimeoutError } from '../../errors/client-errors';
+import { isObject, type JsonRpcMessage, type RequestId } from '../../protocol/json-rpc';
+import { METHOD } from '../../protocol/methods';
+import type { OutboundRequestOptions } from '../../model/outbound-request-options';
 
 interface Pending {
   method: string;

@@ -39,19 +39,19 @@ export interface OpenListen {
 
 /**
  * What to keep of a client to continue its session elsewhere: the negotiated client, its log
- * level and subscriptions (`handshake`: its session once past the handshake), the open listens,
+ * level and subscriptions (`session`: its legacy session once past `initialize`), the open listens,
  * whether list changes are announced; undefined when there is nothing to keep.
  */
 export function sessionSnapshot(
-  handshake: { readonly clientInfo: ClientInfo; readonly logLevel: LogLevel | undefined; readonly subscribedUris: string[] } | undefined,
+  session: { readonly clientInfo: ClientInfo; readonly logLevel: LogLevel | undefined; readonly subscribedUris: string[] } | undefined,
   listens: ListenSnapshot[],
   announcing: boolean,
 ): SessionSnapshot | undefined {
   const snapshot: SessionSnapshot = {};
-  if (handshake !== undefined) {
-    snapshot.client = handshake.clientInfo;
-    if (handshake.logLevel !== undefined) snapshot.logLevel = handshake.logLevel;
-    const subscriptions = handshake.subscribedUris;
+  if (session !== undefined) {
+    snapshot.client = session.clientInfo;
+    if (session.logLevel !== undefined) snapshot.logLevel = session.logLevel;
+    const subscriptions = session.subscribedUris;
     if (subscriptions.length > 0) snapshot.subscriptions = subscriptions;
   }
   if (listens.length > 0) snapshot.listens = listens;

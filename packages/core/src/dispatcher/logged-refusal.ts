@@ -1,8 +1,8 @@
-import { logAnswered } from '../dispatcher/request-line';
+import { logAnswered } from './request-line';
 import { monotonicMs } from '../logging/monotonic-ms';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
 import type { RequestFrame } from '../wire/frame';
-import type { EraHost, ReceiveOptions } from './era';
+import type { EraHost, ReceiveOptions } from '../eras/era';
 
 /**
  * A request its host refuses to start (its id is in flight, the connection closed), with its

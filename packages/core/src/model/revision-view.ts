@@ -1,0 +1,11 @@
+import type { ListPages } from '../app/pages';
+import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types';
+
+/** The list results and server info of one protocol revision, computed once. */
+export interface RevisionView {
+  readonly serverInfo: Implementation;
+  readonly tools: ListPages<'tools', Tool>;
+  readonly resources: ListPages<'resources', Resource>;
+  readonly resourceTemplates: ListPages<'resourceTemplates', ResourceTemplate>;
+  readonly prompts: ListPages<'prompts', Prompt>;
+}
