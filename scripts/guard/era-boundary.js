@@ -5,9 +5,10 @@
 // outside an eras/ folder (core's codecs, the test client's dialects) and the one list of
 // supported revisions. Comments do not count:
 // they may explain a revision to a reader. `node scripts/guard/era-boundary.js` prints the report.
-const { readdirSync, readFileSync, statSync } = require('node:fs');
+const { readdirSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const ts = require('typescript');
+const { sourceFiles } = require('./source-files');
 
 const ROOT = join(__dirname, '..', '..');
 const ALLOWED = [
@@ -30,16 +31,6 @@ const NOT_AN_ERA = /legacy_?sse/i;
 // only where the deprecated alias is accepted, in an eras/ folder. Only the whole literal counts
 // ("handshake-era" in a message is prose).
 const OLD_ERA_NAME = 'handshake';
-
-function sources(dir, found = []) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'dist') sources(path, found);
-    } else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) found.push(path);
-  }
-  return found;
-}
 
 /** Revision dates in literals and era words in identifiers of one source text (comments are not nodes). */
 function countLeaks(source) {
@@ -70,13 +61,7 @@ function leaks() {
   const result = {};
   for (const base of ['packages']) {
     for (const pkg of readdirSync(join(ROOT, base))) {
-      const src = join(ROOT, base, pkg, 'src');
-      try {
-        statSync(src);
-      } catch {
-        continue;
-      }
-      for (const file of sources(src)) {
+      for (const file of sourceFiles(join(ROOT, base, pkg, 'src'))) {
         const path = relative(ROOT, file).split('\\').join('/');
         if (ALLOWED.some((pattern) => pattern.test(path))) continue;
         const count = countLeaks(readFileSync(file, 'utf8'));

@@ -9,9 +9,10 @@
 //   numbers passed to it; a call of the table's `clientErrorResult`, which takes one;
 // - a wire error made there: `new` of core's `McpError` or one of its subclasses.
 // `node scripts/guard/http-statuses.js [root]` prints each as file:line; it exits 1 when any.
-const { readdirSync, readFileSync, statSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const ts = require('typescript');
+const { sourceFiles } = require('./source-files');
 
 const ROOT = join(__dirname, '..', '..');
 const SCOPE = ['packages/http/src', 'packages/fastify/src', 'packages/stdio/src'];
@@ -39,26 +40,10 @@ const STATUS_PROPERTIES = new Set(['status', 'statusCode']);
 const isStatus = (node) => ts.isNumericLiteral(node) && Number(node.text) >= 100 && Number(node.text) <= 599;
 const nameOf = (node) => (ts.isIdentifier(node) ? node.text : ts.isPropertyAccessExpression(node) ? node.name.text : undefined);
 
-function sources(dir, found = []) {
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return found;
-  }
-  for (const name of names) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'dist') sources(path, found);
-    } else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) found.push(path);
-  }
-  return found;
-}
-
 /** Core's wire error classes: `McpError` and every class that extends it, by name. */
 function wireErrorClasses(root) {
   const parents = new Map();
-  for (const file of sources(join(root, 'packages', 'core', 'src'))) {
+  for (const file of sourceFiles(join(root, 'packages', 'core', 'src'))) {
     for (const match of readFileSync(file, 'utf8').matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)) parents.set(match[1], match[2]);
   }
   const wire = new Set(['McpError']);
@@ -135,7 +120,7 @@ function violations(root = ROOT) {
   const wireErrors = wireErrorClasses(root);
   const found = [];
   for (const dir of SCOPE) {
-    for (const file of sources(join(root, dir))) {
+    for (const file of sourceFiles(join(root, dir))) {
       const path = relative(root, file).split('\\').join('/');
       if (path === TABLE) continue;
       for (const line of check(readFileSync(file, 'utf8'), wireErrors)) found.push(`${path}:${line}`);
