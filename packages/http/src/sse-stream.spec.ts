@@ -67,14 +67,20 @@ function reader(): { body: EventStream; text: () => string; ended: () => boolean
   return { body, text: () => chunks.join(''), ended: () => ended };
 }
 
+/** A stream of POST `p1` over `store`, with a reader attached. */
+function attachedStream(store: EventStore, overrides: Partial<SseStreamOptions> = {}) {
+  const stream = new SseStream('p1', optionsWith(store, overrides));
+  const client = reader();
+  stream.attach(client.body);
+  return { stream, client };
+}
+
 const note = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { n } });
 
 describe('SseStream over a store that answers later', () => {
   it('sends an event only once the store holds it, in order', async () => {
     const store = new SlowStore();
-    const stream = new SseStream('p1', optionsWith(store));
-    const client = reader();
-    stream.attach(client.body);
+    const { stream, client } = attachedStream(store);
     stream.send(note(1));
     stream.send(note(2));
     await flush();
@@ -90,9 +96,7 @@ describe('SseStream over a store that answers later', () => {
 
   it('holds a later event behind an earlier one still waiting, whatever order the store answers in', async () => {
     const store = new SlowStore();
-    const stream = new SseStream('p1', optionsWith(store));
-    const client = reader();
-    stream.attach(client.body);
+    const { stream, client } = attachedStream(store);
     stream.send(note(1));
     stream.send(note(2));
     // The second append fails first: the first event still goes out before it.
@@ -109,9 +113,7 @@ describe('SseStream over a store that answers later', () => {
 
   it('ends the response only after the final event went out', async () => {
     const store = new SlowStore();
-    const stream = new SseStream('p1', optionsWith(store));
-    const client = reader();
-    stream.attach(client.body);
+    const { stream, client } = attachedStream(store);
     stream.complete({ jsonrpc: '2.0', id: 7, result: {} });
     expect(stream.isComplete).toBe(true);
     await flush();
@@ -124,9 +126,7 @@ describe('SseStream over a store that answers later', () => {
 
   it('waits on the store for the priming event too', async () => {
     const store = new SlowStore();
-    const stream = new SseStream('p1', optionsWith(store, { priming: true }));
-    const client = reader();
-    stream.attach(client.body);
+    const { client } = attachedStream(store, { priming: true });
     expect(client.text()).toBe('');
     await store.settle();
     expect(client.text()).toBe('id: p1_1\nretry: 1000\ndata: \n\n');
@@ -134,9 +134,8 @@ describe('SseStream over a store that answers later', () => {
 
   it('does not send twice an event a resumption already replayed from the store', async () => {
     const store = new SlowStore();
-    const stream = new SseStream('p1', optionsWith(store));
-    const first = reader();
-    stream.attach(first.body);
+    // The first reader is attached and gets the event live.
+    const { stream } = attachedStream(store);
     stream.send(note(1));
     // The append lands but its frame has not gone out yet when the client resumes.
     store.waiting.shift()!.settle();
@@ -148,11 +147,9 @@ describe('SseStream over a store that answers later', () => {
 
   it('fails the stream when the store cannot keep an event, and still delivers what it sent live', async () => {
     const store = new SlowStore();
-    const stream = new SseStream('p1', optionsWith(store, { onStoreError: () => {} }));
+    const { stream, client } = attachedStream(store, { onStoreError: () => {} });
     const failed = jest.fn();
     stream.onStoreFailed = failed;
-    const client = reader();
-    stream.attach(client.body);
     stream.send(note(1));
     await store.settle(new Error('store down'));
     expect(failed).toHaveBeenCalledTimes(1);
@@ -170,9 +167,7 @@ describe('SseStream over a synchronous store', () => {
       after: () => [],
       deleteSession: () => {},
     };
-    const stream = new SseStream('p1', optionsWith(store));
-    const client = reader();
-    stream.attach(client.body);
+    const { stream, client } = attachedStream(store);
     stream.send(note(1));
     expect(appended).toEqual(['p1_1']);
     expect(client.text()).toContain('id: p1_1\n');
