@@ -182,7 +182,6 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
     onActivity: onSnapshot === undefined ? undefined : reportSnapshot,
   });
   connection.setOutbound((message) => channel.send(message));
-  const pending = (): number => channel.pending;
 
   const onEvent = (event: LineEvent): void => {
     if (event.kind === 'oversized') channel.refuseOversized(maxMessageSize);
@@ -194,7 +193,7 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
     reader.end(onEvent);
     // No cancellation can come for a listen any more, so it would hold the shutdown forever.
     connection.endListens();
-    if (pending() === 0) finish();
+    if (channel.pending === 0) finish();
     else {
       void channel.idle().then(finish);
       // The requests in flight get the grace period to answer; it also bounds a handler that never returns.
@@ -248,7 +247,7 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
   };
   function exitAfterGrace(trigger: NodeJS.Signals | 'end of input'): void {
     if (exitTimer !== undefined) return;
-    began = { trigger, pending: pending() };
+    began = { trigger, pending: channel.pending };
     // Not unref'd: a client that stopped reading must not keep the process alive past it.
     exitTimer = setTimeout(() => {
       const running = connection.running();
