@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLogger, type AuthInfo, type McpApp } from '@mcpkit/core';
+import { createLogger, type AuthInfo, type JsonRpcMessage, type McpApp } from '@mcpkit/core';
 import {
   MessageChannel,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -168,8 +168,11 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
   // The line reader bounds each message; the channel runs them, paces and batches the output
   // (one write per tick: answers that finish together leave in one syscall) and stops reading
   // while the client does not drain it.
+  // Request-related messages (progress …) go out through the channel, in order, before the
+  // answer. One options object for every message.
+  const receiveOptions = { send: (message: JsonRpcMessage) => channel.send(message) };
   const channel = new MessageChannel({
-    dispatch: (text, send) => connection.receiveText(text, { send }),
+    dispatch: (text) => connection.receiveText(text, receiveOptions),
     write: (texts) => writeRaw(texts.length === 1 ? `${texts[0]}\n` : `${texts.join('\n')}\n`),
     drained: (resume) => void outputStream.once('drain', resume),
     pauseInput: () => input.pause(),
@@ -181,7 +184,7 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
     // A listen opens (or a cancellation ends one) before its answer; other changes show once answered.
     onActivity: onSnapshot === undefined ? undefined : reportSnapshot,
   });
-  connection.setOutbound((message) => channel.send(message));
+  connection.setOutbound(receiveOptions.send);
 
   const onEvent = (event: LineEvent): void => {
     if (event.kind === 'oversized') channel.refuseOversized(maxMessageSize);

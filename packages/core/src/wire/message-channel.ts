@@ -14,7 +14,8 @@ export type ChannelAnswer = JsonRpcMessage | JsonRpcResponse[] | undefined;
 export interface MessageChannelOptions<T = string> {
   /**
    * Runs one received message and resolves with its answer; `send` carries what the request
-   * says before it (progress, log lines, requests to the client), in order. With a
+   * says before it (progress, log lines, requests to the client), in order; it is the same
+   * function at every call, so options built around it once serve every message. With a
    * `Connection`: `(text, send) => connection.receiveText(text, { send })`.
    */
   dispatch(message: T, send: (message: JsonRpcMessage) => void): Promise<ChannelAnswer>;
@@ -71,6 +72,9 @@ export class MessageChannel<T = string> {
   private closed = false;
   private paused = false;
   private idleWaiters: Array<() => void> = [];
+  // Made once, not per message or per tick: the hot path allocates no closure of its own.
+  private readonly say = (message: JsonRpcMessage): void => this.send(message);
+  private readonly writeDue = (): void => this.write();
 
   constructor(private readonly options: MessageChannelOptions<T>) {}
 
@@ -89,7 +93,7 @@ export class MessageChannel<T = string> {
     this.inFlight += 1;
     let answered: Promise<ChannelAnswer>;
     try {
-      answered = this.options.dispatch(message, (said) => this.send(said));
+      answered = this.options.dispatch(message, this.say);
     } catch (error) {
       this.failed(error);
       return;
@@ -142,7 +146,7 @@ export class MessageChannel<T = string> {
 
   private enqueue(text: string): void {
     if (this.closed) return;
-    if (this.queued.length === 0) process.nextTick(() => this.write());
+    if (this.queued.length === 0) process.nextTick(this.writeDue);
     this.queued.push(text);
   }
 
