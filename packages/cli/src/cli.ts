@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
 import { CALL_ERAS, parseCallEra } from './eras/call-eras';
-import { LEGACY_ERA, MANIFEST_ERAS } from './eras/manifest-eras';
+import { DEFAULT_MANIFEST_ERA, MANIFEST_ERAS } from './eras/manifest-eras';
 import { report } from './output';
 import { CLI_VERSION } from './version';
 
@@ -88,7 +88,8 @@ program
   .option('--http', 'serve Streamable HTTP')
   .option('--port <port>', 'HTTP port (default $PORT or 3000; 0 picks a free one)')
   .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
-  .option('--stateless', 'HTTP without sessions')
+  // `sessions`, as serveHttp calls it; `--stateless` is what the docs and scripts say.
+  .addOption(new Option('--stateless', 'HTTP without sessions').implies({ sessions: false }))
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit start --stdio\n  mcpkit start dist/app.js --http --port 8080')
   .action((entry: string | undefined, options) => run(() => commands.start().start(entry, options)));
@@ -149,7 +150,7 @@ program
   .command('client [entry]')
   .description('generate a typed TypeScript client of the app: interfaces for every tool input and output, prompt and template, over any MCP client')
   .option('--out <file>', 'write it to this file (default: stdout)')
-  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices([...MANIFEST_ERAS]).default(LEGACY_ERA))
+  .addOption(new Option('--era <revision>', 'the era whose published schemas are typed').choices([...MANIFEST_ERAS]).default(DEFAULT_MANIFEST_ERA))
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit client --out src/notes-client.ts\n  mcpkit client mcp-manifest.json --out notes-client.ts')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.client().client(entry, options))));

@@ -1,8 +1,9 @@
-import { LATEST_LEGACY_PROTOCOL_VERSION, type McpApp } from '@mcpkit/core';
+import type { McpApp } from '@mcpkit/core';
+import { DEFAULT_MANIFEST_ERA } from './eras/manifest-eras';
 
 /** The capability map as plain data: what `mcpkit inspect --json` prints. */
 export function describeApp(app: McpApp): Record<string, unknown> {
-  const view = app.view(LATEST_LEGACY_PROTOCOL_VERSION);
+  const view = app.view(DEFAULT_MANIFEST_ERA);
   return {
     server: view.serverInfo,
     instructions: app.instructions,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/core';
+import { INITIALIZE_REVISION } from './eras/handshake-client';
 
 /** One JSON-RPC message as read from the server's stdout. */
 export type RawMessage = Record<string, unknown>;
@@ -118,7 +118,7 @@ export class RawStdioClient {
   }
 
   /** The handshake: `initialize` then `notifications/initialized`. */
-  async initialize(protocolVersion: string = LATEST_LEGACY_PROTOCOL_VERSION): Promise<RawMessage> {
+  async initialize(protocolVersion: string = INITIALIZE_REVISION): Promise<RawMessage> {
     const response = await this.request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test-client', version: '0.0.0' } });
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return response;

@@ -11,7 +11,8 @@ export interface StartOptions {
   http?: boolean;
   port?: string;
   host?: string;
-  stateless?: boolean;
+  /** False with `--stateless`: HTTP without sessions. */
+  sessions?: boolean;
   /** The export that is the app (or returns it). */
   export?: string;
 }
@@ -39,7 +40,7 @@ async function serveOverHttp(app: McpApp, options: StartOptions, sessionStore?: 
     throw new CliError(`Invalid port: ${options.port}`, 'Give a port from 0 to 65535 (0 picks a free one).');
   // Loaded only for HTTP: a stdio server does not pay for Fastify at start-up.
   const { serveHttp } = await import('@mcpkit/fastify');
-  const server = await serveHttp(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port, sessions: !options.stateless, sessionStore });
+  const server = await serveHttp(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port, sessions: options.sessions !== false, sessionStore });
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

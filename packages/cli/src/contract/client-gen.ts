@@ -1,7 +1,7 @@
 import type { JSONSchema } from 'json-schema-to-typescript';
 import type { McpPrompt, McpTool } from '@mcpkit/core';
 import { canonicalJson } from './canonical-json';
-import { LEGACY_ERA } from '../eras/manifest-eras';
+import { DEFAULT_MANIFEST_ERA } from '../eras/manifest-eras';
 import type { Manifest, ManifestEraName } from './manifest';
 
 /** Options of `generateClient`. */
@@ -174,7 +174,7 @@ function expand(template: string, variables: object): string {
  * // then: const notes = createClient(sdkClient); const note = await notes.tools.create_note({ title, body });
  */
 export async function generateClient(manifest: Manifest, options: GenerateClientOptions = {}): Promise<string> {
-  const era = manifest.eras[options.era ?? LEGACY_ERA];
+  const era = manifest.eras[options.era ?? DEFAULT_MANIFEST_ERA];
   const properties: Record<string, unknown> = {};
   const add = (name: string, schema: unknown): string => {
     // Sorted keys: the same surface gives the same file, from the app or from its manifest file.

@@ -11,9 +11,9 @@ export type ManifestEraName = (typeof MANIFEST_ERAS)[number];
 
 /**
  * The newest legacy revision: what today's SDK clients speak, so the surface a generated
- * client types and a bundle lists by default.
+ * client types, a bundle lists and `mcpkit inspect` describes by default.
  */
-export const LEGACY_ERA: ManifestEraName = MANIFEST_ERAS[0];
+export const DEFAULT_MANIFEST_ERA: ManifestEraName = MANIFEST_ERAS[0];
 
 /** The tasks extension's id in 2026-07-28 capabilities (SEP-2663). */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

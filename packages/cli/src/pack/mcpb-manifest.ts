@@ -1,6 +1,6 @@
 import { CliError } from '../cli-error';
 import type { Manifest } from '../contract/manifest';
-import { LEGACY_ERA } from '../eras/manifest-eras';
+import { DEFAULT_MANIFEST_ERA } from '../eras/manifest-eras';
 import type { PackageJsonLike } from '../contract/server-json';
 
 /** The `.mcpb` manifest version written (read by `mcpb validate` 2.x and Claude Desktop). */
@@ -72,7 +72,7 @@ export function buildMcpbManifest(pkg: BundlePackageJson, manifest: Manifest): R
       'package.json has no "mcpkit": { "stdio": { "entry" } }',
       'Name the script that serves over stdio, e.g. "stdio": { "entry": "dist/main.js", "args": ["--stdio"] }.',
     );
-  const era = manifest.eras[LEGACY_ERA];
+  const era = manifest.eras[DEFAULT_MANIFEST_ERA];
   const env = Object.entries(pkg.mcpkit?.env ?? {});
   const info = manifest.server;
   return {

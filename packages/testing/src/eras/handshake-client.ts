@@ -1,6 +1,9 @@
 import { LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/core';
 import type { ClientEra, ClientWire, InitializeInfo, OpenOptions } from './client-era';
 
+/** The revision an `initialize` asks for unless told otherwise: the newest of the legacy era. */
+export const INITIALIZE_REVISION: string = LATEST_LEGACY_PROTOCOL_VERSION;
+
 /** The legacy era: `initialize`, then plain requests on the session it opened. */
 export class HandshakeClient implements ClientEra {
   readonly name = 'legacy';
@@ -8,7 +11,7 @@ export class HandshakeClient implements ClientEra {
 
   async open(wire: ClientWire, options: OpenOptions): Promise<InitializeInfo> {
     const info = (await wire.send('initialize', {
-      protocolVersion: options.protocolVersion ?? LATEST_LEGACY_PROTOCOL_VERSION,
+      protocolVersion: options.protocolVersion ?? INITIALIZE_REVISION,
       capabilities: options.capabilities,
       clientInfo: options.clientInfo,
     })) as unknown as InitializeInfo;
