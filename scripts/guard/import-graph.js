@@ -21,8 +21,8 @@ const ROOT = join(__dirname, '..', '..');
 const BASELINE = join(__dirname, 'import-graph.baseline.json');
 
 /**
- * core's folders, lowest layer first (architecture.md §1: protocol → errors → metadata/decorators
- * → schema/validation → scanner → app → model → eras → dispatcher → transports). A folder may import its own
+ * core's folders, lowest layer first (architecture.md §1: protocol → errors → metadata → model →
+ * decorators → schema/validation → scanner → app → eras → dispatcher → transports). A folder may import its own
  * layer and any layer before it. Helpers that know no protocol sit at the bottom; wire (encode and
  * parse) and results (content builders) need only protocol and errors. `(entry)` is a file at the
  * root of src (index.ts, compile-cache.ts): the public surface, imported by no one inside core.
@@ -33,13 +33,15 @@ const CORE_LAYERS = [
   ['protocol'],
   ['errors'],
   ['wire', 'results'],
-  ['metadata', 'decorators'],
+  ['metadata'],
+  // model: the types the layers above share (the RequestContext handlers, guards and decorators
+  // are given, client info, transport facts, session snapshot), so that neither a decorator nor a
+  // codec needs the dispatcher.
+  ['model'],
+  ['decorators'],
   ['schema', 'validation'],
   ['scanner'],
   ['app'],
-  // model: what the era codecs and the dispatcher share (client info, transport facts, session
-  // snapshot, the context's contract), so that a codec never needs the dispatcher.
-  ['model'],
   // eras: the codecs, leaves below the dispatcher that asks them (architecture.md §1).
   ['eras'],
   // pipeline: guards, interceptors and filters run inside the dispatcher, on its RequestContext.

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 
 export { createApp } from './server/create-app';
 export { McpApp, type RevisionView } from './server/mcp-app';
-export type { ListPages } from './app/pages';
+export type { ListPages } from './model/list-pages';
 export type { AppOptions } from './app/app-options';
 export type { TokenBudgetOptions } from './app/token-budget-options';
 export { buildServerCard, SERVER_CARD_SCHEMA, type ServerCard, type ServerCardOptions } from './app/server-card';
@@ -48,12 +48,12 @@ export { defineCompletion, type CompletionHandler } from './define/define-comple
 export type { Definition, DefinitionKind } from './define/definition';
 export type { DefinePipelineOptions, DefineToolPipelineOptions } from './define/define-pipeline';
 
-export { RequestContext } from './dispatcher/request-context';
+export type { RequestContext } from './model/request-context';
 export type { ClientInfo } from './model/client-info';
-export type { SessionInfo } from './eras/client-link';
+export type { SessionInfo } from './model/session-info';
 export type { TransportInfo } from './model/transport-info';
-export type { ElicitResult, SamplingRequest, SamplingResult, Root, AskOptions } from './dispatcher/client-questions';
-export type { TraceContext } from './dispatcher/trace-context';
+export type { ElicitResult, SamplingRequest, SamplingResult, Root, AskOptions } from './model/client-questions';
+export type { TraceContext } from './model/trace-context';
 export {
   CLIENT_REQUEST_CHANNEL,
   REQUEST_CHANNEL,
@@ -62,15 +62,16 @@ export {
   type RequestTrace,
   type SessionTrace,
 } from './dispatcher/diagnostics-channels';
-export { ClientLog } from './dispatcher/client-log';
+export { ClientLog } from './model/client-log';
 export type { OutboundRequestOptions } from './model/outbound-request-options';
 export { MemoryEventBus, type EventBus, type AppEvent } from './app/event-bus';
-export { isTerminalStatus, type TaskStore, type StoredTask, type TaskStatus, type TaskChange, type TaskErrorObject } from './app/task-store';
+export { isTerminalStatus, type TaskStore, type StoredTask, type TaskChange, type TaskErrorObject } from './app/task-store';
+export type { TaskStatus } from './model/task-status';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './app/memory-task-store';
 export { resolveTaskStoreBounds, type TaskStoreBounds } from './app/task-store-bounds';
 export { TaskStoreFullError, type TaskStoreBound } from './errors/task-store-full-error';
 export type { TaskOptions } from './app/task-options';
-export type { TaskHandle } from './dispatcher/task-handle';
+export type { TaskHandle } from './model/task-handle';
 export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 

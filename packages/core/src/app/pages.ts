@@ -1,8 +1,6 @@
 import { clipValue } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
-
-/** The precomputed pages of one list result: page 0 is what a request without a cursor gets. */
-export type ListPages<K extends string, T> = readonly Readonly<Record<K, T[]> & { nextCursor?: string }>[];
+import type { ListPages } from '../model/list-pages';
 
 function cursorFor(list: string, page: number): string {
   return Buffer.from(`${list}:${page}`).toString('base64url');

@@ -1,5 +1,4 @@
-/** Where a task is in its life; the last three are terminal and never change again. */
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+import type { TaskStatus } from '../model/task-status';
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import type { Constructor } from '../metadata/constructor';
 
 /** What a request does with a primitive: guards may answer differently per operation. */

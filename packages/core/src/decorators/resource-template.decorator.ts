@@ -1,6 +1,6 @@
 import { RESOURCE_TEMPLATE_METADATA } from '../metadata/metadata-keys';
 import type { TemplateVariables } from '../uri-template/template-variables';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import type { ResourceTemplateOptions } from './decorator-options';
 import { assertIsMethod } from './assert-method';
 

@@ -1,5 +1,5 @@
 import { Complete, type CompleteOptions } from '../decorators/complete.decorator';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import { defineProvider, type Definition } from './definition';
 
 /**

@@ -3,7 +3,7 @@ import { Field } from '../decorators/field.decorator';
 import { Complete } from '../decorators/complete.decorator';
 import { Prompt } from '../decorators/prompt.decorator';
 import type { PromptOptions } from '../decorators/decorator-options';
-import { RequestContext } from '../dispatcher/request-context';
+import { HandlerContext } from '../dispatcher/handler-context';
 import { DefinitionErrorCode } from '../errors/definition-error';
 import { request, startupError } from '../../test/memory-app';
 import type { Provider } from '../scanner/scan-providers';
@@ -75,7 +75,7 @@ describe('definePrompt', () => {
     });
     await request([defined], 'prompts/get', { name: 'review', arguments: { code: 'x' } });
     expect(seen[0]).toBeInstanceOf(ReviewArgs);
-    expect(seen[1]).toBeInstanceOf(RequestContext);
+    expect(seen[1]).toBeInstanceOf(HandlerContext);
     const bare = definePrompt({ name: 'hello' }, () => 'Say hello');
     expect((await request([bare], 'prompts/list')).result).toEqual({ prompts: [{ name: 'hello' }] });
   });
@@ -117,7 +117,7 @@ describe('defineCompletion', () => {
       completion: { values: ['python'], total: 1, hasMore: false },
     });
     expect(seen[0]).toEqual({ arguments: { code: 'x' } });
-    expect(seen[1]).toBeInstanceOf(RequestContext);
+    expect(seen[1]).toBeInstanceOf(HandlerContext);
   });
 
   it('lets a decorated @Complete complete a defined template', async () => {

@@ -1,6 +1,6 @@
 import type { PromptOptions } from '../decorators/decorator-options';
 import { Prompt } from '../decorators/prompt.decorator';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import type { Constructor } from '../metadata/constructor';
 import { withPipeline, type DefinePipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';

@@ -1,6 +1,6 @@
 import type { ResourceTemplateOptions } from '../decorators/decorator-options';
 import { ResourceTemplate } from '../decorators/resource-template.decorator';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import type { TemplateVariables } from '../uri-template/template-variables';
 import { withPipeline, type DefinePipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';

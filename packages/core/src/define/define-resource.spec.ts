@@ -1,6 +1,6 @@
 import { Resource } from '../decorators/resource.decorator';
 import { ResourceTemplate } from '../decorators/resource-template.decorator';
-import { RequestContext } from '../dispatcher/request-context';
+import { HandlerContext } from '../dispatcher/handler-context';
 import { DefinitionErrorCode } from '../errors/definition-error';
 import { request, startupError } from '../../test/memory-app';
 import { defineResource } from './define-resource';
@@ -52,7 +52,7 @@ describe('defineResource', () => {
       contents: [{ uri: 'files:///src/index.ts', mimeType: 'text/plain', text: 'export {};' }],
     });
     expect(seen[0]).toEqual({ uri: 'files:///src/index.ts' });
-    expect(seen[1]).toBeInstanceOf(RequestContext);
+    expect(seen[1]).toBeInstanceOf(HandlerContext);
   });
 
   it.each([
@@ -111,7 +111,7 @@ describe('defineResourceTemplate', () => {
       contents: [{ uri: 'logo://64?theme=dark', mimeType: 'image/png', blob: 'AgE=' }],
     });
     expect(seen[0]).toEqual({ size: '64', theme: 'dark' });
-    expect(seen[1]).toBeInstanceOf(RequestContext);
+    expect(seen[1]).toBeInstanceOf(HandlerContext);
   });
 
   it('rejects a malformed template at createApp with the decorator’s error', () => {

@@ -1,6 +1,6 @@
 import type { ResourceOptions } from '../decorators/decorator-options';
 import { Resource } from '../decorators/resource.decorator';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import { withPipeline, type DefinePipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';
 

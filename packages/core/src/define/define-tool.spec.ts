@@ -1,7 +1,8 @@
 import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { Tool } from '../decorators/tool.decorator';
 import type { ToolOptions } from '../decorators/decorator-options';
-import { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
+import { HandlerContext } from '../dispatcher/handler-context';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { request, startupError } from '../../test/memory-app';
 import type { Provider } from '../scanner/scan-providers';
@@ -88,7 +89,7 @@ describe('defineTool', () => {
       });
       expect(seen[0]).toBeInstanceOf(SearchInput);
       expect(seen[0]).toEqual({ query: 'ada' });
-      expect(seen[1]).toBeInstanceOf(RequestContext);
+      expect(seen[1]).toBeInstanceOf(HandlerContext);
     });
 
     it.each([

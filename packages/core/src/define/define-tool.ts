@@ -1,6 +1,6 @@
 import type { ToolOptions } from '../decorators/decorator-options';
 import { Tool } from '../decorators/tool.decorator';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import type { Constructor } from '../metadata/constructor';
 import { withPipeline, type DefineToolPipelineOptions } from './define-pipeline';
 import { defineProvider, type Definition } from './definition';

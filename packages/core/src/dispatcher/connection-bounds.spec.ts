@@ -5,7 +5,7 @@ import { Tool } from '../decorators/tool.decorator';
 import { ExactNumberId } from '../protocol/exact-id';
 import { parseMessage } from '../wire/parse-message';
 import type { Connection } from './connection';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 
 class Confirm {
   @IsBoolean()
@@ -14,13 +14,13 @@ class Confirm {
 
 class Tools {
   @Tool({ input: null })
-  async ask(_input: unknown, ctx: RequestContext) {
+  async ask(_input: unknown, ctx: HandlerContext) {
     const answer = await ctx.elicit('Go on?', Confirm);
     return JSON.stringify(answer);
   }
 
   @Tool({ input: null })
-  hold(_input: unknown, ctx: RequestContext) {
+  hold(_input: unknown, ctx: HandlerContext) {
     return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped')));
   }
 

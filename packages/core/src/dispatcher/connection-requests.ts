@@ -1,6 +1,6 @@
 import { idKey } from '../protocol/exact-id';
 import type { RequestId } from '../protocol/json-rpc';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import { RequestTable } from './request-table';
 import type { OpenListen } from '../model/session-snapshot';
 
@@ -16,10 +16,10 @@ export interface HeldListen {
  */
 export class ConnectionRequests {
   // Keyed by idKey: ids beyond 2^53 by their digits, so neighbours stay apart.
-  private readonly inflight = new RequestTable<RequestContext>();
+  private readonly inflight = new RequestTable<HandlerContext>();
   // Out of the table but still running: what a transport that exits now abandons. Made on the
   // first such request.
-  private stopping: Set<RequestContext> | undefined = undefined;
+  private stopping: Set<HandlerContext> | undefined = undefined;
   // Made on the first listen: a stateless request never opens one.
   private listens: Map<string | number, HeldListen> | undefined = undefined;
   // At the limit since the last request that fit.
@@ -51,7 +51,7 @@ export class ConnectionRequests {
   }
 
   /** Tracks a request in flight (a listen is kept for snapshots); returns its release. */
-  track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void {
+  track(id: RequestId, ctx: HandlerContext, listen?: OpenListen): () => void {
     const key = idKey(id);
     this.inflight.set(key, ctx);
     const open = listen === undefined ? undefined : { id, listen };
@@ -90,7 +90,7 @@ export class ConnectionRequests {
   }
 
   /** The requests whose handlers have not returned yet: in flight, or cancelled and still running. */
-  running(): RequestContext[] {
+  running(): HandlerContext[] {
     return [...this.inflight.values(), ...(this.stopping ?? [])];
   }
 
@@ -100,7 +100,7 @@ export class ConnectionRequests {
   }
 
   // Cancels a request already out of the table; it counts as running until its handler returns.
-  private stop(ctx: RequestContext, reason: Error): void {
+  private stop(ctx: HandlerContext, reason: Error): void {
     (this.stopping ??= new Set()).add(ctx);
     ctx.cancel(reason);
   }

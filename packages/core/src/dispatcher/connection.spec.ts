@@ -6,7 +6,7 @@ import { Prompt } from '../decorators/prompt.decorator';
 import { Resource } from '../decorators/resource.decorator';
 import { Tool } from '../decorators/tool.decorator';
 import type { JsonRpcResponse } from '../protocol/json-rpc';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { Connection } from './connection';
 
 class SlowInput {
@@ -29,7 +29,7 @@ class Everything {
   }
 
   @Tool()
-  async slow(input: SlowInput, ctx: RequestContext) {
+  async slow(input: SlowInput, ctx: HandlerContext) {
     seen.signal = ctx.signal;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, input.ms);
@@ -323,7 +323,7 @@ describe('Connection', () => {
     it("carries the caller's W3C trace id, from _meta or the HTTP headers, and hands the context to the handler", async () => {
       class Traced {
         @Tool({ input: null })
-        whoCalls(_input: unknown, ctx: RequestContext) {
+        whoCalls(_input: unknown, ctx: HandlerContext) {
           return JSON.stringify(ctx.trace ?? null);
         }
       }

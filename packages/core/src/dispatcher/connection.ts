@@ -23,8 +23,8 @@ import { sessionSnapshot, type ListenSnapshot, type OpenListen, type SessionSnap
 import type { SessionControls } from '../model/session-controls';
 import { publishSessionEnd, traceClientRequest } from './diagnostics-channels';
 import type { OutboundRequestOptions } from '../model/outbound-request-options';
-import type { RequestContext } from './request-context';
-import type { SessionInfo } from '../eras/client-link';
+import type { HandlerContext } from './handler-context';
+import type { SessionInfo } from '../model/session-info';
 import type { TransportInfo } from '../model/transport-info';
 import type { SubscriptionGrant } from '../model/subscription-grant';
 import { mayHear } from './readable-resource';
@@ -386,7 +386,7 @@ export class Connection {
   }
 
   /** @internal Tracks a request in flight so cancellation and close reach it; returns its release. */
-  track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void {
+  track(id: RequestId, ctx: HandlerContext, listen?: OpenListen): () => void {
     return this.requests.track(id, ctx, listen);
   }
 }

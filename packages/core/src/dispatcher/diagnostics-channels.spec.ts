@@ -7,7 +7,7 @@ import { Tool } from '../decorators/tool.decorator';
 import { ToolError } from '../errors/tool-error';
 import { markFastLines } from '../logging/fast-destination';
 import { LogDestination } from '../logging/log-destination';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { Connection } from './connection';
 import {
   CLIENT_REQUEST_CHANNEL,
@@ -39,7 +39,7 @@ class Traced {
   }
 
   @Tool({ input: null })
-  async slow(_: unknown, ctx: RequestContext) {
+  async slow(_: unknown, ctx: HandlerContext) {
     await new Promise<void>((resolve) => {
       ctx.signal.addEventListener('abort', () => resolve());
     });
@@ -47,7 +47,7 @@ class Traced {
   }
 
   @Tool({ input: null })
-  async ask(_: unknown, ctx: RequestContext) {
+  async ask(_: unknown, ctx: HandlerContext) {
     const roots = await ctx.roots();
     return `${roots.length} roots`;
   }

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { createApp } from '../server/create-app';
 import { Tool } from '../decorators/tool.decorator';
 import { classify } from '../eras/classify';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { Caller, Dispatcher } from './dispatcher';
 
 class WaitInput {
@@ -16,13 +16,13 @@ const seen: { signal?: AbortSignal; session?: unknown } = {};
 
 class Tools {
   @Tool()
-  echo(input: WaitInput, ctx: RequestContext) {
+  echo(input: WaitInput, ctx: HandlerContext) {
     seen.session = ctx.session;
     return `echo ${input.ms}`;
   }
 
   @Tool()
-  async wait(input: WaitInput, ctx: RequestContext) {
+  async wait(input: WaitInput, ctx: HandlerContext) {
     seen.signal = ctx.signal;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, input.ms);

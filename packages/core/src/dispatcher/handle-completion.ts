@@ -3,12 +3,12 @@ import { InvalidParamsError } from '../errors/mcp-error';
 import { isObject } from '../protocol/json-rpc';
 import { checkUriLength } from '../model/read-params';
 import type { CompletionDefinition, PromptDefinition, ResourceTemplateDefinition } from '../scanner/definitions';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { Pipelines } from '../pipeline/pipelines';
 import type { Pipeline } from '../pipeline/compile-pipeline';
 
 /** A hidden reference is completed exactly as an unknown one: `-32602`. */
-async function hiddenFrom(ctx: RequestContext, pipeline: Pipeline | undefined): Promise<boolean> {
+async function hiddenFrom(ctx: HandlerContext, pipeline: Pipeline | undefined): Promise<boolean> {
   if (pipeline === undefined || (await pipeline.authorize(ctx, 'complete')) !== 'hidden') return false;
   ctx.outcome = 'hidden';
   return true;
@@ -31,7 +31,7 @@ export async function complete(
   prompts: ReadonlyMap<string, PromptDefinition>,
   templates: readonly ResourceTemplateDefinition[],
   params: Record<string, unknown>,
-  ctx: RequestContext,
+  ctx: HandlerContext,
   maxUriLength: number,
   pipelines?: Pipelines,
 ): Promise<CompleteResult> {
@@ -54,7 +54,7 @@ async function completerKey(
   argument: string,
   prompts: ReadonlyMap<string, PromptDefinition>,
   templates: readonly ResourceTemplateDefinition[],
-  ctx: RequestContext,
+  ctx: HandlerContext,
   maxUriLength: number,
   pipelines: Pipelines | undefined,
 ): Promise<string> {

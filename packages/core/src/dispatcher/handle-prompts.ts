@@ -5,14 +5,14 @@ import { optionalArguments, requireString } from '../model/read-params';
 import type { GetPromptResult } from '../protocol/mcp-types';
 import { toGetPromptResult } from '../results/prompt-result';
 import type { PromptDefinition } from '../scanner/definitions';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { Pipeline } from '../pipeline/compile-pipeline';
 
 /** `prompts/get`: unknown prompts and bad arguments are `-32602` (prompts spec, "Error Handling"). */
 export async function getPrompt(
   prompts: ReadonlyMap<string, PromptDefinition>,
   params: Record<string, unknown>,
-  ctx: RequestContext,
+  ctx: HandlerContext,
   pipelines?: ReadonlyMap<string, Pipeline>,
 ): Promise<GetPromptResult> {
   const name = requireString(params, 'name', METHOD.PROMPTS_GET);
@@ -34,7 +34,7 @@ export function unknownPrompt(name: string): InvalidParamsError {
   return new InvalidParamsError(`Unknown prompt: ${clip(name)}`);
 }
 
-async function validatedCall(prompt: PromptDefinition, args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+async function validatedCall(prompt: PromptDefinition, args: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
   let outcome = prompt.parseArguments(args);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) {

@@ -4,7 +4,7 @@ import { requireUri } from '../model/read-params';
 import type { ReadResourceResult } from '../protocol/mcp-types';
 import { toReadResourceResult } from '../results/resource-result';
 import type { CapabilityMap } from '../scanner/definitions';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { Pipelines } from '../pipeline/pipelines';
 import { findReadable, HIDDEN } from './readable-resource';
 
@@ -16,7 +16,7 @@ import { findReadable, HIDDEN } from './readable-resource';
 export async function readResource(
   map: CapabilityMap,
   params: Record<string, unknown>,
-  ctx: RequestContext,
+  ctx: HandlerContext,
   maxUriLength: number,
   pipelines?: Pipelines,
 ): Promise<ReadResourceResult> {

@@ -5,7 +5,7 @@ import { isTerminalStatus } from '../app/task-store';
 import type { ToolDefinition } from '../scanner/definitions';
 import { admitCall, callTool, toolOf } from './handle-tools';
 import type { MethodHandler } from './method-handler';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { TaskRuntime } from './task-runtime';
 import type { Pipeline } from '../pipeline/compile-pipeline';
 import { visibleTask, visibleTasks, type TaskTools } from './task-access';
@@ -41,7 +41,7 @@ function callPlanned(
   runtime: TaskRuntime,
   map: ReadonlyMap<string, ToolDefinition>,
   params: Record<string, unknown>,
-  ctx: RequestContext,
+  ctx: HandlerContext,
   timeoutMs: number | undefined,
   piped: ReadonlyMap<string, Pipeline> | undefined,
 ): unknown {
@@ -60,7 +60,7 @@ function callPlanned(
   return admitted instanceof Promise ? admitted.then(planned) : planned();
 }
 
-function admitted(ctx: RequestContext, method: string): void {
+function admitted(ctx: HandlerContext, method: string): void {
   ctx.taskDialect.admit(method, ctx.client);
 }
 

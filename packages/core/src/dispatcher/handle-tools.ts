@@ -10,7 +10,7 @@ import type { CallToolResult } from '../protocol/mcp-types';
 import { isCallToolResult, toCallToolResult, toolErrorResult, structuredResult, Unsendable } from '../results/tool-result';
 import { contentListProblem } from '../results/content-problem';
 import type { ToolDefinition } from '../scanner/definitions';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { Pipeline } from '../pipeline/compile-pipeline';
 import { InvalidArgumentsSignal } from '../pipeline/invalid-arguments';
 
@@ -18,7 +18,7 @@ function invalidArguments(tool: ToolDefinition, problems: string[]): CallToolRes
   return toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
 }
 
-function failed(tool: ToolDefinition, ctx: RequestContext, error: unknown): CallToolResult {
+function failed(tool: ToolDefinition, ctx: HandlerContext, error: unknown): CallToolResult {
   // Deliberate wire errors (e.g. a URL elicitation requirement) stay JSON-RPC errors, and a
   // question for the client ends the round (2026-07-28 input-required result).
   if (McpError.isMcpError(error) || InputRequiredSignal.is(error)) throw error;
@@ -31,17 +31,17 @@ function failed(tool: ToolDefinition, ctx: RequestContext, error: unknown): Call
 }
 
 // A bug of the tool's author, not something the model can fix: the details go to the log only.
-function unsendable(tool: ToolDefinition, ctx: RequestContext, problem: string): CallToolResult {
+function unsendable(tool: ToolDefinition, ctx: HandlerContext, problem: string): CallToolResult {
   ctx.logger.error({ tool: tool.name, problem }, 'tool result cannot be sent');
   return toolErrorResult(`Tool ${tool.name} produced a result that cannot be sent; details are in the server log.`);
 }
 
-function unstructured(tool: ToolDefinition, ctx: RequestContext, value: unknown): CallToolResult {
+function unstructured(tool: ToolDefinition, ctx: HandlerContext, value: unknown): CallToolResult {
   const result = toCallToolResult(value);
   return result instanceof Unsendable ? unsendable(tool, ctx, result.problem) : result;
 }
 
-function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): CallToolResult {
+function structured(tool: ToolDefinition, ctx: HandlerContext, value: unknown): CallToolResult {
   const check = tool.checkOutput!;
   if (isCallToolResult(value)) {
     const problem = contentListProblem(value.content);
@@ -77,7 +77,7 @@ function structured(tool: ToolDefinition, ctx: RequestContext, value: unknown): 
 export async function callTool(
   tools: ReadonlyMap<string, ToolDefinition>,
   params: Record<string, unknown>,
-  ctx: RequestContext,
+  ctx: HandlerContext,
   defaultTimeoutMs?: number,
   pipelines?: ReadonlyMap<string, Pipeline>,
   admitted = false,
@@ -129,7 +129,7 @@ export function toolOf(tools: ReadonlyMap<string, ToolDefinition>, params: Recor
  * copy of its arguments (`Mcp-Param-*` on 2026-07-28 over HTTP). Task planning comes after, so
  * nothing a hidden tool is (a task tool, a tool with mirrored arguments) can show.
  */
-export function admitCall(tool: ToolDefinition, pipeline: Pipeline | undefined, args: Record<string, unknown>, ctx: RequestContext): void | Promise<void> {
+export function admitCall(tool: ToolDefinition, pipeline: Pipeline | undefined, args: Record<string, unknown>, ctx: HandlerContext): void | Promise<void> {
   const headers = (): void => {
     if (tool.headerParams.length > 0) ctx.clientLink.checkArgumentHeaders(tool.headerParams, args, ctx.transport);
   };
@@ -152,7 +152,7 @@ async function callThroughPipeline(
   tool: ToolDefinition,
   pipeline: Pipeline,
   args: Record<string, unknown>,
-  ctx: RequestContext,
+  ctx: HandlerContext,
   defaultTimeoutMs: number | undefined,
   admitted: boolean,
 ): Promise<CallToolResult> {

@@ -11,7 +11,7 @@ import { InvalidParamsError, McpError } from '../errors/mcp-error';
 import { ToolError } from '../errors/tool-error';
 import { audio, embeddedResource, image, resourceLink, text } from '../results/content';
 import type { Connection } from './connection';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 
 @ValidatorConstraint({ name: 'isEven' })
 class IsEven implements ValidatorConstraintInterface {
@@ -77,7 +77,7 @@ const received: unknown[] = [];
 
 class Handlers {
   @Tool()
-  inspect(input: Input, ctx: RequestContext) {
+  inspect(input: Input, ctx: HandlerContext) {
     received.push(input);
     return `${input.name}:${ctx.requestId}:${ctx.client.protocolVersion}:${ctx.transport.kind}`;
   }

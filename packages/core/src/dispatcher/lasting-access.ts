@@ -1,6 +1,6 @@
 import type { LastingAccess, ReceiveOptions } from '../eras/era';
 import { mayHear, subscriptionGrant } from './readable-resource';
-import { RequestContext } from './request-context';
+import { HandlerContext } from './handler-context';
 import type { RequestHost } from './request-host';
 import { maySeeTask } from './task-access';
 
@@ -13,7 +13,7 @@ export function lastingAccess(host: RequestHost, options: ReceiveOptions): Lasti
   const { app } = host;
   return {
     context: (frame, link, send) =>
-      new RequestContext({
+      new HandlerContext({
         requestId: frame.id,
         method: frame.method,
         link,
@@ -24,8 +24,8 @@ export function lastingAccess(host: RequestHost, options: ReceiveOptions): Lasti
         send,
       }),
     // The dispatcher made each context it is given back.
-    grant: (uri, ctx) => subscriptionGrant(app.map, app.pipelines, uri, ctx as RequestContext),
+    grant: (uri, ctx) => subscriptionGrant(app.map, app.pipelines, uri, ctx as HandlerContext),
     hears: (uri, grant) => mayHear(app.map, app.pipelines, uri, grant),
-    maySee: (task, ctx) => maySeeTask(app, task, ctx as RequestContext),
+    maySee: (task, ctx) => maySeeTask(app, task, ctx as HandlerContext),
   };
 }

@@ -1,10 +1,11 @@
-import { isTerminalStatus, type StoredTask, type TaskChange, type TaskStatus } from '../app/task-store';
+import { isTerminalStatus, type StoredTask, type TaskChange } from '../app/task-store';
+import type { TaskStatus } from '../model/task-status';
 import { isObject, type JsonRpcMessage } from '../protocol/json-rpc';
 import { RELATED_TASK_META } from '../protocol/methods';
 import type { ClientLink, Question } from '../eras/client-link';
 import type { TaskDialect } from '../eras/task-dialect';
-import type { RequestContext } from './request-context';
-import type { TaskHandle } from './task-handle';
+import type { HandlerContext } from './handler-context';
+import type { TaskHandle } from '../model/task-handle';
 import type { TaskQuestions } from './task-link';
 
 // Requests of a task wait for a tasks/result stream to carry them; past this many, the oldest go.
@@ -38,7 +39,7 @@ function withRelatedTask(message: JsonRpcMessage, taskId: string): JsonRpcMessag
 export class LiveTask implements TaskHandle, TaskQuestions {
   status: TaskStatus = 'working';
   /** The task's own context, set once made. */
-  ctx: RequestContext | undefined = undefined;
+  ctx: HandlerContext | undefined = undefined;
   beforeCreation: boolean;
   /** Resolves when the task must be created now (a question inside it, or the handler's first turn is over). */
   readonly creationDue: Promise<void>;
@@ -146,7 +147,7 @@ export class LiveTask implements TaskHandle, TaskQuestions {
   }
 
   /** Waits until the task ends; meanwhile its related messages travel on `ctx`'s stream (`tasks/result`). */
-  async outcome(ctx: RequestContext): Promise<StoredTask> {
+  async outcome(ctx: HandlerContext): Promise<StoredTask> {
     const send = ctx.send;
     if (send) {
       this.streams.push(send);

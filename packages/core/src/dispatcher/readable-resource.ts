@@ -2,7 +2,7 @@ import type { CacheHint } from '../results/cache-hints';
 import type { CapabilityMap } from '../scanner/definitions';
 import type { Pipelines } from '../pipeline/pipelines';
 import type { Pipeline } from '../pipeline/compile-pipeline';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { SubscriptionGrant } from '../model/subscription-grant';
 
 /** What answers a read of one URI for one caller, once its access rule and guards let the caller through. */
@@ -12,7 +12,7 @@ export interface Readable {
   readonly cache: CacheHint | undefined;
   readonly mimeType: string | undefined;
   /** Runs its handler (inside nothing: the caller wraps it in the pipeline). */
-  read(ctx: RequestContext): unknown;
+  read(ctx: HandlerContext): unknown;
 }
 
 /** A URI only items hidden from this caller answer: it gets what a URI nothing answers gets. */
@@ -28,7 +28,7 @@ export async function findReadable(
   map: CapabilityMap,
   pipelines: Pipelines | undefined,
   uri: string,
-  ctx: RequestContext,
+  ctx: HandlerContext,
 ): Promise<Readable | typeof HIDDEN | undefined> {
   let hidden = false;
   const fixed = map.resources.get(uri);
@@ -62,7 +62,7 @@ export function subscriptionGrant(
   map: CapabilityMap,
   pipelines: Pipelines | undefined,
   uri: string,
-  ctx: RequestContext,
+  ctx: HandlerContext,
 ): SubscriptionGrant | undefined | Promise<SubscriptionGrant | undefined> {
   const grant: SubscriptionGrant = { auth: ctx.auth, pipelines };
   // No rules anywhere: nothing to wait for.

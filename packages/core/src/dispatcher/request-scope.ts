@@ -5,7 +5,7 @@ import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { Era, EraHost } from '../eras/era';
 import type { AppModel } from './app-model';
 import type { SessionControls } from '../model/session-controls';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import type { TransportInfo } from '../model/transport-info';
 
 function noSession(): never {
@@ -27,7 +27,7 @@ const NO_SESSION: SessionControls = Object.freeze({
  * it. The only per-request object such a request needs besides its context.
  */
 export class RequestScope implements EraHost {
-  private running: RequestContext | undefined = undefined;
+  private running: HandlerContext | undefined = undefined;
   private closed = false;
   private ownLogger: Logger | undefined = undefined;
   readonly outboundChannel = undefined;
@@ -57,7 +57,7 @@ export class RequestScope implements EraHost {
     return this.closed ? Promise.resolve(undefined) : undefined;
   }
 
-  track(_id: RequestId, ctx: RequestContext): () => void {
+  track(_id: RequestId, ctx: HandlerContext): () => void {
     this.running = ctx;
     return () => {
       if (this.running === ctx) this.running = undefined;

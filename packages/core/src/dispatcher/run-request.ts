@@ -9,7 +9,7 @@ import type { Era, ReceiveOptions, RunPlan } from '../eras/era';
 import type { RequestHost } from './request-host';
 import type { CapabilityMap } from '../scanner/definitions';
 import type { MethodHandler } from './method-handler';
-import { RequestContext } from './request-context';
+import { HandlerContext } from './handler-context';
 import { endTrace, requestChannel, requestTrace, type RequestTrace } from './diagnostics-channels';
 import { answerOutcome } from './outcome';
 import { requestBindings, writeRequestLine } from './request-line';
@@ -33,7 +33,7 @@ export async function runRequest(
   // The audit trail: who called, on every line of the request (the credential itself never).
   const bindings = requestBindings(frame, options.logBindings, transport);
   const logger = options.logger ?? host.logger;
-  const ctx = new RequestContext({
+  const ctx = new HandlerContext({
     requestId: id,
     method,
     link: plan.link,
@@ -117,7 +117,7 @@ function namesKnown(map: CapabilityMap, method: string, target: unknown): boolea
  * when a subscriber asked, inside its async context, so what the handler starts belongs to the
  * request's span.
  */
-function runTraced(trace: RequestTrace, handler: MethodHandler, frame: RequestFrame, ctx: RequestContext, host: RequestHost): unknown {
+function runTraced(trace: RequestTrace, handler: MethodHandler, frame: RequestFrame, ctx: HandlerContext, host: RequestHost): unknown {
   const call = () => handler(frame.params as Record<string, unknown>, ctx, host.controls);
   const result = requestChannel.start.runStores(trace, () => (trace.runWithin === undefined ? call() : trace.runWithin(call)));
   requestChannel.end.publish(trace);
@@ -125,7 +125,7 @@ function runTraced(trace: RequestTrace, handler: MethodHandler, frame: RequestFr
 }
 
 /** The answer to a request whose handler threw; building it may throw too, and still gives an answer. */
-function failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan: RunPlan, era: Era): JsonRpcResponse {
+function failure(frame: RequestFrame, ctx: HandlerContext, error: unknown, plan: RunPlan, era: Era): JsonRpcResponse {
   try {
     const own = plan.fail(error, frame, ctx);
     if (own !== undefined) return { jsonrpc: '2.0', id: frame.id, result: own };
@@ -142,7 +142,7 @@ function failure(frame: RequestFrame, ctx: RequestContext, error: unknown, plan:
  * The request line's `outcome`: `ok`, `tool_error`, `rate_limited`, `hidden` (answered as an
  * unknown name), `denied`, `invalid` (`-32602`), or `error <code>` for any other error answer.
  */
-function outcomeOf(response: JsonRpcResponse, ctx: RequestContext, code: number | undefined): string {
+function outcomeOf(response: JsonRpcResponse, ctx: HandlerContext, code: number | undefined): string {
   if (ctx.outcome !== undefined) return ctx.outcome;
   return answerOutcome(code, code === undefined && (response as { result: { isError?: boolean } }).result.isError === true);
 }

@@ -1,7 +1,7 @@
 import { InvalidParamsError } from '../errors/mcp-error';
 import type { StoredTask } from '../app/task-store';
 import type { AppModel } from './app-model';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import { unknownTask } from './unknown-task';
 
 /** What deciding who sees a task needs of the app: its current tools and their pipelines. */
@@ -12,7 +12,7 @@ export type TaskTools = Pick<AppModel, 'map' | 'pipelines'>;
  * `tools/call` runs them: what seeing a task of that tool takes besides its owner (a token
  * without the tool's scope reads none of its results). A tool the app no longer has hides its tasks.
  */
-async function mayCallTool(app: TaskTools, tool: string, ctx: RequestContext): Promise<boolean> {
+async function mayCallTool(app: TaskTools, tool: string, ctx: HandlerContext): Promise<boolean> {
   if (!app.map.tools.has(tool)) return false;
   const pipeline = app.pipelines?.tools.byName.get(tool);
   if (pipeline === undefined) return true;
@@ -25,7 +25,7 @@ async function mayCallTool(app: TaskTools, tool: string, ctx: RequestContext): P
 }
 
 /** The task belongs to the caller, or to nobody (its id is then the capability). */
-function owns(task: StoredTask, ctx: RequestContext): boolean {
+function owns(task: StoredTask, ctx: HandlerContext): boolean {
   return task.owner === undefined || task.owner === ctx.taskOwner;
 }
 
@@ -34,7 +34,7 @@ function owns(task: StoredTask, ctx: RequestContext): boolean {
  * `notifications/tasks`): it owns the task, or the task has no owner; and it may still call the
  * task's tool now. Whoever may not see a task gets the answer of an unknown one.
  */
-export async function maySeeTask(app: TaskTools, task: StoredTask, ctx: RequestContext): Promise<boolean> {
+export async function maySeeTask(app: TaskTools, task: StoredTask, ctx: HandlerContext): Promise<boolean> {
   return owns(task, ctx) && (await mayCallTool(app, task.tool, ctx));
 }
 
@@ -43,7 +43,7 @@ export async function visibleTask(
   app: TaskTools,
   store: { get(taskId: string): Promise<StoredTask | undefined> },
   taskId: unknown,
-  ctx: RequestContext,
+  ctx: HandlerContext,
 ): Promise<StoredTask> {
   if (typeof taskId !== 'string') throw new InvalidParamsError('params.taskId must be a string');
   const task = await store.get(taskId);
@@ -52,7 +52,7 @@ export async function visibleTask(
 }
 
 /** Of `tasks` (a page of the caller's own), those the caller may see: each tool's rule runs once. */
-export async function visibleTasks(app: TaskTools, tasks: readonly StoredTask[], ctx: RequestContext): Promise<StoredTask[]> {
+export async function visibleTasks(app: TaskTools, tasks: readonly StoredTask[], ctx: HandlerContext): Promise<StoredTask[]> {
   const verdicts = new Map<string, Promise<boolean>>();
   const seen = await Promise.all(
     tasks.map((task) => {

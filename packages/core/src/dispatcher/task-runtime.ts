@@ -8,7 +8,7 @@ import type { TaskTool } from '../eras/task-dialect';
 import type { Logger } from '../logging/logger';
 import type { EventBus } from '../app/event-bus';
 import { LiveTask, type TaskChanges } from './live-task';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 import { TaskLink } from './task-link';
 import { unknownTask } from './unknown-task';
 
@@ -71,9 +71,9 @@ export class TaskRuntime implements TaskChanges {
    */
   async start(
     tool: TaskTool,
-    requestCtx: RequestContext,
+    requestCtx: HandlerContext,
     ttlMs: number | undefined,
-    body: (ctx: RequestContext) => Promise<Record<string, unknown>>,
+    body: (ctx: HandlerContext) => Promise<Record<string, unknown>>,
   ): Promise<Record<string, unknown>> {
     const dialect = requestCtx.taskDialect;
     const { defaultTtlMs, maxTtlMs, pollIntervalMs } = this.settings;
@@ -172,7 +172,7 @@ export class TaskRuntime implements TaskChanges {
   }
 
   /** Waits until `task` ends: on its live handle here, else by polling the store (another instance runs it). */
-  async outcome(task: StoredTask, ctx: RequestContext): Promise<StoredTask> {
+  async outcome(task: StoredTask, ctx: HandlerContext): Promise<StoredTask> {
     if (isTerminalStatus(task.status)) return task;
     const live = this.running.get(task.taskId);
     if (live) return live.outcome(ctx);

@@ -7,7 +7,7 @@ import { UseGuards } from '../decorators/use-guards.decorator';
 import { InternalError } from '../errors/mcp-error';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
 import type { Connection } from './connection';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 
 class Wait {
   @IsOptional()
@@ -24,7 +24,7 @@ const seen: { taskIds: Array<string | undefined>; aborted: boolean } = { taskIds
 
 class Jobs {
   @Tool({ task: 'optional' })
-  async slow(input: Wait, ctx: RequestContext) {
+  async slow(input: Wait, ctx: HandlerContext) {
     seen.taskIds.push(ctx.task?.id);
     await ctx.task?.update('sleeping');
     await new Promise<void>((resolve, reject) => {
@@ -50,13 +50,13 @@ class Jobs {
   }
 
   @Tool({ task: 'optional', input: null })
-  async confirm(_input: unknown, ctx: RequestContext) {
+  async confirm(_input: unknown, ctx: HandlerContext) {
     const answer = await ctx.elicit('Sure?', Confirm, { key: 'confirm' });
     return answer.action === 'accept' && answer.content.confirm ? 'deleted' : 'kept';
   }
 
   @Tool({ task: 'optional', input: null })
-  async steps(_input: unknown, ctx: RequestContext) {
+  async steps(_input: unknown, ctx: HandlerContext) {
     ctx.progress(1, 2, 'half');
     const reply = await ctx.sample('Say hi', { maxTokens: 5, key: 'hi' });
     ctx.progress(2, 2, 'done');
@@ -64,7 +64,7 @@ class Jobs {
   }
 
   @Tool({ task: 'required', input: null })
-  async named(_input: unknown, ctx: RequestContext) {
+  async named(_input: unknown, ctx: HandlerContext) {
     const answer = await ctx.elicit('Your name?', { type: 'object', properties: { name: { type: 'string' } } }, { key: 'user_name', beforeTask: true });
     return `Hello, ${answer.action === 'accept' ? String(answer.content.name) : 'nobody'}!`;
   }

@@ -1,8 +1,9 @@
-import { pageAt, pagesOf, type ListPages } from '../app/pages';
+import { pageAt, pagesOf } from '../app/pages';
+import type { ListPages } from '../model/list-pages';
 import type { KindPipelines } from '../pipeline/pipelines';
 import type { VisibleEntries } from '../pipeline/visible-lists';
 import type { AppModel } from './app-model';
-import type { RequestContext } from './request-context';
+import type { HandlerContext } from './handler-context';
 
 // A list that varies by caller is private on every page (caching.mdx: one cacheScope for all pages).
 const PER_CALLER = Object.freeze({ scope: 'private' as const });
@@ -20,7 +21,7 @@ export function listFor<K extends string, T>(
   pages: ListPages<K, T>,
   list: K,
   cursor: unknown,
-  ctx: RequestContext,
+  ctx: HandlerContext,
   pipelines: KindPipelines | undefined,
 ): Page<K, T> | Promise<Page<K, T>> {
   if (pipelines === undefined || !pipelines.varies) return pageAt(pages, list, cursor);
@@ -35,7 +36,7 @@ async function guardedPage<K extends string, T>(
   visible: VisibleEntries<K, T>,
   list: K,
   cursor: unknown,
-  ctx: RequestContext,
+  ctx: HandlerContext,
 ): Promise<Page<K, T>> {
   const { entries, guarded } = visible;
   const verdicts = await Promise.all(entries.map((_, index) => guarded![index]?.guardsVisible(ctx) ?? true));

@@ -5,12 +5,7 @@ import type { HeaderParam } from '../scanner/header-params';
 import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { TaskDialect } from './task-dialect';
-
-/** The handshake-era session a request belongs to (absent on stateless requests). */
-export interface SessionInfo {
-  /** `Mcp-Session-Id` on HTTP; undefined on stdio. */
-  id?: string;
-}
+import type { SessionInfo } from '../model/session-info';
 
 /** A question for the client: sampling, elicitation or roots. */
 export interface Question {

@@ -1,4 +1,4 @@
-import type { ListPages } from '../app/pages';
+import type { ListPages } from './list-pages';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types';
 
 /** The list results and server info of one protocol revision, computed once. */

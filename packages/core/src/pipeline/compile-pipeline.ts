@@ -1,5 +1,5 @@
 import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation } from '../decorators/pipeline-types';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { HandlerContext } from '../dispatcher/handler-context';
 import { ForbiddenError } from '../errors/access-errors';
 import { McpError } from '../errors/mcp-error';
 import { InputRequiredSignal } from '../model/input-required-signal';
@@ -15,17 +15,17 @@ export interface Pipeline {
   /** Whether list visibility depends on the caller (the list is then `cacheScope: "private"`). */
   readonly varies: boolean;
   /** Whether the caller sees the item in a list; a guard that throws hides it (fail closed). */
-  visible(ctx: RequestContext): boolean | Promise<boolean>;
+  visible(ctx: HandlerContext): boolean | Promise<boolean>;
   /** The built-in rules alone (what lists memoise per visibility signature). */
   readonly access: AccessRule | undefined;
   /** Whether guards take part in list visibility (they see the whole context, so lists run them per request). */
   readonly guarded: boolean;
   /** The guards' part of `visible`. */
-  guardsVisible(ctx: RequestContext): Promise<boolean>;
+  guardsVisible(ctx: HandlerContext): Promise<boolean>;
   /** Resolves `hidden` (answer as for an unknown name) or undefined; rejects with the denial. */
-  authorize(ctx: RequestContext, operation: Operation): Promise<'hidden' | undefined>;
+  authorize(ctx: HandlerContext, operation: Operation): Promise<'hidden' | undefined>;
   /** Runs `core` (validation and the handler) inside the interceptors and filters. */
-  run(ctx: RequestContext, operation: Operation, core: () => Promise<unknown>): Promise<unknown>;
+  run(ctx: HandlerContext, operation: Operation, core: () => Promise<unknown>): Promise<unknown>;
 }
 
 /** The parts of one pipeline, each list in the order it runs. */
@@ -40,7 +40,7 @@ export interface PipelineParts {
 // Signals of the dispatcher (a question for the client, invalid arguments) are not errors of the handler.
 const isSignal = (error: unknown): boolean => InputRequiredSignal.is(error) || error instanceof InvalidArgumentsSignal;
 
-async function guardVerdict(guard: Guard, ctx: RequestContext, target: CallTarget): Promise<boolean | 'hide'> {
+async function guardVerdict(guard: Guard, ctx: HandlerContext, target: CallTarget): Promise<boolean | 'hide'> {
   let verdict = guard.canActivate(ctx, target);
   if (verdict instanceof Promise) verdict = await verdict;
   return verdict === true || verdict === 'hide' ? verdict : false;
@@ -55,7 +55,7 @@ export function compilePipeline(parts: PipelineParts): Pipeline {
     return name && name !== 'Object' ? name : 'interceptor';
   };
 
-  async function guardsVisible(ctx: RequestContext): Promise<boolean> {
+  async function guardsVisible(ctx: HandlerContext): Promise<boolean> {
     for (const guard of guards) {
       try {
         if ((await guardVerdict(guard, ctx, targets.list)) !== true) return false;
@@ -67,7 +67,7 @@ export function compilePipeline(parts: PipelineParts): Pipeline {
     return true;
   }
 
-  const intercept = (ctx: RequestContext, target: CallTarget, core: () => Promise<unknown>): Promise<unknown> => {
+  const intercept = (ctx: HandlerContext, target: CallTarget, core: () => Promise<unknown>): Promise<unknown> => {
     const step = async (index: number): Promise<unknown> => {
       if (index === interceptors.length) return core();
       const interceptor = interceptors[index];
@@ -88,11 +88,11 @@ export function compilePipeline(parts: PipelineParts): Pipeline {
     access,
     guarded: guards.length > 0,
     guardsVisible,
-    visible(ctx: RequestContext) {
+    visible(ctx: HandlerContext) {
       if (access !== undefined && !access.visible(ctx.auth)) return false;
       return guards.length === 0 ? true : guardsVisible(ctx);
     },
-    async authorize(ctx: RequestContext, operation: Operation) {
+    async authorize(ctx: HandlerContext, operation: Operation) {
       const verdict = access?.check(ctx.auth);
       if (verdict === 'hidden') return 'hidden';
       if (verdict !== undefined) throw verdict;
@@ -113,7 +113,7 @@ export function compilePipeline(parts: PipelineParts): Pipeline {
       if (access !== undefined || guards.length > 0) ctx.authorized = true;
       return undefined;
     },
-    async run(ctx: RequestContext, operation: Operation, core: () => Promise<unknown>) {
+    async run(ctx: HandlerContext, operation: Operation, core: () => Promise<unknown>) {
       const target = targets[operation];
       try {
         return await (interceptors.length === 0 ? core() : intercept(ctx, target, core));

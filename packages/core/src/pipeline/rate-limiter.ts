@@ -1,5 +1,5 @@
 import type { CallTarget, Interceptor, RateLimitOptions } from '../decorators/pipeline-types';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { HandlerContext } from '../dispatcher/handler-context';
 import { toolErrorResult } from '../results/tool-result';
 import type { RateLimitStore } from '../app/rate-limit-store';
 
@@ -10,7 +10,7 @@ export const RATE_LIMIT_META = 'io.mcpkit/rateLimit';
  * Who a call counts against when limiting by caller: its subject; anonymous callers by their
  * session (legacy era), else their network address; else everyone anonymous together.
  */
-function callerKey(ctx: RequestContext): string {
+function callerKey(ctx: HandlerContext): string {
   const auth = ctx.auth;
   if (auth !== undefined) return `sub:${auth.issuer ?? ''}:${auth.subject}`;
   const session = ctx.session?.id;
@@ -27,9 +27,9 @@ function callerKey(ctx: RequestContext): string {
  */
 export function rateLimiter(options: RateLimitOptions, store: RateLimitStore, tool: string): Interceptor {
   const { limit, windowMs, by = 'caller' } = options;
-  const keyOf = by === 'tool' ? () => `tool:${tool}` : by === 'caller' ? (ctx: RequestContext) => `tool:${tool}:${callerKey(ctx)}` : by;
+  const keyOf = by === 'tool' ? () => `tool:${tool}` : by === 'caller' ? (ctx: HandlerContext) => `tool:${tool}:${callerKey(ctx)}` : by;
   return {
-    async intercept(ctx: RequestContext, next: () => Promise<unknown>, _target: CallTarget) {
+    async intercept(ctx: HandlerContext, next: () => Promise<unknown>, _target: CallTarget) {
       // A call that asks its client counts once: its later rounds were counted on its first.
       if (ctx.isContinuation) return next();
       let wait = store.take(keyOf(ctx), limit, windowMs);

@@ -4,7 +4,7 @@ import { RequireRoles } from '../decorators/require-roles.decorator';
 import { RequireScopes } from '../decorators/require-scopes.decorator';
 import { Tool } from '../decorators/tool.decorator';
 import { UseGuards } from '../decorators/use-guards.decorator';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { HandlerContext } from '../dispatcher/handler-context';
 import { defineTool } from '../define/define-tool';
 import type { AppOptions } from '../app/app-options';
 import { createApp } from '../server/create-app';
@@ -118,7 +118,7 @@ describe('VisibleLists', () => {
   it('still runs guards per request, on what the rules let through', async () => {
     let runs = 0;
     class Tenant {
-      canActivate(ctx: RequestContext) {
+      canActivate(ctx: HandlerContext) {
         runs++;
         return ctx.auth?.claims?.tenant === 'acme';
       }

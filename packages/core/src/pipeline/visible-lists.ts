@@ -1,6 +1,7 @@
 import type { AuthInfo } from '../auth/auth-info';
 import { effectiveScopes, ownValue, type ImpliedScopes } from '../auth/scopes';
-import { pagesOf, type ListPages } from '../app/pages';
+import { pagesOf } from '../app/pages';
+import type { ListPages } from '../model/list-pages';
 import type { Pipeline } from './compile-pipeline';
 
 /** What one visibility signature sees of a list: the entries the built-in rules let through. */

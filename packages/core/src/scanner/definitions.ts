@@ -3,7 +3,7 @@ import type { CacheHint } from '../results/cache-hints';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types';
 import type { UriTemplate } from '../uri-template/uri-template';
 import type { InputParser, ValueChecker } from '../validation/validator-factory';
-import type { RequestContext } from '../dispatcher/request-context';
+import type { RequestContext } from '../model/request-context';
 import type { Policy } from './read-policy';
 
 /** A bound handler: `(input, ctx)`. */

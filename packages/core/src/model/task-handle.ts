@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../app/task-store';
+import type { TaskStatus } from './task-status';
 
 /**
  * The task a handler runs as (`ctx.task`), when the client asked for one: its id, its status, and
