@@ -1,12 +1,14 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import { assertExperimentalDecorators } from './experimental-decorators';
 
 /**
  * Where a class-or-method decorator stores its value: on the class for a class decorator, on
  * the prototype and member for a method one. `append` adds to what is there (several
  * `@UseGuards` stack), otherwise the value replaces it.
  */
-export function classOrMethod(key: string, value: unknown, append: boolean): ClassDecorator & MethodDecorator {
+export function classOrMethod(decorator: string, key: string, value: unknown, append: boolean): ClassDecorator & MethodDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
+    assertExperimentalDecorators(decorator, propertyKey);
     if (propertyKey === undefined) {
       const own = Reflect.getOwnMetadata(key, target) as unknown[] | undefined;
       Reflect.defineMetadata(key, append ? [...(own ?? []), ...(value as unknown[])] : value, target);

@@ -1,6 +1,7 @@
 import { FIELD_LIST_METADATA, FIELD_METADATA } from '../metadata/metadata-keys';
 import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
+import { assertExperimentalDecorators } from './experimental-decorators';
 
 /** A type a field option names: a DTO class, or `String`, `Number`, `Boolean` (`Date` for record values). */
 export type FieldType = Constructor | StringConstructor | NumberConstructor | BooleanConstructor | DateConstructor;
@@ -67,6 +68,7 @@ export interface FieldOptions {
  */
 export function Field(options: FieldOptions): PropertyDecorator {
   return (target, propertyKey) => {
+    assertExperimentalDecorators('@Field', propertyKey);
     if (typeof propertyKey !== 'string') return;
     Reflect.defineMetadata(FIELD_METADATA, { ...options }, target, propertyKey);
     const own: string[] = Reflect.getOwnMetadata(FIELD_LIST_METADATA, target) ?? [];

@@ -10,5 +10,5 @@ import { classOrMethod } from './class-or-method';
  * @Tool() status() { return 'up'; }
  */
 export function Public(): ClassDecorator & MethodDecorator {
-  return classOrMethod(PUBLIC_METADATA, true, false);
+  return classOrMethod('@Public', PUBLIC_METADATA, true, false);
 }

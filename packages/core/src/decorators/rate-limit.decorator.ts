@@ -30,5 +30,5 @@ export function checkRateLimit(options: unknown, where: string): asserts options
  */
 export function RateLimit(options: RateLimitOptions): ClassDecorator & MethodDecorator {
   checkRateLimit(options, '@RateLimit');
-  return classOrMethod(RATE_LIMIT_METADATA, Object.freeze({ ...options }), false);
+  return classOrMethod('@RateLimit', RATE_LIMIT_METADATA, Object.freeze({ ...options }), false);
 }

@@ -21,5 +21,5 @@ export function RequireRoles(...args: Array<string | RequireRolesOptions>): Clas
   const options = typeof args[args.length - 1] === 'object' ? (args.pop() as RequireRolesOptions) : {};
   assertNames('@RequireRoles', args);
   const rule: RoleRule = Object.freeze({ roles: Object.freeze([...(args as string[])]), claim: options.claim ?? 'roles' });
-  return classOrMethod(ROLES_METADATA, [rule], true);
+  return classOrMethod('@RequireRoles', ROLES_METADATA, [rule], true);
 }

@@ -29,5 +29,5 @@ export function RequireScopes(...args: Array<string | RequireScopesOptions>): Cl
     match: options.match === 'any' ? 'any' : 'all',
     whenMissing: options.whenMissing === 'hide' ? 'hide' : 'challenge',
   });
-  return classOrMethod(SCOPES_METADATA, [rule], true);
+  return classOrMethod('@RequireScopes', SCOPES_METADATA, [rule], true);
 }

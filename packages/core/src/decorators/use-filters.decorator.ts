@@ -12,5 +12,5 @@ import type { ExceptionFilter, PipelinePart } from './pipeline-types';
  */
 export function UseFilters(...filters: Array<PipelinePart<ExceptionFilter>>): ClassDecorator & MethodDecorator {
   assertParts('@UseFilters', 'catch', filters);
-  return classOrMethod(FILTERS_METADATA, filters, true);
+  return classOrMethod('@UseFilters', FILTERS_METADATA, filters, true);
 }

@@ -15,5 +15,5 @@ import type { Guard, PipelinePart } from './pipeline-types';
  */
 export function UseGuards(...guards: Array<PipelinePart<Guard>>): ClassDecorator & MethodDecorator {
   assertParts('@UseGuards', 'canActivate', guards);
-  return classOrMethod(GUARDS_METADATA, guards, true);
+  return classOrMethod('@UseGuards', GUARDS_METADATA, guards, true);
 }

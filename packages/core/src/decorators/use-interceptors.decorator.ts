@@ -13,5 +13,5 @@ import type { Interceptor, PipelinePart } from './pipeline-types';
  */
 export function UseInterceptors(...interceptors: Array<PipelinePart<Interceptor>>): ClassDecorator & MethodDecorator {
   assertParts('@UseInterceptors', 'intercept', interceptors);
-  return classOrMethod(INTERCEPTORS_METADATA, interceptors, true);
+  return classOrMethod('@UseInterceptors', INTERCEPTORS_METADATA, interceptors, true);
 }

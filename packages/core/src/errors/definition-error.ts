@@ -18,6 +18,7 @@ export const DefinitionErrorCode = {
   EMPTY_FIELD_SCHEMA: 'MCPKIT_ERR_EMPTY_FIELD_SCHEMA',
   UNSAFE_PATTERN: 'MCPKIT_ERR_UNSAFE_PATTERN',
   TOKEN_BUDGET: 'MCPKIT_ERR_TOKEN_BUDGET',
+  STANDARD_DECORATORS: 'MCPKIT_ERR_STANDARD_DECORATORS',
 } as const;
 
 export type DefinitionErrorCodeValue = (typeof DefinitionErrorCode)[keyof typeof DefinitionErrorCode];
