@@ -2,7 +2,7 @@
 // `pnpm conformance`: runs the official MCP conformance suite against apps/everything.
 //
 // Installs Node 22 (the suite needs it; it comes from the npm registry) and the pinned suite
-// versions into .cache/conformance, starts the built everything server on an ephemeral port,
+// versions into .cache/conformance (`--install`: only that, so CI can download them early), starts the built everything server on an ephemeral port,
 // runs each suite, and judges every scenario from its checks.json against
 // expected-failures.yml. The suite's own exit code is not used: it ignores unscored scenarios.
 'use strict';
@@ -70,9 +70,15 @@ function readResults(outDir) {
   return results;
 }
 
-async function main() {
+/** Node 22 and each pinned suite version, installed unless there (`--install` does only this). */
+function install() {
   const node = npmCache.ensureNode22();
-  for (const suite of SUITES) ensurePackage(join(CACHE, suite.version), '@modelcontextprotocol/conformance', suite.version);
+  for (const version of new Set(SUITES.map((suite) => suite.version))) ensurePackage(join(CACHE, version), '@modelcontextprotocol/conformance', version);
+  return node;
+}
+
+async function main() {
+  const node = install();
   const expected = readLists(readFileSync(join(__dirname, 'expected-failures.yml'), 'utf8'));
 
   const { child, url } = await startHttpServer(join(ROOT, 'apps', 'everything', 'dist', 'main.js'));
@@ -126,7 +132,9 @@ async function main() {
   process.exitCode = totals.failed === 0 ? 0 : 1;
 }
 
-main().catch((error) => {
-  process.stderr.write(`conformance run failed: ${error.stack ?? error}\n`);
-  process.exitCode = 1;
-});
+if (process.argv.includes('--install')) install();
+else
+  main().catch((error) => {
+    process.stderr.write(`conformance run failed: ${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  });

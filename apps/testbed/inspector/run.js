@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm inspector`: the official MCP Inspector CLI (pinned) lists and calls apps/testbed over
 // stdio and Streamable HTTP, pinned to the 2026-07-28 era (plus one legacy and one auto call for
-// contrast). Installs the Inspector and Node 22 into .cache on first use. MCP_CATALOG_PATH and
+// contrast). Installs the Inspector and Node 22 into .cache on first use (`--install`: only that,
+// so CI can download them while it runs other checks). MCP_CATALOG_PATH and
 // MCP_STORAGE_DIR keep it from writing into the home folder; a scratch HOME proves it wrote nothing.
 'use strict';
 
@@ -135,7 +136,12 @@ async function main() {
   process.exitCode = results.failed === 0 ? 0 : 1;
 }
 
-main().catch((error) => {
-  process.stderr.write(`inspector run failed: ${error.stack ?? error}\n`);
-  process.exitCode = 1;
-});
+if (process.argv.includes('--install')) {
+  ensureNode22();
+  ensurePackage(join(CACHE, 'inspector'), INSPECTOR.name, INSPECTOR.version);
+} else {
+  main().catch((error) => {
+    process.stderr.write(`inspector run failed: ${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  });
+}
