@@ -4,18 +4,14 @@ import { clipJson } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import type { Logger } from '../logging/logger';
 import type { LogLevel } from '../logging/log-levels';
-import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
-import { METHOD } from '../protocol/methods';
-import { parseMessage } from '../wire/parse-message';
-import type { Frame, RequestFrame } from '../wire/frame';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc';
+import type { Frame } from '../wire/frame';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import { classify } from '../eras/classify';
 import type { Era, ReceiveOptions } from '../eras/era';
-import { ERAS } from '../eras/eras';
 import { HandshakeLink } from '../eras/handshake/handshake-link';
 import { HandshakeSession } from '../eras/handshake/session';
 import { reopenListen } from '../eras/modern/listen';
-import { logRefused } from './log-refused';
 import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { ClientInfo } from '../model/client-info';
 import { announcedLists, announcingCapabilities, LIST_CHANGED } from '../model/list-changes';
@@ -29,11 +25,10 @@ import type { TransportInfo } from '../model/transport-info';
 import type { SubscriptionGrant } from '../model/subscription-grant';
 import { mayHear } from './readable-resource';
 import { ConnectionRequests } from './connection-requests';
-import { batchRefusal, serveBatch } from './serve-batch';
-import { errorResponse } from './error-response';
 import type { ConnectionOptions } from './connection-options';
-import { answeredUnserved } from './request-line';
-import { serveRequest } from './serve-request';
+import { handleMessage } from './handle-message';
+import { readBody } from './read-body';
+import type { HandleAnswer } from './channel';
 import { lastingAccess } from './lasting-access';
 
 export type { ReceiveOptions };
@@ -241,26 +236,30 @@ export class Connection {
   }
 
   /**
-   * Handles one raw frame: parses it (`-32700` for anything that is not JSON) and dispatches it.
-   * Resolves to the response(s) to send, or `undefined` when nothing is to be sent.
+   * Handles one raw message: parses it (`-32700` for anything that is not JSON) and serves it.
+   * @deprecated Read the text with `readBody` and serve it with `app.dispatcher.handle(body, connection, options)`;
+   * this goes in the next release.
    */
-  receiveText(text: string, options?: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    const parsed = parseMessage(text);
-    return parsed.ok ? this.receive(parsed.message, options) : Promise.resolve(parsed.response);
+  receiveText(text: string, options?: ReceiveOptions): Promise<HandleAnswer> {
+    const read = readBody(text, options?.era);
+    return read.ok ? handleMessage(read.body, this, options) : Promise.resolve(read.response);
   }
 
   /**
-   * Serves one message the transport has already classified (`classify`, once, at its edge):
-   * resolves to the response to send, or `undefined` when nothing is to be sent.
+   * Serves one message the transport has already classified.
+   * @deprecated Use `app.dispatcher.handle(frame, connection, options)`; this goes in the next release.
    */
-  serveFrame(frame: Frame, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | undefined> {
-    return this.serve(frame, options);
+  serveFrame(frame: Frame, options?: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
+    return handleMessage(frame, this, options);
   }
 
-  /** Handles one parsed message (or a batch, where the negotiated revision has them). */
-  receive(message: unknown, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    if (Array.isArray(message)) return this.receiveBatch(message, options);
-    return this.serve(classify(message, options.era), options);
+  /**
+   * Handles one parsed message (or a batch, where the negotiated revision has them).
+   * @deprecated Use `app.dispatcher.handle(Array.isArray(message) ? message : classify(message), connection, options)`;
+   * this goes in the next release.
+   */
+  receive(message: unknown, options: ReceiveOptions = NO_OPTIONS): Promise<HandleAnswer> {
+    return handleMessage(Array.isArray(message) ? message : classify(message, options.era), this, options);
   }
 
   /**
@@ -312,51 +311,29 @@ export class Connection {
     return this.options.onSubscription?.(uri, grant !== undefined);
   }
 
-  private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    const refused = batchRefusal(messages.length, this.handshake.batchRefusal(), this.app.settings.maxBatchLength, () => this.logger);
-    if (refused !== undefined) {
-      // One error answers the batch (JSON-RPC), but each request in it whose id can be read still has its line.
-      logRefused(options.logger ?? this.logger, messages, options.transport ?? this.transport, refused, undefined, options.logBindings);
-      return errorResponse(null, refused);
-    }
-    return serveBatch(
-      messages,
-      options.era,
-      (frame) => this.serve(frame, options),
-      (frame, response) => this.unserved(frame, options, response),
-    );
+  /** @internal Cancels the request in flight with this id (`notifications/cancelled`); false when there is none. */
+  cancel(id: RequestId, reason: () => Error): boolean {
+    return this.requests.cancel(id, reason);
   }
 
-  private serve(frame: Frame, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
-    switch (frame.kind) {
-      case 'request':
-        return serveRequest(ERAS[frame.era], frame as RequestFrame, this, options);
-      case 'notification':
-        if (!this.notification(frame)) this.options.onUnplaced?.(frameMessage(frame), options.routed === true);
-        return Promise.resolve(undefined);
-      case 'response':
-        // A response answers one of our requests: only a handshake session sends any.
-        if (this.handshakeState?.outbound.settle(frame.response!) !== true)
-          this.options.onUnplaced?.(frame.response as unknown as JsonRpcMessage, options.routed === true);
-        return Promise.resolve(undefined);
-      default:
-        return this.unserved(frame, options, errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
-    }
+  /** @internal The client's answer to a request the session sent it: only a session sends any. */
+  settle(response: Record<string, unknown>): boolean {
+    return this.handshakeState?.outbound.settle(response) === true;
   }
 
-  private unserved(frame: Frame, options: ReceiveOptions, response: JsonRpcResponse): Promise<JsonRpcResponse> {
-    return answeredUnserved(options.logger ?? this.logger, frame, options.transport ?? this.transport, options.logBindings, response);
+  /** @internal The client's progress on a request the session sent it. */
+  progress(token: unknown): boolean {
+    return this.handshakeState?.outbound.progress(token) === true;
   }
 
-  /** Handles a notification; false when it names a request this connection does not have (cancelled, progress). */
-  private notification(frame: Frame): boolean {
-    const { method, params } = frame;
-    // Cancellation: stop the handler and send no response for it (utilities/cancellation).
-    if (method === METHOD.CANCELLED && isRequestId(params.requestId))
-      return this.requests.cancel(params.requestId, () => new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
-    if (method === METHOD.PROGRESS) return this.handshakeState?.outbound.progress(params.progressToken) === true;
-    // notifications/initialized and unknown notifications need nothing.
-    return true;
+  /** @internal Why a batch cannot be served now (the negotiated revision has none), if it cannot. */
+  batchRefusal(): string | undefined {
+    return this.handshake.batchRefusal();
+  }
+
+  /** @internal A message this connection cannot place: the transport may forward it (scale-out). */
+  unplaced(message: JsonRpcMessage, routed: boolean): void {
+    this.options.onUnplaced?.(message, routed);
   }
 
   /**
@@ -375,6 +352,11 @@ export class Connection {
     return Promise.resolve(errorAnswer(id, new TooManyRequestsInFlightError(limit), era.errorObject));
   }
 
+  /** @internal A connection may hold a session. */
+  get keepsSessions(): boolean {
+    return true;
+  }
+
   /** @internal True once the connection closed: requests cut short by it are answered with why. */
   get isClosed(): boolean {
     return this.closed;
@@ -389,9 +371,4 @@ export class Connection {
   track(id: RequestId, ctx: RequestContext, listen?: OpenListen): () => void {
     return this.requests.track(id, ctx, listen);
   }
-}
-
-/** A notification frame as the message it was. */
-function frameMessage(frame: Frame): JsonRpcMessage {
-  return { jsonrpc: '2.0', method: frame.method!, params: frame.params } as JsonRpcMessage;
 }
