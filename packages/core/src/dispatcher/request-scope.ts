@@ -34,6 +34,7 @@ export class RequestScope implements ServingChannel {
   readonly outboundChannel = undefined;
   readonly controls = NO_SESSION;
   readonly keepsSessions = false;
+  readonly sessionState = undefined;
 
   constructor(
     readonly app: AppModel,
