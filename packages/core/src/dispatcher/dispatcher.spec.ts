@@ -93,4 +93,46 @@ describe('Dispatcher', () => {
     expect(a).toMatchObject({ id: 7, result: { content: [{ text: 'echo 1' }] } });
     expect(b).toMatchObject({ id: 7, result: { content: [{ text: 'echo 2' }] } });
   });
+
+  describe('on a connection (every transport with a client of its own)', () => {
+    const app = () => createApp({ name: 't', version: '1', providers: [Tools], logger: pino({ level: 'silent' }) });
+    const initialize = (version: string) => classify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {} } });
+
+    it('serves both eras, a batch where the negotiated revision has them, and a cancellation', async () => {
+      const served = app();
+      const connection = served.connect({ kind: 'memory' });
+      expect(await served.dispatcher.handle(initialize('2025-03-26'), connection)).toMatchObject({ id: 0, result: { protocolVersion: '2025-03-26' } });
+      expect(await served.dispatcher.handle(call(1, 'echo', { ms: 1 }), connection)).toMatchObject({ id: 1, result: { resultType: 'complete' } });
+      const batch = [
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { ms: 4 } } },
+      ];
+      expect(await served.dispatcher.handle(batch, connection)).toEqual([
+        { jsonrpc: '2.0', id: 2, result: {} },
+        expect.objectContaining({ id: 3, result: expect.objectContaining({ content: [{ type: 'text', text: 'echo 4' }] }) }),
+      ]);
+      const waiting = served.dispatcher.handle(
+        classify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'wait', arguments: { ms: 10_000 } } }),
+        connection,
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(connection.pending).toBe(1);
+      await served.dispatcher.handle(classify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } }), connection);
+      // Cancelled by its client: nothing is answered (utilities/cancellation).
+      await expect(waiting).resolves.toBeUndefined();
+      expect(connection.pending).toBe(0);
+    });
+
+    it('refuses a batch before a revision that has them, and a channel core did not make', async () => {
+      const served = app();
+      const connection = served.connect({ kind: 'memory' });
+      await served.dispatcher.handle(initialize('2025-11-25'), connection);
+      expect(await served.dispatcher.handle([{ jsonrpc: '2.0', id: 1, method: 'ping' }], connection)).toMatchObject({
+        id: null,
+        error: { code: -32600, message: expect.stringContaining('2025-03-26') },
+      });
+      const foreign: Channel = { transport: { kind: 'memory' }, close: () => undefined };
+      expect(() => served.dispatcher.handle(call(1, 'echo', { ms: 1 }), foreign)).toThrow(TypeError);
+    });
+  });
 });
