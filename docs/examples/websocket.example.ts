@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { McpApp } from '@mcpkit/core';
-import { MessageChannel, type Connection } from '@mcpkit/core/transport';
+import { MessageChannel, readBody } from '@mcpkit/core/transport';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 /** Options of `serveWebSocket`. */
@@ -16,8 +16,10 @@ const HIGH_WATER_BYTES = 1024 * 1024;
 
 /**
  * MCP over WebSocket (one JSON-RPC message per text frame, subprotocol `mcp`), written against
- * `@mcpkit/core/transport` only: each socket is one `Connection`, and a `MessageChannel` does the
- * rest (size limit, one write per tick, backpressure, pacing, in-flight tracking).
+ * `@mcpkit/core/transport` only: each socket is one connection (a channel of the app's
+ * dispatcher), each frame is read once and served by `app.dispatcher.handle`, and a
+ * `MessageChannel` does the rest (size limit, one write per tick, backpressure, pacing,
+ * in-flight tracking).
  */
 export async function serveWebSocket(app: McpApp, options: WebSocketOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
   const maxMessageBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
@@ -37,10 +39,13 @@ export async function serveWebSocket(app: McpApp, options: WebSocketOptions = {}
 }
 
 function serveSocket(app: McpApp, socket: WebSocket, maxMessageBytes: number): void {
-  const connection: Connection = app.connect({ kind: 'websocket' });
+  const connection = app.connect({ kind: 'websocket' });
   let resume: (() => void) | undefined;
   const channel = new MessageChannel({
-    dispatch: (text, send) => connection.receiveText(text, { send }),
+    dispatch: (text, send) => {
+      const read = readBody(text);
+      return read.ok ? app.dispatcher.handle(read.body, connection, { send }) : Promise.resolve(read.response);
+    },
     write: (texts) => {
       for (const text of texts) socket.send(text, afterSend);
       return socket.bufferedAmount < HIGH_WATER_BYTES;

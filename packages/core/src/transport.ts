@@ -3,9 +3,10 @@
  * client) and an app author does not. Unstable: it changes with the adapters, in any release.
  *
  * @example
- * import { encodeMessage, type Connection } from '@mcpkit/core/transport';
- * const connection: Connection = app.connect({ kind: 'stdio' });
- * const answer = await connection.receiveText(line);
+ * import { encodeMessage, readBody } from '@mcpkit/core/transport';
+ * const connection = app.connect({ kind: 'stdio' });
+ * const read = readBody(line);
+ * const answer = read.ok ? await app.dispatcher.handle(read.body, connection) : read.response;
  * const text = answer === undefined ? undefined : encodeMessage(answer, limits);
  * if (text !== undefined) process.stdout.write(`${text}\n`);
  * @packageDocumentation
@@ -15,7 +16,9 @@ import 'reflect-metadata';
 export { Connection } from './dispatcher/connection';
 export { errorResponse } from './dispatcher/error-response';
 export type { ConnectionOptions } from './dispatcher/connection-options';
-export { Dispatcher, type Caller } from './dispatcher/dispatcher';
+export { Dispatcher } from './dispatcher/dispatcher';
+export type { Channel, HandleAnswer } from './dispatcher/channel';
+export { readBody, type ReadBody } from './dispatcher/read-body';
 export { writesToStdout } from './logging/writes-to-stdout';
 export { hasDefaultLogger } from './server/default-logger';
 export type { ReceiveOptions } from './eras/era';

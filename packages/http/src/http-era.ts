@@ -1,5 +1,5 @@
 import { type JsonRpcResponse, type McpError } from '@mcpkit/core';
-import { HTTP_ERAS, type Connection, type MessageBody } from '@mcpkit/core/transport';
+import { HTTP_ERAS, type MessageBody, type ReceiveOptions } from '@mcpkit/core/transport';
 import type { HttpHeaders } from './http-result';
 
 /**
@@ -14,7 +14,7 @@ export interface HttpEra {
   /** Whether `responseMode: 'sse'` may open the stream before the handler sends anything. */
   readonly streamsUpFront: boolean;
   /** What the dispatcher is told with each of its messages. */
-  readonly receive: Readonly<NonNullable<Parameters<Connection['receive']>[1]>>;
+  readonly receive: Readonly<ReceiveOptions>;
   /** The error that refuses a POST before it runs (its headers against its body …), else undefined. */
   admit(headers: HttpHeaders, body: MessageBody): McpError | undefined;
   /** The HTTP status of a JSON answer. */

@@ -90,8 +90,7 @@ export class HttpSseEndpoints {
     const keepAlive = this.keepAliveMs > 0 ? setInterval(() => stream.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
     keepAlive?.unref();
     const channel = new MessageChannel<Posted>({
-      dispatch: ({ body, options }, send) =>
-        Array.isArray(body) ? connection.receive(body, { ...options, send }) : connection.serveFrame(body, { ...options, send }),
+      dispatch: ({ body, options }, send) => this.app.dispatcher.handle(body, connection, { ...options, send }),
       write: (texts) => this.write(stream, texts),
       drained: () => undefined,
       pauseInput: () => undefined,

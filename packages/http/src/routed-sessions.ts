@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { METHOD, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
-import { encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
+import { classify, encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
 import type { StoredEvent } from './event-store';
 import type { EventStream } from './event-stream';
 import { answeredIds } from './answered-ids';
@@ -302,7 +302,7 @@ export class RoutedSessions {
   private deliver(sessionId: string, message: JsonRpcMessage): boolean {
     const session = this.options.lookup(sessionId);
     if (!session) return false;
-    void session.connection.receive(message, { routed: true });
+    void this.options.app.dispatcher.handle(classify(message), session.connection, { routed: true });
     return true;
   }
 

@@ -207,9 +207,10 @@ export class StreamableHttpEndpoint {
   }
 
   /**
-   * Hands the body to core: a frame as it was read (in the era that claimed it), a batch to be
-   * classified there. Without a connection (an era without sessions) the one frame goes to the
-   * stateless dispatcher, and its client leaving cancels it.
+   * Hands the body to core's dispatcher: a frame as it was read (in the era that claimed it), a
+   * batch to be classified there, on the session's connection. Without a connection (an era
+   * without sessions) the one frame runs on a channel of its own, which its client leaving (or
+   * the endpoint ending its listen) closes.
    */
   private receive(
     connection: Connection | undefined,
@@ -219,23 +220,17 @@ export class StreamableHttpEndpoint {
     request: HttpRequest,
     listen: ListenSlot | undefined,
   ): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    if (Array.isArray(body)) return connection!.receive(body, { ...options, ...era.receive });
+    const dispatcher = this.options.app.dispatcher;
+    if (Array.isArray(body)) return dispatcher.handle(body, connection!, { ...options, ...era.receive });
     const frame = body as Frame;
     const known = era.receive.era;
     const classified = known === undefined || frame.era === known ? frame : { ...frame, era: known };
-    if (connection === undefined) {
-      // A listen ends when its client goes, or when the endpoint closes.
-      const clientGone = request.onClose;
-      const onClose =
-        listen === undefined
-          ? clientGone
-          : (listener: () => void) => {
-              clientGone?.(listener);
-              listen.onEnd(listener);
-            };
-      return this.options.app.dispatcher.handle(classified, { ...options, transport: options.transport!, onClose });
-    }
-    return connection.serveFrame(classified, options);
+    if (connection !== undefined) return dispatcher.handle(classified, connection, options);
+    const scope = dispatcher.channel(options.transport!);
+    const close = (): void => scope.close();
+    request.onClose?.(close);
+    listen?.onEnd(close);
+    return dispatcher.handle(classified, scope, options);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { createLogger, type AuthInfo, type JsonRpcMessage, type McpApp } from '@mcpkit/core';
 import {
   MessageChannel,
+  readBody,
   DEFAULT_MAX_RESPONSE_BYTES,
   readOptions,
   optionTypeError,
@@ -172,7 +173,10 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
   // answer. One options object for every message.
   const receiveOptions = { send: (message: JsonRpcMessage) => channel.send(message) };
   const channel = new MessageChannel({
-    dispatch: (text) => connection.receiveText(text, receiveOptions),
+    dispatch: (text) => {
+      const read = readBody(text);
+      return read.ok ? app.dispatcher.handle(read.body, connection, receiveOptions) : Promise.resolve(read.response);
+    },
     write: (texts) => writeRaw(texts.length === 1 ? `${texts[0]}\n` : `${texts.join('\n')}\n`),
     drained: (resume) => void outputStream.once('drain', resume),
     pauseInput: () => input.pause(),

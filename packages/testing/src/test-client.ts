@@ -21,7 +21,10 @@ import {
   SUBSCRIPTION_ID,
   SUBSCRIPTIONS_ACKNOWLEDGED,
   SUBSCRIPTIONS_LISTEN,
+  classify,
   type Connection,
+  type Dispatcher,
+  type ReceiveOptions,
   type DeprecatedEraName,
 } from '@mcpkit/core/transport';
 import type { ClientEra, ClientWire, InitializeInfo } from './eras/client-era';
@@ -120,6 +123,7 @@ export class TestClient {
   };
 
   private constructor(
+    private readonly dispatcher: Dispatcher,
     private readonly connection: Connection,
     handlers: Record<string, ClientRequestHandler>,
     /** How this client speaks its era. */
@@ -147,7 +151,7 @@ export class TestClient {
     const clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
     const logger = connectionLogger(app, options.logger);
     const connection = app.connect(options.auth ? { kind: 'memory', auth: options.auth } : { kind: 'memory' }, logger ? { logger } : undefined);
-    const client = new TestClient(connection, handlers, clientEra(options.era, options.maxRounds ?? 10));
+    const client = new TestClient(app.dispatcher, connection, handlers, clientEra(options.era, options.maxRounds ?? 10));
     client.server = await client.speaks.open(client.wire, { protocolVersion: options.protocolVersion, capabilities, clientInfo });
     return client;
   }
@@ -179,12 +183,17 @@ export class TestClient {
     void Promise.resolve()
       .then(() => (handler ? handler(message.params ?? {}) : Promise.reject(new RpcError(ErrorCode.MethodNotFound, `No test handler for ${message.method}`))))
       .then(
-        (result) => this.connection.receive({ jsonrpc: '2.0', id, result }),
+        (result) => this.deliver({ jsonrpc: '2.0', id, result }),
         (error: unknown) => {
           const rpc = error instanceof RpcError ? error : new RpcError(ErrorCode.InternalError, (error as Error).message);
-          return this.connection.receive({ jsonrpc: '2.0', id, error: { code: rpc.code, message: rpc.message } });
+          return this.deliver({ jsonrpc: '2.0', id, error: { code: rpc.code, message: rpc.message } });
         },
       );
+  }
+
+  /** One message to the server, through the dispatcher as every transport sends it. */
+  private deliver(message: Record<string, unknown>, options?: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
+    return this.dispatcher.handle(classify(message), this.connection, options);
   }
 
   /**
@@ -204,7 +213,7 @@ export class TestClient {
       params === undefined
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params: JSON.parse(JSON.stringify(params)) as Record<string, unknown> };
-    const response = (await this.connection.receive(message, { send: this.sink })) as JsonRpcResponse | undefined;
+    const response = (await this.deliver(message, { send: this.sink })) as JsonRpcResponse | undefined;
     if (response === undefined) throw new RpcError(0, `No response to ${method} (cancelled?)`);
     if ('error' in response) throw new RpcError(response.error.code, response.error.message, response.error.data);
     return response.result as Record<string, unknown>;
@@ -224,7 +233,7 @@ export class TestClient {
 
   /** Sends a notification. */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    await this.connection.receive(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    await this.deliver(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
   /**
@@ -254,7 +263,7 @@ export class TestClient {
     const params = this.speaks.listenParams(notifications);
     const id = this.nextId++;
     const acked = new Promise<ObservedMessage>((resolve) => this.acknowledgements.set(id, resolve));
-    const ended = this.connection.receive({ jsonrpc: '2.0', id, method: SUBSCRIPTIONS_LISTEN, params }, { send: this.sink });
+    const ended = this.deliver({ jsonrpc: '2.0', id, method: SUBSCRIPTIONS_LISTEN, params }, { send: this.sink });
     // Acknowledged first; a listen that ends before that was refused.
     const ack = await Promise.race([acked, ended.then(() => undefined)]);
     this.acknowledgements.delete(id);

@@ -1,39 +1,30 @@
 import type { AppModel } from './app-model';
-import { InvalidParamsError, InvalidRequestError, TooManyRequestsInFlightError } from '../errors/mcp-error';
+import { InvalidRequestError, TooManyRequestsInFlightError } from '../errors/mcp-error';
 import { clipJson } from '../errors/clip';
 import { errorAnswer } from '../errors/error-answer';
 import type { Logger } from '../logging/logger';
 import type { LogLevel } from '../logging/log-levels';
-import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/json-rpc';
-import { METHOD } from '../protocol/methods';
-import { parseMessage } from '../wire/parse-message';
-import type { Frame, RequestFrame } from '../wire/frame';
-import type { ValidatorFactory } from '../validation/validator-factory';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc';
+import type { Frame } from '../wire/frame';
 import { classify } from '../eras/classify';
-import type { Era, ReceiveOptions } from '../eras/era';
-import { ERAS } from '../eras/eras';
-import { HandshakeLink } from '../eras/handshake/handshake-link';
-import { HandshakeSession } from '../eras/handshake/session';
-import { reopenListen } from '../eras/modern/listen';
-import { logRefused } from './log-refused';
+import type { Era, ReceiveOptions, Session, SessionOptions } from '../eras/era';
+import { openSession, reopenLasting } from '../eras/eras';
 import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { ClientInfo } from '../model/client-info';
-import { announcedLists, announcingCapabilities, LIST_CHANGED } from '../model/list-changes';
+import { announcingCapabilities } from '../model/list-changes';
 import { sessionSnapshot, type ListenSnapshot, type OpenListen, type SessionSnapshot } from '../model/session-snapshot';
 import type { SessionControls } from '../model/session-controls';
 import { publishSessionEnd, traceClientRequest } from './diagnostics-channels';
-import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { HandlerContext } from './handler-context';
 import type { SessionInfo } from '../model/session-info';
 import type { TransportInfo } from '../model/transport-info';
 import type { SubscriptionGrant } from '../model/subscription-grant';
 import { mayHear } from './readable-resource';
 import { ConnectionRequests } from './connection-requests';
-import { batchRefusal, serveBatch } from './serve-batch';
-import { errorResponse } from './error-response';
 import type { ConnectionOptions } from './connection-options';
-import { answeredUnserved } from './request-line';
-import { serveRequest } from './serve-request';
+import { handleMessage } from './handle-message';
+import { readBody } from './read-body';
+import type { HandleAnswer } from './channel';
 import { lastingAccess } from './lasting-access';
 
 export type { ReceiveOptions };
@@ -41,21 +32,19 @@ export type { ReceiveOptions };
 const NO_OPTIONS: ReceiveOptions = Object.freeze({});
 
 /**
- * One client's connection to an app: the requests in flight, where messages outside a request
- * go, and (legacy era) the session `initialize` opens. Transports feed it messages and write
- * back what it returns; it never touches bytes. Each message is classified once into a frame and
- * served by its era's codec.
+ * One client's channel to an app, as its transport sees it: the requests in flight (cancellation
+ * and close reach them), the outbound sink for messages outside a request, and the `Session` an
+ * era with sessions opens on it (owned by that era's codec: the negotiated client, log level,
+ * subscriptions, the requests sent to the client). Transports hand it to
+ * `app.dispatcher.handle(body, connection)` with each message; it never touches bytes.
  */
 export class Connection {
   private readonly requests = new ConnectionRequests();
   private connectionLogger: Logger | undefined = undefined;
   private closed = false;
-  // At maxSubscriptions since the last refused subscribe (its warning is logged).
-  private subscriptionsFull = false;
-  private link: HandshakeLink | undefined = undefined;
   /** @internal Where messages that belong to no request go. */
   outboundChannel: ((message: JsonRpcMessage) => void) | undefined = undefined;
-  private handshakeState: HandshakeSession | undefined = undefined;
+  private opened: Session | undefined = undefined;
   private readonly sessionless: boolean;
   // Restored listens wait for an outbound channel to deliver on.
   private unopenedListens: ListenSnapshot[] | undefined;
@@ -78,60 +67,54 @@ export class Connection {
     this.announcing = options.announceListChanges === true || restore?.announceListChanges === true;
     this.capabilities = this.announcing ? announcingCapabilities(app.capabilities) : app.capabilities;
     if (restore?.listens !== undefined && restore.listens.length > 0) this.unopenedListens = [...restore.listens];
-    // A connection that may hold a session relays app events from the start; a stateless one
-    // creates session state only if a legacy-era message comes.
-    if (!this.sessionless || restore?.client !== undefined) void this.handshake;
+    // A connection that may hold a session relays app events from the start; a sessionless one
+    // opens its session only if a message of an era with sessions comes.
+    if (!this.sessionless || restore?.client !== undefined) void this.sessionState;
   }
 
   /**
-   * @internal The legacy era's state of this client: a stateless connection that only serves
-   * modern-era requests never creates one.
+   * @internal The session held on this connection, opened by the codec of the era that keeps
+   * sessions when first read: a sessionless connection that serves only requests without one
+   * never opens it.
    */
-  get handshake(): HandshakeSession {
-    this.handshakeState ??= new HandshakeSession(
-      this.app,
-      (uri, grant) => mayHear(this.app.map, this.app.pipelines, uri, grant),
-      this.sessionless,
-      this.options.restore,
-      this.capabilities,
-      (method, params) => this.notify(method, params),
-      this.options.appEvents !== false,
-      this.options.outboundIdPrefix,
-      this.transport.auth,
-    );
-    return this.handshakeState;
+  get sessionState(): Session {
+    this.opened ??= openSession(this);
+    return this.opened;
+  }
+
+  /** @internal What the session reads of this connection's options. */
+  get sessionOptions(): SessionOptions {
+    return this.options;
   }
 
   /** The negotiated protocol revision (the latest until `initialize`). */
   get protocolVersion(): string {
-    return this.handshake.clientInfo.protocolVersion;
+    return this.sessionState.clientInfo.protocolVersion;
   }
 
   /** True once `initialize` has been answered (or the connection started initialized). */
   get isInitialized(): boolean {
-    return this.handshake.isInitialized;
+    return this.sessionState.isInitialized;
   }
 
   /** The client as the handshake described it: what a session store keeps. */
   get clientInfo(): ClientInfo {
-    return this.handshake.clientInfo;
+    return this.sessionState.clientInfo;
   }
 
   /** The client-visible log threshold; undefined sends nothing. */
   get logLevel(): LogLevel | undefined {
-    return this.handshake.logLevel;
+    return this.sessionState.logLevel;
   }
 
   /** Adopts a level set elsewhere (another instance's `logging/setLevel`): no store is told. */
   set logLevel(level: LogLevel | undefined) {
-    this.handshake.logLevel = level;
+    this.sessionState.logLevel = level;
   }
 
   /** The client's `logging/setLevel`: sets the threshold, and settles once a store that shares it has it. */
   setLogLevel(level: LogLevel | undefined): void | Promise<void> {
-    const changed = this.handshake.logLevel !== level;
-    this.handshake.logLevel = level;
-    return changed ? this.options.onLogLevel?.(level) : undefined;
+    return this.sessionState.setLogLevel(level);
   }
 
   /** Number of requests being handled. */
@@ -139,20 +122,19 @@ export class Connection {
     return this.requests.size;
   }
 
-  /** @internal The app's validators (elicitation schemas compile there, once). */
-  get validators(): ValidatorFactory {
-    return this.app.settings.validators;
-  }
-
   /** True when no session follows this connection (stateless HTTP). */
   get isSessionless(): boolean {
     return this.sessionless;
   }
 
-  /** @internal The link of the session's current client (a new one after `initialize`). */
-  get handshakeLink(): HandshakeLink {
-    if (this.link === undefined || this.link.client !== this.handshake.clientInfo) this.link = new HandshakeLink(this);
-    return this.link;
+  /** @internal Whether a subscriber that `grant` let in may still hear of `uri` (the app's read rules now). */
+  hears(uri: string, grant: SubscriptionGrant): boolean {
+    return mayHear(this.app.map, this.app.pipelines, uri, grant);
+  }
+
+  /** @internal A request to the client, traced (`mcpkit:client-request`). */
+  traceRequest<T>(method: string, params: Record<string, unknown>, send: (params: Record<string, unknown>) => Promise<T>): Promise<T> {
+    return traceClientRequest(method, this.session.id, params, send);
   }
 
   /** @internal A child per connection only when something logs: a stateless request usually never does. */
@@ -174,7 +156,7 @@ export class Connection {
     this.unopenedListens = undefined;
     for (const open of unopened) {
       try {
-        reopenListen(open, this, lastingAccess(this, NO_OPTIONS));
+        reopenLasting(open, this, lastingAccess(this, NO_OPTIONS));
       } catch (error) {
         // A listen this server no longer serves (its revision dropped) ends silently: the client re-listens on its own error path.
         this.logger.warn({ err: error, rpcId: open.id }, 'a restored subscriptions/listen could not be re-opened');
@@ -197,10 +179,10 @@ export class Connection {
    * next.announceListChanges();
    */
   snapshot(): SessionSnapshot | undefined {
-    const handshake = this.handshakeState;
+    const session = this.opened;
     const listens = [...this.requests.openListens()].map(({ id, listen }) => ({ id, params: listen.params as Record<string, unknown> }));
     if (this.unopenedListens !== undefined) listens.push(...this.unopenedListens);
-    return sessionSnapshot(!this.sessionless && handshake?.isInitialized ? handshake : undefined, listens, this.announcing);
+    return sessionSnapshot(!this.sessionless && session?.isInitialized ? session : undefined, listens, this.announcing);
   }
 
   /**
@@ -215,9 +197,7 @@ export class Connection {
    * connection.announceListChanges();
    */
   announceListChanges(): void {
-    if (!this.sessionless && this.handshakeState?.isInitialized) {
-      for (const list of announcedLists(this.capabilities)) this.notify(LIST_CHANGED[list]);
-    }
+    this.opened?.announceListChanges();
     for (const { listen } of this.requests.openListens()) listen.announce();
   }
 
@@ -227,40 +207,30 @@ export class Connection {
   }
 
   /**
-   * Sends a request to the client and waits for its answer. `via` is the channel to use (the
-   * stream of the request that asks); the outbound channel otherwise.
-   * @internal Handlers use `ctx.sample`, `ctx.elicit`, `ctx.roots`, `ctx.ping`.
+   * Handles one raw message: parses it (`-32700` for anything that is not JSON) and serves it.
+   * @deprecated Read the text with `readBody` and serve it with `app.dispatcher.handle(body, connection, options)`;
+   * this goes in the next release.
    */
-  requestClient(
-    method: string,
-    params: Record<string, unknown>,
-    via: ((message: JsonRpcMessage) => void) | undefined,
-    options: OutboundRequestOptions,
-  ): Promise<Record<string, unknown>> {
-    return traceClientRequest(method, this.session.id, params, (sent) => this.handshake.requestClient(method, sent, via ?? this.outboundChannel, options));
+  receiveText(text: string, options?: ReceiveOptions): Promise<HandleAnswer> {
+    const read = readBody(text, options?.era);
+    return read.ok ? handleMessage(read.body, this, options) : Promise.resolve(read.response);
   }
 
   /**
-   * Handles one raw frame: parses it (`-32700` for anything that is not JSON) and dispatches it.
-   * Resolves to the response(s) to send, or `undefined` when nothing is to be sent.
+   * Serves one message the transport has already classified.
+   * @deprecated Use `app.dispatcher.handle(frame, connection, options)`; this goes in the next release.
    */
-  receiveText(text: string, options?: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    const parsed = parseMessage(text);
-    return parsed.ok ? this.receive(parsed.message, options) : Promise.resolve(parsed.response);
+  serveFrame(frame: Frame, options?: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
+    return handleMessage(frame, this, options);
   }
 
   /**
-   * Serves one message the transport has already classified (`classify`, once, at its edge):
-   * resolves to the response to send, or `undefined` when nothing is to be sent.
+   * Handles one parsed message (or a batch, where the negotiated revision has them).
+   * @deprecated Use `app.dispatcher.handle(Array.isArray(message) ? message : classify(message), connection, options)`;
+   * this goes in the next release.
    */
-  serveFrame(frame: Frame, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | undefined> {
-    return this.serve(frame, options);
-  }
-
-  /** Handles one parsed message (or a batch, where the negotiated revision has them). */
-  receive(message: unknown, options: ReceiveOptions = NO_OPTIONS): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    if (Array.isArray(message)) return this.receiveBatch(message, options);
-    return this.serve(classify(message, options.era), options);
+  receive(message: unknown, options: ReceiveOptions = NO_OPTIONS): Promise<HandleAnswer> {
+    return handleMessage(Array.isArray(message) ? message : classify(message, options.era), this, options);
   }
 
   /**
@@ -287,76 +257,35 @@ export class Connection {
   close(): void {
     this.closed = true;
     this.requests.cancelAll(new Error('connection closed'));
-    const handshake = this.handshakeState;
-    if (handshake?.openedAt !== undefined) publishSessionEnd(this.session.id, handshake.clientInfo.protocolVersion, this.transport, handshake.openedAt);
-    handshake?.close();
+    const session = this.opened;
+    if (session?.openedAt !== undefined) publishSessionEnd(this.session.id, session.clientInfo.protocolVersion, this.transport, session.openedAt);
+    session?.close();
     this.outboundChannel = undefined;
   }
 
-  /**
-   * @internal `resources/subscribe` (with what let the subscriber in: the read rule of the URI)
-   * and `resources/unsubscribe` (undefined).
-   */
-  subscribe(uri: string, grant: SubscriptionGrant | undefined): void | Promise<void> {
-    if (!this.handshake.subscribe(uri, grant)) {
-      const limit = this.app.settings.maxSubscriptions;
-      // One line each time the session fills up, not one per refused subscribe.
-      if (!this.subscriptionsFull) this.logger.warn({ limit }, 'refused a resources/subscribe over maxSubscriptions');
-      this.subscriptionsFull = true;
-      throw new InvalidParamsError(
-        `Too many subscriptions: this session is already subscribed to ${limit} resources (maxSubscriptions); unsubscribe from one first`,
-        { limit },
-      );
-    }
-    this.subscriptionsFull = false;
-    return this.options.onSubscription?.(uri, grant !== undefined);
+  /** @internal Cancels the request in flight with this id (`notifications/cancelled`); false when there is none. */
+  cancel(id: RequestId, reason: () => Error): boolean {
+    return this.requests.cancel(id, reason);
   }
 
-  private async receiveBatch(messages: unknown[], options: ReceiveOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    const refused = batchRefusal(messages.length, this.handshake.batchRefusal(), this.app.settings.maxBatchLength, () => this.logger);
-    if (refused !== undefined) {
-      // One error answers the batch (JSON-RPC), but each request in it whose id can be read still has its line.
-      logRefused(options.logger ?? this.logger, messages, options.transport ?? this.transport, refused, undefined, options.logBindings);
-      return errorResponse(null, refused);
-    }
-    return serveBatch(
-      messages,
-      options.era,
-      (frame) => this.serve(frame, options),
-      (frame, response) => this.unserved(frame, options, response),
-    );
+  /** @internal The client's answer to a request the session sent it: only a session sends any. */
+  settle(response: Record<string, unknown>): boolean {
+    return this.opened?.settle(response) === true;
   }
 
-  private serve(frame: Frame, options: ReceiveOptions): Promise<JsonRpcResponse | undefined> {
-    switch (frame.kind) {
-      case 'request':
-        return serveRequest(ERAS[frame.era], frame as RequestFrame, this, options);
-      case 'notification':
-        if (!this.notification(frame)) this.options.onUnplaced?.(frameMessage(frame), options.routed === true);
-        return Promise.resolve(undefined);
-      case 'response':
-        // A response answers one of our requests: only a handshake session sends any.
-        if (this.handshakeState?.outbound.settle(frame.response!) !== true)
-          this.options.onUnplaced?.(frame.response as unknown as JsonRpcMessage, options.routed === true);
-        return Promise.resolve(undefined);
-      default:
-        return this.unserved(frame, options, errorAnswer(frame.id, frame.problem, ERAS[frame.era].errorObject));
-    }
+  /** @internal The client's progress on a request the session sent it. */
+  progress(token: unknown): boolean {
+    return this.opened?.progress(token) === true;
   }
 
-  private unserved(frame: Frame, options: ReceiveOptions, response: JsonRpcResponse): Promise<JsonRpcResponse> {
-    return answeredUnserved(options.logger ?? this.logger, frame, options.transport ?? this.transport, options.logBindings, response);
+  /** @internal Why a batch cannot be served now (the negotiated revision has none), if it cannot. */
+  batchRefusal(): string | undefined {
+    return this.sessionState.batchRefusal();
   }
 
-  /** Handles a notification; false when it names a request this connection does not have (cancelled, progress). */
-  private notification(frame: Frame): boolean {
-    const { method, params } = frame;
-    // Cancellation: stop the handler and send no response for it (utilities/cancellation).
-    if (method === METHOD.CANCELLED && isRequestId(params.requestId))
-      return this.requests.cancel(params.requestId, () => new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
-    if (method === METHOD.PROGRESS) return this.handshakeState?.outbound.progress(params.progressToken) === true;
-    // notifications/initialized and unknown notifications need nothing.
-    return true;
+  /** @internal A message this connection cannot place: the transport may forward it (scale-out). */
+  unplaced(message: JsonRpcMessage, routed: boolean): void {
+    this.options.onUnplaced?.(message, routed);
   }
 
   /**
@@ -375,23 +304,23 @@ export class Connection {
     return Promise.resolve(errorAnswer(id, new TooManyRequestsInFlightError(limit), era.errorObject));
   }
 
+  /** @internal A connection may hold a session. */
+  get keepsSessions(): boolean {
+    return true;
+  }
+
   /** @internal True once the connection closed: requests cut short by it are answered with why. */
   get isClosed(): boolean {
     return this.closed;
   }
 
-  /** @internal What legacy-era methods change: this connection's session. */
+  /** @internal What the methods of an era with sessions change: this connection's session. */
   get controls(): SessionControls {
-    return this;
+    return this.sessionState;
   }
 
   /** @internal Tracks a request in flight so cancellation and close reach it; returns its release. */
   track(id: RequestId, ctx: HandlerContext, listen?: OpenListen): () => void {
     return this.requests.track(id, ctx, listen);
   }
-}
-
-/** A notification frame as the message it was. */
-function frameMessage(frame: Frame): JsonRpcMessage {
-  return { jsonrpc: '2.0', method: frame.method!, params: frame.params } as JsonRpcMessage;
 }

@@ -2,11 +2,12 @@ import { InvalidRequestError } from '../errors/mcp-error';
 import type { Logger } from '../logging/logger';
 import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc';
 import type { ServerCapabilities } from '../protocol/mcp-types';
-import type { Era, EraHost } from '../eras/era';
+import type { Era } from '../eras/era';
 import type { AppModel } from './app-model';
 import type { SessionControls } from '../model/session-controls';
 import type { HandlerContext } from './handler-context';
 import type { TransportInfo } from '../model/transport-info';
+import type { ServingChannel } from './channel';
 
 function noSession(): never {
   throw new InvalidRequestError('This request belongs to no session, so it has no session state to change');
@@ -22,16 +23,18 @@ const NO_SESSION: SessionControls = Object.freeze({
 });
 
 /**
- * Where one request that belongs to no connection runs (stateless HTTP): nothing kept before it
- * or after it, no channel of its own beyond the request's stream, and its client leaving cancels
+ * The channel of one request that belongs to no session (stateless HTTP): nothing kept before
+ * it or after it, no outbound sink beyond the request's stream, and its client leaving cancels
  * it. The only per-request object such a request needs besides its context.
  */
-export class RequestScope implements EraHost {
+export class RequestScope implements ServingChannel {
   private running: HandlerContext | undefined = undefined;
   private closed = false;
   private ownLogger: Logger | undefined = undefined;
   readonly outboundChannel = undefined;
   readonly controls = NO_SESSION;
+  readonly keepsSessions = false;
+  readonly sessionState = undefined;
 
   constructor(
     readonly app: AppModel,
@@ -62,6 +65,28 @@ export class RequestScope implements EraHost {
     return () => {
       if (this.running === ctx) this.running = undefined;
     };
+  }
+
+  cancel(): boolean {
+    // Its one request is cancelled by its client leaving (close), not by a message.
+    return false;
+  }
+
+  settle(): boolean {
+    // It asked its client nothing that a response could answer.
+    return false;
+  }
+
+  progress(): boolean {
+    return false;
+  }
+
+  batchRefusal(): string {
+    return 'A request that belongs to no session cannot travel in a batch';
+  }
+
+  unplaced(): void {
+    // Nothing of this scope spans instances: what it cannot place goes nowhere.
   }
 
   notify(): void {

@@ -6,13 +6,16 @@ import type { SessionControls } from '../model/session-controls';
 import type { ContextFacts } from '../model/context-facts';
 import type { RevisionView } from '../model/revision-view';
 import type { TransportInfo } from '../model/transport-info';
-import type { OpenListen } from '../model/session-snapshot';
 import type { ServerCapabilities } from '../protocol/mcp-types';
 import type { WireCacheHint } from '../results/cache-hints';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { StoredTask } from '../app/task-store';
 import type { SubscriptionGrant } from '../model/subscription-grant';
 import type { ClientLink } from './client-link';
+import type { SessionInfo } from '../model/session-info';
+import type { ClientInfo } from '../model/client-info';
+import type { OutboundRequestOptions } from '../model/outbound-request-options';
+import type { ListenSnapshot, OpenListen, SessionSnapshot } from '../model/session-snapshot';
 import type { RequestStates } from '../model/request-states';
 import type { EraName, Frame, RequestFrame } from '../wire/frame';
 
@@ -154,6 +157,11 @@ export interface EraHost {
   readonly isClosed: boolean;
   /** What a handshake-era method may change on its session (the stateless era has none of those methods). */
   readonly controls: SessionControls;
+  /**
+   * The session the era that keeps sessions opened on this channel (opened when first read);
+   * undefined on a channel that holds none (a stateless request's scope).
+   */
+  readonly sessionState: Session | undefined;
   /** Tracks a request in flight so cancellation and close reach it (a listen is kept for snapshots); returns its release. */
   track(id: RequestId, ctx: ContextFacts, listen?: OpenListen): () => void;
   /** Sends a notification on the connection's own channel (dropped when there is none). */
@@ -173,6 +181,10 @@ export interface Era {
   readonly methods: ReadonlySet<string>;
   /** Whether its requests belong to a session the era keeps (so a stateless dispatch cannot serve them). */
   readonly sessions: boolean;
+  /** Opens the session of one client on a channel (an era whose requests belong to one). */
+  openSession?(host: SessionHost): Session;
+  /** Re-opens a request that lasts (a listen) kept in a snapshot, unacknowledged (an era that has them). */
+  reopen?(open: ListenSnapshot, host: EraHost, access: LastingAccess): void;
   /** The JSON-RPC error object of anything thrown, by this era's rules. */
   errorObject(error: unknown): JsonRpcErrorObject;
   /**
@@ -182,4 +194,77 @@ export interface Era {
   admit(frame: RequestFrame, host: EraHost, options: ReceiveOptions): Admission;
   /** Whether a frame may travel in a JSON-RPC batch (and why not). */
   batchable(frame: Frame): string | undefined;
+}
+
+/** How a transport's channel asks for the session it may hold (the part of its options a session reads). */
+export interface SessionOptions {
+  /** No session will follow (stateless HTTP): what needs one is unavailable. */
+  readonly sessionless?: boolean;
+  /** Continue a session from a snapshot: past the handshake, same log level and subscriptions. */
+  readonly restore?: SessionSnapshot;
+  /** Relay app events (list changes, resource updates) to the client (default true). */
+  readonly appEvents?: boolean;
+  /** Ids of requests sent to the client start with this. */
+  readonly outboundIdPrefix?: string;
+  /** Told of each `resources/subscribe` (true) and `resources/unsubscribe` (false). */
+  readonly onSubscription?: (uri: string, on: boolean) => void | Promise<void>;
+  /** Told when the client's log level changes (`logging/setLevel`). */
+  readonly onLogLevel?: (level: LogLevel | undefined) => void | Promise<void>;
+}
+
+/** What a session needs of the channel it lives on: its app, where its messages go, the app's read rules. */
+export interface SessionHost {
+  readonly app: EraApp;
+  readonly transport: TransportInfo;
+  /** The transport's session (its id on HTTP). */
+  readonly session: SessionInfo;
+  /** What the channel declares: the app's capabilities, with `listChanged` when it announces list changes. */
+  readonly capabilities: Readonly<ServerCapabilities>;
+  readonly logger: Logger;
+  /** Where messages that belong to no request go; undefined when there is none. */
+  readonly outboundChannel: ((message: JsonRpcMessage) => void) | undefined;
+  readonly sessionOptions: SessionOptions;
+  /** Sends a notification on the channel's outbound sink (dropped when there is none). */
+  notify(method: string, params?: Record<string, unknown>): void;
+  /** Whether a subscriber that `grant` let in may still hear of `uri` (the app's read rules may have changed). */
+  hears(uri: string, grant: SubscriptionGrant): boolean;
+  /** Runs `send` for a request to the client, traced (`mcpkit:client-request`). */
+  traceRequest<T>(method: string, params: Record<string, unknown>, send: (params: Record<string, unknown>) => Promise<T>): Promise<T>;
+}
+
+/**
+ * What one client keeps across its requests on a channel, owned by the codec of the era that has
+ * sessions (it opens it: `Era.openSession`): the negotiated client, its log level and
+ * subscriptions, the requests the server sent it. The dispatcher and the channel see only this;
+ * a channel without a session (a stateless request) never opens one.
+ */
+export interface Session extends SessionControls {
+  /** The client as the handshake described it (the latest revision until then). */
+  readonly clientInfo: ClientInfo;
+  readonly isInitialized: boolean;
+  /** The client-visible log threshold: set here, it is adopted without telling a store. */
+  logLevel: LogLevel | undefined;
+  /** The client's `logging/setLevel`: settles once a store that shares the session has it. */
+  setLogLevel(level: LogLevel | undefined): void | Promise<void>;
+  /** The URIs the client subscribed to, in subscription order. */
+  readonly subscribedUris: string[];
+  /** When it opened (`monotonicMs()`), for its duration; undefined for a restored or sessionless one. */
+  readonly openedAt: number | undefined;
+  /** The client's answer to a request this session sent; false when none waits by its id. */
+  settle(response: Record<string, unknown>): boolean;
+  /** The client's progress on a request this session sent; false when none by that token waits. */
+  progress(token: unknown): boolean;
+  /** Why a batch cannot be served on this session now, if it cannot. */
+  batchRefusal(): string | undefined;
+  /** Sends a request to the client (on `via`, the asking request's stream, or the channel's sink) and waits for its answer. */
+  requestClient(
+    method: string,
+    params: Record<string, unknown>,
+    via: ((message: JsonRpcMessage) => void) | undefined,
+    options: OutboundRequestOptions,
+  ): Promise<Record<string, unknown>>;
+  /** A `list_changed` for each list the channel declares `listChanged` for, once past the handshake. */
+  announceListChanges(): void;
+  /** The client is gone: reject what waits for it, stop relaying events. */
+  close(): void;
 }

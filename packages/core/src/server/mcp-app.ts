@@ -49,8 +49,9 @@ export class McpApp {
   /** @internal */
   readonly methods: MethodTable;
   /**
-   * Serves the messages that need no session (each request of the stateless revision carries
-   * everything it needs): `app.dispatcher.handle(frame, caller)`. Transports call it; apps rarely need it.
+   * The one way in for every transport: `app.dispatcher.handle(body, channel, options)` serves a
+   * message on a channel (`app.connect(transport)`, or `app.dispatcher.channel(transport)` for a
+   * request that belongs to no session). Transports call it; apps rarely need it.
    */
   readonly dispatcher: Dispatcher;
   // The one mutable slot of a frozen app: swapped whole by runtime changes.
@@ -176,8 +177,9 @@ export class McpApp {
   }
 
   /**
-   * Opens a connection: one client's state (handshake, in-flight requests). Transports call this;
-   * apps rarely need it.
+   * Opens a connection: one client's channel (its requests in flight, its outbound sink, the
+   * session an `initialize` opens). Serve its messages with `app.dispatcher.handle(body,
+   * connection)`. Transports call this; apps rarely need it.
    */
   connect(transport: TransportInfo, options?: ConnectionOptions): Connection {
     return new Connection(this, transport, options);

@@ -54,7 +54,10 @@ export interface MessageChannelOptions<T = string> {
  * @example
  * const connection = app.connect({ kind: 'websocket' });
  * const channel = new MessageChannel({
- *   dispatch: (text, send) => connection.receiveText(text, { send }),
+ *   dispatch: (text, send) => {
+ *     const read = readBody(text);
+ *     return read.ok ? app.dispatcher.handle(read.body, connection, { send }) : Promise.resolve(read.response);
+ *   },
  *   write: (texts) => (texts.forEach((text) => socket.send(text)), socket.bufferedAmount < 1 << 20),
  *   drained: (resume) => setTimeout(resume, 10),
  *   pauseInput: () => socket.pause(),

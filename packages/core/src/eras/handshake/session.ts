@@ -8,14 +8,15 @@ import type { ClientCapabilities, Implementation, ServerCapabilities } from '../
 import { METHOD } from '../../protocol/methods';
 import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../protocol/protocol-versions';
 import type { ClientInfo } from '../../model/client-info';
-import { LIST_CHANGED } from '../../model/list-changes';
-import type { SessionSnapshot } from '../../model/session-snapshot';
+import { announcedLists, LIST_CHANGED } from '../../model/list-changes';
 import { OutboundRequests } from './outbound-requests';
 import type { OutboundRequestOptions } from '../../model/outbound-request-options';
 import { BATCH_REVISION, hasFeature } from './features';
-import type { EraApp } from '../era';
+import type { SessionHost, SessionOptions, Session } from '../era';
+import type { SessionInfo } from '../../model/session-info';
+import type { ValidatorFactory } from '../../validation/validator-factory';
+import { HandshakeLink } from './handshake-link';
 import { monotonicMs } from '../../logging/monotonic-ms';
-import type { AuthInfo } from '../../auth/auth-info';
 import type { SubscriptionGrant } from '../../model/subscription-grant';
 
 /**
@@ -54,48 +55,43 @@ function clientCapabilitiesAt(version: string, capabilities: ClientCapabilities)
 
 /**
  * The handshake era's state of one client: what `initialize` negotiated, the client's log level
- * and resource subscriptions, and the requests the server sent it. Only this era creates one; a
- * stateless request never touches it.
+ * and resource subscriptions, and the requests the server sent it. Only this era's codec opens
+ * one (`openSession`), on the channel that holds it; a stateless request never touches it.
  */
-export class HandshakeSession {
+export class HandshakeSession implements Session {
   private initialized = false;
   private client: ClientInfo = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
   /** Each subscribed URI, with what let the subscriber in (the read rule applies to hearing too). */
   private readonly subscriptions = new Map<string, SubscriptionGrant>();
+  // At maxSubscriptions since the last refused subscribe (its warning is logged).
+  private subscriptionsFull = false;
   private unsubscribeBus: (() => void) | undefined = undefined;
+  private currentLink: HandshakeLink | undefined = undefined;
+  private readonly options: SessionOptions;
   /** Requests this server sent the client, awaiting answers. */
   readonly outbound: OutboundRequests;
+  /** No session follows (stateless HTTP): what needs one is unavailable. */
+  readonly sessionless: boolean;
   /** The client-visible log threshold; undefined sends nothing. */
   logLevel: LogLevel | undefined;
   /** When `initialize` was answered (`monotonicMs()`), for the session's duration; undefined before, and for a restored or stateless session. */
   openedAt: number | undefined = undefined;
 
-  constructor(
-    private readonly app: EraApp,
-    /** Whether a subscriber that `grant` let in may still hear of `uri` (the app's read rules may have changed). */
-    private readonly hears: (uri: string, grant: SubscriptionGrant) => boolean,
-    /** No session follows (stateless HTTP): what needs one is unavailable. */
-    readonly sessionless: boolean,
-    /** The state of a session continued from a snapshot (or a stateless request's client). */
-    restored: SessionSnapshot | undefined,
-    /** What `initialize` declares and which list changes are sent: the app's, or announcing ones. */
-    private readonly capabilities: Readonly<ServerCapabilities>,
-    private readonly notify: (method: string, params?: Record<string, unknown>) => void,
-    /** Relay app events to the client (false: the transport does). */
-    appEvents = true,
-    outboundIdPrefix?: string,
-    /** Who the restored subscriptions belong to: the connection's caller. */
-    restoredAuth?: AuthInfo,
-  ) {
-    this.outbound = new OutboundRequests(outboundIdPrefix);
+  constructor(private readonly host: SessionHost) {
+    const { app } = host;
+    const options = host.sessionOptions;
+    this.options = options;
+    this.sessionless = options.sessionless === true;
+    const restored = options.restore;
+    this.outbound = new OutboundRequests(options.outboundIdPrefix);
     this.logLevel = restored?.logLevel ?? app.settings.clientLogging?.defaultLevel;
     if (restored?.client) {
       this.client = Object.freeze({ ...restored.client });
       this.initialized = true;
     }
-    // Granted where they were made; held to the read rule again only if the app changes.
-    for (const uri of restored?.subscriptions ?? []) this.subscriptions.set(uri, { auth: restoredAuth, pipelines: app.pipelines });
-    if (!sessionless && appEvents) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
+    // Granted where they were made, to the channel's caller; held to the read rule again only if the app changes.
+    for (const uri of restored?.subscriptions ?? []) this.subscriptions.set(uri, { auth: host.transport.auth, pipelines: app.pipelines });
+    if (!this.sessionless && options.appEvents !== false) this.unsubscribeBus = app.settings.bus.subscribe((event) => this.onAppEvent(event));
   }
 
   get isInitialized(): boolean {
@@ -106,12 +102,40 @@ export class HandshakeSession {
     return this.client;
   }
 
+  /** The link of the session's current client (a new one after `initialize`): also the run plan of its requests. */
+  get link(): HandshakeLink {
+    if (this.currentLink === undefined || this.currentLink.client !== this.client) this.currentLink = new HandshakeLink(this);
+    return this.currentLink;
+  }
+
+  /** The transport's session (its id on HTTP). */
+  get session(): SessionInfo {
+    return this.host.session;
+  }
+
+  get isSessionless(): boolean {
+    return this.sessionless;
+  }
+
+  /** The app's validators (elicitation schemas compile there, once). */
+  get validators(): ValidatorFactory {
+    return this.host.app.settings.validators;
+  }
+
   /** Why a batch cannot be served on this session, if it cannot. */
   batchRefusal(): string | undefined {
     // Batching exists only in one revision (basic/index, "Batching"); later revisions removed it.
     if (!this.initialized || this.client.protocolVersion !== BATCH_REVISION)
       return `JSON-RPC batches are only accepted after negotiating protocol revision ${BATCH_REVISION}`;
     return undefined;
+  }
+
+  settle(response: Record<string, unknown>): boolean {
+    return this.outbound.settle(response);
+  }
+
+  progress(token: unknown): boolean {
+    return this.outbound.progress(token);
   }
 
   /** Answers `initialize`: negotiates the revision and keeps what the client declared. `anonymous`: the request has no principal. */
@@ -130,26 +154,35 @@ export class HandshakeSession {
     });
     this.initialized = true;
     if (!this.sessionless) this.openedAt = monotonicMs();
+    const { app } = this.host;
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(this.app.capabilities, anonymous) : this.capabilities),
-      serverInfo: this.app.view(version).serverInfo,
+      capabilities: withoutTasksBefore(version, this.sessionless ? sessionlessCapabilities(app.capabilities, anonymous) : this.host.capabilities),
+      serverInfo: app.view(version).serverInfo,
     };
-    if (this.app.instructions !== undefined) result.instructions = this.app.instructions;
+    if (app.instructions !== undefined) result.instructions = app.instructions;
     return { jsonrpc: '2.0', id, result };
   }
 
-  /** Sends a request to the client on `send` and waits for its answer. */
+  /** Sends a request to the client on `via` (the asking request's stream) or the channel's sink, and waits for its answer. */
   requestClient(
     method: string,
     params: Record<string, unknown>,
-    send: ((message: JsonRpcMessage) => void) | undefined,
+    via: ((message: JsonRpcMessage) => void) | undefined,
     options: OutboundRequestOptions,
   ): Promise<Record<string, unknown>> {
-    if (this.sessionless || send === undefined) {
-      return Promise.reject(new ClientCapabilityError(`${method} needs a session to reach the client: this request is stateless`));
-    }
-    return this.outbound.request(method, params, send, { timeoutMs: this.app.settings.requestTimeoutMs, ...options });
+    return this.host.traceRequest(method, params, (sent) => {
+      const send = via ?? this.host.outboundChannel;
+      if (this.sessionless || send === undefined) {
+        return Promise.reject(new ClientCapabilityError(`${method} needs a session to reach the client: this request is stateless`));
+      }
+      return this.outbound.request(method, sent, send, { timeoutMs: this.host.app.settings.requestTimeoutMs, ...options });
+    });
+  }
+
+  /** Sends a notification on the channel's outbound sink. */
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.host.notify(method, params);
   }
 
   /** The URIs the client subscribed to, in subscription order. */
@@ -157,16 +190,38 @@ export class HandshakeSession {
     return [...this.subscriptions.keys()];
   }
 
+  /** The client's `logging/setLevel`: sets the threshold, and settles once a store that shares it has it. */
+  setLogLevel(level: LogLevel | undefined): void | Promise<void> {
+    const changed = this.logLevel !== level;
+    this.logLevel = level;
+    return changed ? this.options.onLogLevel?.(level) : undefined;
+  }
+
   /**
    * `resources/subscribe` (with what let the subscriber in) and `resources/unsubscribe`
-   * (undefined). False, and nothing changes, for a new URI once the session follows
-   * `maxSubscriptions` (each kept URI may be `maxUriLength` long: the bound is what holds its memory).
+   * (undefined). A new URI once the session follows `maxSubscriptions` is refused (each kept URI
+   * may be `maxUriLength` long: the bound is what holds its memory).
    */
-  subscribe(uri: string, grant: SubscriptionGrant | undefined): boolean {
+  subscribe(uri: string, grant: SubscriptionGrant | undefined): void | Promise<void> {
+    const limit = this.host.app.settings.maxSubscriptions;
     if (grant === undefined) this.subscriptions.delete(uri);
-    else if (this.subscriptions.size < this.app.settings.maxSubscriptions || this.subscriptions.has(uri)) this.subscriptions.set(uri, grant);
-    else return false;
-    return true;
+    else if (this.subscriptions.size < limit || this.subscriptions.has(uri)) this.subscriptions.set(uri, grant);
+    else {
+      // One line each time the session fills up, not one per refused subscribe.
+      if (!this.subscriptionsFull) this.host.logger.warn({ limit }, 'refused a resources/subscribe over maxSubscriptions');
+      this.subscriptionsFull = true;
+      throw new InvalidParamsError(
+        `Too many subscriptions: this session is already subscribed to ${limit} resources (maxSubscriptions); unsubscribe from one first`,
+        { limit },
+      );
+    }
+    this.subscriptionsFull = false;
+    return this.options.onSubscription?.(uri, grant !== undefined);
+  }
+
+  announceListChanges(): void {
+    if (this.sessionless || !this.initialized) return;
+    for (const list of announcedLists(this.host.capabilities)) this.notify(LIST_CHANGED[list]);
   }
 
   /** The client is gone: reject what waits for it, stop relaying events. */
@@ -183,9 +238,9 @@ export class HandshakeSession {
     if (event.type === 'taskStatus') return;
     if (event.type === 'resourceUpdated') {
       const grant = this.subscriptions.get(event.uri);
-      if (grant !== undefined && this.hears(event.uri, grant)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
+      if (grant !== undefined && this.host.hears(event.uri, grant)) this.notify(METHOD.RESOURCE_UPDATED, { uri: event.uri });
       return;
     }
-    if (this.capabilities[event.list]?.listChanged === true) this.notify(LIST_CHANGED[event.list]);
+    if (this.host.capabilities[event.list]?.listChanged === true) this.notify(LIST_CHANGED[event.list]);
   }
 }

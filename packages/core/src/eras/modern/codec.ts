@@ -4,7 +4,7 @@ import type { RequestFrame } from '../../wire/frame';
 import { monotonicMs } from '../../logging/monotonic-ms';
 import type { Admission, Answered, Era, EraHost, ReceiveOptions, RunPlan } from '../era';
 import { modernErrorObject } from './error-object';
-import { listen } from './listen';
+import { listen, reopenListen } from './listen';
 import { META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN } from './meta';
 import { MODERN_METHODS } from './methods';
 import { ModernLink } from './modern-link';
@@ -46,6 +46,8 @@ export const modernEra: Era = {
   methods: MODERN_METHODS,
 
   sessions: false,
+
+  reopen: reopenListen,
 
   errorObject: modernErrorObject,
 
