@@ -1,7 +1,7 @@
-// Bundles @mcpkit/core's compiled JavaScript (dist/, from tsc) into one file, run by the package's
-// build after tsc. A server loads ~90 of core's modules at start-up, each costing Node a path
-// resolution, a stat and a compile-cache lookup (~0.25 ms): one file takes ~20 ms off a stdio
-// server's cold start on Node 24 (docs/stdio.md, "Start-up time").
+// Bundles @mcpkit/core into one file (from its TypeScript sources; compile-cache.js from tsc's
+// dist/), run by the package's build after tsc. A server loads ~90 of core's modules at start-up,
+// each costing Node a path resolution, a stat and a compile-cache lookup (~0.25 ms): one file
+// takes ~20 ms off a stdio server's cold start on Node 24 (docs/stdio.md, "Start-up time").
 //
 //   dist/bundle/core.js       both entry points' modules, once (so `instanceof` holds across them)
 //   dist/bundle/index.js      `@mcpkit/core`            → core.js's index
@@ -30,14 +30,26 @@ mkdirSync(out, { recursive: true });
 
 const common = BUNDLE_OPTIONS;
 
+// From the TypeScript sources, not tsc's CommonJS files: as ES modules, esbuild joins core's modules
+// into one scope, where tsc's output would keep each in a wrapper of its own with a getter per
+// re-exported name. A third less code (555 against 396 kB) for Node to read, compile and keep, and
+// ~10 ms of CPU less to load it on Node 20. esbuild reads the same tsconfig.json (target, class fields).
 buildSync({
   ...common,
   stdin: {
-    contents: "exports.index = require('./index.js');\nexports.transport = require('./transport.js');\n",
-    resolveDir: dist,
-    sourcefile: 'entries.js',
-    loader: 'js',
+    // Each entry's namespace says `__esModule`, as tsc's CommonJS entries did, so that a CommonJS
+    // consumer's `import * as core` (esModuleInterop) takes it as it is.
+    contents: [
+      "import * as index from './index';",
+      "import * as transport from './transport';",
+      "for (const entry of [index, transport]) Object.defineProperty(entry, '__esModule', { value: true });",
+      'export { index, transport };',
+    ].join('\n'),
+    resolveDir: join(__dirname, '..', 'src'),
+    sourcefile: 'entries.ts',
+    loader: 'ts',
   },
+  tsconfig: join(__dirname, '..', 'tsconfig.json'),
   outfile: join(out, 'core.js'),
   // What the entries check before loading the file they find beside them as core's bundle.
   banner: { js: SIGNATURE },

@@ -75,6 +75,34 @@ describe('importing a package changes nothing outside mcpkit', () => {
   });
 });
 
+describe('start-up module loading (plain import)', () => {
+  // A raw @Field({ schema }) part is checked at start-up (a bad one is a DefinitionError); made
+  // of keywords core checks itself, that check needs no ajv (~200 ms of CPU to load it and
+  // compile the 2020-12 meta-schema). ajv loads at the first call, and enforces the part.
+  it('an app whose DTO has a raw @Field({ schema }) part loads no ajv before its first call, and the part holds', () => {
+    const result = run(`
+      const { createApp, Tool, Field } = require(${JSON.stringify(CORE)});
+      const { IsOptional } = require('class-validator');
+      class Input {}
+      IsOptional()(Input.prototype, 'code');
+      Field({ nullable: true, schema: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] } })(Input.prototype, 'code');
+      class Tools { take(input) { return 'code ' + input.code; } }
+      Reflect.defineMetadata('design:paramtypes', [Input], Tools.prototype, 'take');
+      Tool({ description: 'take' })(Tools.prototype, 'take', Object.getOwnPropertyDescriptor(Tools.prototype, 'take'));
+      const app = createApp({ name: 't', version: '1', providers: [Tools] });
+      const ajv = () => Object.keys(require.cache).some((file) => file.includes('/ajv/'));
+      const before = ajv();
+      const client = app.connect({ kind: 'stdio' });
+      const call = (id, code) => client.receive({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'take', arguments: { code } } });
+      const opening = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      Promise.resolve(client.receive(opening))
+        .then(() => Promise.all([call(1, 7), call(2, ''), call(3, null)]))
+        .then((answers) => process.stdout.write(JSON.stringify({ before, after: ajv(), errors: answers.map((answer) => answer?.result?.isError === true) })));
+    `) as { before: boolean; after: boolean; errors: boolean[] };
+    expect(result).toEqual({ before: false, after: true, errors: [false, true, false] });
+  });
+});
+
 describe('start-up module loading (the opt-in)', () => {
   it('an app loads neither class-transformer (no DTO uses its decorators), ajv, fastify, validator.js nor the phone metadata before its first call', () => {
     const loaded = run(`${APP}

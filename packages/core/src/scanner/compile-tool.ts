@@ -4,8 +4,9 @@ import type { ToolOptions } from '../decorators/decorator-options';
 import type { Constructor } from '../metadata/constructor';
 import { isObject } from '../protocol/json-rpc';
 import type { JsonSchema, Tool } from '../protocol/mcp-types';
-import { dtoToJsonSchema } from '../schema/dto-to-json-schema';
+import { buildDtoSchema } from '../schema/dto-to-json-schema';
 import { knownPropertiesPicker } from '../validation/known-properties';
+import { isKnownValidSchema } from '../validation/known-valid-schema';
 import type { InputParser, ValidatorFactory } from '../validation/validator-factory';
 import type { ToolDefinition } from './definitions';
 import { resolveInputDto } from './resolve-input';
@@ -28,9 +29,11 @@ function compileRawSchema(validators: ValidatorFactory, schema: unknown, method:
 
 /**
  * A schema a user wrote, whole or in part, compiles now: a bad $ref or keyword must fail at
- * start-up, not on the first call. `what` names it in the error.
+ * start-up, not on the first call. `what` names it in the error. `parts` (default: the schema)
+ * are what the user wrote in it: when each is known valid without ajv, ajv is not loaded yet.
  */
-function checkNow(validators: ValidatorFactory, schema: JsonSchema, what: string): void {
+function checkNow(validators: ValidatorFactory, schema: JsonSchema, what: string, parts: readonly JsonSchema[] = [schema]): void {
+  if (parts.every(isKnownValidSchema)) return;
   try {
     // ajv checks the schema against its meta-schema as it compiles.
     validators.compile(schema);
@@ -42,9 +45,12 @@ function checkNow(validators: ValidatorFactory, schema: JsonSchema, what: string
   }
 }
 
-/** A DTO's schema with a raw `@Field({ schema })` piece is checked like a raw inputSchema. */
-function checkRawFields(validators: ValidatorFactory, built: { schema: JsonSchema; rawFields: boolean }, dto: Constructor): void {
-  if (built.rawFields) checkNow(validators, built.schema, `The schema of ${dto.name}, with its @Field({ schema }) parts,`);
+/**
+ * A DTO's schema with a raw `@Field({ schema })` piece is checked like a raw inputSchema: the
+ * pieces alone when they are known valid (they refer to nothing), else the whole schema by ajv.
+ */
+function checkRawFields(validators: ValidatorFactory, built: { schema: JsonSchema; rawParts: JsonSchema[] }, dto: Constructor): void {
+  if (built.rawParts.length > 0) checkNow(validators, built.schema, `The schema of ${dto.name}, with its @Field({ schema }) parts,`, built.rawParts);
 }
 
 interface DtoInput {
@@ -65,7 +71,7 @@ function dtoInput(validators: ValidatorFactory, dto: Constructor, strict: boolea
   const slot = strict ? 1 : 0;
   const known = variants[slot];
   if (known !== undefined) return known;
-  const built = dtoToJsonSchema(dto, { strict });
+  const built = buildDtoSchema(dto, { strict });
   checkRawFields(validators, built, dto);
   const input: DtoInput = {
     inputSchema: built.schema,
@@ -158,7 +164,7 @@ function toolOutput(
     return undefined;
   }
   const output = options.output as Constructor;
-  const built = dtoToJsonSchema(output, { strict: options.strictOutput === true });
+  const built = buildDtoSchema(output, { strict: options.strictOutput === true });
   checkRawFields(validators, built, output);
   const { schema } = built;
   return { schema, check: validators.valueChecker(schema, true), pick: options.strictOutput === true ? knownPropertiesPicker(schema) : undefined };

@@ -47,7 +47,7 @@ interface ObjectParts {
 
 class SchemaBuilder implements PropertyContext {
   needsClassValidator = false;
-  rawFields = false;
+  readonly rawParts: JsonSchema[] = [];
   /** What each DTO's instances need: declared properties, conversions, defaults. */
   readonly plans = new Map<Constructor, InstancePlan>();
   private readonly stack: Constructor[] = [];
@@ -138,9 +138,9 @@ class SchemaBuilder implements PropertyContext {
       needsClassValidator: () => (this.needsClassValidator = true),
       constraint: (constraint, mapped) => this.note(mapped ? this.mapped : this.unmapped, dto, name, constraint),
     });
-    if (field?.schema !== undefined) this.rawFields = true;
     const { schema, conversion, each } = propertySchema(this, dto, name, plan, field);
     parts.properties[name] = schema;
+    if (field?.schema !== undefined) this.rawParts.push(schema);
     if (conversion) parts.converted.push({ key: name, each, conversion });
     if (field?.default !== undefined) {
       checkDefault(dto, name, field.default, sample, schema);
@@ -184,6 +184,21 @@ class SchemaBuilder implements PropertyContext {
  * const { schema } = dtoToJsonSchema(CreateNoteInput);
  */
 export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}): DtoSchema {
+  const { rawParts: _rawParts, ...built } = buildDtoSchema(dto, options);
+  return built;
+}
+
+/** What the scanner builds of a DTO: its {@link DtoSchema}, and its raw parts to check. */
+export interface BuiltDtoSchema extends DtoSchema {
+  /**
+   * The schemas of the properties that carry a raw `@Field({ schema })`, with what the decorators
+   * and the other `@Field` options add to them: the parts of `schema` a user wrote.
+   */
+  rawParts: JsonSchema[];
+}
+
+/** {@link dtoToJsonSchema}, with the raw parts the scanner checks at start-up. @internal */
+export function buildDtoSchema(dto: Constructor, options: DtoSchemaOptions = {}): BuiltDtoSchema {
   const builder = new SchemaBuilder(options);
   const schema = builder.root(dto);
   return {
@@ -191,6 +206,7 @@ export function dtoToJsonSchema(dto: Constructor, options: DtoSchemaOptions = {}
     needsClassValidator: builder.needsClassValidator,
     instantiate: buildInstantiator(dto, builder.plans),
     schemaChecked: builder.schemaChecked(),
-    rawFields: builder.rawFields,
+    rawFields: builder.rawParts.length > 0,
+    rawParts: builder.rawParts,
   };
 }
