@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { Pool } from 'undici';
 
 export type Message = Record<string, unknown>;
 
@@ -145,6 +146,52 @@ export class HttpRpc implements RpcClient {
 
   async close(): Promise<void> {
     this.agent.destroy();
+  }
+}
+
+/**
+ * The same calls through undici (the HTTP client of Node's `fetch`, and of most Node MCP
+ * clients): one session, requests spread over a pool of at most `connections` keep-alive
+ * connections, one request at a time on each (undici's default, no pipelining).
+ */
+export class UndiciRpc implements RpcClient {
+  private next = 1;
+  private session: string | undefined;
+  private readonly pool: Pool;
+  private readonly path: string;
+
+  constructor(url: string, connections: number) {
+    const { origin, pathname } = new URL(url);
+    this.path = pathname;
+    this.pool = new Pool(origin, { connections, pipelining: 1 });
+  }
+
+  call(method: string, params?: Message): Promise<Message> {
+    return this.post({ jsonrpc: '2.0', id: this.next++, method, params }).then((answer) => answer!);
+  }
+
+  notify(method: string): Promise<unknown> {
+    return this.post({ jsonrpc: '2.0', method });
+  }
+
+  private async post(message: Message): Promise<Message | undefined> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    };
+    if (this.session) headers['mcp-session-id'] = this.session;
+    const response = await this.pool.request({ path: this.path, method: 'POST', headers, body: JSON.stringify(message) });
+    const text = await response.body.text();
+    const sid = response.headers['mcp-session-id'];
+    if (typeof sid === 'string') this.session = sid;
+    if (response.statusCode === 202) return undefined;
+    const contentType = response.headers['content-type'];
+    return answerIn(text, typeof contentType === 'string' ? contentType : undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
   }
 }
 

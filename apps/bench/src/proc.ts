@@ -4,11 +4,25 @@ import { connect, createServer } from 'node:net';
 // Linux reports CPU time in clock ticks of 1/100 s (USER_HZ).
 const TICK_US = 10_000;
 
-/** User + system CPU time of a process, in µs (from /proc: the least noisy figure). */
-export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User + system CPU time in µs of one `stat` file of /proc. */
+function statMicros(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+/**
+ * User + system CPU time of a process, in µs (from /proc: the least noisy figure). It is the
+ * whole process: `/proc/<pid>/stat` adds up every thread (the main one, V8's garbage collector
+ * and compiler threads, libuv's pool), those that ended too.
+ */
+export function cpuMicros(pid: number): number {
+  return statMicros(`/proc/${pid}/stat`);
+}
+
+/** User + system CPU time of a process's main thread alone (the event loop), in µs. */
+export function mainThreadCpuMicros(pid: number): number {
+  return statMicros(`/proc/${pid}/task/${pid}/stat`);
 }
 
 /** Resident memory of a process, in MB. */

@@ -62,11 +62,27 @@ export function renderMarkdown(results: Record<string, unknown>): string {
       );
     }
   }
+  // HTTP clients (#27): the same session echo from Node's http client and from an undici pool.
+  type ClientRow = { callsPerSecond: number; cpuUsPerCall: number; mainThreadCpuUsPerCall?: number };
+  const httpClients = results.httpClients as Record<string, Record<string, ClientRow>> | undefined;
+  if (httpClients) {
+    if (lines.length > 0) lines.push('');
+    lines.push(
+      '| HTTP client (session, echo, 16 in flight) | server | calls/s | CPU µs/call | main thread µs/call | CPU vs raw |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
+    for (const [client, rows] of Object.entries(httpClients)) {
+      for (const [server, row] of Object.entries(rows))
+        lines.push(
+          `| ${client} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${row.mainThreadCpuUsPerCall ?? '–'} | ${rows.raw ? ratio(row.cpuUsPerCall, rows.raw.cpuUsPerCall) : '–'} |`,
+        );
+    }
+  }
   type Memory = Record<string, { idleMb: number; after20kMb: number }>;
   const cold = results.coldStartMs as Record<string, number>;
   const memory = results.memory as Memory;
   const list = results.toolsList505P50Ms as Record<string, number> | undefined;
-  // A `--only logging`, `--only auth` or `--only scale-out` run has nothing else.
+  // A `--only logging`, `--only auth`, `--only scale-out` or `--only http-clients` run has nothing else.
   if (!cold) return lines.join('\n');
   if (lines.length > 0) lines.push('');
   lines.push(

@@ -5,13 +5,15 @@
 // configuration and with OpenTelemetry on, interleaved, stdio and HTTP: ~3 minutes),
 // --only auth (echo at 16 in flight: plain, behind @RequireScopes and a guard, and JWT-verified
 // on HTTP, beside the testbed's echo, interleaved: ~3 minutes), --only scale-out (HTTP with a
-// session, its sessions in memory and on Redis: ~2 minutes; needs redis-server).
+// session, its sessions in memory and on Redis: ~2 minutes; needs redis-server), --only
+// http-clients (HTTP echo at 16 in flight in one session, from Node's http client and from an
+// undici pool, raw and mcpkit at warn and in its default configuration, interleaved: ~4 minutes).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HttpRpc, spawnServer, stopAllServers, StdioRpc, type Message, type RpcClient } from './clients';
+import { HttpRpc, spawnServer, stopAllServers, StdioRpc, UndiciRpc, type Message, type RpcClient } from './clients';
 import { BAD_VALIDATE, callFor, type Workload } from './payloads';
-import { cpuMicros, freePort, rssMb, waitForPort } from './proc';
+import { cpuMicros, freePort, mainThreadCpuMicros, rssMb, waitForPort } from './proc';
 import { otlpSink } from './otlp-sink';
 import { renderMarkdown } from './report';
 import { startBenchRedis } from './redis-server';
@@ -33,9 +35,8 @@ const smoke = process.argv.includes('--smoke');
 const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const OUT = flag('--out');
 const ONLY = flag('--only');
-if (ONLY !== undefined && ONLY !== 'startup' && ONLY !== 'logging' && ONLY !== 'auth' && ONLY !== 'scale-out') {
-  throw new Error(`--only takes "startup", "logging", "auth" or "scale-out", not "${ONLY}"`);
-}
+const ONLY_MODES = ['startup', 'logging', 'auth', 'scale-out', 'http-clients'];
+if (ONLY !== undefined && !ONLY_MODES.includes(ONLY)) throw new Error(`--only takes ${ONLY_MODES.map((mode) => `"${mode}"`).join(', ')}, not "${ONLY}"`);
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
 // The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves
@@ -72,7 +73,16 @@ function node24(): { bin: string; version: string } {
   return { bin, version: spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() };
 }
 
-async function start(server: ServerName, transport: Transport, env: NodeJS.ProcessEnv = {}, node = process.execPath): Promise<Started> {
+/** The HTTP client of a figure: Node's own (an Agent, one socket per request in flight) or an undici pool. */
+export type HttpClientName = 'node:http' | 'undici';
+
+async function start(
+  server: ServerName,
+  transport: Transport,
+  env: NodeJS.ProcessEnv = {},
+  node = process.execPath,
+  httpClient: HttpClientName = 'node:http',
+): Promise<Started> {
   const modern = MODERN.has(transport);
   if (transport === 'stdio' || transport === 'stdio-2026') {
     const child = spawnServer([SCRIPTS[server], 'stdio'], env, node);
@@ -98,7 +108,11 @@ async function start(server: ServerName, transport: Transport, env: NodeJS.Proce
   await waitForPort(port);
   // The auth rows' server wants a bearer token: any for a fixed caller, its own JWT for jwtVerifier.
   const token = env.BENCH_AUTH === 'jwt' ? await benchToken(env.AS_PORT!) : env.BENCH_AUTH === 'fixed' ? 'fixed' : undefined;
-  const client = new HttpRpc(`http://127.0.0.1:${port}/mcp`, modern, token === undefined ? {} : { authorization: `Bearer ${token}` });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const client =
+    httpClient === 'undici'
+      ? new UndiciRpc(url, HTTP_CLIENT_CONNECTIONS)
+      : new HttpRpc(url, modern, token === undefined ? {} : { authorization: `Bearer ${token}` });
   if (!modern) {
     await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
     await client.notify('notifications/initialized');
@@ -132,6 +146,8 @@ interface Measurement {
   p50Ms: number;
   p99Ms: number;
   cpuUsPerCall: number;
+  /** The main thread's share of `cpuUsPerCall` (the rest: V8's and libuv's threads). */
+  mainThreadCpuUsPerCall?: number;
 }
 
 /** `count` verified calls with `concurrency` in flight. */
@@ -139,6 +155,7 @@ async function measure(started: Started, workload: Workload, concurrency: number
   const latencies: number[] = [];
   let next = 0;
   const cpuBefore = cpuMicros(started.pid);
+  const mainBefore = mainThreadCpuMicros(started.pid);
   const begin = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -154,12 +171,14 @@ async function measure(started: Started, workload: Workload, concurrency: number
   );
   const elapsed = (performance.now() - begin) / 1000;
   const cpu = cpuMicros(started.pid) - cpuBefore;
+  const main = mainThreadCpuMicros(started.pid) - mainBefore;
   latencies.sort((a, b) => a - b);
   return {
     callsPerSecond: Math.round(count / elapsed),
     p50Ms: round(latencies[Math.floor(latencies.length * 0.5)]),
     p99Ms: round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]),
     cpuUsPerCall: round(cpu / count),
+    mainThreadCpuUsPerCall: round(main / count),
   };
 }
 
@@ -228,6 +247,7 @@ async function callFigures(results: Record<string, unknown>): Promise<void> {
   results.logging = await loggingFigures(ROUNDS + 1);
   results.auth = await authFigures(ROUNDS + 1);
   results.scaleOut = await scaleOutFigures(ROUNDS + 1);
+  results.httpClients = await httpClientFigures(HTTP_CLIENT_ROUNDS);
 }
 
 // The cost of mcpkit's one info line per request (the matrix runs at LOG_LEVEL=warn), and the
@@ -297,6 +317,37 @@ async function authFigures(rounds: number): Promise<Record<string, Record<string
   return byTransport;
 }
 
+// The same HTTP echo from two clients (#27): Node's http client (an Agent: a socket per request
+// in flight), and an undici pool of keep-alive connections (the client under Node's fetch and most
+// MCP clients), both sending `Accept: application/json, text/event-stream` in one session, 16 in
+// flight; raw, mcpkit at warn and mcpkit in its default configuration, interleaved, more rounds
+// than the other tables (an HTTP figure on a loaded 2-core machine moves by ±20% between rounds).
+const HTTP_CLIENT_CONNECTIONS = 16;
+const HTTP_CLIENT_ROUNDS = smoke ? 1 : 5;
+const HTTP_CLIENTS: HttpClientName[] = ['node:http', 'undici'];
+const HTTP_CLIENT_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv]> = [
+  ['raw', 'raw', {}],
+  ['mcpkit', 'mcpkit', {}],
+  ['mcpkit (default config)', 'mcpkit', { LOG_LEVEL: undefined }],
+];
+
+async function httpClientFigures(rounds: number): Promise<Record<string, Record<string, Measurement>>> {
+  const runs: Record<string, Measurement[]> = {};
+  for (let pass = 0; pass < rounds; pass++) {
+    for (const client of HTTP_CLIENTS) {
+      for (const [row, server, env] of HTTP_CLIENT_ROWS) {
+        const target = await start(server, 'http', env, process.execPath, client);
+        if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS.http / 10);
+        (runs[`${row}|${client}`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS.http));
+        await target.stop();
+      }
+    }
+  }
+  const byClient: Record<string, Record<string, Measurement>> = {};
+  for (const [key, figure] of Object.entries(medians(runs))) (byClient[key.split('|')[1]] ??= {})[key.split('|')[0]] = figure;
+  return byClient;
+}
+
 // Scale-out (#16): HTTP with a session, its sessions in memory (the default) and on Redis
 // (@mcpkit/redis: sessions, resumable streams and routing in a redis-server the bench starts on a
 // free loopback port and stops by PID), what a handshake-era call costs when any instance may
@@ -356,6 +407,7 @@ function medians(throughput: Record<string, Measurement[]>): Record<string, Meas
         p50Ms: median(runs.map((r) => r.p50Ms)),
         p99Ms: median(runs.map((r) => r.p99Ms)),
         cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)),
+        mainThreadCpuUsPerCall: median(runs.map((r) => r.mainThreadCpuUsPerCall ?? NaN)),
       },
     ]),
   );
@@ -437,6 +489,8 @@ async function main(): Promise<void> {
     results.auth = await authFigures(smoke ? 1 : 3);
   } else if (ONLY === 'scale-out') {
     results.scaleOut = await scaleOutFigures(smoke ? 1 : 3);
+  } else if (ONLY === 'http-clients') {
+    results.httpClients = await httpClientFigures(HTTP_CLIENT_ROUNDS);
   } else {
     await callFigures(results);
     await startupFigures(results);

@@ -33,3 +33,26 @@ describe('the scale-out table', () => {
     ]);
   });
 });
+
+describe('the HTTP clients table', () => {
+  it('puts each client’s rows together, with the main thread’s share and CPU against raw of the same client', () => {
+    const figure = (cpuUsPerCall: number, mainThreadCpuUsPerCall: number) => ({
+      callsPerSecond: 1000,
+      p50Ms: 1,
+      p99Ms: 2,
+      cpuUsPerCall,
+      mainThreadCpuUsPerCall,
+    });
+    const markdown = renderMarkdown({
+      httpClients: { 'node:http': { raw: figure(50, 40), mcpkit: figure(70, 55) }, undici: { raw: figure(40, 30), mcpkit: figure(60, 45) } },
+    });
+    expect(markdown.split('\n')).toEqual([
+      '| HTTP client (session, echo, 16 in flight) | server | calls/s | CPU µs/call | main thread µs/call | CPU vs raw |',
+      '| --- | --- | --- | --- | --- | --- |',
+      '| node:http | raw | 1000 | 50 | 40 | 1.00× |',
+      '| node:http | mcpkit | 1000 | 70 | 55 | 1.40× |',
+      '| undici | raw | 1000 | 40 | 30 | 1.00× |',
+      '| undici | mcpkit | 1000 | 60 | 45 | 1.50× |',
+    ]);
+  });
+});

@@ -31,6 +31,15 @@ function watch(socket: NonNullable<IncomingMessage['socket']>, listener: () => v
 export function onClientGone(req: IncomingMessage, res: ServerResponse, listener: () => void): void {
   const socket = req.socket;
   const alive = socket !== null && !socket.destroyed;
+  // The common case: the response already holds the request's socket (nothing queued before it
+  // on the connection), so the socket closing closes the response, and its 'close' is enough:
+  // one listener, no watch on the socket.
+  if (alive && res.socket === socket) {
+    res.once('close', () => {
+      if (!res.writableFinished) listener();
+    });
+    return;
+  }
   let done = false;
   const settle = (): void => {
     done = true;

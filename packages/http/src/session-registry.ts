@@ -195,6 +195,17 @@ export class SessionRegistry {
   }
 
   /**
+   * The session `id` held for the caller when it is live here and no store is shared (a single
+   * instance's every session): found without a promise. Undefined otherwise: `acquire` decides.
+   */
+  acquireLive(id: string): LiveSession | undefined {
+    if (this.shared) return undefined;
+    const local = this.live.get(id);
+    local?.enter();
+    return local;
+  }
+
+  /**
    * The session with this id, live here or rebuilt from the store, held for the caller (who
    * leaves it when done): held at once, so nothing can evict it before the caller uses it.
    * Undefined when no such session exists; `AtCapacity` when it exists in the shared store but

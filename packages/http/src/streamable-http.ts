@@ -105,7 +105,7 @@ export class StreamableHttpEndpoint {
     if (!this.registry) return this.withoutSessions(request, version, message, era);
 
     const fresh = isInitializeRequest(message);
-    const session = await this.postSession(request, message, fresh);
+    const session = (fresh ? undefined : this.liveSession(request)) ?? (await this.postSession(request, message, fresh));
     if (!('connection' in session)) return session;
     // The session is held (busy) until this POST is answered or its client goes.
     let held = true;
@@ -129,6 +129,19 @@ export class StreamableHttpEndpoint {
       ? this.options.app.connect(transport, { sessionless: true })
       : this.options.app.connect(transport, { sessionless: true, restore: { client: sessionlessClient(version) } });
     return this.dispatch(request, connection, undefined, message, false, era);
+  }
+
+  /**
+   * The common case found without a promise: the caller's own session, live on this instance
+   * with no shared store, held. Undefined for anything else (no id, an unknown id, another
+   * subject's session, a shared store): `postSession` then decides and answers.
+   */
+  private liveSession(request: HttpRequest): LiveSession | undefined {
+    const id = headerValue(request.headers['mcp-session-id']);
+    const session = id === undefined ? undefined : this.registry!.acquireLive(id);
+    if (session === undefined || session.principal === principalOf(request.auth)) return session;
+    session.leave();
+    return undefined;
   }
 
   /** The session a POST runs in, held: a new one for an initialize, else the one its `Mcp-Session-Id` names; else the error to answer. */

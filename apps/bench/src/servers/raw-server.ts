@@ -1,7 +1,9 @@
 // The practical limit of Node for this surface: framing, JSON.parse, a method switch,
-// hand-written checks for `validate`, JSON.stringify. Nothing more, nothing less.
+// hand-written checks for `validate`, JSON.stringify. Nothing more, nothing less: on HTTP that
+// includes what the transport requires of every POST (path, method, Host and Origin, Accept,
+// Content-Type, protocol version, a bounded body) and a Content-Length on every answer.
 // Run: node raw-server.js stdio | http   (MCP_HTTP_MODE=stateful|stateless, PORT, HOST, TOOLS)
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 
 type Json = Record<string, unknown>;
@@ -157,41 +159,74 @@ function parse(text: string): Json | Json[] {
   }
 }
 
+/** A JSON-RPC error answer with its HTTP status, its length given (no chunked encoding). */
+function answerError(response: ServerResponse, status: number, code: number, message: string, id: unknown = null): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+const SERVED_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '2026-07-28']);
+const isJson = (contentType: string | undefined) => contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
+const acceptsBoth = (accept: string | undefined) =>
+  accept !== undefined && (accept.includes('*/*') || (accept.includes('application/json') && accept.includes('text/event-stream')));
+
+/**
+ * What the transport requires of every POST before its body is served, as mcpkit checks it: the
+ * path and method, a loopback Host and Origin (DNS rebinding), Accept, Content-Type, a served
+ * Mcp-Protocol-Version, a bounded body. An error was answered when it returns false.
+ */
+function admitted(request: IncomingMessage, response: ServerResponse, hosts: ReadonlySet<string>): boolean {
+  if (request.url !== '/mcp') return (answerError(response, 404, -32600, 'Not found'), false);
+  if (request.method !== 'POST') return ((response.setHeader('allow', 'POST'), answerError(response, 405, -32600, 'Method not allowed')), false);
+  const origin = request.headers.origin;
+  if (!hosts.has(request.headers.host ?? '') || (origin !== undefined && !hosts.has(origin.replace(/^https?:\/\//, ''))))
+    return (answerError(response, 403, -32600, 'Forbidden host or origin'), false);
+  if (!acceptsBoth(request.headers.accept)) return (answerError(response, 406, -32600, 'Not acceptable'), false);
+  if (!isJson(request.headers['content-type'])) return (answerError(response, 415, -32600, 'Unsupported media type'), false);
+  const version = request.headers['mcp-protocol-version'];
+  if (version !== undefined && !SERVED_VERSIONS.has(version as string)) return (answerError(response, 400, -32600, 'Unsupported protocol version'), false);
+  if (Number(request.headers['content-length'] ?? 0) > MAX_BODY) return (answerError(response, 413, -32600, 'Body too large'), false);
+  return true;
+}
+
 if (process.argv[2] === 'http') {
   const stateful = process.env.MCP_HTTP_MODE !== 'stateless';
   const sessions = new Set<string>();
+  const port = Number(process.env.PORT ?? 3000);
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const server = createServer((request, response) => {
+    if (!admitted(request, response, hosts)) return;
     let body = '';
     request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
+    request.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > MAX_BODY) request.destroy();
+    });
     request.on('end', () => {
       const message = parse(body) as Json;
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const headers: Record<string, string | number> = { 'content-type': 'application/json' };
       const modern = request.headers['mcp-protocol-version'] === '2026-07-28' || modernVersion((message.params ?? {}) as Json) !== undefined;
       if (modern) {
         const mismatch = headerMismatch(request.headers, message);
-        if (mismatch) {
-          response
-            .writeHead(400, headers)
-            .end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32020, message: `${mismatch} header mismatch` } }));
-          return;
-        }
+        if (mismatch) return answerError(response, 400, -32020, `${mismatch} header mismatch`, message.id ?? null);
       } else if (stateful) {
         if (message.method === 'initialize') {
           const sid = randomUUID();
           sessions.add(sid);
           headers['mcp-session-id'] = sid;
         } else if (!sessions.has(request.headers['mcp-session-id'] as string)) {
-          response.writeHead(404, headers).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Session not found"}}');
-          return;
+          return answerError(response, 404, -32600, 'Session not found');
         }
       }
       const answer = 'error' in message ? message : handle(message);
-      if (answer === undefined) response.writeHead(202).end();
-      else response.writeHead(200, headers).end(JSON.stringify(answer));
+      if (answer === undefined) return void response.writeHead(202, { 'content-length': 0 }).end();
+      const text = JSON.stringify(answer);
+      headers['content-length'] = Buffer.byteLength(text);
+      response.writeHead(200, headers).end(text);
     });
   });
-  server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1', () => {
+  server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     const address = server.address() as { port: number };
     process.stderr.write(`raw testbed listening on http://127.0.0.1:${address.port}/mcp\n`);
   });
