@@ -1,3 +1,5 @@
+import { AJV_FORMAT_NAMES } from '../schema/check-field-options';
+
 /**
  * Whether a schema a user wrote is valid JSON Schema 2020-12 for ajv, told without loading ajv:
  * true only when every keyword in it is one whose rules this file checks exactly as the
@@ -19,12 +21,6 @@ type Rule = (value: unknown, depth: number) => boolean;
 // Deeper than any hand-written schema; past it (or in a cycle) ajv decides.
 const MAX_DEPTH = 32;
 const SIMPLE_TYPES: ReadonlySet<unknown> = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
-// ajv-formats' formats (its `formatNames`): an unknown format would make ajv log a warning.
-const FORMATS: ReadonlySet<unknown> = new Set([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email',
-  'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte',
-  'int32', 'int64', 'float', 'double', 'password', 'binary',
-]); // prettier-ignore
 // ajv-formats' `regex` format, which the meta-schema asks of `pattern`, refuses `\Z`.
 const Z_ANCHOR = /[^\\]\\Z/;
 
@@ -73,7 +69,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   maxLength: isCount,
   minLength: isCount,
   pattern: isPattern,
-  format: (value) => FORMATS.has(value),
+  // ajv-formats' formats: an unknown one would make ajv log a warning.
+  format: (value) => typeof value === 'string' && AJV_FORMAT_NAMES.has(value),
   maxItems: isCount,
   minItems: isCount,
   uniqueItems: isBoolean,
