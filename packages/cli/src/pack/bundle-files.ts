@@ -32,7 +32,8 @@ function filesOf(dir: string, at: string, out: ZipEntry[]): void {
       : readdirSync(dir);
   const walk = (path: string): void => {
     const name = path.split(sep).pop()!;
-    if (SKIPPED.has(name)) return;
+    // TypeScript's incremental build info is the build's cache, not the package.
+    if (SKIPPED.has(name) || name.endsWith('.tsbuildinfo')) return;
     const full = join(dir, path);
     const stat = statSync(full);
     if (stat.isDirectory()) for (const child of readdirSync(full)) walk(join(path, child));
