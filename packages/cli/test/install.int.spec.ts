@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { RawStdioClient } from '@mcpkit/testing';
 import { parse } from 'jsonc-parser';
 import { CliError } from '../src/cli-error';
 import { installServer, uninstallServer } from '../src/commands/install';
@@ -168,5 +169,28 @@ describe('mcpkit install, the installed command line, mcpkit uninstall', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^error .*mcp_config\.json is not a configuration this command can edit: .* at line 1, column \d+\nhint {2}Fix the file/);
     expect(readFileSync(file, 'utf8')).toBe('{ "mcpServers": { ');
+  });
+});
+
+describe('mcpkit start and mcpkit config with --env and -- args', () => {
+  it('start: the app module loads with the environment and arguments given, and no argument of mcpkit', async () => {
+    const args = [CLI, 'start', INPUT_APP, '--env', 'INPUT_APP_GREETING=hi', '--env', 'UNUSED=a=b', '--', 'one', '--stdio', '--'];
+    const server = RawStdioClient.spawn(process.execPath, args, { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      await server.initialize();
+      const answer = await server.request('tools/call', { name: 'server_input', arguments: {} });
+      expect(JSON.parse((answer.result as { content: Array<{ text: string }> }).content[0].text)).toEqual({ args: ['one', '--stdio', '--'], greeting: 'hi' });
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('config: carries them into the snippet, and refuses them with --http', async () => {
+    const printed = await mcpkit(['config', '--client', 'cursor', INPUT_APP, '--env', 'INPUT_APP_GREETING=hi', '--', '/srv/a b'], __dirname);
+    expect(JSON.parse(printed.stdout)).toEqual({
+      mcpServers: { 'input-app': { command: process.execPath, args: [CLI, 'start', INPUT_APP, '--stdio', '--', '/srv/a b'], env: { INPUT_APP_GREETING: 'hi' } } },
+    });
+    const refused = await mcpkit(['config', '--client', 'cursor', '--http', 'http://127.0.0.1:3000/mcp', '--name', 'x', '--', '/srv'], __dirname);
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('error --env and -- <args> are for a server the client launches') });
   });
 });
