@@ -37,7 +37,7 @@ function exportOption(): Option {
 
 /** `--env K=V`, repeatable: the server's environment. */
 function envOption(): Option {
-  return new Option('--env <name=value>', "set an environment variable of the server (repeatable); its arguments go after --").argParser(collectEnv);
+  return new Option('--env <name=value>', 'set an environment variable of the server (repeatable); its arguments go after --').argParser(collectEnv);
 }
 
 // `-- <server args…>` ends the command line of start, dev, config and install: taken off here,
@@ -121,7 +121,10 @@ program
   .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
   .addOption(exportOption())
   .addOption(envOption())
-  .addHelpText('after', '\nExamples:\n  mcpkit dev            # as the command of your MCP client\n  mcpkit dev --http --port 3000\n  mcpkit dev --env NOTES_DB=/tmp/notes.db -- /srv/notes')
+  .addHelpText(
+    'after',
+    '\nExamples:\n  mcpkit dev            # as the command of your MCP client\n  mcpkit dev --http --port 3000\n  mcpkit dev --env NOTES_DB=/tmp/notes.db -- /srv/notes',
+  )
   .action((entry: string | undefined, options) => run(() => commands.dev().dev(entry, { ...options, args: serverArgs })));
 
 program
@@ -237,7 +240,12 @@ program
 function clientFileOptions(command: Command): Command {
   return command
     .requiredOption('--client <client>', CLIENTS.join(' | '))
-    .addOption(new Option('--scope <scope>', 'user (all projects) or project (the file in this folder), where the client has both (default user)').choices(['user', 'project']))
+    .addOption(
+      new Option('--scope <scope>', 'user (all projects) or project (the file in this folder), where the client has both (default user)').choices([
+        'user',
+        'project',
+      ]),
+    )
     .option('--config-file <file>', "edit this file instead of the client's own");
 }
 

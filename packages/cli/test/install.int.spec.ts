@@ -188,7 +188,9 @@ describe('mcpkit start and mcpkit config with --env and -- args', () => {
   it('config: carries them into the snippet, and refuses them with --http', async () => {
     const printed = await mcpkit(['config', '--client', 'cursor', INPUT_APP, '--env', 'INPUT_APP_GREETING=hi', '--', '/srv/a b'], __dirname);
     expect(JSON.parse(printed.stdout)).toEqual({
-      mcpServers: { 'input-app': { command: process.execPath, args: [CLI, 'start', INPUT_APP, '--stdio', '--', '/srv/a b'], env: { INPUT_APP_GREETING: 'hi' } } },
+      mcpServers: {
+        'input-app': { command: process.execPath, args: [CLI, 'start', INPUT_APP, '--stdio', '--', '/srv/a b'], env: { INPUT_APP_GREETING: 'hi' } },
+      },
     });
     const refused = await mcpkit(['config', '--client', 'cursor', '--http', 'http://127.0.0.1:3000/mcp', '--name', 'x', '--', '/srv'], __dirname);
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('error --env and -- <args> are for a server the client launches') });

@@ -35,7 +35,8 @@ function shellWord(word: string): string {
 }
 
 const NOTES: Record<ClientName, string> = {
-  'claude-desktop': 'In claude_desktop_config.json: ~/Library/Application Support/Claude/ (macOS), %APPDATA%\\Claude\\ (Windows); mcpkit install --client claude-desktop writes it.',
+  'claude-desktop':
+    'In claude_desktop_config.json: ~/Library/Application Support/Claude/ (macOS), %APPDATA%\\Claude\\ (Windows); mcpkit install --client claude-desktop writes it.',
   'claude-code': '',
   cursor: 'In .cursor/mcp.json (this project) or ~/.cursor/mcp.json (all projects); mcpkit install --client cursor writes it.',
   vscode: 'In .vscode/mcp.json (this workspace) or your user mcp.json; mcpkit install --client vscode writes it.',

@@ -51,7 +51,11 @@ function writeConfig(path: string, text: string): string | undefined {
 /** A file the client would not read either is never written: the error says where it is wrong. */
 function refuse(path: string, error: unknown): never {
   if (!(error instanceof JsonFileError)) throw error;
-  throw new CliError(`${path} is not a configuration this command can edit: ${error.message}`, 'Fix the file (or move it away), then run this again; it was left as it was.', EXIT.FAILURE);
+  throw new CliError(
+    `${path} is not a configuration this command can edit: ${error.message}`,
+    'Fix the file (or move it away), then run this again; it was left as it was.',
+    EXIT.FAILURE,
+  );
 }
 
 /** What `installServer` did, and where the file as it was is kept (when it was written). */

@@ -7,7 +7,12 @@ export type ClientName = (typeof CLIENTS)[number];
 /** Where a client's configuration lives: `user` (all projects) or `project` (this folder's). */
 export type InstallScope = 'user' | 'project';
 
-/** A server as a client launches it (stdio) or reaches it (HTTP). */
+/**
+ * A server as a client launches it (stdio, with its environment) or reaches it (HTTP).
+ *
+ * @example
+ * configSnippet('cursor', { name: 'notes', command: '/usr/bin/node', args: ['server.js', '/srv/notes'], env: { NOTES_DB: '/tmp/notes.db' } });
+ */
 export type ClientServer = { name: string; command: string; args: string[]; env?: Record<string, string> } | { name: string; url: string };
 
 /** Where the clients' files are: the machine's facts, passed in so a test can give others. */
@@ -82,7 +87,10 @@ export const CLIENT_FILES: Record<ClientName, ClientFile> = {
     key: 'servers',
     comments: true,
     defaultScope: 'user',
-    paths: { user: (place) => joiner(place)(appDataDir(place), 'Code', 'User', 'mcp.json'), project: (place) => joiner(place)(place.cwd, '.vscode', 'mcp.json') },
+    paths: {
+      user: (place) => joiner(place)(appDataDir(place), 'Code', 'User', 'mcp.json'),
+      project: (place) => joiner(place)(place.cwd, '.vscode', 'mcp.json'),
+    },
   },
   windsurf: {
     label: 'Windsurf',

@@ -6,7 +6,11 @@ const ENTRY = { command: '/usr/bin/node', args: ['cli.js', 'start', 'app.js', '-
 
 describe('setServer and deleteServer: the other bytes stay as they were', () => {
   it.each([
-    ['two-space JSON with others', '{\n  "mcpServers": {\n    "other": { "command": "x" },\n    "more": {"command":"y","args":[]}\n  },\n  "theme": "dark"\n}\n', JSON_ONLY],
+    [
+      'two-space JSON with others',
+      '{\n  "mcpServers": {\n    "other": { "command": "x" },\n    "more": {"command":"y","args":[]}\n  },\n  "theme": "dark"\n}\n',
+      JSON_ONLY,
+    ],
     ['tabs and CRLF', '{\r\n\t"mcpServers": {\r\n\t\t"other": {\r\n\t\t\t"command": "x"\r\n\t\t}\r\n\t}\r\n}\r\n', JSON_ONLY],
     ['an empty mcpServers', '{\n  "mcpServers": {}\n}\n', JSON_ONLY],
     [

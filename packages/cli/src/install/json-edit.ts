@@ -70,7 +70,9 @@ function insertMember(text: string, object: Node, name: string, value: unknown):
   const close = object.offset + object.length - 1;
   const member = `${eol}${inner}${JSON.stringify(name)}: ${render(value, inner, unit, eol)}`;
   // An empty object with only blanks inside is laid out anew; one holding comments keeps them after the member.
-  return /^\s*$/.test(text.slice(open, close)) ? `${text.slice(0, open)}${member}${eol}${outer}${text.slice(close)}` : `${text.slice(0, open)}${member}${text.slice(open)}`;
+  return /^\s*$/.test(text.slice(open, close))
+    ? `${text.slice(0, open)}${member}${eol}${outer}${text.slice(close)}`
+    : `${text.slice(0, open)}${member}${text.slice(open)}`;
 }
 
 /** Where the line break before `offset` starts, when only blanks stand between them; else `offset`. */
@@ -83,7 +85,7 @@ function lineBreakBefore(text: string, offset: number): number {
 
 /** The next character after `from` that is not blank or inside a comment (comments are skipped). */
 function nextSignificant(text: string, from: number): number {
-  for (let at = from; at < text.length; ) {
+  for (let at = from; at < text.length;) {
     if (/\s/.test(text[at])) at++;
     else if (text.startsWith('//', at)) at = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
     else if (text.startsWith('/*', at)) at = text.indexOf('*/', at + 2) < 0 ? text.length : text.indexOf('*/', at + 2) + 2;
