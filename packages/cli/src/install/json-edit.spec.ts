@@ -19,6 +19,7 @@ describe('setServer and deleteServer: the other bytes stay as they were', () => 
       JSONC,
     ],
     ['a one-line file', '{"mcpServers":{"other":{"command":"x"}},"z":1}', JSON_ONLY],
+    ['a byte order mark', '\uFEFF{\n  "servers": {\n    "other": { "type": "stdio", "command": "x" }\n  }\n}\n', JSONC],
   ])('%s: add then remove gives the same bytes back', (_, before, syntax) => {
     const container = before.includes('"servers"') ? 'servers' : 'mcpServers';
     const added = setServer(before, container, 'notes', ENTRY, syntax);

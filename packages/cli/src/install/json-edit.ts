@@ -115,6 +115,9 @@ function removeMember(text: string, object: Node, property: Node): string {
   return text.slice(0, comma) + text.slice(comma + 1, from) + text.slice(end);
 }
 
+/** A leading byte order mark (an editor on Windows may write one): kept, and not read as JSON. */
+const byteOrderMark = (text: string): string => (text.startsWith('\uFEFF') ? '\uFEFF' : '');
+
 /** What `setServer` did. */
 export type SetOutcome = 'added' | 'replaced' | 'unchanged';
 
@@ -125,6 +128,12 @@ export type SetOutcome = 'added' | 'replaced' | 'unchanged';
  * @throws JsonFileError when the text does not parse as `syntax` says, or its parts are not objects.
  */
 export function setServer(text: string, container: string, name: string, value: unknown, syntax: JsonSyntax): { text: string; outcome: SetOutcome } {
+  const bom = byteOrderMark(text);
+  const set = setInText(text.slice(bom.length), container, name, value, syntax);
+  return { text: bom + set.text, outcome: set.outcome };
+}
+
+function setInText(text: string, container: string, name: string, value: unknown, syntax: JsonSyntax): { text: string; outcome: SetOutcome } {
   if (/^\s*$/.test(text)) {
     const eol = eolOf(text);
     return { text: `${JSON.stringify({ [container]: { [name]: value } }, null, 2).replace(/\n/g, eol)}${eol}`, outcome: 'added' };
@@ -148,6 +157,12 @@ export function setServer(text: string, container: string, name: string, value: 
  * @throws JsonFileError when the text does not parse as `syntax` says.
  */
 export function deleteServer(text: string, container: string, name: string, syntax: JsonSyntax): string | undefined {
+  const bom = byteOrderMark(text);
+  const removed = deleteInText(text.slice(bom.length), container, name, syntax);
+  return removed === undefined ? undefined : bom + removed;
+}
+
+function deleteInText(text: string, container: string, name: string, syntax: JsonSyntax): string | undefined {
   if (/^\s*$/.test(text)) return undefined;
   const root = readTree(text, syntax);
   const servers = findNodeAtLocation(root, [container]);
@@ -158,7 +173,8 @@ export function deleteServer(text: string, container: string, name: string, synt
 
 /** The server names under `container`, for a hint. */
 export function serverNames(text: string, container: string, syntax: JsonSyntax): string[] {
-  if (/^\s*$/.test(text)) return [];
-  const servers = findNodeAtLocation(readTree(text, syntax), [container]);
+  const json = text.slice(byteOrderMark(text).length);
+  if (/^\s*$/.test(json)) return [];
+  const servers = findNodeAtLocation(readTree(json, syntax), [container]);
   return servers?.type === 'object' ? servers.children!.map((member) => String(member.children![0].value)) : [];
 }
