@@ -30,6 +30,20 @@ describe('setServer and deleteServer: the other bytes stay as they were', () => 
     expect(deleteServer(added.text, container, 'notes', syntax)).toBe(before);
   });
 
+  it('leaves a comment on the last member’s line there, with or without a trailing comma', () => {
+    const plain = '{\n  "servers": {\n    "a": 1 // about a\n  }\n}';
+    const added = setServer(plain, 'servers', 'n', 2, JSONC).text;
+    expect(added).toBe('{\n  "servers": {\n    "a": 1, // about a\n    "n": 2\n  }\n}');
+    expect(deleteServer(added, 'servers', 'n', JSONC)).toBe(plain);
+    const trailing = '{\n  "servers": {\n    "a": 1, /* about a */\n  }\n}';
+    const added2 = setServer(trailing, 'servers', 'n', 2, JSONC).text;
+    expect(added2).toBe('{\n  "servers": {\n    "a": 1, /* about a */\n    "n": 2,\n  }\n}');
+    expect(deleteServer(added2, 'servers', 'n', JSONC)).toBe(trailing);
+    // A block comment that runs on to the next line is not split: the member goes before it.
+    const running = '{\n  "servers": {\n    "a": 1 /* runs\n    on */\n  }\n}';
+    expect(setServer(running, 'servers', 'n', 2, JSONC).text).toBe('{\n  "servers": {\n    "a": 1,\n    "n": 2 /* runs\n    on */\n  }\n}');
+  });
+
   it('adds the container where there is none, in the file’s own indentation, and parses back to the entry', () => {
     const before = '{\n    "theme": "dark"\n}\n';
     const { text } = setServer(before, 'mcpServers', 'notes', ENTRY, JSON_ONLY);

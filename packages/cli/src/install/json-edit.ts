@@ -61,8 +61,18 @@ function insertMember(text: string, object: Node, name: string, value: unknown):
   const last = members[members.length - 1];
   if (last) {
     const indent = startsLine(text, last.offset) ? lineIndent(text, last.offset) : lineIndent(text, object.offset) + unit;
+    const member = `${JSON.stringify(name)}: ${render(value, indent, unit, eol)}`;
     const end = last.offset + last.length;
-    return `${text.slice(0, end)},${eol}${indent}${JSON.stringify(name)}: ${render(value, indent, unit, eol)}${text.slice(end)}`;
+    const after = nextSignificant(text, end);
+    if (text[after] === ',') {
+      // A trailing comma (JSONC): the new member goes after it, with one of its own.
+      const at = commentsToLineEnd(text, after + 1) ?? after + 1;
+      return `${text.slice(0, at)}${eol}${indent}${member},${text.slice(at)}`;
+    }
+    // A comment on the last member's line stays on that line, after its new comma.
+    const at = commentsToLineEnd(text, end);
+    if (at !== undefined && at > end) return `${text.slice(0, end)},${text.slice(end, at)}${eol}${indent}${member}${text.slice(at)}`;
+    return `${text.slice(0, end)},${eol}${indent}${member}${text.slice(end)}`;
   }
   const outer = lineIndent(text, object.offset);
   const inner = outer + unit;
@@ -73,6 +83,24 @@ function insertMember(text: string, object: Node, name: string, value: unknown):
   return /^\s*$/.test(text.slice(open, close))
     ? `${text.slice(0, open)}${member}${eol}${outer}${text.slice(close)}`
     : `${text.slice(0, open)}${member}${text.slice(open)}`;
+}
+
+/**
+ * Where the line break that ends `from`'s line starts, when only blanks and comments that end on
+ * that line stand before it; else undefined (more JSON follows on the line, or a comment runs on).
+ */
+function commentsToLineEnd(text: string, from: number): number | undefined {
+  for (let at = from; at < text.length;) {
+    if (text[at] === '\n') return text[at - 1] === '\r' ? at - 1 : at;
+    if (text[at] === ' ' || text[at] === '\t' || text[at] === '\r') at++;
+    else if (text.startsWith('//', at)) at = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
+    else if (text.startsWith('/*', at)) {
+      const close = text.indexOf('*/', at + 2);
+      if (close < 0 || text.slice(at, close).includes('\n')) return undefined;
+      at = close + 2;
+    } else return undefined;
+  }
+  return undefined;
 }
 
 /** Where the line break before `offset` starts, when only blanks stand between them; else `offset`. */
