@@ -47,6 +47,9 @@ const { argv, serverArgs } = splitServerArgs(process.argv);
 // (`process.argv.slice(2)`); `mcpkit start` gives it those after `--`.
 process.argv = process.argv.slice(0, 2);
 
+/** The usage line of the commands that start a server: its arguments come last, after `--`. */
+const SERVER_USAGE = '[options] [entry] [-- <server args…>]';
+
 // Commands that print results keep the app's own log quiet unless asked.
 function quietLogs(): void {
   process.env.LOG_LEVEL ??= 'warn';
@@ -98,6 +101,7 @@ program
 
 program
   .command('start [entry]')
+  .usage(SERVER_USAGE)
   .description('serve a built app (default entry: "mcpkit.app" in package.json, then dist/app.js)')
   .option('--stdio', 'serve on stdin/stdout (the default)')
   .option('--http', 'serve Streamable HTTP')
@@ -115,6 +119,7 @@ program
 
 program
   .command('dev [entry]')
+  .usage(SERVER_USAGE)
   .description('rebuild on change (tsc --watch) and restart the server; over stdio the client stays connected')
   .option('--http', 'serve Streamable HTTP (restarts behind the same port)')
   .option('--port <port>', 'HTTP port (default $PORT or 3000)')
@@ -224,6 +229,7 @@ program
 
 program
   .command('config [entry]')
+  .usage(SERVER_USAGE)
   .description(`print the config that connects a client: ${CLIENTS.join(', ')}`)
   .requiredOption('--client <client>', CLIENTS.join(' | '))
   .option('--http <url>', 'connect to a running HTTP server instead of launching over stdio')
@@ -252,6 +258,7 @@ function clientFileOptions(command: Command): Command {
 clientFileOptions(
   program
     .command('install [entry]')
+    .usage(SERVER_USAGE)
     .description(`add the server to a client's own configuration file, launched over stdio: ${Object.keys(CLIENT_FILES).join(', ')}`),
 )
   .option('--name <name>', "server name in the client (default: the app's name)")
