@@ -20,6 +20,7 @@ import { app as authNotesApp } from '../examples/auth.example';
 import { countOutcomes } from '../examples/channels.example';
 import { reviewContract, searchApp } from '../examples/contract.example';
 import { clockHandler, registryFiles } from '../examples/contract-files.example';
+import { createFoldersApp } from '../examples/server-input.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -426,6 +427,51 @@ describe('documentation example of the CLI', () => {
     const env = { ...process.env, LOG_LEVEL: 'warn' };
     expect(JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', entry, '--json'], { env, encoding: 'utf8' })).tools[0].name).toBe('add');
     expect(execFileSync(process.execPath, [CLI, 'call', 'add', 'a=2', 'b=40', entry], { env, encoding: 'utf8' })).toBe('42\n');
+  });
+});
+
+describe('the server input example: arguments after --, --env, and mcpkit install', () => {
+  it('a test gives the factory its folders and environment', async () => {
+    const client = await TestClient.connect(createFoldersApp(['/srv/a'], { FOLDERS_LABEL: 'test' }));
+    expect(firstText(await client.callTool('check', { path: '/srv/a/x.txt' }))).toBe('test: /srv/a/x.txt is allowed');
+    expect(firstText(await client.callTool('check', { path: '/srv/ab' }))).toBe('test: /srv/ab is outside /srv/a');
+  });
+
+  it('mcpkit start serves it with the folders after -- and the label from --env', async () => {
+    const entry = join(DOCS, 'dist', 'server-input.example.js');
+    const args = [CLI, 'start', entry, '--env', 'FOLDERS_LABEL=docs', '--', '/srv/a', '/srv/b'];
+    const server = RawStdioClient.spawn(process.execPath, args, { ...process.env, LOG_LEVEL: 'warn' });
+    try {
+      await server.initialize();
+      expect(await server.request('tools/call', { name: 'check', arguments: { path: '/srv/b/notes' } })).toMatchObject({
+        result: { content: [{ text: 'docs: /srv/b/notes is allowed' }] },
+      });
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('mcpkit install writes it into a client file beside what was there, and uninstall takes exactly it out', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-install-doc-'));
+    try {
+      const file = join(dir, 'claude_desktop_config.json');
+      const before = '{\n  "mcpServers": {\n    "other": { "command": "other-mcp" }\n  }\n}\n';
+      writeFileSync(file, before);
+      const entry = join(DOCS, 'dist', 'server-input.example.js');
+      const env = { ...process.env, LOG_LEVEL: 'warn' };
+      const install = ['install', entry, '--client', 'claude-desktop', '--config-file', file, '--env', 'FOLDERS_LABEL=docs', '--', '/srv/a'];
+      execFileSync(process.execPath, [CLI, ...install], { env, stdio: 'pipe' });
+      expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers.folders).toEqual({
+        command: process.execPath,
+        args: [CLI, 'start', entry, '--stdio', '--', '/srv/a'],
+        env: { FOLDERS_LABEL: 'docs' },
+      });
+      execFileSync(process.execPath, [CLI, 'uninstall', 'folders', '--client', 'claude-desktop', '--config-file', file], { env, stdio: 'pipe' });
+      expect(readFileSync(file, 'utf8')).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

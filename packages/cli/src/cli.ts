@@ -4,6 +4,8 @@ import '@mcpkit/core/compile-cache';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error';
 import { CLIENTS, config } from './commands/config';
+import { CLIENT_FILES } from './install/client-files';
+import { collectEnv, splitServerArgs } from './server-input';
 import { CALL_ERAS, parseCallEra } from './eras/call-eras';
 import { DEFAULT_MANIFEST_ERA, MANIFEST_ERAS } from './eras/manifest-eras';
 import { report } from './output';
@@ -17,6 +19,7 @@ const commands = {
   client: () => require('./commands/client') as typeof import('./commands/client'),
   diff: () => require('./commands/diff') as typeof import('./commands/diff'),
   dev: () => require('./commands/dev') as typeof import('./commands/dev'),
+  install: () => require('./commands/install') as typeof import('./commands/install'),
   inspect: () => require('./commands/inspect') as typeof import('./commands/inspect'),
   lint: () => require('./commands/lint') as typeof import('./commands/lint'),
   manifest: () => require('./commands/manifest') as typeof import('./commands/manifest'),
@@ -31,6 +34,21 @@ const commands = {
 function exportOption(): Option {
   return new Option('--export <name>', 'the export that is the app, or a function returning it (default: the one app the module exports)');
 }
+
+/** `--env K=V`, repeatable: the server's environment. */
+function envOption(): Option {
+  return new Option('--env <name=value>', 'set an environment variable of the server (repeatable); its arguments go after --').argParser(collectEnv);
+}
+
+// `-- <server args…>` ends the command line of start, dev, config and install: taken off here,
+// so that commander sees only mcpkit's own, and handed to the command as `args`.
+const { argv, serverArgs } = splitServerArgs(process.argv);
+// An app module loaded by any command sees no arguments of mcpkit's as its own
+// (`process.argv.slice(2)`); `mcpkit start` gives it those after `--`.
+process.argv = process.argv.slice(0, 2);
+
+/** The usage line of the commands that start a server: its arguments come last, after `--`. */
+const SERVER_USAGE = '[options] [entry] [-- <server args…>]';
 
 // Commands that print results keep the app's own log quiet unless asked.
 function quietLogs(): void {
@@ -83,6 +101,7 @@ program
 
 program
   .command('start [entry]')
+  .usage(SERVER_USAGE)
   .description('serve a built app (default entry: "mcpkit.app" in package.json, then dist/app.js)')
   .option('--stdio', 'serve on stdin/stdout (the default)')
   .option('--http', 'serve Streamable HTTP')
@@ -91,18 +110,27 @@ program
   // `sessions`, as serveHttp calls it; `--stateless` is what the docs and scripts say.
   .addOption(new Option('--stateless', 'HTTP without sessions').implies({ sessions: false }))
   .addOption(exportOption())
-  .addHelpText('after', '\nExamples:\n  mcpkit start --stdio\n  mcpkit start dist/app.js --http --port 8080')
-  .action((entry: string | undefined, options) => run(() => commands.start().start(entry, options)));
+  .addOption(envOption())
+  .addHelpText(
+    'after',
+    '\nThe app reads its arguments (after --) as process.argv.slice(2) and --env as process.env.\n\nExamples:\n  mcpkit start --stdio\n  mcpkit start dist/app.js --http --port 8080\n  mcpkit start dist/app.js --env NOTES_DB=/tmp/notes.db -- --read-only /srv/notes',
+  )
+  .action((entry: string | undefined, options) => run(() => commands.start().start(entry, { ...options, args: serverArgs })));
 
 program
   .command('dev [entry]')
+  .usage(SERVER_USAGE)
   .description('rebuild on change (tsc --watch) and restart the server; over stdio the client stays connected')
   .option('--http', 'serve Streamable HTTP (restarts behind the same port)')
   .option('--port <port>', 'HTTP port (default $PORT or 3000)')
   .option('--host <host>', 'HTTP interface (default 127.0.0.1)')
   .addOption(exportOption())
-  .addHelpText('after', '\nExamples:\n  mcpkit dev            # as the command of your MCP client\n  mcpkit dev --http --port 3000')
-  .action((entry: string | undefined, options) => run(() => commands.dev().dev(entry, options)));
+  .addOption(envOption())
+  .addHelpText(
+    'after',
+    '\nExamples:\n  mcpkit dev            # as the command of your MCP client\n  mcpkit dev --http --port 3000\n  mcpkit dev --env NOTES_DB=/tmp/notes.db -- /srv/notes',
+  )
+  .action((entry: string | undefined, options) => run(() => commands.dev().dev(entry, { ...options, args: serverArgs })));
 
 program
   .command('inspect [entry]')
@@ -201,13 +229,50 @@ program
 
 program
   .command('config [entry]')
+  .usage(SERVER_USAGE)
   .description(`print the config that connects a client: ${CLIENTS.join(', ')}`)
   .requiredOption('--client <client>', CLIENTS.join(' | '))
   .option('--http <url>', 'connect to a running HTTP server instead of launching over stdio')
   .option('--name <name>', "server name in the client (default: the app's name)")
   .addOption(exportOption())
-  .addHelpText('after', '\nExamples:\n  mcpkit config --client claude-code\n  mcpkit config --client vscode --http http://127.0.0.1:3000/mcp')
-  .action((entry: string | undefined, options) => run(() => (quietLogs(), config(entry, options))));
+  .addOption(envOption())
+  .addHelpText(
+    'after',
+    '\nExamples:\n  mcpkit config --client claude-code\n  mcpkit config --client vscode --http http://127.0.0.1:3000/mcp\n  mcpkit config --client cursor --env NOTES_DB=/tmp/notes.db -- /srv/notes',
+  )
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), config(entry, { ...options, args: serverArgs }))));
+
+/** `--client`, `--scope` and `--config-file`: the file install and uninstall edit. */
+function clientFileOptions(command: Command): Command {
+  return command
+    .requiredOption('--client <client>', CLIENTS.join(' | '))
+    .addOption(
+      new Option('--scope <scope>', 'user (all projects) or project (the file in this folder), where the client has both (default user)').choices([
+        'user',
+        'project',
+      ]),
+    )
+    .option('--config-file <file>', "edit this file instead of the client's own");
+}
+
+clientFileOptions(
+  program
+    .command('install [entry]')
+    .usage(SERVER_USAGE)
+    .description(`add the server to a client's own configuration file, launched over stdio: ${Object.keys(CLIENT_FILES).join(', ')}`),
+)
+  .option('--name <name>', "server name in the client (default: the app's name)")
+  .addOption(exportOption())
+  .addOption(envOption())
+  .addHelpText(
+    'after',
+    '\nOther entries, comments and layout stay as they are; the file as it was is kept as <file>.bak; installing the same again changes nothing.\n\nExamples:\n  mcpkit install --client claude-desktop\n  mcpkit install dist/app.js --client vscode --scope project --env NOTES_DB=/tmp/notes.db -- /srv/notes',
+  )
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.install().install(entry, { ...options, args: serverArgs }))));
+
+clientFileOptions(program.command('uninstall <name>').description("remove the server of that name from a client's configuration file, and nothing else"))
+  .addHelpText('after', '\nExamples:\n  mcpkit uninstall notes --client claude-desktop\n  mcpkit uninstall notes --client vscode --scope project')
+  .action((name: string, options) => run(() => commands.install().uninstall(name, options)));
 
 // Which command rejected the line, for the hint.
 for (const command of program.commands)
@@ -215,7 +280,7 @@ for (const command of program.commands)
     throw Object.assign(error, { command: command.name() });
   });
 
-program.parseAsync(process.argv).catch((error: unknown) => {
+program.parseAsync(argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {
     // Help and version are successes; help shown for a missing command is a usage error already printed.
     if (error.exitCode === 0 || error.code === 'commander.help' || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {

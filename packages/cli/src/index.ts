@@ -1,6 +1,7 @@
 export { loadApp, resolveEntry, type LoadAppOptions } from './load-app';
 export { describeApp } from './describe-app';
 export { configSnippet, CLIENTS, type ClientName } from './commands/config';
+export type { ClientServer } from './install/client-files';
 export { parsePairs } from './commands/call';
 export { CliError, EXIT } from './cli-error';
 export {

@@ -122,6 +122,21 @@ describe('mcpkit dev', () => {
     }
   }, 60_000);
 
+  it('passes --env and the arguments after -- on to the server it starts', async () => {
+    const app = join(dir, 'app.js');
+    writeFileSync(app, `module.exports = require(${JSON.stringify(join(__dirname, 'fixtures', 'input-app.js'))});\n`);
+    const args = [CLI, 'dev', app, '--env', 'INPUT_APP_GREETING=from dev', '--', '/srv/a', '--http'];
+    const client = RawStdioClient.spawn(process.execPath, args, { ...process.env, LOG_LEVEL: 'warn' }, dir);
+    try {
+      await client.initialize();
+      const answer = await client.request('tools/call', { name: 'server_input', arguments: {} });
+      const text = (answer.result as { content: Array<{ text: string }> }).content[0].text;
+      expect(JSON.parse(text)).toEqual({ args: ['/srv/a', '--http'], greeting: 'from dev' });
+    } finally {
+      client.kill();
+    }
+  }, 60_000);
+
   it('over stdio on 2026-07-28: keeps an open subscriptions/listen across the restart and reports the change on it', async () => {
     const app = join(dir, 'app.js');
     writeApp(app, ['alpha', 'slow'], true);

@@ -7,6 +7,7 @@ import { LineReader } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { resolveEntry } from '../load-app';
 import { err } from '../output';
+import { parseEnvPairs, serverInputArgs } from '../server-input';
 import type { SessionRecord } from '@mcpkit/fastify';
 import { DEV_CHILD_ENV, type ChildMessage, type ServeMessage } from './dev-child';
 
@@ -16,6 +17,10 @@ export interface DevOptions {
   host?: string;
   /** The export that is the app (or returns it): passed on to `mcpkit start`. */
   export?: string;
+  /** `--env K=V`, repeated: passed on to `mcpkit start`. */
+  env?: string[];
+  /** After `--`: the app's arguments, passed on to `mcpkit start`. */
+  args?: string[];
 }
 
 const CLI = join(__dirname, '..', 'cli.js');
@@ -138,8 +143,14 @@ function framesOf(text: string): Frame[] {
 
 const keyOf = (id: RequestId): string => JSON.stringify(id);
 
-/** `--export <name>` for the `mcpkit start` of a server child, when dev was given one. */
-const exportArgs = (options: DevOptions): string[] => (options.export === undefined ? [] : ['--export', options.export]);
+/**
+ * What dev was given for the app, for the `mcpkit start` of each server child: `--export <name>`,
+ * then `--env K=V`… and `-- args…` (last, since they end its command line).
+ */
+const startArgs = (options: DevOptions): string[] => [
+  ...(options.export === undefined ? [] : ['--export', options.export]),
+  ...serverInputArgs({ env: parseEnvPairs(options.env), args: options.args ?? [] }),
+];
 
 /**
  * Over stdio the dev process is the one the client launched: it relays lines between the client
@@ -179,7 +190,7 @@ function devStdio(entry: string, options: DevOptions): { restart: () => void; st
     child.stdin?.write(`${line}\n`);
   }
 
-  const children = new ServerChildren([CLI, 'start', entry, '--stdio', ...exportArgs(options)], ['pipe', 'pipe', 'inherit', 'ipc'], {
+  const children = new ServerChildren([CLI, 'start', entry, '--stdio', ...startArgs(options)], ['pipe', 'pipe', 'inherit', 'ipc'], {
     spawned: (child) => {
       child.stdin?.on('error', () => undefined);
       const reader = new LineReader(MAX_LINE);
@@ -241,7 +252,7 @@ function devHttp(entry: string, options: DevOptions): { restart: () => void; sto
     options.port ?? process.env.PORT ?? '3000',
     '--host',
     options.host ?? '127.0.0.1',
-    ...exportArgs(options),
+    ...startArgs(options),
   ];
   const sessions = new Map<string, SessionRecord>();
   const children = new ServerChildren(args, ['ignore', 'inherit', 'inherit', 'ipc'], {
@@ -265,6 +276,8 @@ function devHttp(entry: string, options: DevOptions): { restart: () => void; sto
 /** `mcpkit dev [entry]`: rebuilds on change and restarts the server, keeping the client connected. */
 export function dev(entryArg: string | undefined, options: DevOptions): void {
   const entry = resolveEntry(entryArg);
+  // A wrong --env fails now, not in each server child.
+  parseEnvPairs(options.env);
   const root = projectRoot(entry);
   if (!existsSync(dirname(entry))) throw new CliError(`No build output at ${dirname(entry)}`, 'Run npm run build once first.');
   let server: { restart: () => void; stop: () => void } | undefined;

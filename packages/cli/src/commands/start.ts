@@ -3,6 +3,7 @@ import { serveStdio } from '@mcpkit/stdio';
 import { CliError } from '../cli-error';
 import { loadApp, resolveEntry } from '../load-app';
 import { err } from '../output';
+import { applyServerInput, parseEnvPairs } from '../server-input';
 import type { SessionStore } from '@mcpkit/fastify';
 import { handedOverSessions, isDevChild, report, serveForDev } from './dev-child';
 
@@ -15,13 +16,23 @@ export interface StartOptions {
   sessions?: boolean;
   /** The export that is the app (or returns it). */
   export?: string;
+  /** `--env K=V`, repeated: set before the app module loads. */
+  env?: string[];
+  /** After `--`: the app's arguments, its `process.argv.slice(2)`. */
+  args?: string[];
 }
 
-/** `mcpkit start [entry]`: serves a built app over stdio (default) or Streamable HTTP. */
+/**
+ * `mcpkit start [entry] [--env K=V]… [-- args…]`: serves a built app over stdio (default) or
+ * Streamable HTTP. The app module loads with the environment and arguments it was given, as
+ * under `node dist/app.js args…`.
+ */
 export async function start(entry: string | undefined, options: StartOptions): Promise<void> {
   if (options.stdio && options.http)
     throw new CliError('Choose one transport: --stdio or --http', 'mcpkit start --stdio (the default) or mcpkit start --http --port 3000.');
-  const app = loadApp(resolveEntry(entry), { export: options.export });
+  const path = resolveEntry(entry);
+  applyServerInput(path, { env: parseEnvPairs(options.env), args: options.args ?? [] });
+  const app = loadApp(path, { export: options.export });
   // Under `mcpkit dev`: serve once the dev process hands over, continuing the client's session.
   const dev = isDevChild();
   if (!options.http) {

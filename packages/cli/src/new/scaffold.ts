@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { CliError, EXIT } from '../cli-error';
 import { packWorkspace } from './pack-workspace';
-import { appSource, GITIGNORE, JEST_CONFIG, readme, testSource, TSCONFIG, TSCONFIG_BUILD, type TemplateOptions } from './templates';
+import { appSource, GITIGNORE, JEST_CONFIG, readme, testSource, TSCONFIG, TSCONFIG_BUILD, type PackageSource, type TemplateOptions } from './templates';
 
 const PNPM = 'pnpm@10.34.9';
 
@@ -103,6 +103,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<void> {
   mkdirSync(join(options.dir, 'src'), { recursive: true });
   mkdirSync(join(options.dir, 'test'), { recursive: true });
   const specs: Record<string, string> = {};
+  let source: PackageSource = { registry: options.registry ?? '' };
   if (!options.registry) {
     const root = workspaceRoot();
     if (!root)
@@ -111,6 +112,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<void> {
         'Pass --registry <range> to depend on published packages, e.g. --registry ^0.1.0.',
       );
     for (const { name, file } of packWorkspace(root, join(options.dir, 'vendor'), options.progress)) specs[name] = `file:./vendor/${file}`;
+    source = { checkout: root, pm: options.pm };
   }
   const fill = (text: string) => text.replace(/\{\{name\}\}/g, options.name);
   const startCommand = `${process.execPath} ${join(resolve(options.dir), 'node_modules', '@mcpkit', 'cli', 'dist', 'cli.js')} start ${join(resolve(options.dir), 'dist', 'app.js')} --stdio`;
@@ -120,7 +122,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<void> {
     'tsconfig.build.json': TSCONFIG_BUILD,
     'jest.config.js': JEST_CONFIG,
     '.gitignore': GITIGNORE,
-    'README.md': fill(readme(options, startCommand)),
+    'README.md': fill(readme(options, startCommand, source)),
     'src/app.ts': fill(appSource()),
     'test/app.spec.ts': fill(testSource()),
   };

@@ -140,7 +140,25 @@ function commands(transport: TemplateOptions['transport']): string {
   return lines.map(([command, note]) => (note ? `${command.padEnd(width)}# ${note}` : command)).join('\n');
 }
 
-export function readme(options: TemplateOptions, startCommand: string): string {
+/** Where a scaffolded project's @mcpkit packages come from: the registry, or tarballs packed from a checkout. */
+export type PackageSource = { registry: string } | { checkout: string; pm: 'npm' | 'pnpm' };
+
+/** How the project gets mcpkit: said plainly, since `npm install @mcpkit/core` fails until it is published. */
+function packagesSection(source: PackageSource): string {
+  if ('registry' in source) return `The \`@mcpkit/*\` packages come from the npm registry (\`${source.registry}\`).\n`;
+  const overrides = source.pm === 'npm' ? '`overrides`' : '`pnpm.overrides`';
+  return `mcpkit is not on the npm registry yet, so \`npm install @mcpkit/core\` fails: this project
+does not install it from there. \`mcpkit new\` packed the \`@mcpkit/*\` packages of the mcpkit
+checkout at \`${source.checkout}\` into \`vendor/\`, and package.json depends on those tarballs
+(\`file:./vendor/…\`; ${overrides} send the packages' dependencies on each other there too), so
+\`${source.pm} install\` installs them from \`vendor/\` and nothing else is needed. Keep the folder
+(commit it). For a newer mcpkit, scaffold from a newer checkout and take its \`vendor/\` and the
+\`@mcpkit\` lines of its package.json; once mcpkit is published, \`mcpkit new --registry <range>\`
+writes plain version ranges instead.
+`;
+}
+
+export function readme(options: TemplateOptions, startCommand: string, source: PackageSource): string {
   return `# {{name}}
 
 An MCP server built with [mcpkit](https://github.com/mcpkit/mcpkit): decorated classes in
@@ -150,6 +168,9 @@ An MCP server built with [mcpkit](https://github.com/mcpkit/mcpkit): decorated c
 ${commands(options.transport)}
 \`\`\`
 
+## The mcpkit packages
+
+${packagesSection(source)}
 ## Use it from a client
 
 ${
@@ -158,7 +179,9 @@ ${
     : `Over stdio the client launches the server (absolute paths; after \`npm run build\`):
 
 - Claude Code: \`claude mcp add {{name}} -- ${startCommand}\`
-- Claude Desktop, Cursor, VS Code: \`npx mcpkit config --client claude-desktop\` (or \`cursor\`, \`vscode\`) prints the snippet
+- Claude Desktop, Cursor, VS Code, Windsurf: \`npx mcpkit install --client claude-desktop\` (or \`cursor\`, \`vscode\`,
+  \`windsurf\`) adds it to the client's own configuration file; \`npx mcpkit config --client …\` prints the snippet instead
+- Arguments and environment for the server: \`npx mcpkit install --client cursor --env KEY=value -- <args…>\`
 
 `
 }${
