@@ -80,6 +80,7 @@ export function buildMethodTable(app: AppModel): MethodTable {
       complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.settings.maxUriLength, app.pipelines),
     );
   }
+  for (const [method, handler] of app.settings.extensions.methods) table.set(method, handler);
   return table;
 }
 
