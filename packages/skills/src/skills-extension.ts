@@ -36,6 +36,11 @@ export interface SkillsOptions {
   maxEntries?: number;
   /** 2026-07-28 `ttlMs` / `cacheScope` of the skills methods and skill files (default `ttlMs` 0, `private`). */
   cache?: CacheHint;
+  /**
+   * Reload when something under `dir` changes, and tell clients (`watch()`). Default: on under
+   * `mcpkit dev` (which restarts the server for a code change, not for a skill edit), else off.
+   */
+  watch?: boolean;
   /** Where problems go (a skipped skill …); default: the app's logger, at warn. */
   onProblem?: (problem: SkillProblem) => void;
 }
@@ -84,6 +89,7 @@ export class SkillsExtension implements ServerExtension {
   readonly providers;
   private host: ExtensionHost | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly watchers = new Set<() => void>();
 
   /** @internal `loadSkills` builds it. */
   constructor(
@@ -144,11 +150,27 @@ export class SkillsExtension implements ServerExtension {
         () => void this.reload().catch((error: Error) => this.problem({ path: this.dir!, message: `reload failed: ${error.message}` })),
         delayMs,
       );
+      // A pending reload must not keep a server that is done from exiting.
+      timer.unref();
     });
-    return () => {
+    watcher.unref();
+    const stop = () => {
       clearTimeout(timer);
       watcher.close();
+      this.watchers.delete(stop);
     };
+    this.watchers.add(stop);
+    return stop;
+  }
+
+  /** How many watches are running (`watch()`, `loadSkills({ watch })`). */
+  get watching(): number {
+    return this.watchers.size;
+  }
+
+  /** Stops every watch. */
+  close(): void {
+    for (const stop of [...this.watchers]) stop();
   }
 
   private async reloadNow(): Promise<SkillChanges> {
@@ -257,7 +279,9 @@ export async function loadSkills(options: SkillsOptions): Promise<SkillsExtensio
   const sink = new ProblemSink(options.onProblem);
   const load = () => buildCatalog(store, bounds, (problem) => sink.send(problem));
   const pageSize = positive('pageSize', options.pageSize, 100);
-  return new SkillsExtension(await load(), load, store, { ...options, pageSize }, sink, options.dir);
+  const extension = new SkillsExtension(await load(), load, store, { ...options, pageSize }, sink, options.dir);
+  if (options.dir !== undefined && (options.watch ?? process.env.MCPKIT_DEV_CHILD === '1')) extension.watch();
+  return extension;
 }
 
 /** The folder and the in-code skills as one store; the folder wins a path both have. */
