@@ -29,7 +29,7 @@ function segmentsOf(path: string): string[] {
  * most `maxBytes`.
  */
 export function folderStore(root: string): SkillStore {
-  const realRoot = fs.realpath(root);
+  let realRoot: Promise<string> | undefined;
   return {
     async list(dir) {
       const entries = await fs.readdir(join(root, ...segmentsOf(dir)), { withFileTypes: true });
@@ -38,7 +38,7 @@ export function folderStore(root: string): SkillStore {
     async read(path, maxBytes) {
       const segments = segmentsOf(path);
       const parent = await fs.realpath(join(root, ...segments.slice(0, -1)));
-      const base = await realRoot;
+      const base = await (realRoot ??= fs.realpath(root));
       if (parent !== base && !parent.startsWith(base + sep)) throw new Error(`${path} is outside the skills folder`);
       const handle = await fs.open(join(parent, segments[segments.length - 1]!), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
       try {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createApp } from '@mcpkit/core';
 import { RpcError, TestClient } from '@mcpkit/testing';
-import { loadSkills, type SkillProblem } from '@mcpkit/skills';
+import { loadSkills, skills as skillsOf, type SkillProblem } from '@mcpkit/skills';
 
 const REFUNDS = '---\nname: refunds\ndescription: Refunds\n---\nbody\n';
 const TIDY = '---\nname: tidy\ndescription: Keep things tidy\nlicense: MIT\nmetadata:\n  version: "1.0"\n---\n\n# Tidy\n\nSee references/GUIDE.md.\n';
@@ -156,6 +156,31 @@ describe('what loading refuses', () => {
   it('serves skills declared in code beside the folder', async () => {
     const skills = await loadSkills({ dir: root, files: { 'inline/SKILL.md': '---\nname: inline\ndescription: In code\n---\n' } });
     expect(skills.entries.map((skill) => skill.frontmatter.name)).toEqual(['refunds', 'inline', 'tidy']);
+  });
+});
+
+describe('skills(), at once', () => {
+  it('serves once the folder is read: a request sent before waits for it', async () => {
+    const client = await TestClient.connect(createApp({ name: 's', version: '1', providers: [], extensions: [skillsOf({ dir: root })] }));
+    const listed = await client.request<{ skills: unknown[] }>('skills/list', {});
+    expect(listed.skills).toHaveLength(2);
+  });
+
+  it('answers -32603 when the folder cannot be read, which loadSkills refuses at start-up', async () => {
+    const missing = join(root, 'missing');
+    const problems: SkillProblem[] = [];
+    const extension = skillsOf({ dir: missing, onProblem: (problem) => problems.push(problem) });
+    const client = await TestClient.connect(createApp({ name: 's', version: '1', providers: [], extensions: [extension] }));
+    await expect(client.request('skills/list', {})).rejects.toMatchObject({ code: -32603 });
+    await expect(client.readResource('skill://tidy/SKILL.md')).rejects.toMatchObject({ code: -32603 });
+    expect(problems).toEqual([expect.objectContaining({ path: missing, message: expect.stringContaining('could not be loaded') })]);
+    await expect(loadSkills({ dir: missing, onProblem: () => undefined })).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses options out of range', () => {
+    expect(() => skillsOf({})).toThrow(TypeError);
+    expect(() => skillsOf({ dir: root, pageSize: 0 })).toThrow(RangeError);
+    expect(() => skillsOf({ dir: root, prefix: 'a/../b' })).toThrow(RangeError);
   });
 });
 
