@@ -1,4 +1,5 @@
 import { DefinitionError } from '../errors/definition-error';
+import { AuthenticationRequiredError } from '../errors/access-errors';
 import { createApp } from './create-app';
 import type { ServerExtension } from '../app/server-extension';
 
@@ -28,6 +29,13 @@ describe('createApp({ extensions })', () => {
     });
     expect(app.settings.cacheHints.get('a/list')).toEqual({ ttlMs: 5, cacheScope: 'public' });
     expect(app.settings.cacheHints.has('a/get')).toBe(false);
+  });
+
+  it('holds requireAuth for extension methods: no caller, no answer', async () => {
+    const app = createApp({ ...base, requireAuth: true, extensions: [{ id: 'io.example/a', methods: { 'a/get': () => ({ ok: true }) } }] });
+    const handler = app.methods.get('a/get')!;
+    expect(() => handler({}, { auth: undefined } as never, {} as never)).toThrow(AuthenticationRequiredError);
+    expect(handler({}, { auth: { token: 't', clientId: 'c', scopes: [] } } as never, {} as never)).toEqual({ ok: true });
   });
 
   it('declares nothing without extensions', () => {
