@@ -71,7 +71,8 @@ describe.each(Object.keys(ERAS) as Array<keyof typeof ERAS>)('the same client sc
 
   it('got every file verified against its digest, and the frontmatter as written', () => {
     const files = Object.values(mcpkit.files as Record<string, { verified: boolean; digestMatches: boolean }>);
-    expect(files).toHaveLength(6);
+    // Six files of their own, and the nested skill's SKILL.md listed by both skills.
+    expect(files).toHaveLength(7);
     expect(files.every((file) => file.verified && file.digestMatches)).toBe(true);
     const tidy = (mcpkit.got as Record<string, { skill: Skill }>)['skill://tidy-notes/SKILL.md']!.skill;
     expect(tidy.frontmatter).toMatchObject({ license: 'MIT', metadata: { version: '1.2', author: 'mcpkit' } });
