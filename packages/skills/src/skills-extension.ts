@@ -95,7 +95,7 @@ export class SkillsExtension implements ServerExtension {
   /** @internal */
   attach(host: ExtensionHost): void {
     this.host = host;
-    this.report.logger = host.logger;
+    this.report.attach(host.logger);
   }
 
   /**

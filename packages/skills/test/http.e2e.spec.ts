@@ -25,7 +25,11 @@ describe.each(Object.keys(ERAS) as Array<keyof typeof ERAS>)('skills over HTTP (
     try {
       const skills = new SkillsClient(client);
       const { skills: listed } = await skills.list();
-      expect(listed.map((skill) => skill.uri)).toEqual(['skill://acme/billing/refunds/SKILL.md', 'skill://tidy-notes/SKILL.md', 'skill://tidy-notes/archive/SKILL.md']);
+      expect(listed.map((skill) => skill.uri)).toEqual([
+        'skill://acme/billing/refunds/SKILL.md',
+        'skill://tidy-notes/SKILL.md',
+        'skill://tidy-notes/archive/SKILL.md',
+      ]);
       let read = 0;
       for (const skill of listed) {
         expect((await skills.get(skill.uri)).skill).toEqual(skill);

@@ -202,3 +202,15 @@ describe('reload', () => {
     expect(client.notifications('notifications/resources/list_changed')).toHaveLength(0);
   });
 });
+
+describe('problems', () => {
+  it('found by loadSkills before the app exists, go to the app logger once it does', async () => {
+    write('bad/SKILL.md', '# no frontmatter\n');
+    const skills = await loadSkills({ dir: root });
+    const warned: unknown[] = [];
+    const logger = { warn: (bindings: unknown, message: string) => warned.push([bindings, message]) };
+    const base = createApp({ name: 'p', version: '1', providers: [] }).logger;
+    createApp({ name: 'p', version: '1', providers: [], extensions: [skills], logger: Object.assign(Object.create(base), logger) });
+    expect(warned).toEqual([[{ skill: 'bad' }, expect.stringContaining('YAML frontmatter')]]);
+  });
+});
