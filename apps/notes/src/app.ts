@@ -6,6 +6,7 @@ import type { ExportRetention } from './export-retention';
 import { SqliteTaskStore } from './sqlite-task-store';
 import { NoteStore } from './note-store';
 import { NotesProvider } from './notes.provider';
+import { skills } from '@mcpkit/skills';
 
 /** Where notes live: `NOTES_DB`, else `data/notes.db` in this app's folder. */
 export function notesDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -56,6 +57,9 @@ export type NotesAppOptions = Pick<AppOptions, 'bus' | 'rateLimitStore' | 'reque
   archives?: ExportRetention;
 };
 
+/** The notes' Agent Skills (served through the Skills extension): `skills/` in this app's folder. */
+export const NOTES_SKILLS_DIR = join(__dirname, '..', 'skills');
+
 /** The resource that lists every note; each note is also `notes://{id}`. */
 export const NOTES_INDEX = 'notes://index';
 
@@ -80,6 +84,8 @@ export function createNotesApp(
       }
     : { providers: [new NotesProvider(store), new NotesExport(store, exportDir, archives)] };
   const app = createApp({
+    // The Skills extension: how to keep notes tidy with these tools (skills/tidy-notes).
+    extensions: [skills({ dir: NOTES_SKILLS_DIR })],
     name: 'mcpkit-notes',
     version: '0.1.0',
     title: 'Notes',

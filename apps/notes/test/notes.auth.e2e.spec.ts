@@ -178,7 +178,7 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
     // A list that varies by caller is never to be cached across callers (A18).
     if (era === modern) expect(tools).toMatchObject({ cacheScope: 'private' });
     expect((await reader.listResources()).resources.map((item) => item.uri)).toEqual(['notes://index']);
-    expect((await reader.listResourceTemplates()).resourceTemplates.map((item) => item.uriTemplate)).toEqual(['notes://{id}']);
+    expect((await reader.listResourceTemplates()).resourceTemplates.map((item) => item.uriTemplate)).toEqual(['notes://{id}', 'skill://{+path}']);
     expect((await reader.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['summarize_notes']);
     expect(text(await reader.callTool({ name: 'search_notes', arguments: { query: 'nothing-like-this' } }))).toBe('No notes match "nothing-like-this".');
     expect((await reader.readResource({ uri: 'notes://index' })).contents[0].text).toEqual(expect.any(String));

@@ -40,6 +40,8 @@ describe('notes over stdio with the official SDK client', () => {
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       { uriTemplate: 'notes://{id}', name: 'note', title: 'A note', description: 'One note as Markdown', mimeType: 'text/markdown' },
+      // The files of the notes' skills (the Skills extension, notes.skills.e2e.spec.ts).
+      { uriTemplate: 'skill://{+path}', name: 'io.modelcontextprotocol/skills', description: 'Files of the skills this server serves' },
     ]);
     expect((await client.listPrompts()).prompts).toEqual([
       {

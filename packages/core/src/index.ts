@@ -5,6 +5,7 @@ export { createApp } from './server/create-app';
 export { McpApp, type RevisionView } from './server/mcp-app';
 export type { ListPages } from './model/list-pages';
 export type { AppOptions } from './app/app-options';
+export type { ServerExtension, ExtensionMethod, ExtensionMethodHandler, ExtensionHost } from './app/server-extension';
 export type { TokenBudgetOptions } from './app/token-budget-options';
 export { buildServerCard, SERVER_CARD_SCHEMA, type ServerCard, type ServerCardOptions } from './app/server-card';
 export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints';

@@ -11,6 +11,7 @@ import type { ExceptionFilter, Guard, Interceptor, PipelinePart, RateLimitOption
 import type { RateLimitStore } from './rate-limit-store';
 import type { RequestStateStore } from './request-state-store';
 import type { TokenBudgetOptions } from './token-budget-options';
+import type { ServerExtension } from './server-extension';
 import { LOG_LEVELS } from '../logging/log-levels';
 import { duration, type OptionTable } from '../validation/option-table';
 
@@ -140,6 +141,11 @@ export interface AppOptions extends Implementation {
    * `mcpkit lint --budget` counts exactly. Default: no budget, nothing counted.
    */
   tokenBudget?: number | TokenBudgetOptions;
+  /**
+   * Protocol extensions the app serves (`@mcpkit/skills`' `skills()` …): each is declared in
+   * `capabilities.extensions` and its methods are answered on both eras. Default: none.
+   */
+  extensions?: readonly ServerExtension[];
 }
 
 const positive = (fallback: number) => ({ type: 'integer', min: 1, default: fallback }) as const;
@@ -215,6 +221,7 @@ export const APP_OPTIONS = {
     defaultText: 'none',
   },
   rateLimitStore: { type: 'object', methods: ['take'], defaultText: 'new MemoryRateLimitStore()' },
+  extensions: { type: 'array', default: [] },
   tokenBudget: {
     type: 'anyOf',
     rules: [

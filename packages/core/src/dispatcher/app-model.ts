@@ -11,6 +11,7 @@ import type { Registry } from '../scanner/registry';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { MethodTable } from './method-handler';
 import type { TaskRuntime } from './task-runtime';
+import type { ExtensionTable } from './extension-table';
 import type { PipelineSettings } from '../pipeline/pipeline-settings';
 import type { Pipelines } from '../pipeline/pipelines';
 
@@ -48,6 +49,8 @@ export interface AppSettings {
   tasks: TaskRuntime | undefined;
   /** The app-wide guards, interceptors, filters, scope hierarchy and rate limit. */
   pipeline: PipelineSettings;
+  /** `createApp({ extensions })`, compiled. */
+  extensions: ExtensionTable;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AppModel } from './app-model';
 import { clipJson } from '../errors/clip';
 import { InvalidParamsError } from '../errors/mcp-error';
+import { AuthenticationRequiredError } from '../errors/access-errors';
 import { isLogLevel } from '../logging/log-levels';
 import type { MethodHandler, MethodTable } from './method-handler';
 import { complete } from './handle-completion';
@@ -80,7 +81,15 @@ export function buildMethodTable(app: AppModel): MethodTable {
       complete(app.completions, app.map.prompts, app.map.templates, params, ctx, app.settings.maxUriLength, app.pipelines),
     );
   }
+  // requireAuth holds for an extension's methods as for every primitive: a caller first.
+  const requireAuth = app.settings.pipeline.requireAuth;
+  for (const [method, handler] of app.settings.extensions.methods)
+    table.set(method, requireAuth ? (params, ctx, session) => (ctx.auth === undefined ? denied() : handler(params, ctx, session)) : handler);
   return table;
+}
+
+function denied(): never {
+  throw new AuthenticationRequiredError();
 }
 
 /** An empty result, once a shared store has what the method changed (at once when nothing is shared). */

@@ -21,8 +21,10 @@ export function serveRequest(era: Era, frame: RequestFrame, host: RequestHost, o
   const admission = era.admit(frame, host, options);
   if ('answer' in admission) return answered(frame, host, options, admission);
   const { lasting } = admission;
-  // A method of another era is not found here, whatever the app's table has (the era's registry).
-  const handler = lasting === undefined && era.methods.has(frame.method) ? host.app.methods.get(frame.method) : undefined;
+  // A method of another era is not found here, whatever the app's table has (the era's registry);
+  // an extension's methods are on every era.
+  const known = era.methods.has(frame.method) || host.app.settings.extensions.methods.has(frame.method);
+  const handler = lasting === undefined && known ? host.app.methods.get(frame.method) : undefined;
   if (lasting === undefined && handler === undefined) return notFound(era, frame, host, options, admission);
   const refused = host.refusal(frame.id, era);
   if (refused !== undefined) return loggedRefusal(refused, frame, host, options);

@@ -15,6 +15,7 @@ import { MemoryRequestStateStore } from '../app/request-state-store';
 import { cacheHintTable } from '../results/cache-hints';
 import { pipelineSettings } from './pipeline-options';
 import { checkTokenBudget } from './token-budget';
+import { attachExtensions, compileExtensions } from './extensions';
 
 /** `createApp`'s options once read: every default applied. */
 type ReadAppOptions = ReadOptions<AppOptions, typeof APP_OPTIONS>;
@@ -33,9 +34,10 @@ export function createApp(given: AppOptions): McpApp {
     label: 'createApp',
     fail: (problem, hint) => new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, problem, [hint]),
   });
-  const cacheHints = cacheHintTable(options.cache);
+  const extensions = compileExtensions(options.extensions);
+  const cacheHints = new Map([...cacheHintTable(options.cache), ...extensions.cacheHints]);
   const validators = new ValidatorFactory();
-  const registry = compileProviders(options.providers, options.resolve, validators);
+  const registry = compileProviders([...options.providers, ...extensions.providers], options.resolve, validators);
   const info: Implementation = { name: options.name, version: options.version };
   for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
@@ -69,7 +71,9 @@ export function createApp(given: AppOptions): McpApp {
     cacheHints,
     tasks,
     pipeline: pipelineSettings(options),
+    extensions,
   });
+  attachExtensions(options.extensions, app);
   if (options.tokenBudget !== undefined) checkTokenBudget(app, options.tokenBudget, logger);
   return app;
 }

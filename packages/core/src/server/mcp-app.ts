@@ -1,5 +1,6 @@
 import type { EventBus } from '../app/event-bus';
 import type { AppSettings } from '../dispatcher/app-model';
+import type { ExtensionTable } from '../dispatcher/extension-table';
 import type { RevisionView } from '../model/revision-view';
 import { Connection } from '../dispatcher/connection';
 import type { ConnectionOptions } from '../dispatcher/connection-options';
@@ -76,6 +77,7 @@ export class McpApp {
     }
     if (registry.tools.size > 0 || dynamic) capabilities.tools = dynamic ? { listChanged: true } : {};
     if (settings.tasks) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    declareExtensions(capabilities, settings.extensions);
     this.capabilities = Object.freeze(capabilities);
     this.current = { state: this.buildState(registry) };
     this.methods = buildMethodTable(this);
@@ -213,6 +215,12 @@ export class McpApp {
     if (pipelines !== undefined && this.settings.pipeline.publicListsDeclared) refusePublicLists(pipelines);
     return Object.freeze({ registry, map, views: ERA_APP_STATE.views(map, this.info, this.settings.pageSize), pipelines });
   }
+}
+
+/** What the extensions add: their ids and settings, and `listChanged` on the lists they change. */
+function declareExtensions(capabilities: ServerCapabilities, extensions: ExtensionTable): void {
+  if (Object.keys(extensions.capabilities).length > 0) capabilities.extensions = { ...extensions.capabilities };
+  for (const list of extensions.listChanged) capabilities[list] = { ...capabilities[list], listChanged: true };
 }
 
 /**

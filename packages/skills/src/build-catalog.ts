@@ -1,0 +1,124 @@
+import { sha256Of as sha256 } from './digest';
+import { readFrontmatter } from './frontmatter';
+import { mimeTypeOf } from './mime';
+import type { SkillStore, StoreEntry } from './store';
+import type { DirectoryChild, Skill, SkillProblem } from './types';
+import { compareUris, skillUri } from './uri';
+
+/** A file the catalog serves: where it is in the store, and what its entry promised. */
+export interface CatalogFile {
+  path: string;
+  size: number;
+  digest: string;
+  mimeType: string;
+}
+
+/** One loaded state of the skills: swapped whole by a reload. */
+export interface CatalogSnapshot {
+  readonly skills: readonly Skill[];
+  readonly byUri: ReadonlyMap<string, Skill>;
+  readonly files: ReadonlyMap<string, CatalogFile>;
+  readonly dirs: ReadonlyMap<string, readonly DirectoryChild[]>;
+}
+
+/** The bounds of a load: every file is read once, so they bound its memory and time too. */
+export interface CatalogBounds {
+  prefix: readonly string[];
+  maxFilesPerSkill: number;
+  maxBytesPerSkill: number;
+  maxEntries: number;
+}
+
+interface TreeEntry {
+  path: string;
+  kind: StoreEntry['kind'];
+}
+
+const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+const dirname = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+/** Every entry under the root, depth first and sorted; hidden names (`.git`, `.DS_Store`) left out. */
+async function walk(store: SkillStore, maxEntries: number): Promise<TreeEntry[]> {
+  const tree: TreeEntry[] = [];
+  const visit = async (dir: string): Promise<void> => {
+    const entries = (await store.list(dir)).filter((entry) => !entry.name.startsWith('.'));
+    for (const entry of entries.sort((a, b) => compareUris(a.name, b.name))) {
+      if (tree.length >= maxEntries) throw new Error(`the skills folder holds more than ${maxEntries} entries (maxEntries)`);
+      const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      tree.push({ path, kind: entry.kind });
+      if (entry.kind === 'directory') await visit(path);
+    }
+  };
+  await visit('');
+  return tree;
+}
+
+/**
+ * Reads every skill of the store (a folder holding `SKILL.md`, at any depth but the root):
+ * hashes each file, reads each frontmatter. A skill that breaks a rule (a symlink inside, a bad
+ * frontmatter, over a bound) is skipped and reported; the others are served.
+ */
+export async function buildCatalog(store: SkillStore, bounds: CatalogBounds, report: (problem: SkillProblem) => void): Promise<CatalogSnapshot> {
+  const tree = await walk(store, bounds.maxEntries);
+  const uriOf = (path: string) => skillUri([...bounds.prefix, ...path.split('/')]);
+  const skillDirs = tree.filter((entry) => entry.kind === 'file' && basename(entry.path) === 'SKILL.md').map((entry) => dirname(entry.path));
+  const skills: Skill[] = [];
+  const files = new Map<string, CatalogFile>();
+  const served = new Set<string>();
+  for (const dir of skillDirs) {
+    if (dir === '') {
+      report({ path: 'SKILL.md', message: 'a SKILL.md at the root has no skill folder (skipped)' });
+      continue;
+    }
+    const built = await buildSkill(store, dir, tree, bounds, uriOf).catch((error: Error) => {
+      report({ path: dir, message: `${error.message} (skill skipped)` });
+      return undefined;
+    });
+    if (built === undefined) continue;
+    skills.push(built.skill);
+    served.add(dir);
+    for (const [uri, file] of built.files) files.set(uri, file);
+  }
+  skills.sort((a, b) => compareUris(a.uri, b.uri));
+  return Object.freeze({ skills, byUri: new Map(skills.map((skill) => [skill.uri, skill])), files, dirs: directories(tree, served, files, uriOf) });
+}
+
+async function buildSkill(store: SkillStore, dir: string, tree: readonly TreeEntry[], bounds: CatalogBounds, uriOf: (path: string) => string) {
+  const inside = tree.filter((entry) => entry.path.startsWith(`${dir}/`));
+  const special = inside.find((entry) => entry.kind === 'unsupported');
+  if (special !== undefined) throw new Error(`${special.path} is a symlink or special file, which is not followed; copy the file instead`);
+  const own = inside.filter((entry) => entry.kind === 'file');
+  if (own.length > bounds.maxFilesPerSkill) throw new Error(`${own.length} files, more than ${bounds.maxFilesPerSkill} (maxFilesPerSkill)`);
+  const files = new Map<string, CatalogFile>();
+  let budget = bounds.maxBytesPerSkill;
+  let manifest: Uint8Array | undefined;
+  for (const entry of own) {
+    const bytes = await store.read(entry.path, budget).catch((error: Error) => {
+      throw new Error(`${error.message} (maxBytesPerSkill ${bounds.maxBytesPerSkill} over the skill's files)`);
+    });
+    budget -= bytes.byteLength;
+    if (entry.path === `${dir}/SKILL.md`) manifest = bytes;
+    files.set(uriOf(entry.path), { path: entry.path, size: bytes.byteLength, digest: sha256(bytes), mimeType: mimeTypeOf(basename(entry.path)) });
+  }
+  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(manifest);
+  const frontmatter = readFrontmatter(text, basename(dir));
+  const resources = [...files].map(([uri, file]) => ({ uri, digest: file.digest, size: file.size })).sort((a, b) => compareUris(a.uri, b.uri));
+  return { skill: { uri: uriOf(`${dir}/SKILL.md`), frontmatter, resources }, files };
+}
+
+/** The direct children of every directory of a served skill, its root included. */
+function directories(tree: readonly TreeEntry[], served: ReadonlySet<string>, files: ReadonlyMap<string, CatalogFile>, uriOf: (path: string) => string) {
+  const inServed = (path: string) => [...served].some((dir) => path === dir || path.startsWith(`${dir}/`));
+  const dirs = new Map<string, DirectoryChild[]>();
+  for (const entry of tree) if (entry.kind === 'directory' && inServed(entry.path)) dirs.set(uriOf(entry.path), []);
+  for (const entry of tree) {
+    const parent = dirs.get(uriOf(dirname(entry.path)));
+    if (parent === undefined || dirname(entry.path) === '') continue;
+    const uri = uriOf(entry.path);
+    const file = files.get(uri);
+    if (entry.kind === 'directory') parent.push({ uri, name: basename(entry.path), mimeType: 'inode/directory' });
+    else if (file !== undefined) parent.push({ uri, name: basename(entry.path), mimeType: file.mimeType, size: file.size });
+  }
+  for (const children of dirs.values()) children.sort((a, b) => compareUris(a.uri, b.uri));
+  return dirs;
+}

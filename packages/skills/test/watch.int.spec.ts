@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '@mcpkit/core';
+import { TestClient } from '@mcpkit/testing';
+import { loadSkills } from '@mcpkit/skills';
+
+const skill = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill\n---\n`;
+let root: string;
+const stops: Array<() => void> = [];
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'skills-watch-'));
+  mkdirSync(join(root, 'first'));
+  writeFileSync(join(root, 'first/SKILL.md'), skill('first'));
+});
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+  delete process.env.MCPKIT_DEV_CHILD;
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Resolves once `test()` holds, checking on each turn of the event loop (the test's timeout bounds it). */
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe.each(['legacy', 'modern'] as const)('watching the folder (%s era)', (era) => {
+  it('under mcpkit dev, a skill added to the folder reaches clients as resources/list_changed', async () => {
+    process.env.MCPKIT_DEV_CHILD = '1';
+    const skills = await loadSkills({ dir: root });
+    stops.push(() => skills.close());
+    const client = await TestClient.connect(createApp({ name: 'w', version: '1', providers: [], extensions: [skills] }), { era });
+    const heard: unknown[] = [];
+    // A 2026-07-28 client hears list changes on a subscriptions/listen stream.
+    if (era === 'modern') await client.listen({ resourcesListChanged: true });
+    mkdirSync(join(root, 'second'));
+    writeFileSync(join(root, 'second/SKILL.md'), skill('second'));
+    await until(() => skills.entries.length === 2 && client.notifications('notifications/resources/list_changed').length > 0);
+    heard.push(...client.notifications('notifications/resources/list_changed'));
+    expect(heard).toHaveLength(1);
+    const listed = await client.request<{ skills: Array<{ uri: string }> }>('skills/list', {});
+    expect(listed.skills.map((entry) => entry.uri)).toEqual(['skill://first/SKILL.md', 'skill://second/SKILL.md']);
+  }, 10_000);
+});
+
+it('does not watch unless asked or under mcpkit dev', async () => {
+  expect((await loadSkills({ dir: root })).watching).toBe(0);
+  const asked = await loadSkills({ dir: root, watch: true });
+  expect(asked.watching).toBe(1);
+  asked.close();
+  expect(asked.watching).toBe(0);
+});
