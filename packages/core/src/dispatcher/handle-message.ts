@@ -74,7 +74,8 @@ function placed(frame: Frame, channel: Channel): boolean {
   if (method === METHOD.CANCELLED && isRequestId(params.requestId))
     return channel.cancel(params.requestId, () => new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
   if (method === METHOD.PROGRESS) return channel.progress(params.progressToken);
-  // notifications/initialized and unknown notifications need nothing.
+  // notifications/roots/list_changed reaches the session; initialized and unknown ones need nothing.
+  if (method !== undefined) channel.notified(method);
   return true;
 }
 

@@ -17,6 +17,7 @@ import type { ClientInfo } from '../model/client-info';
 import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { ListenSnapshot, OpenListen, SessionSnapshot } from '../model/session-snapshot';
 import type { RequestStates } from '../model/request-states';
+import type { RootsChangedHook } from '../model/roots-change';
 import type { EraName, Frame, RequestFrame } from '../wire/frame';
 
 /** The settings a codec reads (a part of the app's). */
@@ -27,6 +28,10 @@ export interface EraSettings {
   readonly maxListenFilterEntries: number;
   readonly maxUriLength: number;
   readonly requestTimeoutMs: number | undefined;
+  /** How long one `roots/list` waits for its answer (`rootsTimeoutMs`). */
+  readonly rootsTimeoutMs: number;
+  /** Told when a session's client says its roots changed. */
+  readonly onRootsChanged: RootsChangedHook | undefined;
   readonly requestState: RequestStates;
   readonly cacheHints: ReadonlyMap<string, WireCacheHint>;
   readonly validators: ValidatorFactory;
@@ -265,6 +270,8 @@ export interface Session extends SessionControls {
   ): Promise<Record<string, unknown>>;
   /** A `list_changed` for each list the channel declares `listChanged` for, once past the handshake. */
   announceListChanges(): void;
+  /** A notification from the client that is not about one request (`notifications/roots/list_changed`). */
+  notified(method: string): void;
   /** The client is gone: reject what waits for it, stop relaying events. */
   close(): void;
 }
