@@ -17,6 +17,8 @@ export function createEverythingApp(options: { pageSize?: number } = {}): McpApp
     subscriptions: true,
     dynamic: true,
     pageSize: options.pageSize,
+    // One line per change a client announces: the roots e2e spec counts them.
+    onRootsChanged: (change) => app.logger.info({ session: change.session.id }, 'roots changed'),
   });
   running.app = app;
   return app;
