@@ -374,6 +374,22 @@ describe('documentation examples of the client features', () => {
     expect(firstText(await client.callTool('releaseNotes', { service: 'api' }))).toBe('Faster deploys.');
   });
 
+  it('roots: kept per session, asked again after a change, which the hook hears', async () => {
+    const { workspaceApp, announced } = await import('../examples/roots.example');
+    const roots = [[{ uri: 'file:///srv/api' }]];
+    let asked = 0;
+    const client = await TestClient.connect(workspaceApp, { handlers: { 'roots/list': () => (asked++, { roots: roots[0] }) } });
+    expect(firstText(await client.callTool('folders'))).toBe('file:///srv/api');
+    expect(firstText(await client.callTool('folders'))).toBe('file:///srv/api');
+    expect(asked).toBe(1);
+    roots[0] = [{ uri: 'file:///srv/web' }];
+    await client.notify('notifications/roots/list_changed');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(announced.get(undefined)).toEqual([{ uri: 'file:///srv/web' }]);
+    expect(firstText(await client.callTool('folders'))).toBe('file:///srv/web');
+    expect(asked).toBe(2);
+  });
+
   it('client logging and progress', async () => {
     const { importApp } = await import('../examples/client-logging.example');
     const client = await TestClient.connect(importApp);

@@ -77,7 +77,10 @@ export {
   ClientCapabilityError,
   RequestTimeoutError,
   SilentClientError,
-  ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
+  ConnectionClosedError,
+  ClientRequestError,
+  ToolTimeoutError,
+} from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
 export { ErrorCode } from './errors/error-codes';

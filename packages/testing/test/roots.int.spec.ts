@@ -101,12 +101,12 @@ describe('a client that declares roots but never answers', () => {
   it('costs one wait of rootsTimeoutMs (default 5 s), then no more until it answers something', async () => {
     const { app } = rootsApp();
     let asked = 0;
-    let answer: ((roots: Root[]) => void) | undefined;
+    let answering = false;
     const client = await TestClient.connect(app, {
       handlers: {
         'roots/list': () => {
           asked += 1;
-          return answer === undefined ? new Promise(() => undefined) : { roots: [{ uri: 'file:///late' }] };
+          return answering ? { roots: [{ uri: 'file:///late' }] } : new Promise(() => undefined);
         },
       },
     });
@@ -122,7 +122,7 @@ describe('a client that declares roots but never answers', () => {
     expect(firstText(second)).toMatch(/earlier in this session; it is not asked again until it answers a request/);
     expect(asked).toBe(1);
     // It answers the server's ping: it is asked again.
-    answer = () => undefined;
+    answering = true;
     expect(firstText(await client.callTool('pingBack'))).toBe('pong');
     expect(firstText(await client.callTool('where'))).toBe('file:///late');
     expect(asked).toBe(2);

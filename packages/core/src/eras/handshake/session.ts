@@ -240,8 +240,7 @@ export class HandshakeSession implements Session {
     const change: RootsChange = {
       session: this.session,
       client: this.client,
-      roots: () =>
-        this.rootsCache.get(async (timeoutMs) => rootsOf(await this.requestClient(METHOD.ROOTS_LIST, {}, undefined, { timeoutMs }))),
+      roots: () => this.rootsCache.get(async (timeoutMs) => rootsOf(await this.requestClient(METHOD.ROOTS_LIST, {}, undefined, { timeoutMs }))),
     };
     const failed = (error: unknown) => this.host.logger.error({ err: error }, 'onRootsChanged threw');
     try {
