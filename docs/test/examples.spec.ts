@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildManifest, formatManifest } from '@mcpkit/cli';
-import type { Logger } from '@mcpkit/core';
+import { createApp, type Logger } from '@mcpkit/core';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
 import { accountsApp } from '../examples/validation.example';
@@ -357,6 +357,24 @@ describe('documentation examples over HTTP', () => {
     expect(progress).toEqual(['indexing']);
     await client.close();
     await shutdown();
+  });
+});
+
+describe('documentation example of tool errors and filters', () => {
+  it('masks an unexpected error by default, and a filter instance (method or app) says what the model may know', async () => {
+    const { stockApp, Stock } = await import('../examples/tool-errors.example');
+    const client = await TestClient.connect(stockApp);
+    expect(await client.callTool('stock', { sku: 'a1' })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Stock is unavailable; try again in a minute.' }],
+    });
+    expect(firstText(await client.callTool('reserve', { sku: 'a1' }))).toBe('Stock is unavailable; try again in five minutes.');
+    const lines: Array<Record<string, unknown>> = [];
+    const bare = await TestClient.connect(createApp({ name: 'stock', version: '1.0.0', providers: [Stock], logger: keptLogger(lines) }));
+    expect(firstText(await bare.callTool('reserve', { sku: 'a1' }))).toBe('Tool reserve failed with an internal error; details are in the server log.');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'error', err: expect.objectContaining({ message: expect.stringContaining('stock service: UPDATE stock') }) }),
+    ]);
   });
 });
 
