@@ -88,3 +88,43 @@ describe('serveStdio', () => {
     await server.close();
   });
 });
+
+describe('serveStdio and an answer over maxResponseBytes', () => {
+  it('logs the request line as the error the client gets, not ok, and writes that error', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
+    const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines: Array<Record<string, unknown>> = [];
+    let buffer = '';
+    stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (let newline = buffer.indexOf('\n'); newline !== -1; newline = buffer.indexOf('\n')) {
+        lines.push(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>);
+        buffer = buffer.slice(newline + 1);
+      }
+    });
+    const server = serveStdio(app, { stdin, stdout, maxResponseBytes: 300, exitProcess: false });
+    stdin.write(INIT + '\n');
+    const call = (id: number, text: string) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } }) + '\n';
+    stdin.write(call(1, 'short'));
+    stdin.write(call(2, 'x'.repeat(1_000)));
+    stdin.end();
+    await server.closed;
+    expect(lines.find((line) => line.id === 1)).toMatchObject({ result: { content: [{ type: 'text', text: 'short' }] } });
+    expect(lines.find((line) => line.id === 2)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32603, message: 'The response would exceed 300 bytes' },
+    });
+    const requestLines = logged.filter((line) => line.method === 'tools/call' && 'outcome' in line);
+    expect(requestLines.map((line) => [line.rpcId ?? line.id, line.outcome])).toEqual([
+      [1, 'ok'],
+      [2, 'error -32603'],
+    ]);
+    // One error line for the drop, with the request's bindings.
+    expect(logged.filter((line) => line.msg === 'dropped an outgoing message: The response would exceed 300 bytes')).toHaveLength(1);
+  });
+});

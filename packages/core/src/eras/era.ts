@@ -74,6 +74,12 @@ export interface ReceiveOptions {
    * comes back with `Last-Event-ID` for the rest. Absent on transports without it.
    */
   detach?: () => void;
+  /**
+   * The transport's bound on one answer (its `maxMessageBytes` for what it writes): an answer
+   * over it is replaced by its `-32603` error before the request line is written, so the line
+   * says `error -32603`, not `ok`. Without it, the transport's own encoding still drops it.
+   */
+  maxAnswerBytes?: number;
   /** The message was forwarded from another instance (scale-out): if this connection cannot place it either, it goes nowhere else. */
   routed?: boolean;
   /**
