@@ -16,9 +16,9 @@ class Echo {
   }
 }
 
-function harness(maxMessageBytes?: number) {
+function harness(maxMessageBytes?: number, more: { logger?: pino.Logger; maxResponseBytes?: number } = {}) {
   const bus = new MemoryEventBus();
-  const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: pino({ level: 'silent' }), bus });
+  const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: more.logger ?? pino({ level: 'silent' }), bus });
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const lines: Array<Record<string, unknown>> = [];
@@ -31,7 +31,7 @@ function harness(maxMessageBytes?: number) {
       buffer = buffer.slice(newline + 1);
     }
   });
-  const server = serveStdio(app, { stdin, stdout, maxMessageBytes, exitProcess: false });
+  const server = serveStdio(app, { stdin, stdout, maxMessageBytes, maxResponseBytes: more.maxResponseBytes, exitProcess: false });
   const until = async (count: number) => {
     for (let i = 0; i < 200 && lines.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     return lines;
@@ -93,19 +93,7 @@ describe('serveStdio and an answer over maxResponseBytes', () => {
   it('logs the request line as the error the client gets, not ok, and writes that error', async () => {
     const logged: Array<Record<string, unknown>> = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
-    const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger });
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const lines: Array<Record<string, unknown>> = [];
-    let buffer = '';
-    stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (let newline = buffer.indexOf('\n'); newline !== -1; newline = buffer.indexOf('\n')) {
-        lines.push(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>);
-        buffer = buffer.slice(newline + 1);
-      }
-    });
-    const server = serveStdio(app, { stdin, stdout, maxResponseBytes: 300, exitProcess: false });
+    const { stdin, server, lines } = harness(undefined, { logger, maxResponseBytes: 300 });
     stdin.write(INIT + '\n');
     const call = (id: number, text: string) =>
       JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } }) + '\n';
