@@ -7,8 +7,9 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HttpServerProcess } from '@mcpkit/testing';
 
 // Roots that change mid-session (issue #29): the official SDK client announces new roots with
-// notifications/roots/list_changed; the server's hook runs once (it logs `roots changed`, at info),
-// the next call sees the new roots, and the roots are asked once per change, not once per call.
+// notifications/roots/list_changed; the server's hook runs once (it logs `roots changed` with the
+// roots it read, at info), the next call sees the new roots, and the roots are asked once per
+// change, not once per call.
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
@@ -100,6 +101,8 @@ describe.each([stdio, streamable])('roots that change, over $name, with the offi
       { uri: 'file:///projects/three', name: 'three' },
     ];
     await client.sendRootsListChanged();
+    // The hook reads the new roots itself (on the session's own stream): the call after it shares them.
+    await until(() => lines(target.output(), 'roots changed').length > 0);
     expect(await listRoots()).toBe('two file:///projects/two\nthree file:///projects/three');
     expect(await listRoots()).toBe('two file:///projects/two\nthree file:///projects/three');
     expect(asked).toBe(2);
@@ -107,6 +110,7 @@ describe.each([stdio, streamable])('roots that change, over $name, with the offi
     // Its own session's line (HTTP: one server serves the other suites' sessions too).
     const changes = lines(target.output(), 'roots changed');
     expect(changes).toHaveLength(1);
+    expect(changes[0].roots).toEqual(roots);
     if (target === streamable) expect(changes[0].session).toBe((client.transport as StreamableHTTPClientTransport).sessionId);
   });
 });
