@@ -279,8 +279,8 @@ export class Connection {
   }
 
   /** @internal A client notification about no one request: the session hears it. */
-  notified(method: string): void {
-    this.opened?.notified(method);
+  notified(method: string, routed: boolean): void {
+    this.opened?.notified(method, routed);
   }
 
   /** @internal Why a batch cannot be served now (the negotiated revision has none), if it cannot. */

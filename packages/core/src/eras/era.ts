@@ -276,8 +276,12 @@ export interface Session extends SessionControls {
   ): Promise<Record<string, unknown>>;
   /** A `list_changed` for each list the channel declares `listChanged` for, once past the handshake. */
   announceListChanges(): void;
-  /** A notification from the client that is not about one request (`notifications/roots/list_changed`). */
-  notified(method: string): void;
+  /**
+   * A notification from the client that is not about one request
+   * (`notifications/roots/list_changed`); `routed`: another instance of the session heard it
+   * first and ran what runs once (the app's hook).
+   */
+  notified(method: string, routed: boolean): void;
   /** The client is gone: reject what waits for it, stop relaying events. */
   close(): void;
 }

@@ -231,12 +231,15 @@ export class HandshakeSession implements Session {
     for (const list of announcedLists(this.host.capabilities)) this.notify(LIST_CHANGED[list]);
   }
 
-  /** `notifications/roots/list_changed`: the kept roots go, and the app's hook hears of it. */
-  notified(method: string): void {
+  /**
+   * `notifications/roots/list_changed`: the kept roots go, and the app's hook hears of it, once:
+   * on the instance the client sent it to, not on those it was routed to (scale-out).
+   */
+  notified(method: string, routed: boolean): void {
     if (method !== METHOD.ROOTS_LIST_CHANGED || !this.initialized) return;
     this.rootsCache.invalidate();
     const hook = this.host.app.settings.onRootsChanged;
-    if (hook === undefined) return;
+    if (hook === undefined || routed) return;
     const change: RootsChange = {
       session: this.session,
       client: this.client,
