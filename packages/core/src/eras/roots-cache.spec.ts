@@ -39,6 +39,20 @@ describe('RootsCache', () => {
     expect(await cache.get(client.fetch)).toEqual([{ uri: 'file:///a' }]);
   });
 
+  it('lets a caller that joined a question its asker gave up (cancelled) ask once for itself', async () => {
+    let first = true;
+    const client = fakeClient(async () => {
+      if (!first) return [{ uri: 'file:///a' }];
+      first = false;
+      throw new ConnectionClosedError('roots/list');
+    });
+    const cache = new RootsCache(5_000);
+    const [asker, joiner] = await Promise.allSettled([cache.get(client.fetch), cache.get(client.fetch)]);
+    expect(asker).toMatchObject({ status: 'rejected', reason: expect.any(ConnectionClosedError) });
+    expect(joiner).toEqual({ status: 'fulfilled', value: [{ uri: 'file:///a' }] });
+    expect(client.asked).toHaveLength(2);
+  });
+
   it('does not keep an answer to a question asked before a change', async () => {
     let release: (roots: Root[]) => void = () => undefined;
     const client = fakeClient(() => new Promise((resolve) => (release = resolve)));

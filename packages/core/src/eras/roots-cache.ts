@@ -1,4 +1,4 @@
-import { RequestTimeoutError, SilentClientError } from '../errors/client-errors';
+import { ConnectionClosedError, RequestTimeoutError, SilentClientError } from '../errors/client-errors';
 import { isObject } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import type { Root } from '../model/client-questions';
@@ -35,8 +35,16 @@ export class RootsCache {
   async get(fetch: FetchRoots, timeoutMs: number = this.waitMs): Promise<Root[]> {
     if (this.roots !== undefined) return [...this.roots];
     if (this.silentAfterMs !== undefined) throw new SilentClientError(METHOD.ROOTS_LIST, this.silentAfterMs);
+    const joined = this.pending !== undefined;
     this.pending ??= this.ask(fetch, timeoutMs);
-    return [...(await this.pending)];
+    try {
+      return [...(await this.pending)];
+    } catch (error) {
+      // The request that asked for everyone was cancelled (or its stream closed): that is not this
+      // caller's end, so it asks once for itself.
+      if (joined && error instanceof ConnectionClosedError) return this.get(fetch, timeoutMs);
+      throw error;
+    }
   }
 
   /** The client's roots changed: forget them (and any silence: the client spoke). */
