@@ -64,6 +64,13 @@ describe('fitAnswer', () => {
     }
   });
 
+  it('serialises a copy of a fitted answer afresh (the kept text belongs to the original)', () => {
+    const answer = { jsonrpc: '2.0' as const, id: 3, result: { value: 'a' } };
+    fitAnswer(answer, 100);
+    expect(encodeMessage({ ...answer, id: 4 }, limits)).toBe('{"jsonrpc":"2.0","id":4,"result":{"value":"a"}}');
+    expect(Object.keys(answer)).toEqual(['jsonrpc', 'id', 'result']);
+  });
+
   it('gives the -32603 error that replaces an oversize or unserialisable answer, and logs the drop once', () => {
     const errors: unknown[] = [];
     const logger = { error: (...args: unknown[]) => void errors.push(args) } as unknown as Parameters<typeof fitAnswer>[2];

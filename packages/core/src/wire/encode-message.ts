@@ -47,8 +47,11 @@ export function encodeMessage(message: Outgoing, limits: EncodeLimits, logger?: 
   return parts.length === 0 ? undefined : `[${parts.join(',')}]`;
 }
 
-// Answers `fitAnswer` serialised already: the transport writes that text instead of serialising again.
-const ENCODED = new WeakMap<object, string>();
+// The text `fitAnswer` made of an answer, kept on the answer itself (a symbol: JSON and Object.keys
+// skip it; a WeakMap costs more than serialising twice): the transport writes it instead of
+// serialising again. `of` names the answer it was made of, so a spread copy carries a stale one in vain.
+const ENCODED: unique symbol = Symbol('mcpkit.encoded');
+type Encodable = { [ENCODED]?: { readonly of: object; readonly text: string } };
 
 /**
  * The answer a transport will write for `response`, decided before it is logged: the response
@@ -73,7 +76,7 @@ export function fitAnswer(response: JsonRpcResponse, maxBytes: number, logger?: 
     error = thrown;
   }
   if (text !== undefined) {
-    ENCODED.set(response, text);
+    (response as Encodable)[ENCODED] = { of: response, text };
     return response;
   }
   logger?.error({ err: error, rpcId: response.id }, `dropped an outgoing message: ${reason}`);
@@ -86,8 +89,8 @@ function oversize(text: string, maxBytes: number): boolean {
 }
 
 function encodeOne(message: JsonRpcMessage, maxBytes: number, logger: Logger | undefined): string | undefined {
-  const known = ENCODED.get(message);
-  if (known !== undefined && !oversize(known, maxBytes)) return known;
+  const known = (message as Encodable)[ENCODED];
+  if (known !== undefined && known.of === message && !oversize(known.text, maxBytes)) return known.text;
   let text: string;
   try {
     text = stringify(message);
