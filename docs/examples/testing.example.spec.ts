@@ -15,6 +15,13 @@ describe('weather tools', () => {
     expect(firstText(result)).toContain('days: must be >= 1');
   });
 
+  it('lists tools as an array of entries, not the { tools } result', async () => {
+    const client = await TestClient.connect(weatherApp);
+    const tools = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['summary', 'forecast', 'chart']);
+    expect(tools[1]).toMatchObject({ title: 'Forecast', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } });
+  });
+
   it('fails unknown tools with a JSON-RPC error', async () => {
     const client = await TestClient.connect(weatherApp);
     await expect(client.callTool('nope')).rejects.toMatchObject({ code: -32602 });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildManifest, formatManifest } from '@mcpkit/cli';
-import type { Logger } from '@mcpkit/core';
+import { createApp, type Logger } from '@mcpkit/core';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
 import { accountsApp } from '../examples/validation.example';
@@ -361,6 +361,24 @@ describe('documentation examples over HTTP', () => {
   });
 });
 
+describe('documentation example of tool errors and filters', () => {
+  it('masks an unexpected error by default, and a filter instance (method or app) says what the model may know', async () => {
+    const { stockApp, Stock } = await import('../examples/tool-errors.example');
+    const client = await TestClient.connect(stockApp);
+    expect(await client.callTool('stock', { sku: 'a1' })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Stock is unavailable; try again in a minute.' }],
+    });
+    expect(firstText(await client.callTool('reserve', { sku: 'a1' }))).toBe('Stock is unavailable; try again in five minutes.');
+    const lines: Array<Record<string, unknown>> = [];
+    const bare = await TestClient.connect(createApp({ name: 'stock', version: '1.0.0', providers: [Stock], logger: keptLogger(lines) }));
+    expect(firstText(await bare.callTool('reserve', { sku: 'a1' }))).toBe('Tool reserve failed with an internal error; details are in the server log.');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'error', err: expect.objectContaining({ message: expect.stringContaining('stock service: UPDATE stock') }) }),
+    ]);
+  });
+});
+
 describe('documentation examples of the client features', () => {
   it('client requests: elicitation from a DTO, sampling and roots', async () => {
     const { deployApp } = await import('../examples/client-requests.example');
@@ -373,6 +391,22 @@ describe('documentation examples of the client features', () => {
     });
     expect(firstText(await client.callTool('deploy', { service: 'api' }))).toBe('Deploying api to production');
     expect(firstText(await client.callTool('releaseNotes', { service: 'api' }))).toBe('Faster deploys.');
+  });
+
+  it('roots: kept per session, asked again after a change, which the hook hears', async () => {
+    const { workspaceApp, announced } = await import('../examples/roots.example');
+    const roots = [[{ uri: 'file:///srv/api' }]];
+    let asked = 0;
+    const client = await TestClient.connect(workspaceApp, { handlers: { 'roots/list': () => (asked++, { roots: roots[0] }) } });
+    expect(firstText(await client.callTool('folders'))).toBe('file:///srv/api');
+    expect(firstText(await client.callTool('folders'))).toBe('file:///srv/api');
+    expect(asked).toBe(1);
+    roots[0] = [{ uri: 'file:///srv/web' }];
+    await client.notify('notifications/roots/list_changed');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(announced.get(undefined)).toEqual([{ uri: 'file:///srv/web' }]);
+    expect(firstText(await client.callTool('folders'))).toBe('file:///srv/web');
+    expect(asked).toBe(2);
   });
 
   it('client logging and progress', async () => {

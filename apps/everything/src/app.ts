@@ -17,6 +17,9 @@ export function createEverythingApp(options: { pageSize?: number } = {}): McpApp
     subscriptions: true,
     dynamic: true,
     pageSize: options.pageSize,
+    // One line per change a client announces, with the new roots (asked once, and kept for the
+    // session's next list_roots): the roots e2e spec counts them.
+    onRootsChanged: async (change) => app.logger.info({ session: change.session.id, roots: await change.roots() }, 'roots changed'),
   });
   running.app = app;
   return app;

@@ -52,6 +52,7 @@ export type { DefinePipelineOptions, DefineToolPipelineOptions } from './define/
 export type { RequestContext } from './model/request-context';
 export type { ClientInfo } from './model/client-info';
 export type { SessionInfo } from './model/session-info';
+export type { RootsChange, RootsChangedHook } from './model/roots-change';
 export type { TransportInfo } from './model/transport-info';
 export type { ElicitResult, SamplingRequest, SamplingResult, Root, AskOptions } from './model/client-questions';
 export type { TraceContext } from './model/trace-context';
@@ -73,7 +74,14 @@ export { resolveTaskStoreBounds, type TaskStoreBounds } from './app/task-store-b
 export { TaskStoreFullError, type TaskStoreBound } from './errors/task-store-full-error';
 export type { TaskOptions } from './app/task-options';
 export type { TaskHandle } from './model/task-handle';
-export { ClientCapabilityError, RequestTimeoutError, ConnectionClosedError, ClientRequestError, ToolTimeoutError } from './errors/client-errors';
+export {
+  ClientCapabilityError,
+  RequestTimeoutError,
+  SilentClientError,
+  ConnectionClosedError,
+  ClientRequestError,
+  ToolTimeoutError,
+} from './errors/client-errors';
 export { LOG_LEVELS, isLogLevel, type LogLevel } from './logging/log-levels';
 
 export { ErrorCode } from './errors/error-codes';

@@ -90,7 +90,8 @@ export class HttpSseEndpoints {
     const keepAlive = this.keepAliveMs > 0 ? setInterval(() => stream.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
     keepAlive?.unref();
     const channel = new MessageChannel<Posted>({
-      dispatch: ({ body, options }, send) => this.app.dispatcher.handle(body, connection, { ...options, send }),
+      dispatch: ({ body, options }, send) =>
+        this.app.dispatcher.handle(body, connection, { ...options, send, maxAnswerBytes: this.writeOptions.limits.maxMessageBytes }),
       write: (texts) => this.write(stream, texts),
       drained: () => undefined,
       pauseInput: () => undefined,

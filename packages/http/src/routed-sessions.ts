@@ -290,6 +290,9 @@ export class RoutedSessions {
     if (routed || !('method' in message)) return;
     if (message.method === METHOD.CANCELLED) {
       router.forward(sessionId, message, 'all').catch((error: unknown) => this.warn(error, sessionId, 'could not forward a cancellation'));
+    } else if (message.method === METHOD.ROOTS_LIST_CHANGED) {
+      // Every instance that serves the session keeps its roots: each drops them (the hook ran here).
+      router.forward(sessionId, message, 'all').catch((error: unknown) => this.warn(error, sessionId, 'could not forward a roots change'));
     } else if (message.method === METHOD.PROGRESS) {
       const instance = instanceOf((message.params as { progressToken?: unknown } | undefined)?.progressToken);
       if (instance !== undefined && instance !== router.instanceId) {

@@ -505,7 +505,7 @@ export class StreamableHttpEndpoint {
         connection,
         message,
         era,
-        { logger, send, transport, detach, logBindings, unreachable: whenUnreachable, openSession },
+        { logger, send, transport, detach, logBindings, unreachable: whenUnreachable, openSession, maxAnswerBytes: this.options.limits.maxMessageBytes },
         request,
         listen,
       );

@@ -16,9 +16,9 @@ class Echo {
   }
 }
 
-function harness(maxMessageBytes?: number) {
+function harness(maxMessageBytes?: number, more: { logger?: pino.Logger; maxResponseBytes?: number } = {}) {
   const bus = new MemoryEventBus();
-  const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: pino({ level: 'silent' }), bus });
+  const app = createApp({ name: 'echo', version: '1', providers: [Echo], logger: more.logger ?? pino({ level: 'silent' }), bus });
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const lines: Array<Record<string, unknown>> = [];
@@ -31,7 +31,7 @@ function harness(maxMessageBytes?: number) {
       buffer = buffer.slice(newline + 1);
     }
   });
-  const server = serveStdio(app, { stdin, stdout, maxMessageBytes, exitProcess: false });
+  const server = serveStdio(app, { stdin, stdout, maxMessageBytes, maxResponseBytes: more.maxResponseBytes, exitProcess: false });
   const until = async (count: number) => {
     for (let i = 0; i < 200 && lines.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     return lines;
@@ -86,5 +86,33 @@ describe('serveStdio', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(stdin.isPaused()).toBe(false);
     await server.close();
+  });
+});
+
+describe('serveStdio and an answer over maxResponseBytes', () => {
+  it('logs the request line as the error the client gets, not ok, and writes that error', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
+    const { stdin, server, lines } = harness(undefined, { logger, maxResponseBytes: 300 });
+    stdin.write(INIT + '\n');
+    const call = (id: number, text: string) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } }) + '\n';
+    stdin.write(call(1, 'short'));
+    stdin.write(call(2, 'x'.repeat(1_000)));
+    stdin.end();
+    await server.closed;
+    expect(lines.find((line) => line.id === 1)).toMatchObject({ result: { content: [{ type: 'text', text: 'short' }] } });
+    expect(lines.find((line) => line.id === 2)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32603, message: 'The response would exceed 300 bytes' },
+    });
+    const requestLines = logged.filter((line) => line.method === 'tools/call' && 'outcome' in line);
+    expect(requestLines.map((line) => [line.rpcId ?? line.id, line.outcome])).toEqual([
+      [1, 'ok'],
+      [2, 'error -32603'],
+    ]);
+    // One error line for the drop, with the request's bindings.
+    expect(logged.filter((line) => line.msg === 'dropped an outgoing message: The response would exceed 300 bytes')).toHaveLength(1);
   });
 });

@@ -171,7 +171,8 @@ export function serveStdio(app: McpApp, given: StdioOptions = {}): StdioServer {
   // while the client does not drain it.
   // Request-related messages (progress …) go out through the channel, in order, before the
   // answer. One options object for every message.
-  const receiveOptions = { send: (message: JsonRpcMessage) => channel.send(message) };
+  // maxAnswerBytes: an answer over the bound is its error already when its request line is written.
+  const receiveOptions = { send: (message: JsonRpcMessage) => channel.send(message), maxAnswerBytes: options.maxResponseBytes };
   const channel = new MessageChannel({
     dispatch: (text) => {
       const read = readBody(text);

@@ -12,6 +12,7 @@ import type { RateLimitStore } from './rate-limit-store';
 import type { RequestStateStore } from './request-state-store';
 import type { TokenBudgetOptions } from './token-budget-options';
 import type { ServerExtension } from './server-extension';
+import type { RootsChangedHook } from '../model/roots-change';
 import { LOG_LEVELS } from '../logging/log-levels';
 import { duration, type OptionTable } from '../validation/option-table';
 
@@ -40,6 +41,23 @@ export interface AppOptions extends Implementation {
   subscriptions?: boolean;
   /** Timeout of requests to the client (`ctx.sample`, `ctx.elicit` …) without progress, in ms (default 60 000). */
   requestTimeoutMs?: number;
+  /**
+   * How long `ctx.roots()` waits for the client's `roots/list` answer, in ms (default 5 000). The
+   * roots are kept per session until the client sends `notifications/roots/list_changed`; a client
+   * that lets this wait run out is not asked again in that session until it shows life (it answers
+   * any request of the server's, or says its roots changed): `ctx.roots()` throws
+   * `SilentClientError` at once meanwhile. A call's own `timeoutMs` wins. See docs/client-requests.md.
+   */
+  rootsTimeoutMs?: number;
+  /**
+   * Runs when a session's client says its roots changed (`notifications/roots/list_changed`),
+   * once per notification, after the session's kept roots are dropped. Legacy-era sessions only:
+   * a 2026-07-28 request has no session to hear it on. What it throws is logged.
+   *
+   * @example
+   * onRootsChanged: async (change) => console.error('roots now', await change.roots())
+   */
+  onRootsChanged?: RootsChangedHook;
   /**
    * Allow changes at run time (`app.addProviders`, `app.remove`, `app.enable`, `app.disable`):
    * tools, resources and prompts are declared with `listChanged` even while empty, and clients
@@ -173,6 +191,8 @@ export const APP_OPTIONS = {
   },
   subscriptions: { type: 'boolean', default: false },
   requestTimeoutMs: duration({ type: 'number', above: 0, default: 60_000 }),
+  rootsTimeoutMs: duration({ type: 'number', above: 0, default: 5_000 }),
+  onRootsChanged: { type: 'function', defaultText: 'none' },
   dynamic: { type: 'boolean', default: false },
   toolTimeoutMs: duration({ type: 'number', above: 0, defaultText: 'no limit' }),
   maxBatchLength: positive(100),

@@ -49,8 +49,10 @@ export interface ToolOptions extends CommonOptions {
   /**
    * Lets clients run the tool as a task (`execution.taskSupport`): they get a task handle at once
    * and poll, wait for or cancel it. `'optional'`: the client chooses; `'required'`: where the
-   * client's revision has tasks, it must use one. The handler is the same either way; `ctx.task`
-   * is set when it runs as a task. Default: never a task.
+   * client's revision has tasks, it must use one; `'forbidden'`: never a task, and said so on the
+   * wire (`execution.taskSupport: "forbidden"`, as the official reference servers publish it). The
+   * handler is the same either way; `ctx.task` is set when it runs as a task. Default: never a
+   * task, and `execution` left out.
    *
    * @example
    * @Tool({ task: 'optional' })

@@ -13,6 +13,7 @@ import type { MethodTable } from './method-handler';
 import type { TaskRuntime } from './task-runtime';
 import type { ExtensionTable } from './extension-table';
 import type { PipelineSettings } from '../pipeline/pipeline-settings';
+import type { RootsChangedHook } from '../model/roots-change';
 import type { Pipelines } from '../pipeline/pipelines';
 
 /** Everything `createApp` hands the app (adapters and the dispatcher read it; apps do not). */
@@ -32,6 +33,10 @@ export interface AppSettings {
   subscriptions: boolean;
   dynamic: boolean;
   requestTimeoutMs: number | undefined;
+  /** How long one `roots/list` waits for its answer (`rootsTimeoutMs`). */
+  rootsTimeoutMs: number;
+  /** Told when a session's client says its roots changed (`onRootsChanged`). */
+  onRootsChanged: RootsChangedHook | undefined;
   toolTimeoutMs: number | undefined;
   pageSize: number | undefined;
   maxBatchLength: number;

@@ -27,6 +27,11 @@ export interface ServingChannel extends Channel, RequestHost {
   settle(response: Record<string, unknown>): boolean;
   /** The client's progress on a request this side sent it; false when none by that token waits. */
   progress(token: unknown): boolean;
+  /**
+   * A client notification about no one request (`notifications/roots/list_changed`): the
+   * session's, if any; `routed` when another instance heard it first (scale-out).
+   */
+  notified(method: string, routed: boolean): void;
   /** Why a batch is refused here as a whole now (the negotiated revision has none), if it is. */
   batchRefusal(): string | undefined;
   /**

@@ -278,6 +278,11 @@ export class Connection {
     return this.opened?.progress(token) === true;
   }
 
+  /** @internal A client notification about no one request: the session hears it. */
+  notified(method: string, routed: boolean): void {
+    this.opened?.notified(method, routed);
+  }
+
   /** @internal Why a batch cannot be served now (the negotiated revision has none), if it cannot. */
   batchRefusal(): string | undefined {
     return this.sessionState.batchRefusal();

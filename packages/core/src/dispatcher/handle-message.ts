@@ -38,7 +38,7 @@ function handleFrame(frame: Frame, channel: Channel, options: ReceiveOptions): P
       return serveRequest(era, frame as RequestFrame, channel, options);
     }
     case 'notification':
-      if (!placed(frame, channel)) channel.unplaced(frameMessage(frame), options.routed === true);
+      if (!placed(frame, channel, options.routed === true)) channel.unplaced(frameMessage(frame), options.routed === true);
       return Promise.resolve(undefined);
     case 'response':
       if (!channel.settle(frame.response!)) channel.unplaced(frame.response as unknown as JsonRpcMessage, options.routed === true);
@@ -67,13 +67,21 @@ function unserved(frame: Frame, channel: Channel, options: ReceiveOptions, respo
   return answeredUnserved(options.logger ?? channel.logger, frame, options.transport ?? channel.transport, options.logBindings, response);
 }
 
-/** Places a notification; false when it names a request this channel does not have (cancelled, progress). */
-function placed(frame: Frame, channel: Channel): boolean {
+/**
+ * Places a notification; false when it names a request this channel does not have (cancelled,
+ * progress), or when the other instances serving its session must hear it too (a roots change
+ * the client sent here: their sessions keep roots as well).
+ */
+function placed(frame: Frame, channel: Channel, routed: boolean): boolean {
   const { method, params } = frame;
   // Cancellation: stop the handler and send no response for it (utilities/cancellation).
   if (method === METHOD.CANCELLED && isRequestId(params.requestId))
     return channel.cancel(params.requestId, () => new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
   if (method === METHOD.PROGRESS) return channel.progress(params.progressToken);
+  if (method === METHOD.ROOTS_LIST_CHANGED) {
+    channel.notified(method, routed);
+    return routed;
+  }
   // notifications/initialized and unknown notifications need nothing.
   return true;
 }

@@ -41,18 +41,36 @@ function unstructured(tool: ToolDefinition, ctx: HandlerContext, value: unknown)
   return result instanceof Unsendable ? unsendable(tool, ctx, result.problem) : result;
 }
 
+const NO_STRUCTURED_CONTENT =
+  'a result with content but no structuredContent: return the output object itself (it becomes structuredContent, and its JSON the text block), or { content, structuredContent }';
+
+/**
+ * Whether a value with a `content` array is the tool's output rather than a finished result: its
+ * output schema has a top-level `content` field (a page of lines, say) and the value carries no
+ * `structuredContent` nor `isError`, which no finished result of a tool with an output could lack.
+ */
+function isOwnOutput(tool: ToolDefinition, value: CallToolResult): boolean {
+  if (value.structuredContent !== undefined || value.isError !== undefined) return false;
+  const properties = tool.entry.outputSchema?.properties;
+  return isObject(properties) && properties.content !== undefined;
+}
+
+/** A result that does not match the tool's output schema: the problems go to the log only. */
+function mismatch(tool: ToolDefinition, ctx: HandlerContext, problems: readonly string[]): CallToolResult {
+  ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
+  return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
+}
+
 function structured(tool: ToolDefinition, ctx: HandlerContext, value: unknown): CallToolResult {
   const check = tool.checkOutput!;
-  if (isCallToolResult(value)) {
+  if (isCallToolResult(value) && !isOwnOutput(tool, value)) {
     const problem = contentListProblem(value.content);
     if (problem !== undefined) return unsendable(tool, ctx, problem);
     if (value.isError) return value;
-    if (tool.pickOutput && value.structuredContent !== undefined)
-      value = { ...value, structuredContent: tool.pickOutput(value.structuredContent) as Record<string, unknown> };
+    if (value.structuredContent === undefined) return mismatch(tool, ctx, [NO_STRUCTURED_CONTENT]);
+    if (tool.pickOutput) value = { ...value, structuredContent: tool.pickOutput(value.structuredContent) as Record<string, unknown> };
     const problems = check((value as CallToolResult).structuredContent);
-    if (!problems) return value as CallToolResult;
-    ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
-    return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
+    return problems ? mismatch(tool, ctx, problems) : (value as CallToolResult);
   }
   // Serialised once: the text block is this JSON, and the structured content its parse (what a
   // client receives: toJSON applied, undefined dropped), checked against the output schema.
@@ -61,10 +79,7 @@ function structured(tool: ToolDefinition, ctx: HandlerContext, value: unknown): 
   // strictOutput: what the output DTO does not declare never leaves (copy-on-write: usually the same object).
   const plain = tool.pickOutput ? tool.pickOutput(parsed) : parsed;
   const problems = check(plain);
-  if (problems) {
-    ctx.logger.error({ tool: tool.name, problems }, 'tool result does not match its output schema');
-    return toolErrorResult(`Tool ${tool.name} produced a result that does not match its output schema; details are in the server log.`);
-  }
+  if (problems) return mismatch(tool, ctx, problems);
   const text = tool.outputText ? tool.outputText(value) : plain === parsed && json !== undefined ? json : JSON.stringify(plain);
   return structuredResult(plain as Record<string, unknown>, text);
 }

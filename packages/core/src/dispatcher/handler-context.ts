@@ -10,6 +10,7 @@ import type { ClientInfo } from '../model/client-info';
 import { elicitationSchema } from '../schema/elicitation-schema';
 import { ClientLog } from '../model/client-log';
 import type { ClientLink } from '../eras/client-link';
+import { isRootsAnswer, rootsOf } from '../eras/roots-cache';
 import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { TaskHandle } from '../model/task-handle';
 import type { TaskDialect } from '../eras/task-dialect';
@@ -243,8 +244,10 @@ export class HandlerContext implements RequestContext {
 
   async roots(options: AskOptions = {}): Promise<Root[]> {
     this.link.requireCapability('roots', METHOD.ROOTS_LIST);
-    const result = await this.ask(METHOD.ROOTS_LIST, {}, options, 'roots', (answer) => Array.isArray(answer.roots));
-    return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
+    const ask = async (timeoutMs?: number): Promise<Root[]> =>
+      rootsOf(await this.ask(METHOD.ROOTS_LIST, {}, timeoutMs === undefined ? options : { ...options, timeoutMs }, 'roots', isRootsAnswer));
+    const cache = this.link.rootsCache;
+    return cache === undefined ? ask() : cache.get(ask, options.timeoutMs);
   }
 
   ping(options: OutboundRequestOptions = {}): Promise<void> {

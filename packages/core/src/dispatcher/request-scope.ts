@@ -81,6 +81,10 @@ export class RequestScope implements ServingChannel {
     return false;
   }
 
+  notified(): void {
+    // No session: nothing is kept that a notification could change.
+  }
+
   batchRefusal(): string {
     return 'A request that belongs to no session cannot travel in a batch';
   }

@@ -14,6 +14,7 @@ import { endTrace, requestChannel, requestTrace, type RequestTrace } from './dia
 import { answerOutcome } from './outcome';
 import { requestBindings, writeRequestLine } from './request-line';
 import { monotonicMs } from '../logging/monotonic-ms';
+import { fitAnswer } from '../wire/encode-message';
 
 /**
  * Runs one request's handler, by the rules of its `era`, where `host` keeps it (a connection's in-flight table, or a
@@ -65,6 +66,7 @@ export async function runRequest(
     ctx.finish();
     release();
   }
+  response = asWritten(response, options.maxAnswerBytes, ctx);
   if (ctx.isCancelled) {
     if (logRequests) writeRequestLine(logger, bindings, started, 'cancelled');
     // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
@@ -136,6 +138,17 @@ function failure(frame: RequestFrame, ctx: HandlerContext, error: unknown, plan:
     // A deliberate wire error (arguments too deep to digest for requestState) keeps its code.
     return errorAnswer(frame.id, McpError.isMcpError(secondary) ? secondary : new InternalError(), era.errorObject);
   }
+}
+
+/**
+ * The answer as the transport will write it: over its `maxAnswerBytes`, the `-32603` error that
+ * replaces it, which the request line and trace then say (whatever outcome the handler recorded).
+ */
+function asWritten(response: JsonRpcResponse, maxAnswerBytes: number | undefined, ctx: HandlerContext): JsonRpcResponse {
+  if (maxAnswerBytes === undefined || ctx.isCancelled) return response;
+  const written = fitAnswer(response, maxAnswerBytes, ctx.logger);
+  if (written !== response) ctx.outcome = undefined;
+  return written;
 }
 
 /**

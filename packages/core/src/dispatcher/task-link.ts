@@ -3,6 +3,7 @@ import type { LogLevel } from '../logging/log-levels';
 import { METHOD } from '../protocol/methods';
 import type { ClientInfo } from '../model/client-info';
 import type { OutboundRequestOptions } from '../model/outbound-request-options';
+import type { RootsCache } from '../eras/roots-cache';
 import type { ArgumentTransport, Asker, ClientLink, Question } from '../eras/client-link';
 import type { SessionInfo } from '../model/session-info';
 import type { TaskDialect } from '../eras/task-dialect';
@@ -48,6 +49,10 @@ export class TaskLink implements ClientLink {
 
   get session(): SessionInfo | undefined {
     return this.inner.session;
+  }
+
+  get rootsCache(): RootsCache | undefined {
+    return this.inner.rootsCache;
   }
 
   get validators(): ValidatorFactory {

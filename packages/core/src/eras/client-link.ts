@@ -6,6 +6,7 @@ import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { ValidatorFactory } from '../validation/validator-factory';
 import type { TaskDialect } from './task-dialect';
 import type { SessionInfo } from '../model/session-info';
+import type { RootsCache } from './roots-cache';
 
 /** A question for the client: sampling, elicitation or roots. */
 export interface Question {
@@ -51,6 +52,11 @@ export interface ClientLink {
   readonly tasks: TaskDialect;
   /** Whose tasks this client sees: its session (handshake era), else undefined (whoever holds a task id). */
   readonly taskOwner: string | undefined;
+  /**
+   * Where the client's roots are kept between requests (a handshake session); undefined where
+   * each request asks anew (2026-07-28: its own input-required round).
+   */
+  readonly rootsCache?: RootsCache;
   /** True on a later round of an input-required exchange (modern era): the call is not new. */
   readonly continues?: boolean;
   /** The client-visible log threshold; undefined sends nothing. */

@@ -17,6 +17,7 @@ import type { ClientInfo } from '../model/client-info';
 import type { OutboundRequestOptions } from '../model/outbound-request-options';
 import type { ListenSnapshot, OpenListen, SessionSnapshot } from '../model/session-snapshot';
 import type { RequestStates } from '../model/request-states';
+import type { RootsChangedHook } from '../model/roots-change';
 import type { EraName, Frame, RequestFrame } from '../wire/frame';
 
 /** The settings a codec reads (a part of the app's). */
@@ -27,6 +28,10 @@ export interface EraSettings {
   readonly maxListenFilterEntries: number;
   readonly maxUriLength: number;
   readonly requestTimeoutMs: number | undefined;
+  /** How long one `roots/list` waits for its answer (`rootsTimeoutMs`). */
+  readonly rootsTimeoutMs: number;
+  /** Told when a session's client says its roots changed. */
+  readonly onRootsChanged: RootsChangedHook | undefined;
   readonly requestState: RequestStates;
   readonly cacheHints: ReadonlyMap<string, WireCacheHint>;
   readonly validators: ValidatorFactory;
@@ -69,6 +74,12 @@ export interface ReceiveOptions {
    * comes back with `Last-Event-ID` for the rest. Absent on transports without it.
    */
   detach?: () => void;
+  /**
+   * The transport's bound on one answer (its `maxMessageBytes` for what it writes): an answer
+   * over it is replaced by its `-32603` error before the request line is written, so the line
+   * says `error -32603`, not `ok`. Without it, the transport's own encoding still drops it.
+   */
+  maxAnswerBytes?: number;
   /** The message was forwarded from another instance (scale-out): if this connection cannot place it either, it goes nowhere else. */
   routed?: boolean;
   /**
@@ -265,6 +276,12 @@ export interface Session extends SessionControls {
   ): Promise<Record<string, unknown>>;
   /** A `list_changed` for each list the channel declares `listChanged` for, once past the handshake. */
   announceListChanges(): void;
+  /**
+   * A notification from the client that is not about one request
+   * (`notifications/roots/list_changed`); `routed`: another instance of the session heard it
+   * first and ran what runs once (the app's hook).
+   */
+  notified(method: string, routed: boolean): void;
   /** The client is gone: reject what waits for it, stop relaying events. */
   close(): void;
 }

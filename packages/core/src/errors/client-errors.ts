@@ -24,6 +24,20 @@ export class RequestTimeoutError extends ToolError {
   }
 }
 
+/**
+ * A client that let a `roots/list` time out in this session is not asked again until it shows
+ * life (answers any request of the server's, or sends `notifications/roots/list_changed`): the
+ * call fails at once instead of waiting once more. A `RequestTimeoutError`, so code that handles
+ * the first timeout handles this one too.
+ */
+export class SilentClientError extends RequestTimeoutError {
+  constructor(method: string, timeoutMs: number) {
+    super(method, timeoutMs);
+    this.message = `The client did not answer ${method} within ${timeoutMs} ms earlier in this session; it is not asked again until it answers a request or sends notifications/roots/list_changed`;
+    this.name = 'SilentClientError';
+  }
+}
+
 /** The connection ended while a server-to-client request waited for its answer. */
 export class ConnectionClosedError extends ToolError {
   constructor(readonly method: string) {

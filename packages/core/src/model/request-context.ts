@@ -151,7 +151,11 @@ export interface RequestContext {
   completeElicitation(elicitationId: string): void;
 
   /**
-   * The client's roots (`roots/list`). Needs the client's `roots` capability.
+   * The client's roots (`roots/list`). Needs the client's `roots` capability. On a legacy-era
+   * session they are asked once and kept until the client sends `notifications/roots/list_changed`
+   * (`createApp({ onRootsChanged })` hears it); a client that lets one `roots/list` outlast
+   * `rootsTimeoutMs` (5 s) is not asked again, the call throws `SilentClientError` at once, until
+   * it answers something. On 2026-07-28 each request asks in its own input-required round.
    *
    * @example
    * const [workspace] = await ctx.roots();

@@ -25,6 +25,7 @@ export const METHOD = {
   ELICITATION_CREATE: 'elicitation/create',
   ELICITATION_COMPLETE: 'notifications/elicitation/complete',
   ROOTS_LIST: 'roots/list',
+  ROOTS_LIST_CHANGED: 'notifications/roots/list_changed',
   TASKS_GET: 'tasks/get',
   TASKS_RESULT: 'tasks/result',
   TASKS_LIST: 'tasks/list',

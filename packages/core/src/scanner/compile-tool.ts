@@ -99,7 +99,8 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   const entry: Tool = { name, ...copyCommonFields(options), inputSchema };
   if (output) entry.outputSchema = output.schema;
   if (options.annotations) entry.annotations = { ...options.annotations };
-  if (taskSupport) entry.execution = { taskSupport };
+  // 'forbidden' is published as declared (as the reference servers do) yet makes no task runtime.
+  if (options.task !== undefined) entry.execution = { taskSupport: options.task };
   const headerParams = headerParamsOf(inputSchema, method.owner);
   return Object.freeze({
     name,
@@ -187,7 +188,7 @@ function checkCallOptions(options: ToolOptions, method: DecoratedMethod): 'optio
   const taskSupport = options.task;
   if (taskSupport !== undefined && taskSupport !== 'forbidden' && taskSupport !== 'optional' && taskSupport !== 'required') {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has task ${JSON.stringify(taskSupport)}.`, [
-      `Say ${method.label}({ task: 'optional' }) or ${method.label}({ task: 'required' }), or leave it out.`,
+      `Say ${method.label}({ task: 'optional' }), ${method.label}({ task: 'required' }) or ${method.label}({ task: 'forbidden' }), or leave it out.`,
     ]);
   }
   return taskSupport === 'optional' || taskSupport === 'required' ? taskSupport : undefined;

@@ -60,6 +60,8 @@ export function createApp(given: AppOptions): McpApp {
     subscriptions: options.subscriptions,
     dynamic: options.dynamic,
     requestTimeoutMs: options.requestTimeoutMs,
+    rootsTimeoutMs: options.rootsTimeoutMs,
+    onRootsChanged: options.onRootsChanged,
     toolTimeoutMs: options.toolTimeoutMs,
     pageSize: options.pageSize,
     maxBatchLength: options.maxBatchLength,

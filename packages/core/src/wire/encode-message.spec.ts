@@ -1,4 +1,4 @@
-import { encodeMessage, type EncodeLimits } from './encode-message';
+import { encodeMessage, fitAnswer, type EncodeLimits } from './encode-message';
 import { ExactNumberId } from '../protocol/exact-id';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
 
@@ -45,5 +45,51 @@ describe('encodeMessage', () => {
     expect(answers.map((answer) => answer.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(answers.filter((answer) => answer.result).length).toBe(3);
     expect(answers.slice(3).every((answer) => answer.error?.code === -32603)).toBe(true);
+  });
+});
+
+describe('fitAnswer', () => {
+  const limits = { maxMessageBytes: 100, maxBatchBytes: 1_000 };
+
+  it('keeps an answer that fits, and encodeMessage writes the text it made without serialising again', () => {
+    const answer = { jsonrpc: '2.0' as const, id: 1, result: { value: 'a' } };
+    expect(fitAnswer(answer, 100)).toBe(answer);
+    const spy = jest.spyOn(JSON, 'stringify');
+    try {
+      expect(encodeMessage(answer, limits)).toBe('{"jsonrpc":"2.0","id":1,"result":{"value":"a"}}');
+      expect(encodeMessage([answer], limits)).toBe('[{"jsonrpc":"2.0","id":1,"result":{"value":"a"}}]');
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('serialises a copy of a fitted answer afresh (the kept text belongs to the original)', () => {
+    const answer = { jsonrpc: '2.0' as const, id: 3, result: { value: 'a' } };
+    fitAnswer(answer, 100);
+    expect(encodeMessage({ ...answer, id: 4 }, limits)).toBe('{"jsonrpc":"2.0","id":4,"result":{"value":"a"}}');
+    expect(Object.keys(answer)).toEqual(['jsonrpc', 'id', 'result']);
+  });
+
+  it('gives the -32603 error that replaces an oversize or unserialisable answer, and logs the drop once', () => {
+    const errors: unknown[] = [];
+    const logger = { error: (...args: unknown[]) => void errors.push(args) } as unknown as Parameters<typeof fitAnswer>[2];
+    expect(fitAnswer({ jsonrpc: '2.0', id: 7, result: { value: 'x'.repeat(200) } }, 100, logger)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'The response would exceed 100 bytes' },
+    });
+    expect(fitAnswer({ jsonrpc: '2.0', id: 8, result: { big: BigInt(1) } }, 100, logger)).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32603, message: 'The response could not be serialised' },
+    });
+    expect(errors).toHaveLength(2);
+  });
+
+  it('still holds a kept text to a smaller bound of the transport', () => {
+    const answer = { jsonrpc: '2.0' as const, id: 2, result: { value: 'x'.repeat(80) } };
+    expect(fitAnswer(answer, 1_000)).toBe(answer);
+    expect(JSON.parse(encodeMessage(answer, limits)!)).toMatchObject({ id: 2, error: { code: -32603 } });
   });
 });

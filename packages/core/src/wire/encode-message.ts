@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors/error-codes';
 import type { Logger } from '../logging/logger';
-import type { JsonRpcMessage, RequestId } from '../protocol/json-rpc';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc';
 
 /** Byte bounds on what a transport writes. */
 export interface EncodeLimits {
@@ -47,15 +47,57 @@ export function encodeMessage(message: Outgoing, limits: EncodeLimits, logger?: 
   return parts.length === 0 ? undefined : `[${parts.join(',')}]`;
 }
 
+// The text `fitAnswer` made of an answer, kept on the answer itself (a symbol: JSON and Object.keys
+// skip it; a WeakMap costs more than serialising twice): the transport writes it instead of
+// serialising again. `of` names the answer it was made of, so a spread copy carries a stale one in vain.
+const ENCODED: unique symbol = Symbol('mcpkit.encoded');
+type Encodable = { [ENCODED]?: { readonly of: object; readonly text: string } };
+
+/**
+ * The answer a transport will write for `response`, decided before it is logged: the response
+ * itself when it serialises within `maxBytes`, else the `-32603` error that replaces it (the drop
+ * logged once, here), so that the request line and trace say what the client gets. The text is
+ * kept for `encodeMessage`, which then does not serialise it again.
+ *
+ * @example
+ * const answer = fitAnswer(response, 64 << 20, logger); // 'error' in answer: it was dropped
+ */
+export function fitAnswer(response: JsonRpcResponse, maxBytes: number, logger?: Logger): JsonRpcResponse {
+  let text: string | undefined;
+  let reason = 'The response could not be serialised';
+  let error: unknown;
+  try {
+    text = stringify(response);
+    if (oversize(text, maxBytes)) {
+      text = undefined;
+      reason = `The response would exceed ${maxBytes} bytes`;
+    }
+  } catch (thrown) {
+    error = thrown;
+  }
+  if (text !== undefined) {
+    (response as Encodable)[ENCODED] = { of: response, text };
+    return response;
+  }
+  logger?.error({ err: error, rpcId: response.id }, `dropped an outgoing message: ${reason}`);
+  return { jsonrpc: '2.0', id: response.id ?? null, error: { code: ErrorCode.InternalError, message: reason } } as JsonRpcResponse;
+}
+
+/** A UTF-8 byte is at least one UTF-16 unit and at most three: count bytes only when it matters. */
+function oversize(text: string, maxBytes: number): boolean {
+  return text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes);
+}
+
 function encodeOne(message: JsonRpcMessage, maxBytes: number, logger: Logger | undefined): string | undefined {
+  const known = (message as Encodable)[ENCODED];
+  if (known !== undefined && known.of === message && !oversize(known.text, maxBytes)) return known.text;
   let text: string;
   try {
     text = stringify(message);
   } catch (error) {
     return replacement(message, 'The response could not be serialised', logger, error);
   }
-  // A UTF-8 byte is at least one UTF-16 unit and at most three: count bytes only when it matters.
-  if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) {
+  if (oversize(text, maxBytes)) {
     return replacement(message, `The response would exceed ${maxBytes} bytes`, logger);
   }
   return text;

@@ -13,6 +13,7 @@ import { CALL_TOOL_RESULT_FIELDS, shapeForRevision } from './revision-shape';
 import type { RequestFrame } from '../../wire/frame';
 import { handshakeTasks } from './tasks';
 import { nodeCrypto } from '../lazy-crypto';
+import type { RootsCache } from '../roots-cache';
 
 /** What the handshake link needs of the connection it serves. */
 export interface HandshakeChannel {
@@ -28,6 +29,8 @@ export interface HandshakeChannel {
     options: OutboundRequestOptions,
   ): Promise<Record<string, unknown>>;
   notify(method: string, params?: Record<string, unknown>): void;
+  /** The client's roots, kept for the session. */
+  readonly rootsCache: RootsCache;
 }
 
 /**
@@ -85,6 +88,11 @@ export class HandshakeLink implements ClientLink, RunPlan {
 
   get validators(): ValidatorFactory {
     return this.channel.validators;
+  }
+
+  /** The session's roots: asked once, kept until the client says they changed. */
+  get rootsCache(): RootsCache {
+    return this.channel.rootsCache;
   }
 
   logThreshold(): LogLevel | undefined {

@@ -16,6 +16,8 @@ import type { SessionHost, SessionOptions, Session } from '../era';
 import type { SessionInfo } from '../../model/session-info';
 import type { ValidatorFactory } from '../../validation/validator-factory';
 import { HandshakeLink } from './handshake-link';
+import { RootsCache, rootsOf } from '../roots-cache';
+import type { RootsChange } from '../../model/roots-change';
 import { monotonicMs } from '../../logging/monotonic-ms';
 import type { SubscriptionGrant } from '../../model/subscription-grant';
 
@@ -70,6 +72,8 @@ export class HandshakeSession implements Session {
   private readonly options: SessionOptions;
   /** Requests this server sent the client, awaiting answers. */
   readonly outbound: OutboundRequests;
+  /** The client's roots, kept until it says they changed. */
+  readonly rootsCache: RootsCache;
   /** No session follows (stateless HTTP): what needs one is unavailable. */
   readonly sessionless: boolean;
   /** The client-visible log threshold; undefined sends nothing. */
@@ -84,6 +88,7 @@ export class HandshakeSession implements Session {
     this.sessionless = options.sessionless === true;
     const restored = options.restore;
     this.outbound = new OutboundRequests(options.outboundIdPrefix);
+    this.rootsCache = new RootsCache(app.settings.rootsTimeoutMs);
     this.logLevel = restored?.logLevel ?? app.settings.clientLogging?.defaultLevel;
     if (restored?.client) {
       this.client = Object.freeze({ ...restored.client });
@@ -131,6 +136,8 @@ export class HandshakeSession implements Session {
   }
 
   settle(response: Record<string, unknown>): boolean {
+    // Any answer, even a late one, shows the client is listening: roots may be asked again.
+    this.rootsCache.revive();
     return this.outbound.settle(response);
   }
 
@@ -222,6 +229,29 @@ export class HandshakeSession implements Session {
   announceListChanges(): void {
     if (this.sessionless || !this.initialized) return;
     for (const list of announcedLists(this.host.capabilities)) this.notify(LIST_CHANGED[list]);
+  }
+
+  /**
+   * `notifications/roots/list_changed`: the kept roots go, and the app's hook hears of it, once:
+   * on the instance the client sent it to, not on those it was routed to (scale-out).
+   */
+  notified(method: string, routed: boolean): void {
+    if (method !== METHOD.ROOTS_LIST_CHANGED || !this.initialized) return;
+    this.rootsCache.invalidate();
+    const hook = this.host.app.settings.onRootsChanged;
+    if (hook === undefined || routed) return;
+    const change: RootsChange = {
+      session: this.session,
+      client: this.client,
+      roots: () => this.rootsCache.get(async (timeoutMs) => rootsOf(await this.requestClient(METHOD.ROOTS_LIST, {}, undefined, { timeoutMs }))),
+    };
+    const failed = (error: unknown) => this.host.logger.error({ err: error }, 'onRootsChanged threw');
+    try {
+      const running = hook(change);
+      if (running instanceof Promise) running.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   /** The client is gone: reject what waits for it, stop relaying events. */

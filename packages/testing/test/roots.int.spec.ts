@@ -1,0 +1,153 @@
+import { createApp, Tool, type Logger, type RequestContext, type Root, type RootsChange } from '@mcpkit/core';
+import pino from 'pino';
+import { firstText, TestClient } from '../src';
+
+class Where {
+  @Tool({ input: null })
+  async where(_input: unknown, ctx: RequestContext) {
+    return (await ctx.roots()).map((root) => root.uri).join(',');
+  }
+
+  @Tool({ input: null })
+  async pingBack(_input: unknown, ctx: RequestContext) {
+    await ctx.ping();
+    return 'pong';
+  }
+}
+
+/** An app whose hook records each change (and, with `read`, the roots it reads then). */
+function rootsApp(options: { read?: boolean; rootsTimeoutMs?: number; logger?: Logger } = {}) {
+  const changes: RootsChange[] = [];
+  const seen: Root[][] = [];
+  const app = createApp({
+    name: 'roots',
+    version: '1',
+    providers: [Where],
+    logger: options.logger ?? pino({ level: 'silent' }),
+    rootsTimeoutMs: options.rootsTimeoutMs,
+    onRootsChanged: async (change) => {
+      changes.push(change);
+      if (options.read) seen.push(await change.roots());
+    },
+  });
+  return { app, changes, seen };
+}
+
+/** A client whose roots are `current[0]`, counting its `roots/list` answers. */
+function rootsClient(current: Root[][]) {
+  const asked: number[] = [];
+  return { asked, handlers: { 'roots/list': () => (asked.push(1), { roots: current[0] }) } };
+}
+
+describe('ctx.roots() on a legacy session', () => {
+  it('asks once per session, and again only after notifications/roots/list_changed, which runs the hook once', async () => {
+    const current = [[{ uri: 'file:///one' }]];
+    const { app, changes } = rootsApp();
+    const roots = rootsClient(current);
+    const client = await TestClient.connect(app, { handlers: roots.handlers });
+    expect(firstText(await client.callTool('where'))).toBe('file:///one');
+    expect(firstText(await client.callTool('where'))).toBe('file:///one');
+    expect(roots.asked).toHaveLength(1);
+    current[0] = [{ uri: 'file:///two' }, { uri: 'file:///three' }];
+    await client.notify('notifications/roots/list_changed');
+    expect(changes).toHaveLength(1);
+    expect(changes[0].client.capabilities.roots).toEqual({});
+    expect(firstText(await client.callTool('where'))).toBe('file:///two,file:///three');
+    expect(firstText(await client.callTool('where'))).toBe('file:///two,file:///three');
+    expect(roots.asked).toHaveLength(2);
+  });
+
+  it("gives the hook the new roots, asked once and shared with the session's next ctx.roots()", async () => {
+    const current = [[{ uri: 'file:///one' }]];
+    const { app, seen } = rootsApp({ read: true });
+    const roots = rootsClient(current);
+    const client = await TestClient.connect(app, { handlers: roots.handlers });
+    current[0] = [{ uri: 'file:///two' }];
+    await client.notify('notifications/roots/list_changed');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([[{ uri: 'file:///two' }]]);
+    expect(firstText(await client.callTool('where'))).toBe('file:///two');
+    expect(roots.asked).toHaveLength(1);
+  });
+
+  it('logs a hook that throws, and the session goes on', async () => {
+    const lines: unknown[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const app = createApp({
+      name: 'roots',
+      version: '1',
+      providers: [Where],
+      logger,
+      onRootsChanged: () => {
+        throw new Error('hook broke');
+      },
+    });
+    const client = await TestClient.connect(app, { handlers: { 'roots/list': () => ({ roots: [{ uri: 'file:///a' }] }) } });
+    await client.notify('notifications/roots/list_changed');
+    expect(lines).toEqual([expect.objectContaining({ msg: 'onRootsChanged threw', err: expect.objectContaining({ message: 'hook broke' }) })]);
+    expect(firstText(await client.callTool('where'))).toBe('file:///a');
+  });
+
+  it('refuses a bad rootsTimeoutMs and onRootsChanged at start-up', () => {
+    expect(() => createApp({ name: 'x', version: '1', providers: [Where], rootsTimeoutMs: 0 })).toThrow(/rootsTimeoutMs/);
+    expect(() => createApp({ name: 'x', version: '1', providers: [Where], onRootsChanged: 'no' as never })).toThrow(/onRootsChanged/);
+  });
+});
+
+describe('a client that declares roots but never answers', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('costs one wait of rootsTimeoutMs (default 5 s), then no more until it answers something', async () => {
+    const { app } = rootsApp();
+    let asked = 0;
+    let answering = false;
+    const client = await TestClient.connect(app, {
+      handlers: {
+        'roots/list': () => {
+          asked += 1;
+          return answering ? { roots: [{ uri: 'file:///late' }] } : new Promise(() => undefined);
+        },
+      },
+    });
+    let settled = false;
+    const first = client.callTool('where').finally(() => (settled = true));
+    await jest.advanceTimersByTimeAsync(4_999);
+    expect(settled).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await first).toMatchObject({ isError: true, content: [{ text: 'The client did not answer roots/list within 5000 ms' }] });
+    // No timer runs now: the second call answers without waiting, and asks nothing.
+    const second = await client.callTool('where');
+    expect(second.isError).toBe(true);
+    expect(firstText(second)).toMatch(/earlier in this session; it is not asked again until it answers a request/);
+    expect(asked).toBe(1);
+    // It answers the server's ping: it is asked again.
+    answering = true;
+    expect(firstText(await client.callTool('pingBack'))).toBe('pong');
+    expect(firstText(await client.callTool('where'))).toBe('file:///late');
+    expect(asked).toBe(2);
+  });
+
+  it('waits as long as rootsTimeoutMs says', async () => {
+    const { app } = rootsApp({ rootsTimeoutMs: 200 });
+    const client = await TestClient.connect(app, { handlers: { 'roots/list': () => new Promise(() => undefined) } });
+    const first = client.callTool('where');
+    await jest.advanceTimersByTimeAsync(200);
+    expect(firstText(await first)).toBe('The client did not answer roots/list within 200 ms');
+  });
+});
+
+describe('ctx.roots() on 2026-07-28', () => {
+  it('asks in each request its own input-required round: no session, nothing kept, no hook', async () => {
+    const current = [[{ uri: 'file:///one' }]];
+    const { app, changes } = rootsApp();
+    const roots = rootsClient(current);
+    const client = await TestClient.connect(app, { era: 'modern', handlers: roots.handlers });
+    expect(firstText(await client.callTool('where'))).toBe('file:///one');
+    current[0] = [{ uri: 'file:///two' }];
+    expect(firstText(await client.callTool('where'))).toBe('file:///two');
+    expect(roots.asked).toHaveLength(2);
+    await client.notify('notifications/roots/list_changed');
+    expect(changes).toHaveLength(0);
+  });
+});
