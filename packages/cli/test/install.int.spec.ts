@@ -196,3 +196,16 @@ describe('mcpkit start and mcpkit config with --env and -- args', () => {
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('error --env and -- <args> are for a server the client launches') });
   });
 });
+
+describe('mcpkit config --client claude-code with --env', () => {
+  it('puts the server name before --env, which claude mcp add reads as taking several values', async () => {
+    const printed = await mcpkit(
+      ['config', '--client', 'claude-code', INPUT_APP, '--env', 'INPUT_APP_GREETING=hi there', '--env', 'B=1', '--', '/srv/a'],
+      __dirname,
+    );
+    expect(printed).toMatchObject({ code: 0 });
+    expect(printed.stdout).toBe(
+      `claude mcp add input-app --env 'INPUT_APP_GREETING=hi there' --env B=1 -- ${process.execPath} ${CLI} start ${INPUT_APP} --stdio -- /srv/a\n`,
+    );
+  });
+});

@@ -52,8 +52,10 @@ export function configSnippet(client: ClientName, server: ClientServer): { text:
   const { name } = server;
   if (client === 'claude-code') {
     if ('url' in server) return { text: `claude mcp add --transport http ${shellWord(name)} ${shellWord(server.url)}` };
+    // The name before --env: claude's --env takes several values, and would take the name as one
+    // (`Invalid environment variable format: <name>`).
     const env = Object.entries(server.env ?? {}).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
-    return { text: ['claude', 'mcp', 'add', ...env, name, '--', server.command, ...server.args].map(shellWord).join(' ') };
+    return { text: ['claude', 'mcp', 'add', name, ...env, '--', server.command, ...server.args].map(shellWord).join(' ') };
   }
   const text = json({ [CLIENT_FILES[client].key]: { [name]: serverEntry(client, server) } });
   if ('url' in server && client === 'claude-desktop')
