@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -93,6 +93,42 @@ describe('installServer and uninstallServer on each client’s file', () => {
     expect(() => uninstallServer(client, path, 'notes')).toThrow(CliError);
     expect(readFileSync(path, 'utf8')).toBe(text);
     expect(existsSync(`${path}.bak`)).toBe(false);
+  });
+});
+
+describe('installServer and uninstallServer on files that are not plain files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-install-fs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes through a symlink to a file not made yet (the link stays a link)', () => {
+    const link = join(dir, 'dangling.json');
+    symlinkSync(join('dotfiles', 'cursor', 'mcp.json'), link);
+    expect(installServer('cursor', link, SERVER)).toEqual({ outcome: 'added' });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'dotfiles', 'cursor', 'mcp.json'), 'utf8')).mcpServers)).toEqual(['notes']);
+  });
+
+  it('refuses a read-only file, a folder and a path through a file with one line and a hint, and changes nothing', () => {
+    const readOnly = join(dir, 'read-only.json');
+    writeFileSync(readOnly, '{}');
+    chmodSync(readOnly, 0o444);
+    expect(() => installServer('cursor', readOnly, SERVER)).toThrow(new CliError(`${readOnly} is read-only`));
+    expect(readFileSync(readOnly, 'utf8')).toBe('{}');
+    mkdirSync(join(dir, 'folder.json'));
+    expect(() => installServer('cursor', join(dir, 'folder.json'), SERVER)).toThrow(/^Cannot edit .*folder\.json: it is a folder \(EISDIR\)$/);
+    writeFileSync(join(dir, 'file'), '');
+    expect(() => installServer('cursor', join(dir, 'file', 'mcp.json'), SERVER)).toThrow(/^Cannot edit .*: a part of its path is a file, not a folder/);
+    expect(readdirSync(dir).sort()).toEqual(['dangling.json', 'dotfiles', 'file', 'folder.json', 'read-only.json']);
+  });
+
+  it('loses no entry when installs run at once', async () => {
+    const file = join(dir, 'shared.json');
+    writeFileSync(file, '{"mcpServers": {}}');
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const runs = await Promise.all(names.map((name) => mcpkit(['install', INPUT_APP, '--client', 'cursor', '--config-file', file, '--name', name], dir)));
+    expect(runs.map((run) => run.code)).toEqual(names.map(() => 0));
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).mcpServers).sort()).toEqual(names);
+    expect(existsSync(`${file}.mcpkit-lock`)).toBe(false);
   });
 });
 

@@ -1,4 +1,17 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CliError, EXIT } from '../cli-error';
 import { CLIENT_FILES, currentPlace, serverEntry, type ClientName, type ClientServer, type InstallScope } from '../install/client-files';
@@ -28,23 +41,124 @@ export function clientFilePath(client: ClientName, options: Pick<InstallOptions,
   return path(currentPlace(cwd));
 }
 
-function readConfig(path: string): string {
-  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+/** The file a write lands in: `path`, or through its symlinks the file they point to (made if missing). */
+function targetOf(path: string): string {
+  let target = path;
+  for (let hops = 0; hops < 32; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(target).isSymbolicLink()) return target;
+      link = readlinkSync(target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return target;
+      throw fileError(path, error);
+    }
+    target = resolve(dirname(target), link);
+  }
+  throw new CliError(`${path} is a loop of symlinks`, 'Point it at a file, or pass another one with --config-file.', EXIT.FAILURE);
+}
+
+/** A file-system failure as one line and a hint, for the file the user named. */
+function fileError(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'it is a folder',
+    ENOTDIR: 'a part of its path is a file, not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    ELOOP: 'a loop of symlinks',
+  };
+  if (!code || !(code in reasons)) return error;
+  return new CliError(
+    `Cannot edit ${path}: ${reasons[code]} (${code})`,
+    'Nothing was changed. Check the file and its folder, or pass another file with --config-file.',
+    EXIT.FAILURE,
+  );
+}
+
+const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** A lock older than this was left by a process that died: taken over. */
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Runs `edit` holding `<file>.mcpkit-lock`, so that two mcpkit commands editing the same file at
+ * once (two installs from a script) do not both read the old file and lose one's entry.
+ */
+function withLock<T>(target: string, edit: () => T): T {
+  const lock = `${target}.mcpkit-lock`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+      } catch {
+        // Released meanwhile: try again.
+      }
+      if (Date.now() > deadline)
+        throw new CliError(`${target} is being edited by another mcpkit command`, `If none is running, remove ${lock} and run this again.`, EXIT.FAILURE);
+      sleep(25);
+    }
+  }
+  try {
+    return edit();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Reads the file at `path` (empty when missing), gives its text to `change`, and writes what
+ * that returns (nothing when it returns undefined), holding a lock from the read to the write.
+ * Returns the backup made. A folder, a read-only file or a file that cannot be read is refused.
+ */
+function editConfig(path: string, change: (text: string) => string | undefined, create: boolean): string | undefined {
+  const target = targetOf(path);
+  try {
+    if (create) mkdirSync(dirname(target), { recursive: true });
+    else if (!existsSync(dirname(target))) return write(target, change(''));
+    return withLock(target, () => {
+      const exists = existsSync(target);
+      if (exists && statSync(target).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
+      const mode = exists ? statSync(target).mode & 0o777 : 0o644;
+      const text = change(exists ? readFileSync(target, 'utf8') : '');
+      if (text === undefined) return undefined;
+      if (exists && (mode & 0o200) === 0)
+        throw new CliError(
+          `${path} is read-only`,
+          'Nothing was changed. Make it writable (chmod u+w) if it is to be edited, then run this again.',
+          EXIT.FAILURE,
+        );
+      return write(target, text, exists ? mode : undefined);
+    });
+  } catch (error) {
+    throw fileError(path, error);
+  }
 }
 
 /**
  * Replaces the file in one step (a reader sees the old file or the new one, never half), with
- * its mode; the old one is kept beside it as `<file>.bak`. Through a symlink, the file it points to.
+ * its mode; the old one is kept beside it as `<file>.bak`.
  */
-function writeConfig(path: string, text: string): string | undefined {
-  const target = existsSync(path) ? realpathSync(path) : path;
-  mkdirSync(dirname(target), { recursive: true });
+function write(target: string, text: string | undefined, mode?: number): string | undefined {
+  if (text === undefined) return undefined;
   let backup: string | undefined;
-  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
-  if (existsSync(target)) copyFileSync(target, (backup = `${target}.bak`));
+  if (mode !== undefined) copyFileSync(target, (backup = `${target}.bak`));
   const temporary = `${target}.mcpkit-${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode });
-  renameSync(temporary, target);
+  try {
+    writeFileSync(temporary, text, { mode: mode ?? 0o644 });
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   return backup;
 }
 
@@ -72,14 +186,22 @@ export interface InstallResult {
  */
 export function installServer(client: ClientName, path: string, server: ClientServer): InstallResult {
   const { key, comments } = CLIENT_FILES[client];
-  let result: ReturnType<typeof setServer>;
-  try {
-    result = setServer(readConfig(path), key, server.name, serverEntry(client, server), { comments });
-  } catch (error) {
-    refuse(path, error);
-  }
-  if (result.outcome === 'unchanged') return { outcome: 'unchanged' };
-  return { outcome: result.outcome, backup: writeConfig(path, result.text) };
+  let outcome: SetOutcome = 'unchanged';
+  const backup = editConfig(
+    path,
+    (text) => {
+      let result: ReturnType<typeof setServer>;
+      try {
+        result = setServer(text, key, server.name, serverEntry(client, server), { comments });
+      } catch (error) {
+        refuse(path, error);
+      }
+      outcome = result.outcome;
+      return outcome === 'unchanged' ? undefined : result.text;
+    },
+    true,
+  );
+  return outcome === 'unchanged' ? { outcome } : { outcome, ...(backup === undefined ? {} : { backup }) };
 }
 
 /**
@@ -89,18 +211,28 @@ export function installServer(client: ClientName, path: string, server: ClientSe
  */
 export function uninstallServer(client: ClientName, path: string, name: string): { backup?: string } {
   const { key, comments } = CLIENT_FILES[client];
-  const text = readConfig(path);
-  let removed: string | undefined;
-  let names: string[];
-  try {
-    removed = deleteServer(text, key, name, { comments });
-    names = serverNames(text, key, { comments });
-  } catch (error) {
-    refuse(path, error);
-  }
-  if (removed === undefined)
-    throw new CliError(`No server named ${name} in ${path}`, names.length > 0 ? `It has ${names.join(', ')}.` : `It has no "${key}" entries.`, EXIT.FAILURE);
-  return { backup: writeConfig(path, removed) };
+  const backup = editConfig(
+    path,
+    (text) => {
+      let removed: string | undefined;
+      let names: string[];
+      try {
+        removed = deleteServer(text, key, name, { comments });
+        names = serverNames(text, key, { comments });
+      } catch (error) {
+        refuse(path, error);
+      }
+      if (removed === undefined)
+        throw new CliError(
+          `No server named ${name} in ${path}`,
+          names.length > 0 ? `It has ${names.join(', ')}.` : `It has no "${key}" entries.`,
+          EXIT.FAILURE,
+        );
+      return removed;
+    },
+    false,
+  );
+  return backup === undefined ? {} : { backup };
 }
 
 /**
