@@ -245,3 +245,13 @@ describe('mcpkit config --client claude-code with --env', () => {
     );
   });
 });
+
+describe('mcpkit install and config --name', () => {
+  it.each([[''], ['  '], ['two\nlines']])('refuses %j as a name, before writing anything', async (name) => {
+    const file = join(tmpdir(), `mcpkit-name-${process.pid}.json`);
+    const refused = await mcpkit(['install', INPUT_APP, '--client', 'cursor', '--config-file', file, '--name', name], __dirname);
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error --name must not be blank or hold control characters/) });
+    expect(existsSync(file)).toBe(false);
+    expect(await mcpkit(['config', '--client', 'cursor', '--http', 'http://127.0.0.1:3000/mcp', '--name', name], __dirname)).toMatchObject({ code: 2 });
+  });
+});

@@ -73,6 +73,14 @@ export function clientOption(value: string | undefined, command: string): Client
   return value as ClientName;
 }
 
+/** The checked `--name`: a client lists and launches servers by it, so not blank and on one line. */
+function nameOption(name: string | undefined): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (name !== undefined && (name.trim() === '' || /[\u0000-\u001f\u007f]/.test(name)))
+    throw new CliError(`--name must not be blank or hold control characters, not ${JSON.stringify(name)}`, 'For example: --name notes');
+  return name;
+}
+
 /**
  * The app of `entry`, loaded with the server's environment and arguments (an app may read them
  * as it loads); with `--http` not loading it is fine if `--name` says the name.
@@ -98,6 +106,7 @@ function appFor(entry: string | undefined, options: ConfigOptions, input: Server
  * environment and those arguments), so a module that is not an app fails here rather than in the client.
  */
 export function stdioServer(entry: string | undefined, options: ConfigOptions): ClientServer {
+  const name = nameOption(options.name);
   const input: ServerInput = { env: parseEnvPairs(options.env), args: options.args ?? [] };
   const path = resolveEntry(entry);
   applyServerInput(path, input);
@@ -110,11 +119,12 @@ export function stdioServer(entry: string | undefined, options: ConfigOptions): 
     ...(options.export === undefined ? [] : ['--export', options.export]),
     ...(input.args.length > 0 ? ['--', ...input.args] : []),
   ];
-  return { name: options.name ?? serverName(app.info.name), command: process.execPath, args, ...(Object.keys(input.env).length > 0 ? { env: input.env } : {}) };
+  return { name: name ?? serverName(app.info.name), command: process.execPath, args, ...(Object.keys(input.env).length > 0 ? { env: input.env } : {}) };
 }
 
 /** `--http <url>`: the server is already running; nothing is launched, so nothing to pass. */
 export function httpServer(entry: string | undefined, options: ConfigOptions): ClientServer {
+  const name = nameOption(options.name);
   try {
     new URL(options.http!);
   } catch {
@@ -125,7 +135,7 @@ export function httpServer(entry: string | undefined, options: ConfigOptions): C
       '--env and -- <args> are for a server the client launches, not one at a URL',
       'Give them to the mcpkit start that serves the URL, or drop --http to launch over stdio.',
     );
-  return { name: options.name ?? serverName(appFor(entry, options, { env: {}, args: [] }).info.name), url: options.http! };
+  return { name: name ?? serverName(appFor(entry, options, { env: {}, args: [] }).info.name), url: options.http! };
 }
 
 /** `mcpkit config --client <client> [--http <url>] [--env K=V]… [entry] [-- args…]`: named after the app unless `--name`. */
