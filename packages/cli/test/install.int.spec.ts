@@ -121,6 +121,13 @@ describe('installServer and uninstallServer on files that are not plain files', 
     expect(readdirSync(dir).sort()).toEqual(['dangling.json', 'dotfiles', 'file', 'folder.json', 'read-only.json']);
   });
 
+  it('says so when the file to uninstall from is not there', () => {
+    const path = join(dir, 'missing', 'mcp.json');
+    expect(() => uninstallServer('cursor', path, 'notes')).toThrow(
+      expect.objectContaining({ message: `No server named notes in ${path}`, hint: 'There is no such file: check --client, --scope or --config-file.' }),
+    );
+  });
+
   it('loses no entry when installs run at once', async () => {
     const file = join(dir, 'shared.json');
     writeFileSync(file, '{"mcpServers": {}}');

@@ -225,7 +225,11 @@ export function uninstallServer(client: ClientName, path: string, name: string):
       if (removed === undefined)
         throw new CliError(
           `No server named ${name} in ${path}`,
-          names.length > 0 ? `It has ${names.join(', ')}.` : `It has no "${key}" entries.`,
+          names.length > 0
+            ? `It has ${names.join(', ')}.`
+            : existsSync(path)
+              ? `It has no "${key}" entries.`
+              : 'There is no such file: check --client, --scope or --config-file.',
           EXIT.FAILURE,
         );
       return removed;
