@@ -253,6 +253,22 @@ describe('mcpkit config --client claude-code with --env', () => {
   });
 });
 
+describe('mcpkit install and uninstall --config-file', () => {
+  it('refuses an empty one rather than edit the client’s own file', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'mcpkit-empty-config-file-'));
+    try {
+      for (const args of [
+        ['install', INPUT_APP, '--client', 'cursor', '--config-file', ''],
+        ['uninstall', 'input-app', '--client', 'cursor', '--config-file', ''],
+      ])
+        expect(await mcpkit(args, home, { HOME: home })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error --config-file is empty\n/) });
+      expect(readdirSync(home)).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('mcpkit install and config --name', () => {
   it.each([[''], ['  '], ['two\nlines']])('refuses %j as a name, before writing anything', async (name) => {
     const file = join(tmpdir(), `mcpkit-name-${process.pid}.json`);

@@ -31,7 +31,12 @@ export function clientFilePath(client: ClientName, options: Pick<InstallOptions,
   const file = CLIENT_FILES[client];
   const scope = (options.scope ?? file.defaultScope) as InstallScope;
   if (scope !== 'user' && scope !== 'project') throw new CliError(`--scope must be user or project, not ${options.scope}`, 'For example: --scope project');
-  if (options.configFile) return resolve(cwd, options.configFile);
+  // An empty one (`--config-file "$FILE"` with FILE unset) is not the client's own file.
+  if (options.configFile !== undefined) {
+    if (options.configFile.trim() === '')
+      throw new CliError('--config-file is empty', "Name the file to edit, or leave --config-file out to edit the client's own.");
+    return resolve(cwd, options.configFile);
+  }
   const path = file.paths[scope];
   if (!path)
     throw new CliError(
