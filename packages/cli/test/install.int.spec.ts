@@ -121,6 +121,16 @@ describe('installServer and uninstallServer on files that are not plain files', 
     expect(readdirSync(dir).sort()).toEqual(['dangling.json', 'dotfiles', 'file', 'folder.json', 'read-only.json']);
   });
 
+  it('refuses a file that is not UTF-8, whose other bytes it could not write back', () => {
+    const path = join(dir, 'latin1.json');
+    const bytes = Buffer.from('{"mcpServers": {"a": {"command": "C:\\\\Users\\\\Ren\u00e9\\\\a.exe"}}}', 'latin1');
+    writeFileSync(path, bytes);
+    expect(() => installServer('cursor', path, SERVER)).toThrow(/latin1\.json is not a configuration this command can edit: it is not UTF-8 text/);
+    expect(() => uninstallServer('cursor', path, 'a')).toThrow(/it is not UTF-8 text/);
+    expect(readFileSync(path)).toEqual(bytes);
+    expect(existsSync(`${path}.bak`)).toBe(false);
+  });
+
   it('says so when the file to uninstall from is not there', () => {
     const path = join(dir, 'missing', 'mcp.json');
     expect(() => uninstallServer('cursor', path, 'notes')).toThrow(

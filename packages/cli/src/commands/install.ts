@@ -120,6 +120,20 @@ function withLock<T>(target: string, edit: () => T): T {
 }
 
 /**
+ * The file's text. One that is not UTF-8 (a Windows editor's ANSI or UTF-16) is refused: read
+ * otherwise, its other bytes could not be written back as they were.
+ */
+function readText(path: string, target: string): string {
+  try {
+    // ignoreBOM: a byte order mark stays in the text, and so in the file.
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(readFileSync(target));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_ENCODING_INVALID_ENCODED_DATA') throw error;
+    refuse(path, new JsonFileError('it is not UTF-8 text (save it as UTF-8)'));
+  }
+}
+
+/**
  * Reads the file at `path` (empty when missing), gives its text to `change`, and writes what
  * that returns (nothing when it returns undefined), holding a lock from the read to the write.
  * Returns the backup made. A folder, a read-only file or a file that cannot be read is refused.
@@ -133,7 +147,7 @@ function editConfig(path: string, change: (text: string) => string | undefined, 
       const exists = existsSync(target);
       if (exists && statSync(target).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
       const mode = exists ? statSync(target).mode & 0o777 : 0o644;
-      const text = change(exists ? readFileSync(target, 'utf8') : '');
+      const text = change(exists ? readText(path, target) : '');
       if (text === undefined) return undefined;
       if (exists && (mode & 0o200) === 0)
         throw new CliError(
