@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,19 @@ describe('installServer and uninstallServer on files that are not plain files', 
     writeFileSync(join(dir, 'file'), '');
     expect(() => installServer('cursor', join(dir, 'file', 'mcp.json'), SERVER)).toThrow(/^Cannot edit .*: a part of its path is a file, not a folder/);
     expect(readdirSync(dir).sort()).toEqual(['dangling.json', 'dotfiles', 'file', 'folder.json', 'read-only.json']);
+  });
+
+  it('refuses a pipe or a device rather than replace it with a file (or wait on it)', () => {
+    const pipe = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [pipe]);
+    try {
+      expect(() => installServer('cursor', pipe, SERVER)).toThrow(new CliError(`${pipe} is not a regular file`));
+      expect(() => uninstallServer('cursor', pipe, 'notes')).toThrow(new CliError(`${pipe} is not a regular file`));
+      expect(lstatSync(pipe).isFIFO()).toBe(true);
+      expect(existsSync(`${pipe}.bak`)).toBe(false);
+    } finally {
+      rmSync(pipe);
+    }
   });
 
   it('refuses a file that is not UTF-8, whose other bytes it could not write back', () => {

@@ -146,6 +146,9 @@ function editConfig(path: string, change: (text: string) => string | undefined, 
     return withLock(target, () => {
       const exists = existsSync(target);
       if (exists && statSync(target).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
+      // A device or a pipe (--config-file /dev/null) is not replaced by a file, nor read for ever.
+      if (exists && !statSync(target).isFile())
+        throw new CliError(`${path} is not a regular file`, 'Nothing was changed. Pass the configuration file itself with --config-file.', EXIT.FAILURE);
       const mode = exists ? statSync(target).mode & 0o777 : 0o644;
       const text = change(exists ? readText(path, target) : '');
       if (text === undefined) return undefined;
