@@ -121,6 +121,18 @@ describe('installServer and uninstallServer on files that are not plain files', 
     expect(readdirSync(dir).sort()).toEqual(['dangling.json', 'dotfiles', 'file', 'folder.json', 'read-only.json']);
   });
 
+  it('makes the backup anew rather than write through a symlink left in its place', () => {
+    const project = join(dir, 'cloned');
+    mkdirSync(join(project, '.cursor'), { recursive: true });
+    writeFileSync(join(dir, 'bashrc'), 'export PATH=~/bin:$PATH\n');
+    writeFileSync(join(project, '.cursor', 'mcp.json'), '{}');
+    symlinkSync(join(dir, 'bashrc'), join(project, '.cursor', 'mcp.json.bak'));
+    installServer('cursor', join(project, '.cursor', 'mcp.json'), SERVER);
+    expect(readFileSync(join(dir, 'bashrc'), 'utf8')).toBe('export PATH=~/bin:$PATH\n');
+    expect(lstatSync(join(project, '.cursor', 'mcp.json.bak')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(project, '.cursor', 'mcp.json.bak'), 'utf8')).toBe('{}');
+  });
+
   it('refuses a pipe or a device rather than replace it with a file (or wait on it)', () => {
     const pipe = join(dir, 'pipe.json');
     execFileSync('mkfifo', [pipe]);

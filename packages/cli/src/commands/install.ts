@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   copyFileSync,
   existsSync,
   lstatSync,
@@ -172,10 +173,16 @@ function editConfig(path: string, change: (text: string) => string | undefined, 
 function write(target: string, text: string | undefined, mode?: number): string | undefined {
   if (text === undefined) return undefined;
   let backup: string | undefined;
-  if (mode !== undefined) copyFileSync(target, (backup = `${target}.bak`));
+  // Both made anew, never written through what is there: a `.bak` symlink that a cloned project
+  // brings (to ~/.bashrc) must not have the configuration copied over the file it points to.
+  if (mode !== undefined) {
+    rmSync((backup = `${target}.bak`), { force: true });
+    copyFileSync(target, backup, constants.COPYFILE_EXCL);
+  }
   const temporary = `${target}.mcpkit-${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
   try {
-    writeFileSync(temporary, text, { mode: mode ?? 0o644 });
+    writeFileSync(temporary, text, { mode: mode ?? 0o644, flag: 'wx' });
     renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
