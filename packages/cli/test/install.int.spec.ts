@@ -133,6 +133,15 @@ describe('installServer and uninstallServer on files that are not plain files', 
     expect(readFileSync(join(project, '.cursor', 'mcp.json.bak'), 'utf8')).toBe('{}');
   });
 
+  it('says so when the backup would go where a folder is, or the name is too long, and changes nothing', () => {
+    const path = join(dir, 'with-bak-folder.json');
+    writeFileSync(path, '{}');
+    mkdirSync(`${path}.bak`);
+    expect(() => installServer('cursor', path, SERVER)).toThrow(new CliError(`${path}.bak, where the file as it was is kept, is a folder`));
+    expect(readFileSync(path, 'utf8')).toBe('{}');
+    expect(() => installServer('cursor', join(dir, `${'x'.repeat(300)}.json`), SERVER)).toThrow(/^Cannot edit .*: its name is too long \(ENAMETOOLONG\)$/);
+  });
+
   it('refuses a pipe or a device rather than replace it with a file (or wait on it)', () => {
     const pipe = join(dir, 'pipe.json');
     execFileSync('mkfifo', [pipe]);

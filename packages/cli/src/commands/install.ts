@@ -76,6 +76,7 @@ function fileError(path: string, error: unknown): unknown {
     EROFS: 'the file system is read-only',
     ENOSPC: 'the disk is full',
     ELOOP: 'a loop of symlinks',
+    ENAMETOOLONG: 'its name is too long',
   };
   if (!code || !(code in reasons)) return error;
   return new CliError(
@@ -176,7 +177,14 @@ function write(target: string, text: string | undefined, mode?: number): string 
   // Both made anew, never written through what is there: a `.bak` symlink that a cloned project
   // brings (to ~/.bashrc) must not have the configuration copied over the file it points to.
   if (mode !== undefined) {
-    rmSync((backup = `${target}.bak`), { force: true });
+    backup = `${target}.bak`;
+    if (existsSync(backup) && lstatSync(backup).isDirectory())
+      throw new CliError(
+        `${backup}, where the file as it was is kept, is a folder`,
+        'Nothing was changed. Move that folder away, then run this again.',
+        EXIT.FAILURE,
+      );
+    rmSync(backup, { force: true });
     copyFileSync(target, backup, constants.COPYFILE_EXCL);
   }
   const temporary = `${target}.mcpkit-${process.pid}.tmp`;
