@@ -209,6 +209,16 @@ describe("each client's documented file", () => {
   ] as const)('%s, %s scope, on %s: %s', (client, scope, platform, expected) => {
     expect(CLIENT_FILES[client].paths[scope]!(place(platform))).toBe(expected);
   });
+
+  it('ignores an empty or relative XDG_CONFIG_HOME or APPDATA (the file landed under the current folder)', () => {
+    for (const xdgConfig of ['', 'config', '/home/ann/xdg'])
+      expect(CLIENT_FILES.vscode.paths.user!({ ...place('linux'), xdgConfig })).toBe(
+        xdgConfig.startsWith('/') ? '/home/ann/xdg/Code/User/mcp.json' : '/home/ann/.config/Code/User/mcp.json',
+      );
+    expect(CLIENT_FILES['claude-desktop'].paths.user!({ ...place('win32'), appData: '' })).toBe(
+      'C:\\Users\\ann\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+    );
+  });
 });
 
 describe('mcpkit install, the installed command line, mcpkit uninstall', () => {
