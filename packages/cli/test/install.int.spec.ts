@@ -323,6 +323,22 @@ describe('mcpkit install and uninstall --config-file', () => {
   });
 });
 
+describe('mcpkit install and uninstall without a home folder', () => {
+  it('refuses the user scope when HOME is empty or relative, rather than write under the current folder', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mcpkit-no-home-'));
+    try {
+      for (const home of ['', 'relative'])
+        expect(await mcpkit(['install', INPUT_APP, '--client', 'cursor'], cwd, { HOME: home })).toMatchObject({
+          code: 1,
+          stderr: expect.stringMatching(/^error Your home folder is not known \(HOME is ".*"\)\nhint {2}Set HOME/),
+        });
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('mcpkit install and config --name', () => {
   it.each([[''], ['  '], ['two\nlines']])('refuses %j as a name, before writing anything', async (name) => {
     const file = join(tmpdir(), `mcpkit-name-${process.pid}.json`);

@@ -13,7 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, posix, resolve, win32 } from 'node:path';
 import { CliError, EXIT } from '../cli-error';
 import { CLIENT_FILES, currentPlace, serverEntry, type ClientName, type ClientServer, type InstallScope } from '../install/client-files';
 import { deleteServer, JsonFileError, serverNames, setServer, type SetOutcome } from '../install/json-edit';
@@ -44,7 +44,15 @@ export function clientFilePath(client: ClientName, options: Pick<InstallOptions,
       `${client} has no ${scope} configuration file`,
       `Its servers are in ${Object.keys(file.paths).join(' or ')} scope: drop --scope, or name the file with --config-file.`,
     );
-  return path(currentPlace(cwd));
+  const place = currentPlace(cwd);
+  // HOME empty or relative: the user's file would be looked for under the current folder.
+  if (scope === 'user' && !(place.platform === 'win32' ? win32 : posix).isAbsolute(place.home))
+    throw new CliError(
+      `Your home folder is not known (HOME is ${JSON.stringify(place.home)})`,
+      'Set HOME to your home folder, or name the file with --config-file.',
+      EXIT.FAILURE,
+    );
+  return path(place);
 }
 
 /** The file a write lands in: `path`, or through its symlinks the file they point to (made if missing). */
