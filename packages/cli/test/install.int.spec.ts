@@ -1,5 +1,18 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -140,6 +153,19 @@ describe('installServer and uninstallServer on files that are not plain files', 
     expect(() => installServer('cursor', path, SERVER)).toThrow(new CliError(`${path}.bak, where the file as it was is kept, is a folder`));
     expect(readFileSync(path, 'utf8')).toBe('{}');
     expect(() => installServer('cursor', join(dir, `${'x'.repeat(300)}.json`), SERVER)).toThrow(/^Cannot edit .*: its name is too long \(ENAMETOOLONG\)$/);
+  });
+
+  it('keeps the mode whatever the umask, and under root the owner, of the file and its backup', () => {
+    const path = join(dir, 'shared-mode.json');
+    writeFileSync(path, '{}');
+    chmodSync(path, 0o664);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(path, 65534, 65534);
+    installServer('cursor', path, SERVER);
+    for (const file of [path, `${path}.bak`]) {
+      expect(statSync(file).mode & 0o777).toBe(0o664);
+      if (asRoot) expect(statSync(file)).toMatchObject({ uid: 65534, gid: 65534 });
+    }
   });
 
   it('refuses a pipe or a device rather than replace it with a file (or wait on it)', () => {

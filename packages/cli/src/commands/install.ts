@@ -1,4 +1,6 @@
 import {
+  chmodSync,
+  chownSync,
   closeSync,
   constants,
   copyFileSync,
@@ -12,6 +14,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  type Stats,
 } from 'node:fs';
 import { dirname, posix, resolve, win32 } from 'node:path';
 import { CliError, EXIT } from '../cli-error';
@@ -159,16 +162,16 @@ function editConfig(path: string, change: (text: string) => string | undefined, 
       // A device or a pipe (--config-file /dev/null) is not replaced by a file, nor read for ever.
       if (exists && !statSync(target).isFile())
         throw new CliError(`${path} is not a regular file`, 'Nothing was changed. Pass the configuration file itself with --config-file.', EXIT.FAILURE);
-      const mode = exists ? statSync(target).mode & 0o777 : 0o644;
+      const previous = exists ? statSync(target) : undefined;
       const text = change(exists ? readText(path, target) : '');
       if (text === undefined) return undefined;
-      if (exists && (mode & 0o200) === 0)
+      if (previous && (previous.mode & 0o200) === 0)
         throw new CliError(
           `${path} is read-only`,
           'Nothing was changed. Make it writable (chmod u+w) if it is to be edited, then run this again.',
           EXIT.FAILURE,
         );
-      return write(target, text, exists ? mode : undefined);
+      return write(target, text, previous);
     });
   } catch (error) {
     throw fileError(path, error);
@@ -177,14 +180,20 @@ function editConfig(path: string, change: (text: string) => string | undefined, 
 
 /**
  * Replaces the file in one step (a reader sees the old file or the new one, never half), with
- * its mode; the old one is kept beside it as `<file>.bak`.
+ * its mode and, when root can give it (`sudo mcpkit install`), its owner: the client still
+ * writes the file after. The old one is kept beside it as `<file>.bak`.
  */
-function write(target: string, text: string | undefined, mode?: number): string | undefined {
+function write(target: string, text: string | undefined, previous?: Stats): string | undefined {
   if (text === undefined) return undefined;
   let backup: string | undefined;
+  const keep = (file: string): void => {
+    if (!previous) return;
+    chmodSync(file, previous.mode & 0o7777);
+    if (process.getuid?.() === 0) chownSync(file, previous.uid, previous.gid);
+  };
   // Both made anew, never written through what is there: a `.bak` symlink that a cloned project
   // brings (to ~/.bashrc) must not have the configuration copied over the file it points to.
-  if (mode !== undefined) {
+  if (previous) {
     backup = `${target}.bak`;
     if (existsSync(backup) && lstatSync(backup).isDirectory())
       throw new CliError(
@@ -194,11 +203,14 @@ function write(target: string, text: string | undefined, mode?: number): string 
       );
     rmSync(backup, { force: true });
     copyFileSync(target, backup, constants.COPYFILE_EXCL);
+    keep(backup);
   }
   const temporary = `${target}.mcpkit-${process.pid}.tmp`;
   rmSync(temporary, { force: true });
   try {
-    writeFileSync(temporary, text, { mode: mode ?? 0o644, flag: 'wx' });
+    // A new file as any other (0666 less the umask); a replacement private until it has the old one's mode.
+    writeFileSync(temporary, text, { mode: previous ? 0o600 : 0o666, flag: 'wx' });
+    keep(temporary);
     renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
