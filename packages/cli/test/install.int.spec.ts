@@ -374,3 +374,16 @@ describe('mcpkit install and config --name', () => {
     expect(await mcpkit(['config', '--client', 'cursor', '--http', 'http://127.0.0.1:3000/mcp', '--name', name], __dirname)).toMatchObject({ code: 2 });
   });
 });
+
+describe('mcpkit output piped into a reader that stops early', () => {
+  it('ends quietly, without a stack trace', async () => {
+    const piped = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        'sh',
+        ['-c', `"${process.execPath}" "${CLI}" install --help | head -c 1; "${process.execPath}" "${CLI}" config --help | true`],
+        (_, stdout, stderr) => resolve({ stdout, stderr }),
+      ),
+    );
+    expect(piped).toEqual({ stdout: 'U', stderr: '' });
+  });
+});
