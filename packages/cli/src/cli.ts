@@ -40,6 +40,14 @@ function envOption(): Option {
   return new Option('--env <name=value>', 'set an environment variable of the server (repeatable); its arguments go after --').argParser(collectEnv);
 }
 
+// Output piped into a reader that stops early (`mcpkit install --help | head`) ends the command
+// quietly, not with a stack trace. A server's stdout is its transport's to handle.
+if (!['start', 'dev'].includes(process.argv[2]))
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? EXIT.OK);
+  });
+
 // `-- <server args…>` ends the command line of start, dev, config and install: taken off here,
 // so that commander sees only mcpkit's own, and handed to the command as `args`.
 const { argv, serverArgs } = splitServerArgs(process.argv);

@@ -14,7 +14,7 @@ describe('server input', () => {
 
   it('reads NAME=value pairs (the value may hold =, or be empty) and refuses anything else', () => {
     expect(parseEnvPairs(['A=1', 'B=x=y', 'C=', 'A=2'])).toEqual({ A: '2', B: 'x=y', C: '' });
-    for (const bad of ['A', '=1', '1A=x', 'A B=1']) expect(() => parseEnvPairs([bad])).toThrow(CliError);
+    for (const bad of ['A', '=1', '1A=x', 'A B=1', '__proto__=x']) expect(() => parseEnvPairs([bad])).toThrow(CliError);
   });
 
   it('gives them back as a command line of mcpkit start, the arguments last', () => {

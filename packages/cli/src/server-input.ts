@@ -21,7 +21,8 @@ export function parseEnvPairs(pairs: readonly string[] = []): Record<string, str
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     const name = at < 0 ? pair : pair.slice(0, at);
-    if (at < 0 || !ENV_NAME.test(name))
+    // __proto__ would be dropped without a word, here and in process.env: refused instead.
+    if (at < 0 || !ENV_NAME.test(name) || name === '__proto__')
       throw new CliError(`--env takes NAME=value, not ${JSON.stringify(pair)}`, 'For example: --env NOTES_DB=/tmp/notes.db (repeat --env for more).');
     env[name] = pair.slice(at + 1);
   }

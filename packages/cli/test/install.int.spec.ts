@@ -1,5 +1,18 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -96,6 +109,106 @@ describe('installServer and uninstallServer on each client’s file', () => {
   });
 });
 
+describe('installServer and uninstallServer on files that are not plain files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-install-fs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes through a symlink to a file not made yet (the link stays a link)', () => {
+    const link = join(dir, 'dangling.json');
+    symlinkSync(join('dotfiles', 'cursor', 'mcp.json'), link);
+    expect(installServer('cursor', link, SERVER)).toEqual({ outcome: 'added' });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'dotfiles', 'cursor', 'mcp.json'), 'utf8')).mcpServers)).toEqual(['notes']);
+  });
+
+  it('refuses a read-only file, a folder and a path through a file with one line and a hint, and changes nothing', () => {
+    const readOnly = join(dir, 'read-only.json');
+    writeFileSync(readOnly, '{}');
+    chmodSync(readOnly, 0o444);
+    expect(() => installServer('cursor', readOnly, SERVER)).toThrow(new CliError(`${readOnly} is read-only`));
+    expect(readFileSync(readOnly, 'utf8')).toBe('{}');
+    mkdirSync(join(dir, 'folder.json'));
+    expect(() => installServer('cursor', join(dir, 'folder.json'), SERVER)).toThrow(/^Cannot edit .*folder\.json: it is a folder \(EISDIR\)$/);
+    writeFileSync(join(dir, 'file'), '');
+    expect(() => installServer('cursor', join(dir, 'file', 'mcp.json'), SERVER)).toThrow(/^Cannot edit .*: a part of its path is a file, not a folder/);
+    expect(readdirSync(dir).sort()).toEqual(['dangling.json', 'dotfiles', 'file', 'folder.json', 'read-only.json']);
+  });
+
+  it('makes the backup anew rather than write through a symlink left in its place', () => {
+    const project = join(dir, 'cloned');
+    mkdirSync(join(project, '.cursor'), { recursive: true });
+    writeFileSync(join(dir, 'bashrc'), 'export PATH=~/bin:$PATH\n');
+    writeFileSync(join(project, '.cursor', 'mcp.json'), '{}');
+    symlinkSync(join(dir, 'bashrc'), join(project, '.cursor', 'mcp.json.bak'));
+    installServer('cursor', join(project, '.cursor', 'mcp.json'), SERVER);
+    expect(readFileSync(join(dir, 'bashrc'), 'utf8')).toBe('export PATH=~/bin:$PATH\n');
+    expect(lstatSync(join(project, '.cursor', 'mcp.json.bak')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(project, '.cursor', 'mcp.json.bak'), 'utf8')).toBe('{}');
+  });
+
+  it('says so when the backup would go where a folder is, or the name is too long, and changes nothing', () => {
+    const path = join(dir, 'with-bak-folder.json');
+    writeFileSync(path, '{}');
+    mkdirSync(`${path}.bak`);
+    expect(() => installServer('cursor', path, SERVER)).toThrow(new CliError(`${path}.bak, where the file as it was is kept, is a folder`));
+    expect(readFileSync(path, 'utf8')).toBe('{}');
+    expect(() => installServer('cursor', join(dir, `${'x'.repeat(300)}.json`), SERVER)).toThrow(/^Cannot edit .*: its name is too long \(ENAMETOOLONG\)$/);
+  });
+
+  it('keeps the mode whatever the umask, and under root the owner, of the file and its backup', () => {
+    const path = join(dir, 'shared-mode.json');
+    writeFileSync(path, '{}');
+    chmodSync(path, 0o664);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(path, 65534, 65534);
+    installServer('cursor', path, SERVER);
+    for (const file of [path, `${path}.bak`]) {
+      expect(statSync(file).mode & 0o777).toBe(0o664);
+      if (asRoot) expect(statSync(file)).toMatchObject({ uid: 65534, gid: 65534 });
+    }
+  });
+
+  it('refuses a pipe or a device rather than replace it with a file (or wait on it)', () => {
+    const pipe = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [pipe]);
+    try {
+      expect(() => installServer('cursor', pipe, SERVER)).toThrow(new CliError(`${pipe} is not a regular file`));
+      expect(() => uninstallServer('cursor', pipe, 'notes')).toThrow(new CliError(`${pipe} is not a regular file`));
+      expect(lstatSync(pipe).isFIFO()).toBe(true);
+      expect(existsSync(`${pipe}.bak`)).toBe(false);
+    } finally {
+      rmSync(pipe);
+    }
+  });
+
+  it('refuses a file that is not UTF-8, whose other bytes it could not write back', () => {
+    const path = join(dir, 'latin1.json');
+    const bytes = Buffer.from('{"mcpServers": {"a": {"command": "C:\\\\Users\\\\Ren\u00e9\\\\a.exe"}}}', 'latin1');
+    writeFileSync(path, bytes);
+    expect(() => installServer('cursor', path, SERVER)).toThrow(/latin1\.json is not a configuration this command can edit: it is not UTF-8 text/);
+    expect(() => uninstallServer('cursor', path, 'a')).toThrow(/it is not UTF-8 text/);
+    expect(readFileSync(path)).toEqual(bytes);
+    expect(existsSync(`${path}.bak`)).toBe(false);
+  });
+
+  it('says so when the file to uninstall from is not there', () => {
+    const path = join(dir, 'missing', 'mcp.json');
+    expect(() => uninstallServer('cursor', path, 'notes')).toThrow(
+      expect.objectContaining({ message: `No server named notes in ${path}`, hint: 'There is no such file: check --client, --scope or --config-file.' }),
+    );
+  });
+
+  it('loses no entry when installs run at once', async () => {
+    const file = join(dir, 'shared.json');
+    writeFileSync(file, '{"mcpServers": {}}');
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const runs = await Promise.all(names.map((name) => mcpkit(['install', INPUT_APP, '--client', 'cursor', '--config-file', file, '--name', name], dir)));
+    expect(runs.map((run) => run.code)).toEqual(names.map(() => 0));
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).mcpServers).sort()).toEqual(names);
+    expect(existsSync(`${file}.mcpkit-lock`)).toBe(false);
+  });
+});
+
 describe("each client's documented file", () => {
   const place = (platform: NodeJS.Platform): ClientPlace => ({
     platform,
@@ -121,6 +234,16 @@ describe("each client's documented file", () => {
     ['windsurf', 'user', 'linux', '/home/ann/.codeium/windsurf/mcp_config.json'],
   ] as const)('%s, %s scope, on %s: %s', (client, scope, platform, expected) => {
     expect(CLIENT_FILES[client].paths[scope]!(place(platform))).toBe(expected);
+  });
+
+  it('ignores an empty or relative XDG_CONFIG_HOME or APPDATA (the file landed under the current folder)', () => {
+    for (const xdgConfig of ['', 'config', '/home/ann/xdg'])
+      expect(CLIENT_FILES.vscode.paths.user!({ ...place('linux'), xdgConfig })).toBe(
+        xdgConfig.startsWith('/') ? '/home/ann/xdg/Code/User/mcp.json' : '/home/ann/.config/Code/User/mcp.json',
+      );
+    expect(CLIENT_FILES['claude-desktop'].paths.user!({ ...place('win32'), appData: '' })).toBe(
+      'C:\\Users\\ann\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+    );
   });
 });
 
@@ -194,5 +317,73 @@ describe('mcpkit start and mcpkit config with --env and -- args', () => {
     });
     const refused = await mcpkit(['config', '--client', 'cursor', '--http', 'http://127.0.0.1:3000/mcp', '--name', 'x', '--', '/srv'], __dirname);
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('error --env and -- <args> are for a server the client launches') });
+  });
+});
+
+describe('mcpkit config --client claude-code with --env', () => {
+  it('puts the server name before --env, which claude mcp add reads as taking several values', async () => {
+    const printed = await mcpkit(
+      ['config', '--client', 'claude-code', INPUT_APP, '--env', 'INPUT_APP_GREETING=hi there', '--env', 'B=1', '--', '/srv/a'],
+      __dirname,
+    );
+    expect(printed).toMatchObject({ code: 0 });
+    expect(printed.stdout).toBe(
+      `claude mcp add input-app --env 'INPUT_APP_GREETING=hi there' --env B=1 -- ${process.execPath} ${CLI} start ${INPUT_APP} --stdio -- /srv/a\n`,
+    );
+  });
+});
+
+describe('mcpkit install and uninstall --config-file', () => {
+  it('refuses an empty one rather than edit the client’s own file', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'mcpkit-empty-config-file-'));
+    try {
+      for (const args of [
+        ['install', INPUT_APP, '--client', 'cursor', '--config-file', ''],
+        ['uninstall', 'input-app', '--client', 'cursor', '--config-file', ''],
+      ])
+        expect(await mcpkit(args, home, { HOME: home })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error --config-file is empty\n/) });
+      expect(readdirSync(home)).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mcpkit install and uninstall without a home folder', () => {
+  it('refuses the user scope when HOME is empty or relative, rather than write under the current folder', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mcpkit-no-home-'));
+    try {
+      for (const home of ['', 'relative'])
+        expect(await mcpkit(['install', INPUT_APP, '--client', 'cursor'], cwd, { HOME: home })).toMatchObject({
+          code: 1,
+          stderr: expect.stringMatching(/^error Your home folder is not known \(HOME is ".*"\)\nhint {2}Set HOME/),
+        });
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mcpkit install and config --name', () => {
+  it.each([[''], ['  '], ['two\nlines']])('refuses %j as a name, before writing anything', async (name) => {
+    const file = join(tmpdir(), `mcpkit-name-${process.pid}.json`);
+    const refused = await mcpkit(['install', INPUT_APP, '--client', 'cursor', '--config-file', file, '--name', name], __dirname);
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error --name must not be blank or hold control characters/) });
+    expect(existsSync(file)).toBe(false);
+    expect(await mcpkit(['config', '--client', 'cursor', '--http', 'http://127.0.0.1:3000/mcp', '--name', name], __dirname)).toMatchObject({ code: 2 });
+  });
+});
+
+describe('mcpkit output piped into a reader that stops early', () => {
+  it('ends quietly, without a stack trace', async () => {
+    const piped = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        'sh',
+        ['-c', `"${process.execPath}" "${CLI}" install --help | head -c 1; "${process.execPath}" "${CLI}" config --help | true`],
+        (_, stdout, stderr) => resolve({ stdout, stderr }),
+      ),
+    );
+    expect(piped).toEqual({ stdout: 'U', stderr: '' });
   });
 });

@@ -52,8 +52,10 @@ export function configSnippet(client: ClientName, server: ClientServer): { text:
   const { name } = server;
   if (client === 'claude-code') {
     if ('url' in server) return { text: `claude mcp add --transport http ${shellWord(name)} ${shellWord(server.url)}` };
+    // The name before --env: claude's --env takes several values, and would take the name as one
+    // (`Invalid environment variable format: <name>`).
     const env = Object.entries(server.env ?? {}).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
-    return { text: ['claude', 'mcp', 'add', ...env, name, '--', server.command, ...server.args].map(shellWord).join(' ') };
+    return { text: ['claude', 'mcp', 'add', name, ...env, '--', server.command, ...server.args].map(shellWord).join(' ') };
   }
   const text = json({ [CLIENT_FILES[client].key]: { [name]: serverEntry(client, server) } });
   if ('url' in server && client === 'claude-desktop')
@@ -69,6 +71,14 @@ export function clientOption(value: string | undefined, command: string): Client
   if (!value || !(CLIENTS as readonly string[]).includes(value))
     throw new CliError(`--client must be one of ${CLIENTS.join(', ')}`, `For example: mcpkit ${command} --client claude-code`);
   return value as ClientName;
+}
+
+/** The checked `--name`: a client lists and launches servers by it, so not blank and on one line. */
+function nameOption(name: string | undefined): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (name !== undefined && (name.trim() === '' || /[\u0000-\u001f\u007f]/.test(name)))
+    throw new CliError(`--name must not be blank or hold control characters, not ${JSON.stringify(name)}`, 'For example: --name notes');
+  return name;
 }
 
 /**
@@ -96,6 +106,7 @@ function appFor(entry: string | undefined, options: ConfigOptions, input: Server
  * environment and those arguments), so a module that is not an app fails here rather than in the client.
  */
 export function stdioServer(entry: string | undefined, options: ConfigOptions): ClientServer {
+  const name = nameOption(options.name);
   const input: ServerInput = { env: parseEnvPairs(options.env), args: options.args ?? [] };
   const path = resolveEntry(entry);
   applyServerInput(path, input);
@@ -108,11 +119,12 @@ export function stdioServer(entry: string | undefined, options: ConfigOptions): 
     ...(options.export === undefined ? [] : ['--export', options.export]),
     ...(input.args.length > 0 ? ['--', ...input.args] : []),
   ];
-  return { name: options.name ?? serverName(app.info.name), command: process.execPath, args, ...(Object.keys(input.env).length > 0 ? { env: input.env } : {}) };
+  return { name: name ?? serverName(app.info.name), command: process.execPath, args, ...(Object.keys(input.env).length > 0 ? { env: input.env } : {}) };
 }
 
 /** `--http <url>`: the server is already running; nothing is launched, so nothing to pass. */
 export function httpServer(entry: string | undefined, options: ConfigOptions): ClientServer {
+  const name = nameOption(options.name);
   try {
     new URL(options.http!);
   } catch {
@@ -123,7 +135,7 @@ export function httpServer(entry: string | undefined, options: ConfigOptions): C
       '--env and -- <args> are for a server the client launches, not one at a URL',
       'Give them to the mcpkit start that serves the URL, or drop --http to launch over stdio.',
     );
-  return { name: options.name ?? serverName(appFor(entry, options, { env: {}, args: [] }).info.name), url: options.http! };
+  return { name: name ?? serverName(appFor(entry, options, { env: {}, args: [] }).info.name), url: options.http! };
 }
 
 /** `mcpkit config --client <client> [--http <url>] [--env K=V]… [entry] [-- args…]`: named after the app unless `--name`. */

@@ -1,5 +1,22 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { dirname, posix, resolve, win32 } from 'node:path';
 import { CliError, EXIT } from '../cli-error';
 import { CLIENT_FILES, currentPlace, serverEntry, type ClientName, type ClientServer, type InstallScope } from '../install/client-files';
 import { deleteServer, JsonFileError, serverNames, setServer, type SetOutcome } from '../install/json-edit';
@@ -18,33 +35,187 @@ export function clientFilePath(client: ClientName, options: Pick<InstallOptions,
   const file = CLIENT_FILES[client];
   const scope = (options.scope ?? file.defaultScope) as InstallScope;
   if (scope !== 'user' && scope !== 'project') throw new CliError(`--scope must be user or project, not ${options.scope}`, 'For example: --scope project');
-  if (options.configFile) return resolve(cwd, options.configFile);
+  // An empty one (`--config-file "$FILE"` with FILE unset) is not the client's own file.
+  if (options.configFile !== undefined) {
+    if (options.configFile.trim() === '')
+      throw new CliError('--config-file is empty', "Name the file to edit, or leave --config-file out to edit the client's own.");
+    return resolve(cwd, options.configFile);
+  }
   const path = file.paths[scope];
   if (!path)
     throw new CliError(
       `${client} has no ${scope} configuration file`,
       `Its servers are in ${Object.keys(file.paths).join(' or ')} scope: drop --scope, or name the file with --config-file.`,
     );
-  return path(currentPlace(cwd));
+  const place = currentPlace(cwd);
+  // HOME empty or relative: the user's file would be looked for under the current folder.
+  if (scope === 'user' && !(place.platform === 'win32' ? win32 : posix).isAbsolute(place.home))
+    throw new CliError(
+      `Your home folder is not known (HOME is ${JSON.stringify(place.home)})`,
+      'Set HOME to your home folder, or name the file with --config-file.',
+      EXIT.FAILURE,
+    );
+  return path(place);
 }
 
-function readConfig(path: string): string {
-  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+/** The file a write lands in: `path`, or through its symlinks the file they point to (made if missing). */
+function targetOf(path: string): string {
+  let target = path;
+  for (let hops = 0; hops < 32; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(target).isSymbolicLink()) return target;
+      link = readlinkSync(target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return target;
+      throw fileError(path, error);
+    }
+    target = resolve(dirname(target), link);
+  }
+  throw new CliError(`${path} is a loop of symlinks`, 'Point it at a file, or pass another one with --config-file.', EXIT.FAILURE);
+}
+
+/** A file-system failure as one line and a hint, for the file the user named. */
+function fileError(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'it is a folder',
+    ENOTDIR: 'a part of its path is a file, not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    ELOOP: 'a loop of symlinks',
+    ENAMETOOLONG: 'its name is too long',
+  };
+  if (!code || !(code in reasons)) return error;
+  return new CliError(
+    `Cannot edit ${path}: ${reasons[code]} (${code})`,
+    'Nothing was changed. Check the file and its folder, or pass another file with --config-file.',
+    EXIT.FAILURE,
+  );
+}
+
+const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** A lock older than this was left by a process that died: taken over. */
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Runs `edit` holding `<file>.mcpkit-lock`, so that two mcpkit commands editing the same file at
+ * once (two installs from a script) do not both read the old file and lose one's entry.
+ */
+function withLock<T>(target: string, edit: () => T): T {
+  const lock = `${target}.mcpkit-lock`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+      } catch {
+        // Released meanwhile: try again.
+      }
+      if (Date.now() > deadline)
+        throw new CliError(`${target} is being edited by another mcpkit command`, `If none is running, remove ${lock} and run this again.`, EXIT.FAILURE);
+      sleep(25);
+    }
+  }
+  try {
+    return edit();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * The file's text. One that is not UTF-8 (a Windows editor's ANSI or UTF-16) is refused: read
+ * otherwise, its other bytes could not be written back as they were.
+ */
+function readText(path: string, target: string): string {
+  try {
+    // ignoreBOM: a byte order mark stays in the text, and so in the file.
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(readFileSync(target));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_ENCODING_INVALID_ENCODED_DATA') throw error;
+    refuse(path, new JsonFileError('it is not UTF-8 text (save it as UTF-8)'));
+  }
+}
+
+/**
+ * Reads the file at `path` (empty when missing), gives its text to `change`, and writes what
+ * that returns (nothing when it returns undefined), holding a lock from the read to the write.
+ * Returns the backup made. A folder, a read-only file or a file that cannot be read is refused.
+ */
+function editConfig(path: string, change: (text: string) => string | undefined, create: boolean): string | undefined {
+  const target = targetOf(path);
+  try {
+    if (create) mkdirSync(dirname(target), { recursive: true });
+    else if (!existsSync(dirname(target))) return write(target, change(''));
+    return withLock(target, () => {
+      const exists = existsSync(target);
+      if (exists && statSync(target).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
+      // A device or a pipe (--config-file /dev/null) is not replaced by a file, nor read for ever.
+      if (exists && !statSync(target).isFile())
+        throw new CliError(`${path} is not a regular file`, 'Nothing was changed. Pass the configuration file itself with --config-file.', EXIT.FAILURE);
+      const previous = exists ? statSync(target) : undefined;
+      const text = change(exists ? readText(path, target) : '');
+      if (text === undefined) return undefined;
+      if (previous && (previous.mode & 0o200) === 0)
+        throw new CliError(
+          `${path} is read-only`,
+          'Nothing was changed. Make it writable (chmod u+w) if it is to be edited, then run this again.',
+          EXIT.FAILURE,
+        );
+      return write(target, text, previous);
+    });
+  } catch (error) {
+    throw fileError(path, error);
+  }
 }
 
 /**
  * Replaces the file in one step (a reader sees the old file or the new one, never half), with
- * its mode; the old one is kept beside it as `<file>.bak`. Through a symlink, the file it points to.
+ * its mode and, when root can give it (`sudo mcpkit install`), its owner: the client still
+ * writes the file after. The old one is kept beside it as `<file>.bak`.
  */
-function writeConfig(path: string, text: string): string | undefined {
-  const target = existsSync(path) ? realpathSync(path) : path;
-  mkdirSync(dirname(target), { recursive: true });
+function write(target: string, text: string | undefined, previous?: Stats): string | undefined {
+  if (text === undefined) return undefined;
   let backup: string | undefined;
-  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
-  if (existsSync(target)) copyFileSync(target, (backup = `${target}.bak`));
+  const keep = (file: string): void => {
+    if (!previous) return;
+    chmodSync(file, previous.mode & 0o7777);
+    if (process.getuid?.() === 0) chownSync(file, previous.uid, previous.gid);
+  };
+  // Both made anew, never written through what is there: a `.bak` symlink that a cloned project
+  // brings (to ~/.bashrc) must not have the configuration copied over the file it points to.
+  if (previous) {
+    backup = `${target}.bak`;
+    if (existsSync(backup) && lstatSync(backup).isDirectory())
+      throw new CliError(
+        `${backup}, where the file as it was is kept, is a folder`,
+        'Nothing was changed. Move that folder away, then run this again.',
+        EXIT.FAILURE,
+      );
+    rmSync(backup, { force: true });
+    copyFileSync(target, backup, constants.COPYFILE_EXCL);
+    keep(backup);
+  }
   const temporary = `${target}.mcpkit-${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode });
-  renameSync(temporary, target);
+  rmSync(temporary, { force: true });
+  try {
+    // A new file as any other (0666 less the umask); a replacement private until it has the old one's mode.
+    writeFileSync(temporary, text, { mode: previous ? 0o600 : 0o666, flag: 'wx' });
+    keep(temporary);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   return backup;
 }
 
@@ -72,14 +243,22 @@ export interface InstallResult {
  */
 export function installServer(client: ClientName, path: string, server: ClientServer): InstallResult {
   const { key, comments } = CLIENT_FILES[client];
-  let result: ReturnType<typeof setServer>;
-  try {
-    result = setServer(readConfig(path), key, server.name, serverEntry(client, server), { comments });
-  } catch (error) {
-    refuse(path, error);
-  }
-  if (result.outcome === 'unchanged') return { outcome: 'unchanged' };
-  return { outcome: result.outcome, backup: writeConfig(path, result.text) };
+  let outcome: SetOutcome = 'unchanged';
+  const backup = editConfig(
+    path,
+    (text) => {
+      let result: ReturnType<typeof setServer>;
+      try {
+        result = setServer(text, key, server.name, serverEntry(client, server), { comments });
+      } catch (error) {
+        refuse(path, error);
+      }
+      outcome = result.outcome;
+      return outcome === 'unchanged' ? undefined : result.text;
+    },
+    true,
+  );
+  return outcome === 'unchanged' ? { outcome } : { outcome, ...(backup === undefined ? {} : { backup }) };
 }
 
 /**
@@ -89,18 +268,32 @@ export function installServer(client: ClientName, path: string, server: ClientSe
  */
 export function uninstallServer(client: ClientName, path: string, name: string): { backup?: string } {
   const { key, comments } = CLIENT_FILES[client];
-  const text = readConfig(path);
-  let removed: string | undefined;
-  let names: string[];
-  try {
-    removed = deleteServer(text, key, name, { comments });
-    names = serverNames(text, key, { comments });
-  } catch (error) {
-    refuse(path, error);
-  }
-  if (removed === undefined)
-    throw new CliError(`No server named ${name} in ${path}`, names.length > 0 ? `It has ${names.join(', ')}.` : `It has no "${key}" entries.`, EXIT.FAILURE);
-  return { backup: writeConfig(path, removed) };
+  const backup = editConfig(
+    path,
+    (text) => {
+      let removed: string | undefined;
+      let names: string[];
+      try {
+        removed = deleteServer(text, key, name, { comments });
+        names = serverNames(text, key, { comments });
+      } catch (error) {
+        refuse(path, error);
+      }
+      if (removed === undefined)
+        throw new CliError(
+          `No server named ${name} in ${path}`,
+          names.length > 0
+            ? `It has ${names.join(', ')}.`
+            : existsSync(path)
+              ? `It has no "${key}" entries.`
+              : 'There is no such file: check --client, --scope or --config-file.',
+          EXIT.FAILURE,
+        );
+      return removed;
+    },
+    false,
+  );
+  return backup === undefined ? {} : { backup };
 }
 
 /**

@@ -39,8 +39,10 @@ const joiner = (place: ClientPlace) => (place.platform === 'win32' ? win32.join 
 function appDataDir(place: ClientPlace): string {
   const join = joiner(place);
   if (place.platform === 'darwin') return join(place.home, 'Library', 'Application Support');
-  if (place.platform === 'win32') return place.appData ?? join(place.home, 'AppData', 'Roaming');
-  return place.xdgConfig ?? join(place.home, '.config');
+  // An empty or relative value is not a folder to use (the XDG spec says to ignore it): the
+  // file would land under the current folder.
+  if (place.platform === 'win32') return place.appData && win32.isAbsolute(place.appData) ? place.appData : join(place.home, 'AppData', 'Roaming');
+  return place.xdgConfig && posix.isAbsolute(place.xdgConfig) ? place.xdgConfig : join(place.home, '.config');
 }
 
 /** How one client keeps its MCP servers: the file per scope, the member that holds them, the syntax it reads. */

@@ -66,6 +66,13 @@ describe('setServer and deleteServer: the other bytes stay as they were', () => 
     expect(setServer(first.text, 'mcpServers', 'notes', ENTRY, JSON_ONLY)).toEqual({ text: first.text, outcome: 'unchanged' });
   });
 
+  it('refuses to remove a server named twice, which would leave the one the client reads', () => {
+    expect(() => deleteServer('{"servers": {"a": 1, "a": 2}}', 'servers', 'a', JSONC)).toThrow(/"a" 2 times/);
+    expect(() => deleteServer('{"servers": {"a": 1}, "servers": {"a": 2}}', 'servers', 'a', JSONC)).toThrow(/"servers" 2 times/);
+    // Names given twice elsewhere are not this edit's business.
+    expect(deleteServer('{"x": 1, "x": 2, "servers": {"a": 1, "b": 2, "b": 3}}', 'servers', 'a', JSONC)).toBe('{"x": 1, "x": 2, "servers": { "b": 2, "b": 3}}');
+  });
+
   it('removes a member in the middle or first with its comma and line, keeping comments', () => {
     const text = '{\n  "servers": {\n    // first\n    "a": 1,\n    "b": 2, // about b\n    "c": 3\n  }\n}';
     expect(deleteServer(text, 'servers', 'b', JSONC)).toBe('{\n  "servers": {\n    // first\n    "a": 1, // about b\n    "c": 3\n  }\n}');
@@ -81,6 +88,14 @@ describe('setServer and deleteServer: the other bytes stay as they were', () => 
     ['a trailing comma in strict JSON', '{"mcpServers": {},}', JSON_ONLY, /at line 1/],
     ['an array at the top', '[]', JSON_ONLY, /top level is not a JSON object/],
     ['a container that is not an object', '{"mcpServers": []}', JSON_ONLY, /"mcpServers" is not an object/],
+    // The client reads the last one: an edit of the first would not be seen.
+    [
+      'the container twice',
+      '{\n"mcpServers": {"a": 1},\n"mcpServers": {"b": 2}\n}',
+      JSON_ONLY,
+      /"mcpServers" 2 times \(lines 2, 3\), and a client reads only the last/,
+    ],
+    ['the server twice', '{"mcpServers": {"notes": 1, "notes": 2}}', JSON_ONLY, /"notes" 2 times/],
   ])('refuses %s', (_, text, syntax, message) => {
     expect(() => setServer(text, 'mcpServers', 'notes', ENTRY, syntax)).toThrow(JsonFileError);
     expect(() => setServer(text, 'mcpServers', 'notes', ENTRY, syntax)).toThrow(message);

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../contract/canonical-json';
-import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 /**
  * Edits of one member of a JSON (or JSONC) file that touch no other byte: the text around the
@@ -28,6 +28,22 @@ function readTree(text: string, syntax: JsonSyntax): Node {
   if (root?.type !== 'object') throw new JsonFileError('its top level is not a JSON object');
   return root;
 }
+
+/**
+ * The member `name` of `object` (its property node), if any. A name given twice is refused: a
+ * client reads only the last one, so an edit of either could not be trusted to do what it says.
+ */
+function memberNode(text: string, object: Node, name: string): Node | undefined {
+  const found = (object.children ?? []).filter((member) => member.children![0].value === name);
+  if (found.length > 1) {
+    const lines = found.map((member) => text.slice(0, member.offset).split('\n').length);
+    throw new JsonFileError(`it has ${JSON.stringify(name)} ${found.length} times (lines ${lines.join(', ')}), and a client reads only the last`);
+  }
+  return found[0];
+}
+
+/** The value node of member `name` of `object`, if any (see memberNode). */
+const memberValue = (text: string, object: Node, name: string): Node | undefined => memberNode(text, object, name)?.children![1];
 
 const eolOf = (text: string): string => (text.includes('\r\n') ? '\r\n' : '\n');
 
@@ -167,10 +183,10 @@ function setInText(text: string, container: string, name: string, value: unknown
     return { text: `${JSON.stringify({ [container]: { [name]: value } }, null, 2).replace(/\n/g, eol)}${eol}`, outcome: 'added' };
   }
   const root = readTree(text, syntax);
-  const servers = findNodeAtLocation(root, [container]);
+  const servers = memberValue(text, root, container);
   if (!servers) return { text: insertMember(text, root, container, { [name]: value }), outcome: 'added' };
   if (servers.type !== 'object') throw new JsonFileError(`its "${container}" is not an object`);
-  const existing = findNodeAtLocation(servers, [name]);
+  const existing = memberValue(text, servers, name);
   if (!existing) return { text: insertMember(text, servers, name, value), outcome: 'added' };
   // Compared as JSON (key order aside): the parser's objects have no prototype.
   if (canonicalJson(getNodeValue(existing)) === canonicalJson(value)) return { text, outcome: 'unchanged' };
@@ -193,9 +209,9 @@ export function deleteServer(text: string, container: string, name: string, synt
 function deleteInText(text: string, container: string, name: string, syntax: JsonSyntax): string | undefined {
   if (/^\s*$/.test(text)) return undefined;
   const root = readTree(text, syntax);
-  const servers = findNodeAtLocation(root, [container]);
+  const servers = memberValue(text, root, container);
   if (servers?.type !== 'object') return undefined;
-  const property = servers.children!.find((member) => member.children![0].value === name);
+  const property = memberNode(text, servers, name);
   return property ? removeMember(text, servers, property) : undefined;
 }
 
@@ -203,6 +219,6 @@ function deleteInText(text: string, container: string, name: string, syntax: Jso
 export function serverNames(text: string, container: string, syntax: JsonSyntax): string[] {
   const json = text.slice(byteOrderMark(text).length);
   if (/^\s*$/.test(json)) return [];
-  const servers = findNodeAtLocation(readTree(json, syntax), [container]);
+  const servers = memberValue(json, readTree(json, syntax), container);
   return servers?.type === 'object' ? servers.children!.map((member) => String(member.children![0].value)) : [];
 }
