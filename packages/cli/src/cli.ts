@@ -270,6 +270,7 @@ clientFileOptions(
     .description(`add the server to a client's own configuration file, launched over stdio: ${Object.keys(CLIENT_FILES).join(', ')}`),
 )
   .option('--name <name>', "server name in the client (default: the app's name)")
+  .option('--force', 'replace an entry of that name that mcpkit did not install')
   .addOption(exportOption())
   .addOption(envOption())
   .addHelpText(

@@ -88,6 +88,19 @@ describe('installServer and uninstallServer on each client’s file', () => {
     expect(() => uninstallServer(client, path, 'notes')).toThrow(/No server named notes in .*config\.json/);
   });
 
+  it('never replaces a server of that name that mcpkit did not install, unless forced', () => {
+    const path = join(dir, 'mcp.json');
+    const theirs = '{\n  "mcpServers": {\n    "notes": { "command": "uvx", "args": ["their-notes-server"], "autoApprove": ["read"] }\n  }\n}\n';
+    writeFileSync(path, theirs);
+    expect(() => installServer('cursor', path, SERVER)).toThrow(new CliError(`${path} already has a server named notes that mcpkit did not install`));
+    expect(readFileSync(path, 'utf8')).toBe(theirs);
+    expect(existsSync(`${path}.bak`)).toBe(false);
+    expect(installServer('cursor', path, SERVER, true).outcome).toBe('replaced');
+    expect(readFileSync(`${path}.bak`, 'utf8')).toBe(theirs);
+    // Its own entry, launched otherwise, it replaces without being forced.
+    expect(installServer('cursor', path, { ...SERVER, env: {} }).outcome).toBe('replaced');
+  });
+
   it('makes a missing file and its folder', () => {
     const path = join(dir, 'new', 'Claude', 'claude_desktop_config.json');
     expect(installServer('claude-desktop', path, SERVER)).toEqual({ outcome: 'added' });

@@ -24,6 +24,8 @@ import { err, out } from '../output';
 import { clientOption, stdioServer, type ConfigOptions } from './config';
 
 export interface InstallOptions extends Omit<ConfigOptions, 'http'> {
+  /** Replace an entry of that name that mcpkit did not write (another server the user set up). */
+  force?: boolean;
   /** `user` (all projects) or `project` (this folder's file), where the client has both. */
   scope?: string;
   /** Write this file instead of the client's own (tests, unusual set-ups). */
@@ -229,6 +231,15 @@ function refuse(path: string, error: unknown): never {
   );
 }
 
+/**
+ * Whether an entry is one `mcpkit install` writes (`<node> <…/cli.js> start <entry> --stdio …`):
+ * only those are replaced without `--force`, so a user's own server of that name is never lost.
+ */
+function launchedByMcpkit(entry: unknown): boolean {
+  const args = (entry as { args?: unknown } | null)?.args;
+  return Array.isArray(args) && typeof args[0] === 'string' && /[\\/]cli\.js$/.test(args[0]) && args[1] === 'start' && args.includes('--stdio');
+}
+
 /** What `installServer` did, and where the file as it was is kept (when it was written). */
 export interface InstallResult {
   outcome: SetOutcome;
@@ -241,18 +252,25 @@ export interface InstallResult {
  *
  * @throws CliError when the file is not one the client reads; it is left as it was.
  */
-export function installServer(client: ClientName, path: string, server: ClientServer): InstallResult {
+export function installServer(client: ClientName, path: string, server: ClientServer, force = false): InstallResult {
   const { key, comments } = CLIENT_FILES[client];
+  const replaceable = force ? undefined : launchedByMcpkit;
   let outcome: SetOutcome = 'unchanged';
   const backup = editConfig(
     path,
     (text) => {
       let result: ReturnType<typeof setServer>;
       try {
-        result = setServer(text, key, server.name, serverEntry(client, server), { comments });
+        result = setServer(text, key, server.name, serverEntry(client, server), { comments }, replaceable);
       } catch (error) {
         refuse(path, error);
       }
+      if (result.outcome === 'taken')
+        throw new CliError(
+          `${path} already has a server named ${server.name} that mcpkit did not install`,
+          'Nothing was changed. Pick another --name, or pass --force to replace that entry.',
+          EXIT.FAILURE,
+        );
       outcome = result.outcome;
       return outcome === 'unchanged' ? undefined : result.text;
     },
@@ -304,7 +322,7 @@ export function install(entry: string | undefined, options: InstallOptions): voi
   const client = clientOption(options.client, 'install');
   const path = clientFilePath(client, options);
   const server = stdioServer(entry, options);
-  const { outcome, backup } = installServer(client, path, server);
+  const { outcome, backup } = installServer(client, path, server, options.force === true);
   if (outcome === 'unchanged') return out(`${server.name} is already in ${path} as it would be written; nothing changed`);
   out(`${outcome} ${server.name} in ${path}`);
   if (backup) err(`the file as it was: ${backup}`);

@@ -162,22 +162,37 @@ function removeMember(text: string, object: Node, property: Node): string {
 /** A leading byte order mark (an editor on Windows may write one): kept, and not read as JSON. */
 const byteOrderMark = (text: string): string => (text.startsWith('\uFEFF') ? '\uFEFF' : '');
 
-/** What `setServer` did. */
-export type SetOutcome = 'added' | 'replaced' | 'unchanged';
+/** What `setServer` did; `taken`: another entry has that name and `replaceable` refused it (nothing changed). */
+export type SetOutcome = 'added' | 'replaced' | 'unchanged' | 'taken';
 
 /**
  * `text` with `value` at `container.name` (`mcpServers.notes`), the container made if missing.
- * An equal value already there changes nothing (`unchanged`); a different one is replaced in place.
+ * An equal value already there changes nothing (`unchanged`); a different one is replaced in place
+ * when `replaceable` says so (default: always), else left alone (`taken`).
  *
  * @throws JsonFileError when the text does not parse as `syntax` says, or its parts are not objects.
  */
-export function setServer(text: string, container: string, name: string, value: unknown, syntax: JsonSyntax): { text: string; outcome: SetOutcome } {
+export function setServer(
+  text: string,
+  container: string,
+  name: string,
+  value: unknown,
+  syntax: JsonSyntax,
+  replaceable: (existing: unknown) => boolean = () => true,
+): { text: string; outcome: SetOutcome } {
   const bom = byteOrderMark(text);
-  const set = setInText(text.slice(bom.length), container, name, value, syntax);
+  const set = setInText(text.slice(bom.length), container, name, value, syntax, replaceable);
   return { text: bom + set.text, outcome: set.outcome };
 }
 
-function setInText(text: string, container: string, name: string, value: unknown, syntax: JsonSyntax): { text: string; outcome: SetOutcome } {
+function setInText(
+  text: string,
+  container: string,
+  name: string,
+  value: unknown,
+  syntax: JsonSyntax,
+  replaceable: (existing: unknown) => boolean,
+): { text: string; outcome: SetOutcome } {
   if (/^\s*$/.test(text)) {
     const eol = eolOf(text);
     return { text: `${JSON.stringify({ [container]: { [name]: value } }, null, 2).replace(/\n/g, eol)}${eol}`, outcome: 'added' };
@@ -189,7 +204,9 @@ function setInText(text: string, container: string, name: string, value: unknown
   const existing = memberValue(text, servers, name);
   if (!existing) return { text: insertMember(text, servers, name, value), outcome: 'added' };
   // Compared as JSON (key order aside): the parser's objects have no prototype.
-  if (canonicalJson(getNodeValue(existing)) === canonicalJson(value)) return { text, outcome: 'unchanged' };
+  const current: unknown = getNodeValue(existing);
+  if (canonicalJson(current) === canonicalJson(value)) return { text, outcome: 'unchanged' };
+  if (!replaceable(current)) return { text, outcome: 'taken' };
   const indent = lineIndent(text, existing.parent!.offset);
   const replaced = render(value, indent, indentUnit(text), eolOf(text));
   return { text: text.slice(0, existing.offset) + replaced + text.slice(existing.offset + existing.length), outcome: 'replaced' };
