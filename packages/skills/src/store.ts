@@ -24,7 +24,7 @@ function segmentsOf(path: string): string[] {
 
 /**
  * A folder on disk. Symlinks are reported, not followed; a read opens the file without following
- * a final symlink (`O_NOFOLLOW`), refuses anything but a regular file, checks that the folder it
+ * a final symlink (`O_NOFOLLOW`) nor waiting on a FIFO (`O_NONBLOCK`), refuses anything but a regular file, checks that the folder it
  * sits in is still inside the root (a folder swapped for a symlink after the walk), and reads at
  * most `maxBytes`.
  */
@@ -40,7 +40,10 @@ export function folderStore(root: string): SkillStore {
       const parent = await fs.realpath(join(root, ...segments.slice(0, -1)));
       const base = await (realRoot ??= fs.realpath(root));
       if (parent !== base && !parent.startsWith(base + sep)) throw new Error(`${path} is outside the skills folder`);
-      const handle = await fs.open(join(parent, segments[segments.length - 1]!), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      // O_NONBLOCK: a FIFO swapped in after the walk would otherwise block the open (and a libuv
+      // thread) until a writer comes; it changes nothing for a regular file.
+      const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+      const handle = await fs.open(join(parent, segments[segments.length - 1]!), flags);
       try {
         const stat = await handle.stat();
         if (!stat.isFile()) throw new Error(`${path} is not a regular file`);

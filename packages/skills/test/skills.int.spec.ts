@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +123,15 @@ describe('what loading refuses', () => {
     rmSync(join(root, 'tidy/references/GUIDE.md'));
     symlinkSync(join(outside, 'secret.txt'), join(root, 'tidy/references/GUIDE.md'));
     await expect(client.readResource('skill://tidy/references/GUIDE.md')).rejects.toMatchObject({ code: -32603 });
+  });
+
+  it('does not wait on a file swapped for a FIFO after loading: the read fails and the server goes on', async () => {
+    const { client } = await serve('legacy');
+    rmSync(join(root, 'tidy/references/GUIDE.md'));
+    execFileSync('mkfifo', [join(root, 'tidy/references/GUIDE.md')]);
+    // Opened without O_NONBLOCK, this read would hang until a writer came.
+    await expect(client.readResource('skill://tidy/references/GUIDE.md')).rejects.toMatchObject({ code: -32603 });
+    await expect(client.readResource('skill://tidy/SKILL.md')).resolves.toBeDefined();
   });
 
   it('skips a skill whose frontmatter is missing, malformed or names another folder', async () => {
