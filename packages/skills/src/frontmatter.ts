@@ -29,6 +29,13 @@ export function readFrontmatter(text: string, folderName: string): SkillFrontmat
     throw new Error(`SKILL.md frontmatter is not YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('SKILL.md frontmatter must be a mapping');
+  // Sent as JSON in every skills/list page: an alias inside its own anchor (`a: &x [*x]`) is a
+  // cycle JSON cannot hold, and would fail the whole list rather than this skill.
+  try {
+    value = JSON.parse(JSON.stringify(value)) as unknown;
+  } catch {
+    throw new Error('SKILL.md frontmatter refers to itself (a YAML alias inside its own anchor)');
+  }
   const { name, description } = value as Record<string, unknown>;
   if (typeof name !== 'string' || name.length > 64 || !NAME.test(name))
     throw new Error('frontmatter "name" must be 1-64 lowercase letters, digits and single hyphens');

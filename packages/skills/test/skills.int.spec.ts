@@ -144,6 +144,15 @@ describe('what loading refuses', () => {
     expect(problems.map((problem) => problem.path).sort()).toEqual(['bad-yaml', 'no-front', 'other']);
   });
 
+  it('skips a skill whose frontmatter refers to itself, and lists the others', async () => {
+    write('loop/SKILL.md', '---\nname: loop\ndescription: d\nmetadata: &self [ *self ]\n---\n');
+    const problems: SkillProblem[] = [];
+    const { client } = await serve('legacy', problems);
+    const listed = await client.request<{ skills: { uri: string }[] }>('skills/list', {});
+    expect(listed.skills.map((skill) => skill.uri)).toEqual(['skill://acme/billing/refunds/SKILL.md', 'skill://tidy/SKILL.md']);
+    expect(problems).toEqual([expect.objectContaining({ path: 'loop', message: expect.stringContaining('refers to itself') })]);
+  });
+
   it('skips a skill over its byte or file bound without reading past it', async () => {
     write('big/SKILL.md', '---\nname: big\ndescription: d\n---\n');
     write('big/data.txt', 'x'.repeat(5000));
