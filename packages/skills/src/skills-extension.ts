@@ -14,7 +14,7 @@ import { page, requireUri } from './page';
 import type { ProblemSink } from './problem-sink';
 import type { SkillStore } from './store';
 import type { Skill, SkillProblem } from './types';
-import { canonicalUri, SKILL_SCHEME } from './uri';
+import { canonicalUri, SKILL_SCHEME, skillUri } from './uri';
 
 /** The extension's identifier (SEP-2640). */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -66,7 +66,9 @@ export class SkillsExtension implements ServerExtension {
     this.providers = [
       defineResourceTemplate(
         { uriTemplate: `${SKILL_SCHEME}{+path}`, name: SKILLS_EXTENSION, description: 'Files of the skills this server serves', cache },
-        async ({ path }) => this.read(await this.snapshot(), `${SKILL_SCHEME}${path}`),
+        // The template hands `path` percent-decoded (`a%23b.md` as `a#b.md`): it is encoded again
+        // segment by segment, as the URIs were made, so a file named `a#b.md` or `50%.md` reads.
+        async ({ path }) => this.read(await this.snapshot(), skillUri(path.split('/'))),
       ),
     ];
     const first = load().then((snapshot) => {
@@ -186,8 +188,7 @@ export class SkillsExtension implements ServerExtension {
 
   /** A skill file, checked against its entry: bytes that changed since the load are not served. */
   private async read(current: CatalogSnapshot, uri: string): Promise<object | undefined> {
-    const canonical = canonicalUri(uri);
-    const file = canonical === undefined ? undefined : current.files.get(canonical);
+    const file = current.files.get(uri);
     if (file === undefined) return undefined;
     let bytes: Uint8Array;
     try {
@@ -205,9 +206,7 @@ export class SkillsExtension implements ServerExtension {
       text = undefined;
     }
     const contents =
-      text === undefined
-        ? { uri: canonical, mimeType: file.mimeType, blob: Buffer.from(bytes).toString('base64') }
-        : { uri: canonical, mimeType: file.mimeType, text };
+      text === undefined ? { uri, mimeType: file.mimeType, blob: Buffer.from(bytes).toString('base64') } : { uri, mimeType: file.mimeType, text };
     return { contents: [contents] };
   }
 }

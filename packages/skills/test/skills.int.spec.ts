@@ -96,6 +96,23 @@ describe.each(['legacy', 'modern'] as const)('skills on the %s era', (era) => {
     await expect(client.request('resources/directory/read', { uri: 'skill://acme' })).rejects.toMatchObject({ code: -32602 });
   });
 
+  it('reads every file it lists, whatever its name (#, %, ?, spaces, non-ASCII)', async () => {
+    for (const name of ['a#b.md', '50%.md', 'why?.md', 'a b.md', 'é.md', "it's(1).md"]) write(`tidy/odd/${name}`, name);
+    write('my org/x/SKILL.md', '---\nname: x\ndescription: d\n---\n');
+    const { skills, client } = await serve(era);
+    const listed = skills.entries.flatMap((skill) => skill.resources);
+    expect(listed.length).toBe(11);
+    for (const { uri, digest: published } of listed) {
+      const read = await client.readResource(uri);
+      const [content] = read.contents as { uri: string; text?: string; blob?: string }[];
+      expect(content!.uri).toBe(uri);
+      expect(digest(content!.text ?? Buffer.from(content!.blob!, 'base64'))).toBe(published);
+    }
+    for (const skill of skills.entries) await expect(client.request('skills/get', { uri: skill.uri })).resolves.toBeDefined();
+    // The template decodes the URI: a file is not reachable under a decoded spelling of its name.
+    await expect(client.readResource('skill://tidy/odd/a#b.md')).rejects.toBeInstanceOf(RpcError);
+  });
+
   it('refuses traversal: a URI that climbs out of the folder reads nothing', async () => {
     const { client } = await serve(era);
     for (const uri of ['skill://tidy/../../etc/passwd', 'skill://tidy/%2E%2E/%2E%2E/etc/passwd', `skill://tidy/..%2F..%2F${outside}/secret.txt`]) {
