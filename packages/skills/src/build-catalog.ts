@@ -31,22 +31,38 @@ export interface CatalogBounds {
 
 interface TreeEntry {
   path: string;
-  kind: StoreEntry['kind'];
+  /** `unreadable`: a folder that could not be listed (no permission, gone since, a path too long). */
+  kind: StoreEntry['kind'] | 'unreadable';
+  problem?: string;
 }
 
 const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const dirname = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
-/** Every entry under the root, depth first and sorted; hidden names (`.git`, `.DS_Store`) left out. */
+/**
+ * Every entry under the root, depth first and sorted; hidden names (`.git`, `.DS_Store`) left out.
+ * Only the root must list: a folder below that cannot is marked `unreadable`, for its skill alone
+ * to be skipped.
+ */
 async function walk(store: SkillStore, maxEntries: number): Promise<TreeEntry[]> {
   const tree: TreeEntry[] = [];
-  const visit = async (dir: string): Promise<void> => {
-    const entries = (await store.list(dir)).filter((entry) => !entry.name.startsWith('.'));
+  const visit = async (dir: string, folder?: TreeEntry): Promise<void> => {
+    let listed: StoreEntry[];
+    try {
+      listed = await store.list(dir);
+    } catch (error) {
+      if (folder === undefined) throw error;
+      folder.kind = 'unreadable';
+      folder.problem = (error as Error).message;
+      return;
+    }
+    const entries = listed.filter((entry) => !entry.name.startsWith('.'));
     for (const entry of entries.sort((a, b) => compareUris(a.name, b.name))) {
       if (tree.length >= maxEntries) throw new Error(`the skills folder holds more than ${maxEntries} entries (maxEntries)`);
       const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
-      tree.push({ path, kind: entry.kind });
-      if (entry.kind === 'directory') await visit(path);
+      const child: TreeEntry = { path, kind: entry.kind };
+      tree.push(child);
+      if (entry.kind === 'directory') await visit(path, child);
     }
   };
   await visit('');
@@ -62,6 +78,10 @@ export async function buildCatalog(store: SkillStore, bounds: CatalogBounds, rep
   const tree = await walk(store, bounds.maxEntries);
   const uriOf = (path: string) => skillUri([...bounds.prefix, ...path.split('/')]);
   const skillDirs = tree.filter((entry) => entry.kind === 'file' && basename(entry.path) === 'SKILL.md').map((entry) => dirname(entry.path));
+  // A folder outside every skill that could not be listed may have hidden skills: said, not fatal.
+  for (const entry of tree)
+    if (entry.kind === 'unreadable' && !skillDirs.some((dir) => entry.path.startsWith(`${dir}/`)))
+      report({ path: entry.path, message: `could not be listed: ${entry.problem} (skipped)` });
   const skills: Skill[] = [];
   const files = new Map<string, CatalogFile>();
   const served = new Set<string>();
@@ -87,6 +107,8 @@ async function buildSkill(store: SkillStore, dir: string, tree: readonly TreeEnt
   const inside = tree.filter((entry) => entry.path.startsWith(`${dir}/`));
   const special = inside.find((entry) => entry.kind === 'unsupported');
   if (special !== undefined) throw new Error(`${special.path} is a symlink or special file, which is not followed; copy the file instead`);
+  const unreadable = inside.find((entry) => entry.kind === 'unreadable');
+  if (unreadable !== undefined) throw new Error(`${unreadable.path} could not be listed: ${unreadable.problem}`);
   const own = inside.filter((entry) => entry.kind === 'file');
   if (own.length > bounds.maxFilesPerSkill) throw new Error(`${own.length} files, more than ${bounds.maxFilesPerSkill} (maxFilesPerSkill)`);
   const files = new Map<string, CatalogFile>();

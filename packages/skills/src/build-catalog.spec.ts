@@ -1,0 +1,33 @@
+import { buildCatalog, type CatalogBounds } from './build-catalog';
+import { memoryStore, type SkillStore } from './store';
+import type { SkillProblem } from './types';
+
+const BOUNDS: CatalogBounds = { prefix: [], maxFilesPerSkill: 512, maxBytesPerSkill: 1 << 20, maxEntries: 1000 };
+const skill = (name: string) => `---\nname: ${name}\ndescription: d\n---\n`;
+
+/** A memory store where listing some folders fails, as a folder with no permission or gone since. */
+function failingToList(files: Record<string, string>, broken: readonly string[]): SkillStore {
+  const store = memoryStore(files);
+  return {
+    list: (dir) => (broken.includes(dir) ? Promise.reject(new Error(`EACCES: permission denied, scandir '/srv/skills/${dir}'`)) : store.list(dir)),
+    read: (path, maxBytes) => store.read(path, maxBytes),
+  };
+}
+
+describe('buildCatalog', () => {
+  it('skips only the skill holding a folder that cannot be listed, and reports one outside any skill', async () => {
+    const store = failingToList(
+      { 'good/SKILL.md': skill('good'), 'locked/SKILL.md': skill('locked'), 'locked/sub/x.md': 'x', 'other/org/SKILL.md': skill('org') },
+      ['locked/sub', 'other'],
+    );
+    const problems: SkillProblem[] = [];
+    const catalog = await buildCatalog(store, BOUNDS, (problem) => problems.push(problem));
+    expect(catalog.skills.map((entry) => entry.uri)).toEqual(['skill://good/SKILL.md']);
+    expect(problems.map((problem) => problem.path).sort()).toEqual(['locked', 'other']);
+    expect(problems.find((problem) => problem.path === 'locked')!.message).toContain('locked/sub could not be listed');
+  });
+
+  it('still fails when the root itself cannot be listed', async () => {
+    await expect(buildCatalog(failingToList({ 'good/SKILL.md': skill('good') }, ['']), BOUNDS, () => undefined)).rejects.toThrow(/EACCES/);
+  });
+});
