@@ -69,7 +69,14 @@ export function skills(options: SkillsOptions): SkillsExtension {
   );
   if (options.dir !== undefined && (options.watch ?? process.env.MCPKIT_DEV_CHILD === '1'))
     void extension.ready.then(
-      () => extension.watch(),
+      () => {
+        // watch() throws when the folder went away since the load, or the system has no watch left.
+        try {
+          extension.watch();
+        } catch (error) {
+          sink.send({ path: options.dir!, message: `could not watch: ${(error as Error).message}` });
+        }
+      },
       () => undefined,
     );
   return extension;

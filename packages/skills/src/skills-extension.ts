@@ -134,6 +134,12 @@ export class SkillsExtension implements ServerExtension {
       watcher.close();
       this.watchers.delete(stop);
     };
+    // An FSWatcher with no 'error' listener throws the error out of the event loop (the
+    // process ends): a watch that fails (out of inotify watches …) is reported and stopped instead.
+    watcher.on('error', (error: Error) => {
+      this.problem({ path: this.dir!, message: `watch stopped: ${error.message}` });
+      stop();
+    });
     this.watchers.add(stop);
     return stop;
   }
