@@ -30,4 +30,18 @@ describe('buildCatalog', () => {
   it('still fails when the root itself cannot be listed', async () => {
     await expect(buildCatalog(failingToList({ 'good/SKILL.md': skill('good') }, ['']), BOUNDS, () => undefined)).rejects.toThrow(/EACCES/);
   });
+
+  it('blames maxBytesPerSkill for a file over the budget only, not for a file that cannot be read', async () => {
+    const store = memoryStore({ 'big/SKILL.md': skill('big'), 'big/data.txt': 'x'.repeat(100), 'odd/SKILL.md': skill('odd'), 'odd/x.md': 'x' });
+    const failing: SkillStore = {
+      list: (dir) => store.list(dir),
+      read: (path, maxBytes) => (path === 'odd/x.md' ? Promise.reject(new Error('EACCES: permission denied')) : store.read(path, maxBytes)),
+    };
+    const problems: SkillProblem[] = [];
+    await buildCatalog(failing, { ...BOUNDS, maxBytesPerSkill: 64 }, (problem) => problems.push(problem));
+    const byPath = Object.fromEntries(problems.map((problem) => [problem.path, problem.message]));
+    expect(byPath.big).toContain('maxBytesPerSkill');
+    expect(byPath.odd).toContain('odd/x.md could not be read: EACCES');
+    expect(byPath.odd).not.toContain('maxBytesPerSkill');
+  });
 });

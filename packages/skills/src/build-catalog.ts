@@ -1,7 +1,7 @@
 import { sha256Of as sha256 } from './digest';
 import { readFrontmatter } from './frontmatter';
 import { mimeTypeOf } from './mime';
-import type { SkillStore, StoreEntry } from './store';
+import { TooLargeError, type SkillStore, type StoreEntry } from './store';
 import type { DirectoryChild, Skill, SkillProblem } from './types';
 import { compareUris, skillUri } from './uri';
 
@@ -115,7 +115,9 @@ async function buildSkill(store: SkillStore, dir: string, tree: readonly TreeEnt
   let budget = bounds.maxBytesPerSkill;
   let manifest: Uint8Array | undefined;
   for (const entry of own) {
+    // Only a file over the budget is blamed on maxBytesPerSkill; another failure says what it is.
     const bytes = await store.read(entry.path, budget).catch((error: Error) => {
+      if (!(error instanceof TooLargeError)) throw new Error(`${entry.path} could not be read: ${error.message}`);
       throw new Error(`${error.message} (maxBytesPerSkill ${bounds.maxBytesPerSkill} over the skill's files)`);
     });
     budget -= bytes.byteLength;

@@ -14,6 +14,9 @@ export interface SkillStore {
   read(path: string, maxBytes: number): Promise<Uint8Array>;
 }
 
+/** A file over the bytes a read may take: the caller's bound, not a fault of the file. */
+export class TooLargeError extends Error {}
+
 function segmentsOf(path: string): string[] {
   const segments = path === '' ? [] : path.split('/');
   // Paths come from the walk, never from a client; this holds even if that changes.
@@ -47,7 +50,7 @@ export function folderStore(root: string): SkillStore {
       try {
         const stat = await handle.stat();
         if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
-        if (stat.size > maxBytes) throw new Error(`${path} is ${stat.size} bytes, more than the ${maxBytes} allowed`);
+        if (stat.size > maxBytes) throw new TooLargeError(`${path} is ${stat.size} bytes, more than the ${maxBytes} left`);
         const buffer = Buffer.alloc(stat.size);
         const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);
         return buffer.subarray(0, bytesRead);
@@ -77,7 +80,7 @@ export function memoryStore(files: Readonly<Record<string, string | Uint8Array>>
       const content = Object.hasOwn(files, path) ? files[path] : undefined;
       if (content === undefined) throw new Error(`no such file: ${path}`);
       const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-      if (bytes.byteLength > maxBytes) throw new Error(`${path} is ${bytes.byteLength} bytes, more than the ${maxBytes} allowed`);
+      if (bytes.byteLength > maxBytes) throw new TooLargeError(`${path} is ${bytes.byteLength} bytes, more than the ${maxBytes} left`);
       return bytes;
     },
   };
