@@ -170,6 +170,15 @@ describe('what loading refuses', () => {
     expect(problems).toEqual([expect.objectContaining({ path: 'loop', message: expect.stringContaining('refers to itself') })]);
   });
 
+  it('skips a skill whose frontmatter expands past 64 KiB (aliases repeating a long value)', async () => {
+    const aliases = Array.from({ length: 99 }, () => '  - *big\n').join('');
+    write('expands/SKILL.md', `---\nname: expands\ndescription: d\nbig: &big ${'x'.repeat(10_000)}\nmetadata:\n${aliases}---\n`);
+    const problems: SkillProblem[] = [];
+    const { skills } = await serve('legacy', problems);
+    expect(skills.entries.map((skill) => skill.frontmatter.name)).toEqual(['refunds', 'tidy']);
+    expect(problems).toEqual([expect.objectContaining({ path: 'expands', message: expect.stringContaining('larger than 64 KiB') })]);
+  });
+
   it('skips a skill over its byte or file bound without reading past it', async () => {
     write('big/SKILL.md', '---\nname: big\ndescription: d\n---\n');
     write('big/data.txt', 'x'.repeat(5000));
