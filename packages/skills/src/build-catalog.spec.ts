@@ -44,4 +44,14 @@ describe('buildCatalog', () => {
     expect(byPath.odd).toContain('odd/x.md could not be read: EACCES');
     expect(byPath.odd).not.toContain('maxBytesPerSkill');
   });
+
+  it("gives each skill its own files, those of a nested skill included, and not a sibling's sharing its prefix", async () => {
+    const store = memoryStore({ 'a/SKILL.md': skill('a'), 'a/b/SKILL.md': skill('b'), 'a/b/x.md': 'x', 'ab/SKILL.md': skill('ab'), 'ab/y.md': 'y' });
+    const catalog = await buildCatalog(store, BOUNDS, () => undefined);
+    const filesOf = (uri: string) => catalog.byUri.get(uri)!.resources.map((resource) => resource.uri);
+    expect(filesOf('skill://a/SKILL.md')).toEqual(['skill://a/SKILL.md', 'skill://a/b/SKILL.md', 'skill://a/b/x.md']);
+    expect(filesOf('skill://a/b/SKILL.md')).toEqual(['skill://a/b/SKILL.md', 'skill://a/b/x.md']);
+    expect(filesOf('skill://ab/SKILL.md')).toEqual(['skill://ab/SKILL.md', 'skill://ab/y.md']);
+    expect([...catalog.dirs.keys()]).toEqual(['skill://a', 'skill://a/b', 'skill://ab']);
+  });
 });

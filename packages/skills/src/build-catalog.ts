@@ -38,6 +38,12 @@ interface TreeEntry {
 
 const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const dirname = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+/** The folders holding `path`, outermost first: `a`, `a/b` for `a/b/c` (linear where a scan of every skill was quadratic). */
+function ancestors(path: string): string[] {
+  const found: string[] = [];
+  for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) found.push(path.slice(0, slash));
+  return found;
+}
 
 /**
  * Every entry under the root, depth first and sorted; hidden names (`.git`, `.DS_Store`) left out.
@@ -78,9 +84,12 @@ export async function buildCatalog(store: SkillStore, bounds: CatalogBounds, rep
   const tree = await walk(store, bounds.maxEntries);
   const uriOf = (path: string) => skillUri([...bounds.prefix, ...path.split('/')]);
   const skillDirs = tree.filter((entry) => entry.kind === 'file' && basename(entry.path) === 'SKILL.md').map((entry) => dirname(entry.path));
+  // Each skill's entries, in tree order.
+  const insideOf = new Map<string, TreeEntry[]>(skillDirs.map((dir) => [dir, []]));
+  for (const entry of tree) for (const dir of ancestors(entry.path)) insideOf.get(dir)?.push(entry);
   // A folder outside every skill that could not be listed may have hidden skills: said, not fatal.
   for (const entry of tree)
-    if (entry.kind === 'unreadable' && !skillDirs.some((dir) => entry.path.startsWith(`${dir}/`)))
+    if (entry.kind === 'unreadable' && !ancestors(entry.path).some((dir) => insideOf.has(dir)))
       report({ path: entry.path, message: `could not be listed: ${entry.problem} (skipped)` });
   const skills: Skill[] = [];
   const files = new Map<string, CatalogFile>();
@@ -90,7 +99,7 @@ export async function buildCatalog(store: SkillStore, bounds: CatalogBounds, rep
       report({ path: 'SKILL.md', message: 'a SKILL.md at the root has no skill folder (skipped)' });
       continue;
     }
-    const built = await buildSkill(store, dir, tree, bounds, uriOf).catch((error: Error) => {
+    const built = await buildSkill(store, dir, insideOf.get(dir)!, bounds, uriOf).catch((error: Error) => {
       report({ path: dir, message: `${error.message} (skill skipped)` });
       return undefined;
     });
@@ -103,8 +112,7 @@ export async function buildCatalog(store: SkillStore, bounds: CatalogBounds, rep
   return Object.freeze({ skills, byUri: new Map(skills.map((skill) => [skill.uri, skill])), files, dirs: directories(tree, served, files, uriOf) });
 }
 
-async function buildSkill(store: SkillStore, dir: string, tree: readonly TreeEntry[], bounds: CatalogBounds, uriOf: (path: string) => string) {
-  const inside = tree.filter((entry) => entry.path.startsWith(`${dir}/`));
+async function buildSkill(store: SkillStore, dir: string, inside: readonly TreeEntry[], bounds: CatalogBounds, uriOf: (path: string) => string) {
   const special = inside.find((entry) => entry.kind === 'unsupported');
   if (special !== undefined) throw new Error(`${special.path} is a symlink or special file, which is not followed; copy the file instead`);
   const unreadable = inside.find((entry) => entry.kind === 'unreadable');
@@ -132,7 +140,7 @@ async function buildSkill(store: SkillStore, dir: string, tree: readonly TreeEnt
 
 /** The direct children of every directory of a served skill, its root included. */
 function directories(tree: readonly TreeEntry[], served: ReadonlySet<string>, files: ReadonlyMap<string, CatalogFile>, uriOf: (path: string) => string) {
-  const inServed = (path: string) => [...served].some((dir) => path === dir || path.startsWith(`${dir}/`));
+  const inServed = (path: string) => served.has(path) || ancestors(path).some((dir) => served.has(dir));
   const dirs = new Map<string, DirectoryChild[]>();
   for (const entry of tree) if (entry.kind === 'directory' && inServed(entry.path)) dirs.set(uriOf(entry.path), []);
   for (const entry of tree) {
