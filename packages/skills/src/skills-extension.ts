@@ -38,7 +38,8 @@ export class SkillsExtension implements ServerExtension {
   readonly listChanged = ['resources'] as const;
   readonly methods: Readonly<Record<string, ExtensionMethod>>;
   readonly providers;
-  private host: ExtensionHost | undefined;
+  // Every app it was given to (an app per transport, per tenant …): each hears the list change.
+  private readonly hosts = new Set<ExtensionHost>();
   private queue: Promise<unknown>;
   private readonly watchers = new Set<() => void>();
 
@@ -96,7 +97,7 @@ export class SkillsExtension implements ServerExtension {
 
   /** @internal */
   attach(host: ExtensionHost): void {
-    this.host = host;
+    this.hosts.add(host);
     this.report.attach(host.logger);
   }
 
@@ -160,7 +161,7 @@ export class SkillsExtension implements ServerExtension {
     this.current = next;
     const key = (snapshot: CatalogSnapshot) => JSON.stringify(snapshot.skills.map((s) => [s.uri, s.frontmatter.name, s.frontmatter.description]));
     const listChanged = key(previous) !== key(next);
-    if (listChanged) this.host?.bus.publish({ type: 'listChanged', list: 'resources' });
+    if (listChanged) for (const host of this.hosts) host.bus.publish({ type: 'listChanged', list: 'resources' });
     const same = (uri: string) => JSON.stringify(previous.byUri.get(uri)) === JSON.stringify(next.byUri.get(uri));
     return {
       added: [...next.byUri.keys()].filter((uri) => !previous.byUri.has(uri)),

@@ -240,6 +240,16 @@ describe('reload', () => {
     expect(listed.skills).toHaveLength(3);
   });
 
+  it('tells the clients of every app it was given to, not only the last one built', async () => {
+    const skills = await loadSkills({ dir: root });
+    const first = await TestClient.connect(createApp({ name: 'one', version: '1', providers: [], extensions: [skills] }), { era: 'legacy' });
+    const second = await TestClient.connect(createApp({ name: 'two', version: '1', providers: [], extensions: [skills] }), { era: 'legacy' });
+    write('fresh/SKILL.md', '---\nname: fresh\ndescription: New\n---\n');
+    await skills.reload();
+    expect(first.notifications('notifications/resources/list_changed')).toHaveLength(1);
+    expect(second.notifications('notifications/resources/list_changed')).toHaveLength(1);
+  });
+
   it('reports a changed file without telling clients when the listing is the same', async () => {
     const { skills, client } = await serve('legacy');
     write('tidy/references/GUIDE.md', '# Guide, longer\n');
