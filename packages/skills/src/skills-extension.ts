@@ -120,12 +120,18 @@ export class SkillsExtension implements ServerExtension {
   watch(delayMs = 100): () => void {
     if (this.dir === undefined) throw new Error('watch() needs a dir');
     let timer: NodeJS.Timeout | undefined;
+    // When the first change of a burst came: a folder that never goes quiet (a script writing a
+    // log in it) still reloads every 10 delays, instead of each change putting the reload off.
+    let burst: number | undefined;
+    const reload = () => {
+      burst = undefined;
+      void this.reload().catch((error: Error) => this.problem({ path: this.dir!, message: `reload failed: ${error.message}` }));
+    };
     const watcher: FSWatcher = watchFolder(this.dir, { recursive: true }, () => {
+      const now = Date.now();
+      burst ??= now;
       clearTimeout(timer);
-      timer = setTimeout(
-        () => void this.reload().catch((error: Error) => this.problem({ path: this.dir!, message: `reload failed: ${error.message}` })),
-        delayMs,
-      );
+      timer = setTimeout(reload, Math.max(0, Math.min(delayMs, burst + 10 * delayMs - now)));
       // A pending reload must not keep a server that is done from exiting.
       timer.unref();
     });

@@ -79,4 +79,28 @@ describe('a watch that fails', () => {
     expect(skills.watching).toBe(0);
     expect(problems).toEqual([expect.objectContaining({ message: expect.stringContaining('could not watch: ENOSPC') })]);
   });
+
+  it('reloads while the folder keeps changing, at least every 10 delays, instead of putting it off for ever', async () => {
+    let onChange: () => void = () => undefined;
+    const watcher = Object.assign(new EventEmitter(), { unref: () => watcher, close: jest.fn() });
+    jest.spyOn(fs, 'watch').mockImplementation(((_dir: string, _options: object, listener: () => void) => {
+      onChange = listener;
+      return watcher;
+    }) as unknown as typeof fs.watch);
+    const skills = await loadSkills({ dir: root });
+    const reload = jest.spyOn(skills, 'reload').mockResolvedValue({ added: [], removed: [], changed: [], listChanged: false });
+    jest.useFakeTimers();
+    try {
+      skills.watch(100);
+      // A change every 50 ms for 2 s: each comes before the 100 ms delay is over.
+      for (let tick = 0; tick < 40; tick++) {
+        onChange();
+        jest.advanceTimersByTime(50);
+      }
+      expect(reload.mock.calls.length).toBeGreaterThanOrEqual(2);
+      skills.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
