@@ -102,7 +102,12 @@ function combine(folder: SkillStore | undefined, memory: SkillStore | undefined)
   if (memory === undefined) return folder;
   return {
     async list(dir) {
-      const own = await folder.list(dir).catch(() => []);
+      // A folder only declared in code is not on disk (ENOENT); any other failure, and the root
+      // missing, are the folder's, and said as such (they were taken for an empty folder).
+      const own = await folder.list(dir).catch((error: NodeJS.ErrnoException) => {
+        if (dir === '' || error.code !== 'ENOENT') throw error;
+        return [];
+      });
       const names = new Set(own.map((entry) => entry.name));
       return [...own, ...(await memory.list(dir)).filter((entry) => !names.has(entry.name))];
     },

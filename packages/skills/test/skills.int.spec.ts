@@ -222,6 +222,15 @@ describe('skills(), at once', () => {
     await expect(loadSkills({ dir: missing, onProblem: () => undefined })).rejects.toThrow(/ENOENT/);
   });
 
+  it('does not take a missing folder for an empty one when skills are declared in code too', async () => {
+    const missing = join(root, 'missing');
+    const files = { 'coded/SKILL.md': '---\nname: coded\ndescription: d\n---\n' };
+    await expect(loadSkills({ dir: missing, files, onProblem: () => undefined })).rejects.toThrow(/ENOENT/);
+    // A folder declared in code only is not on disk: that is no failure.
+    const both = await loadSkills({ dir: root, files });
+    expect(both.entries.map((skill) => skill.uri)).toContain('skill://coded/SKILL.md');
+  });
+
   it('refuses options out of range', () => {
     expect(() => skillsOf({})).toThrow(TypeError);
     expect(() => skillsOf({ dir: root, pageSize: 0 })).toThrow(RangeError);
