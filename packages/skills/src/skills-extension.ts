@@ -16,6 +16,8 @@ import type { SkillStore } from './store';
 import type { Skill, SkillProblem } from './types';
 import { canonicalUri, SKILL_SCHEME, skillUri } from './uri';
 
+const EMPTY: CatalogSnapshot = Object.freeze({ skills: [], byUri: new Map(), files: new Map(), dirs: new Map() });
+
 /** The extension's identifier (SEP-2640). */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
@@ -75,13 +77,16 @@ export class SkillsExtension implements ServerExtension {
     const first = load().then((snapshot) => {
       this.current = snapshot;
     });
-    this.queue = first;
+    // A failed first load does not fail the reloads after it.
+    this.queue = first.catch(() => undefined);
     this.ready = first;
     // Reported here; a request answers -32603 while the skills could not be read.
     first.catch((error: Error) => this.problem({ path: dir ?? '.', message: `skills could not be loaded: ${error.message}` }));
   }
 
   private async snapshot(): Promise<CatalogSnapshot> {
+    // A reload that succeeded after a failed first load serves, though `ready` stays rejected.
+    if (this.current !== undefined) return this.current;
     try {
       await this.ready;
     } catch {
@@ -162,7 +167,13 @@ export class SkillsExtension implements ServerExtension {
   }
 
   private async reloadNow(): Promise<SkillChanges> {
-    const previous = await this.snapshot();
+    // After a failed first load (the folder not there yet …), a reload is the first load.
+    const previous =
+      this.current ??
+      (await this.ready.then(
+        () => this.current!,
+        () => EMPTY,
+      ));
     const next = await this.load();
     this.current = next;
     const key = (snapshot: CatalogSnapshot) => JSON.stringify(snapshot.skills.map((s) => [s.uri, s.frontmatter.name, s.frontmatter.description]));

@@ -222,6 +222,19 @@ describe('skills(), at once', () => {
     await expect(loadSkills({ dir: missing, onProblem: () => undefined })).rejects.toThrow(/ENOENT/);
   });
 
+  it('serves once a reload succeeds after the first load failed', async () => {
+    const missing = join(root, 'later');
+    const extension = skillsOf({ dir: missing, onProblem: () => undefined });
+    const client = await TestClient.connect(createApp({ name: 's', version: '1', providers: [], extensions: [extension] }));
+    await expect(client.request('skills/list', {})).rejects.toMatchObject({ code: -32603 });
+    mkdirSync(join(missing, 'late'), { recursive: true });
+    writeFileSync(join(missing, 'late/SKILL.md'), '---\nname: late\ndescription: d\n---\n');
+    expect(await extension.reload()).toMatchObject({ added: ['skill://late/SKILL.md'], listChanged: true });
+    const listed = await client.request<{ skills: { uri: string }[] }>('skills/list', {});
+    expect(listed.skills.map((skill) => skill.uri)).toEqual(['skill://late/SKILL.md']);
+    await expect(client.readResource('skill://late/SKILL.md')).resolves.toBeDefined();
+  });
+
   it('does not take a missing folder for an empty one when skills are declared in code too', async () => {
     const missing = join(root, 'missing');
     const files = { 'coded/SKILL.md': '---\nname: coded\ndescription: d\n---\n' };
