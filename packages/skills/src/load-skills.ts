@@ -111,6 +111,12 @@ function combine(folder: SkillStore | undefined, memory: SkillStore | undefined)
       const names = new Set(own.map((entry) => entry.name));
       return [...own, ...(await memory.list(dir)).filter((entry) => !names.has(entry.name))];
     },
-    read: (path, maxBytes) => folder.read(path, maxBytes).catch(() => memory.read(path, maxBytes)),
+    // Only a file not on disk is the code's; a file on disk that fails (a symlink swapped in, over
+    // the bound …) fails with its own reason, not "no such file" from the code's files.
+    read: (path, maxBytes) =>
+      folder.read(path, maxBytes).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        return memory.read(path, maxBytes);
+      }),
   };
 }

@@ -244,6 +244,20 @@ describe('skills(), at once', () => {
     expect(both.entries.map((skill) => skill.uri)).toContain('skill://coded/SKILL.md');
   });
 
+  it('reports why a file of the folder failed to read when skills are declared in code too', async () => {
+    const problems: SkillProblem[] = [];
+    const extension = await loadSkills({
+      dir: root,
+      files: { 'coded/SKILL.md': '---\nname: coded\ndescription: d\n---\n' },
+      onProblem: (problem) => problems.push(problem),
+    });
+    const client = await TestClient.connect(createApp({ name: 's', version: '1', providers: [], extensions: [extension] }));
+    rmSync(join(root, 'tidy/references/GUIDE.md'));
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'tidy/references/GUIDE.md'));
+    await expect(client.readResource('skill://tidy/references/GUIDE.md')).rejects.toMatchObject({ code: -32603 });
+    expect(problems).toEqual([expect.objectContaining({ path: 'tidy/references/GUIDE.md', message: expect.stringContaining('ELOOP') })]);
+  });
+
   it('refuses options out of range', () => {
     expect(() => skillsOf({})).toThrow(TypeError);
     expect(() => skillsOf({ dir: root, pageSize: 0 })).toThrow(RangeError);
