@@ -69,7 +69,14 @@ export function skills(options: SkillsOptions): SkillsExtension {
   );
   if (options.dir !== undefined && (options.watch ?? process.env.MCPKIT_DEV_CHILD === '1'))
     void extension.ready.then(
-      () => extension.watch(),
+      () => {
+        // watch() throws when the folder went away since the load, or the system has no watch left.
+        try {
+          extension.watch();
+        } catch (error) {
+          sink.send({ path: options.dir!, message: `could not watch: ${(error as Error).message}` });
+        }
+      },
       () => undefined,
     );
   return extension;
@@ -95,10 +102,21 @@ function combine(folder: SkillStore | undefined, memory: SkillStore | undefined)
   if (memory === undefined) return folder;
   return {
     async list(dir) {
-      const own = await folder.list(dir).catch(() => []);
+      // A folder only declared in code is not on disk (ENOENT); any other failure, and the root
+      // missing, are the folder's, and said as such (they were taken for an empty folder).
+      const own = await folder.list(dir).catch((error: NodeJS.ErrnoException) => {
+        if (dir === '' || error.code !== 'ENOENT') throw error;
+        return [];
+      });
       const names = new Set(own.map((entry) => entry.name));
       return [...own, ...(await memory.list(dir)).filter((entry) => !names.has(entry.name))];
     },
-    read: (path, maxBytes) => folder.read(path, maxBytes).catch(() => memory.read(path, maxBytes)),
+    // Only a file not on disk is the code's; a file on disk that fails (a symlink swapped in, over
+    // the bound …) fails with its own reason, not "no such file" from the code's files.
+    read: (path, maxBytes) =>
+      folder.read(path, maxBytes).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        return memory.read(path, maxBytes);
+      }),
   };
 }

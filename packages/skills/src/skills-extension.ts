@@ -14,7 +14,9 @@ import { page, requireUri } from './page';
 import type { ProblemSink } from './problem-sink';
 import type { SkillStore } from './store';
 import type { Skill, SkillProblem } from './types';
-import { canonicalUri, SKILL_SCHEME } from './uri';
+import { canonicalUri, SKILL_SCHEME, skillUri } from './uri';
+
+const EMPTY: CatalogSnapshot = Object.freeze({ skills: [], byUri: new Map(), files: new Map(), dirs: new Map() });
 
 /** The extension's identifier (SEP-2640). */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -38,7 +40,8 @@ export class SkillsExtension implements ServerExtension {
   readonly listChanged = ['resources'] as const;
   readonly methods: Readonly<Record<string, ExtensionMethod>>;
   readonly providers;
-  private host: ExtensionHost | undefined;
+  // Every app it was given to (an app per transport, per tenant …): each hears the list change.
+  private readonly hosts = new Set<ExtensionHost>();
   private queue: Promise<unknown>;
   private readonly watchers = new Set<() => void>();
 
@@ -66,19 +69,24 @@ export class SkillsExtension implements ServerExtension {
     this.providers = [
       defineResourceTemplate(
         { uriTemplate: `${SKILL_SCHEME}{+path}`, name: SKILLS_EXTENSION, description: 'Files of the skills this server serves', cache },
-        async ({ path }) => this.read(await this.snapshot(), `${SKILL_SCHEME}${path}`),
+        // The template hands `path` percent-decoded (`a%23b.md` as `a#b.md`): it is encoded again
+        // segment by segment, as the URIs were made, so a file named `a#b.md` or `50%.md` reads.
+        async ({ path }) => this.read(await this.snapshot(), skillUri(path.split('/'))),
       ),
     ];
     const first = load().then((snapshot) => {
       this.current = snapshot;
     });
-    this.queue = first;
+    // A failed first load does not fail the reloads after it.
+    this.queue = first.catch(() => undefined);
     this.ready = first;
     // Reported here; a request answers -32603 while the skills could not be read.
     first.catch((error: Error) => this.problem({ path: dir ?? '.', message: `skills could not be loaded: ${error.message}` }));
   }
 
   private async snapshot(): Promise<CatalogSnapshot> {
+    // A reload that succeeded after a failed first load serves, though `ready` stays rejected.
+    if (this.current !== undefined) return this.current;
     try {
       await this.ready;
     } catch {
@@ -94,7 +102,7 @@ export class SkillsExtension implements ServerExtension {
 
   /** @internal */
   attach(host: ExtensionHost): void {
-    this.host = host;
+    this.hosts.add(host);
     this.report.attach(host.logger);
   }
 
@@ -117,12 +125,18 @@ export class SkillsExtension implements ServerExtension {
   watch(delayMs = 100): () => void {
     if (this.dir === undefined) throw new Error('watch() needs a dir');
     let timer: NodeJS.Timeout | undefined;
+    // When the first change of a burst came: a folder that never goes quiet (a script writing a
+    // log in it) still reloads every 10 delays, instead of each change putting the reload off.
+    let burst: number | undefined;
+    const reload = () => {
+      burst = undefined;
+      void this.reload().catch((error: Error) => this.problem({ path: this.dir!, message: `reload failed: ${error.message}` }));
+    };
     const watcher: FSWatcher = watchFolder(this.dir, { recursive: true }, () => {
+      const now = Date.now();
+      burst ??= now;
       clearTimeout(timer);
-      timer = setTimeout(
-        () => void this.reload().catch((error: Error) => this.problem({ path: this.dir!, message: `reload failed: ${error.message}` })),
-        delayMs,
-      );
+      timer = setTimeout(reload, Math.max(0, Math.min(delayMs, burst + 10 * delayMs - now)));
       // A pending reload must not keep a server that is done from exiting.
       timer.unref();
     });
@@ -132,6 +146,12 @@ export class SkillsExtension implements ServerExtension {
       watcher.close();
       this.watchers.delete(stop);
     };
+    // An FSWatcher with no 'error' listener throws the error out of the event loop (the
+    // process ends): a watch that fails (out of inotify watches …) is reported and stopped instead.
+    watcher.on('error', (error: Error) => {
+      this.problem({ path: this.dir!, message: `watch stopped: ${error.message}` });
+      stop();
+    });
     this.watchers.add(stop);
     return stop;
   }
@@ -147,12 +167,18 @@ export class SkillsExtension implements ServerExtension {
   }
 
   private async reloadNow(): Promise<SkillChanges> {
-    const previous = await this.snapshot();
+    // After a failed first load (the folder not there yet …), a reload is the first load.
+    const previous =
+      this.current ??
+      (await this.ready.then(
+        () => this.current!,
+        () => EMPTY,
+      ));
     const next = await this.load();
     this.current = next;
     const key = (snapshot: CatalogSnapshot) => JSON.stringify(snapshot.skills.map((s) => [s.uri, s.frontmatter.name, s.frontmatter.description]));
     const listChanged = key(previous) !== key(next);
-    if (listChanged) this.host?.bus.publish({ type: 'listChanged', list: 'resources' });
+    if (listChanged) for (const host of this.hosts) host.bus.publish({ type: 'listChanged', list: 'resources' });
     const same = (uri: string) => JSON.stringify(previous.byUri.get(uri)) === JSON.stringify(next.byUri.get(uri));
     return {
       added: [...next.byUri.keys()].filter((uri) => !previous.byUri.has(uri)),
@@ -186,8 +212,7 @@ export class SkillsExtension implements ServerExtension {
 
   /** A skill file, checked against its entry: bytes that changed since the load are not served. */
   private async read(current: CatalogSnapshot, uri: string): Promise<object | undefined> {
-    const canonical = canonicalUri(uri);
-    const file = canonical === undefined ? undefined : current.files.get(canonical);
+    const file = current.files.get(uri);
     if (file === undefined) return undefined;
     let bytes: Uint8Array;
     try {
@@ -205,9 +230,7 @@ export class SkillsExtension implements ServerExtension {
       text = undefined;
     }
     const contents =
-      text === undefined
-        ? { uri: canonical, mimeType: file.mimeType, blob: Buffer.from(bytes).toString('base64') }
-        : { uri: canonical, mimeType: file.mimeType, text };
+      text === undefined ? { uri, mimeType: file.mimeType, blob: Buffer.from(bytes).toString('base64') } : { uri, mimeType: file.mimeType, text };
     return { contents: [contents] };
   }
 }

@@ -14,6 +14,9 @@ export interface SkillStore {
   read(path: string, maxBytes: number): Promise<Uint8Array>;
 }
 
+/** A file over the bytes a read may take: the caller's bound, not a fault of the file. */
+export class TooLargeError extends Error {}
+
 function segmentsOf(path: string): string[] {
   const segments = path === '' ? [] : path.split('/');
   // Paths come from the walk, never from a client; this holds even if that changes.
@@ -24,7 +27,7 @@ function segmentsOf(path: string): string[] {
 
 /**
  * A folder on disk. Symlinks are reported, not followed; a read opens the file without following
- * a final symlink (`O_NOFOLLOW`), refuses anything but a regular file, checks that the folder it
+ * a final symlink (`O_NOFOLLOW`) nor waiting on a FIFO (`O_NONBLOCK`), refuses anything but a regular file, checks that the folder it
  * sits in is still inside the root (a folder swapped for a symlink after the walk), and reads at
  * most `maxBytes`.
  */
@@ -40,11 +43,14 @@ export function folderStore(root: string): SkillStore {
       const parent = await fs.realpath(join(root, ...segments.slice(0, -1)));
       const base = await (realRoot ??= fs.realpath(root));
       if (parent !== base && !parent.startsWith(base + sep)) throw new Error(`${path} is outside the skills folder`);
-      const handle = await fs.open(join(parent, segments[segments.length - 1]!), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      // O_NONBLOCK: a FIFO swapped in after the walk would otherwise block the open (and a libuv
+      // thread) until a writer comes; it changes nothing for a regular file.
+      const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+      const handle = await fs.open(join(parent, segments[segments.length - 1]!), flags);
       try {
         const stat = await handle.stat();
         if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
-        if (stat.size > maxBytes) throw new Error(`${path} is ${stat.size} bytes, more than the ${maxBytes} allowed`);
+        if (stat.size > maxBytes) throw new TooLargeError(`${path} is ${stat.size} bytes, more than the ${maxBytes} left`);
         const buffer = Buffer.alloc(stat.size);
         const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);
         return buffer.subarray(0, bytesRead);
@@ -74,7 +80,7 @@ export function memoryStore(files: Readonly<Record<string, string | Uint8Array>>
       const content = Object.hasOwn(files, path) ? files[path] : undefined;
       if (content === undefined) throw new Error(`no such file: ${path}`);
       const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-      if (bytes.byteLength > maxBytes) throw new Error(`${path} is ${bytes.byteLength} bytes, more than the ${maxBytes} allowed`);
+      if (bytes.byteLength > maxBytes) throw new TooLargeError(`${path} is ${bytes.byteLength} bytes, more than the ${maxBytes} left`);
       return bytes;
     },
   };

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,23 @@ describe.each(['legacy', 'modern'] as const)('skills on the %s era', (era) => {
     await expect(client.request('resources/directory/read', { uri: 'skill://acme' })).rejects.toMatchObject({ code: -32602 });
   });
 
+  it('reads every file it lists, whatever its name (#, %, ?, spaces, non-ASCII)', async () => {
+    for (const name of ['a#b.md', '50%.md', 'why?.md', 'a b.md', 'é.md', "it's(1).md"]) write(`tidy/odd/${name}`, name);
+    write('my org/x/SKILL.md', '---\nname: x\ndescription: d\n---\n');
+    const { skills, client } = await serve(era);
+    const listed = skills.entries.flatMap((skill) => skill.resources);
+    expect(listed.length).toBe(11);
+    for (const { uri, digest: published } of listed) {
+      const read = await client.readResource(uri);
+      const [content] = read.contents as { uri: string; text?: string; blob?: string }[];
+      expect(content!.uri).toBe(uri);
+      expect(digest(content!.text ?? Buffer.from(content!.blob!, 'base64'))).toBe(published);
+    }
+    for (const skill of skills.entries) await expect(client.request('skills/get', { uri: skill.uri })).resolves.toBeDefined();
+    // The template decodes the URI: a file is not reachable under a decoded spelling of its name.
+    await expect(client.readResource('skill://tidy/odd/a#b.md')).rejects.toBeInstanceOf(RpcError);
+  });
+
   it('refuses traversal: a URI that climbs out of the folder reads nothing', async () => {
     const { client } = await serve(era);
     for (const uri of ['skill://tidy/../../etc/passwd', 'skill://tidy/%2E%2E/%2E%2E/etc/passwd', `skill://tidy/..%2F..%2F${outside}/secret.txt`]) {
@@ -124,6 +142,15 @@ describe('what loading refuses', () => {
     await expect(client.readResource('skill://tidy/references/GUIDE.md')).rejects.toMatchObject({ code: -32603 });
   });
 
+  it('does not wait on a file swapped for a FIFO after loading: the read fails and the server goes on', async () => {
+    const { client } = await serve('legacy');
+    rmSync(join(root, 'tidy/references/GUIDE.md'));
+    execFileSync('mkfifo', [join(root, 'tidy/references/GUIDE.md')]);
+    // Opened without O_NONBLOCK, this read would hang until a writer came.
+    await expect(client.readResource('skill://tidy/references/GUIDE.md')).rejects.toMatchObject({ code: -32603 });
+    await expect(client.readResource('skill://tidy/SKILL.md')).resolves.toBeDefined();
+  });
+
   it('skips a skill whose frontmatter is missing, malformed or names another folder', async () => {
     write('bad-yaml/SKILL.md', '---\nname: [unclosed\n---\n');
     write('no-front/SKILL.md', '# no frontmatter\n');
@@ -132,6 +159,24 @@ describe('what loading refuses', () => {
     const { skills } = await serve('legacy', problems);
     expect(skills.entries).toHaveLength(2);
     expect(problems.map((problem) => problem.path).sort()).toEqual(['bad-yaml', 'no-front', 'other']);
+  });
+
+  it('skips a skill whose frontmatter refers to itself, and lists the others', async () => {
+    write('loop/SKILL.md', '---\nname: loop\ndescription: d\nmetadata: &self [ *self ]\n---\n');
+    const problems: SkillProblem[] = [];
+    const { client } = await serve('legacy', problems);
+    const listed = await client.request<{ skills: { uri: string }[] }>('skills/list', {});
+    expect(listed.skills.map((skill) => skill.uri)).toEqual(['skill://acme/billing/refunds/SKILL.md', 'skill://tidy/SKILL.md']);
+    expect(problems).toEqual([expect.objectContaining({ path: 'loop', message: expect.stringContaining('refers to itself') })]);
+  });
+
+  it('skips a skill whose frontmatter expands past 64 KiB (aliases repeating a long value)', async () => {
+    const aliases = Array.from({ length: 99 }, () => '  - *big\n').join('');
+    write('expands/SKILL.md', `---\nname: expands\ndescription: d\nbig: &big ${'x'.repeat(10_000)}\nmetadata:\n${aliases}---\n`);
+    const problems: SkillProblem[] = [];
+    const { skills } = await serve('legacy', problems);
+    expect(skills.entries.map((skill) => skill.frontmatter.name)).toEqual(['refunds', 'tidy']);
+    expect(problems).toEqual([expect.objectContaining({ path: 'expands', message: expect.stringContaining('larger than 64 KiB') })]);
   });
 
   it('skips a skill over its byte or file bound without reading past it', async () => {
@@ -177,6 +222,42 @@ describe('skills(), at once', () => {
     await expect(loadSkills({ dir: missing, onProblem: () => undefined })).rejects.toThrow(/ENOENT/);
   });
 
+  it('serves once a reload succeeds after the first load failed', async () => {
+    const missing = join(root, 'later');
+    const extension = skillsOf({ dir: missing, onProblem: () => undefined });
+    const client = await TestClient.connect(createApp({ name: 's', version: '1', providers: [], extensions: [extension] }));
+    await expect(client.request('skills/list', {})).rejects.toMatchObject({ code: -32603 });
+    mkdirSync(join(missing, 'late'), { recursive: true });
+    writeFileSync(join(missing, 'late/SKILL.md'), '---\nname: late\ndescription: d\n---\n');
+    expect(await extension.reload()).toMatchObject({ added: ['skill://late/SKILL.md'], listChanged: true });
+    const listed = await client.request<{ skills: { uri: string }[] }>('skills/list', {});
+    expect(listed.skills.map((skill) => skill.uri)).toEqual(['skill://late/SKILL.md']);
+    await expect(client.readResource('skill://late/SKILL.md')).resolves.toBeDefined();
+  });
+
+  it('does not take a missing folder for an empty one when skills are declared in code too', async () => {
+    const missing = join(root, 'missing');
+    const files = { 'coded/SKILL.md': '---\nname: coded\ndescription: d\n---\n' };
+    await expect(loadSkills({ dir: missing, files, onProblem: () => undefined })).rejects.toThrow(/ENOENT/);
+    // A folder declared in code only is not on disk: that is no failure.
+    const both = await loadSkills({ dir: root, files });
+    expect(both.entries.map((skill) => skill.uri)).toContain('skill://coded/SKILL.md');
+  });
+
+  it('reports why a file of the folder failed to read when skills are declared in code too', async () => {
+    const problems: SkillProblem[] = [];
+    const extension = await loadSkills({
+      dir: root,
+      files: { 'coded/SKILL.md': '---\nname: coded\ndescription: d\n---\n' },
+      onProblem: (problem) => problems.push(problem),
+    });
+    const client = await TestClient.connect(createApp({ name: 's', version: '1', providers: [], extensions: [extension] }));
+    rmSync(join(root, 'tidy/references/GUIDE.md'));
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'tidy/references/GUIDE.md'));
+    await expect(client.readResource('skill://tidy/references/GUIDE.md')).rejects.toMatchObject({ code: -32603 });
+    expect(problems).toEqual([expect.objectContaining({ path: 'tidy/references/GUIDE.md', message: expect.stringContaining('ELOOP') })]);
+  });
+
   it('refuses options out of range', () => {
     expect(() => skillsOf({})).toThrow(TypeError);
     expect(() => skillsOf({ dir: root, pageSize: 0 })).toThrow(RangeError);
@@ -193,6 +274,16 @@ describe('reload', () => {
     expect(client.notifications('notifications/resources/list_changed')).toHaveLength(1);
     const listed = await client.request<{ skills: unknown[] }>('skills/list', {});
     expect(listed.skills).toHaveLength(3);
+  });
+
+  it('tells the clients of every app it was given to, not only the last one built', async () => {
+    const skills = await loadSkills({ dir: root });
+    const first = await TestClient.connect(createApp({ name: 'one', version: '1', providers: [], extensions: [skills] }), { era: 'legacy' });
+    const second = await TestClient.connect(createApp({ name: 'two', version: '1', providers: [], extensions: [skills] }), { era: 'legacy' });
+    write('fresh/SKILL.md', '---\nname: fresh\ndescription: New\n---\n');
+    await skills.reload();
+    expect(first.notifications('notifications/resources/list_changed')).toHaveLength(1);
+    expect(second.notifications('notifications/resources/list_changed')).toHaveLength(1);
   });
 
   it('reports a changed file without telling clients when the listing is the same', async () => {
