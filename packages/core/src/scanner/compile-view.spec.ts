@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import pino from 'pino';
 import { AppView } from '../decorators/app-view.decorator';
 import { Resource } from '../decorators/resource.decorator';
@@ -127,6 +128,17 @@ describe('@AppView', () => {
     });
     // undefined: not found, as for any resource.
     expect(c.error).toMatchObject({ code: -32002 });
+  });
+
+  it('reads a view whose reader answers with a promise of another realm (fs/promises under a test runner)', async () => {
+    class Foreign {
+      @AppView({ uri: 'ui://foreign' })
+      foreign() {
+        return runInNewContext('Promise.resolve(html)', { html: HTML }) as Promise<string>;
+      }
+    }
+    const [, read] = await answers([Foreign], UI, [['resources/read', { uri: 'ui://foreign' }]]);
+    expect(read.result).toEqual({ contents: [{ uri: 'ui://foreign', mimeType: 'text/html;profile=mcp-app', text: HTML }] });
   });
 
   it('omits _meta.ui when the view declares none', async () => {

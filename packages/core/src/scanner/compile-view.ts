@@ -105,10 +105,7 @@ export function compileView(method: DecoratedMethod): ResourceDefinition {
   if (ui !== undefined) resource._meta = { ...options._meta, ui };
   const compiled = compileResource({ ...method, options: resource as unknown as Record<string, unknown> });
   const read = compiled.invoke;
-  const shape = (value: unknown) => toViewResult(value, options.uri, ui, method.site);
-  const invoke: Invoker = (input, ctx) => {
-    const value = read(input, ctx);
-    return value instanceof Promise ? value.then(shape) : shape(value);
-  };
+  // Awaited, not tested with instanceof: a reader's promise may come from another realm (fs/promises under a test runner's VM).
+  const invoke: Invoker = async (input, ctx) => toViewResult(await read(input, ctx), options.uri, ui, method.site);
   return Object.freeze({ ...compiled, invoke });
 }
