@@ -181,11 +181,11 @@ function writeFile(path: string, data: Buffer): void {
   writeFileSync(path, data);
 }
 
-/** Waits (10 s at most) until the board lists exactly `titles`, in that order. */
+/** Waits (20 s at most: CI runs it beside other suites) until the board lists exactly `titles`, in that order. */
 async function expectTitles(view: FrameLocator, titles: string[]): Promise<void> {
   const shown = async () => (await view.locator('#notes li[data-id] .title').allTextContents()).map((text) => text.replace(/^#\d+ /, ''));
   let last: string[] = [];
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let attempt = 0; attempt < 200; attempt++) {
     last = await shown();
     if (JSON.stringify(last) === JSON.stringify(titles)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -194,5 +194,5 @@ async function expectTitles(view: FrameLocator, titles: string[]): Promise<void>
 }
 
 async function expectStatus(view: FrameLocator, text: string): Promise<void> {
-  await view.locator('#status', { hasText: text }).waitFor({ timeout: 10_000 });
+  await view.locator('#status', { hasText: text }).waitFor({ timeout: 20_000 });
 }
