@@ -21,6 +21,7 @@ import { countOutcomes } from '../examples/channels.example';
 import { reviewContract, searchApp } from '../examples/contract.example';
 import { clockHandler, registryFiles } from '../examples/contract-files.example';
 import { createFoldersApp } from '../examples/server-input.example';
+import { todoApp } from '../examples/apps.example';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -692,5 +693,38 @@ describe('contract: the registry and bundle files and the Server Card of the clo
   it('serves the Server Card at /mcp/server-card', async () => {
     const answer = await clockHandler(new Request('https://clock.example.com/mcp/server-card'));
     expect(await answer.json()).toMatchObject({ name: 'io.github.example/clock', title: 'Clock', remotes: [{ url: 'https://clock.example.com/mcp' }] });
+  });
+});
+
+describe('apps: the todo board example', () => {
+  const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+
+  it.each(['legacy', 'modern'] as const)('serves the view and links the tools for a %s client with MCP Apps', async (era) => {
+    const client = await TestClient.connect(todoApp, { era, capabilities: UI });
+    expect(client.server.capabilities).toMatchObject({ extensions: { 'io.modelcontextprotocol/ui': {} } });
+    const [view] = await client.listResources();
+    expect(view).toMatchObject({ uri: 'ui://todos/board', mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } });
+    expect((await client.readResource('ui://todos/board')).contents[0]).toMatchObject({
+      mimeType: 'text/html;profile=mcp-app',
+      text: expect.stringContaining('<h1>Todos</h1>'),
+      _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] }, prefersBorder: true } },
+    });
+    const tools = await client.listTools();
+    expect(tools.map((tool) => [tool.name, tool._meta?.ui])).toEqual([
+      ['show_todos', { resourceUri: 'ui://todos/board' }],
+      ['board_todos', { resourceUri: 'ui://todos/board', visibility: ['app'] }],
+      ['add_todo', undefined],
+    ]);
+    expect((await client.callTool('board_todos')).structuredContent).toEqual({ todos: expect.arrayContaining(['Water the plants']) });
+  });
+
+  it.each(['legacy', 'modern'] as const)('gives a %s client without it the tools as text, and not the board-only one', async (era) => {
+    const client = await TestClient.connect(todoApp, { era });
+    expect((await client.listTools()).map((tool) => [tool.name, tool._meta])).toEqual([
+      ['show_todos', undefined],
+      ['add_todo', undefined],
+    ]);
+    expect(firstText(await client.callTool('show_todos'))).toContain('- Water the plants');
+    await expect(client.callTool('board_todos')).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: board_todos' });
   });
 });

@@ -1,7 +1,8 @@
-import { RateLimit, RequireRoles, RequireScopes, type RateLimitOptions, type RequestContext } from '@mcpkit/core';
+import { RateLimit, RequireRoles, RequireScopes, type CallToolResult, type RateLimitOptions, type RequestContext } from '@mcpkit/core';
 // Value imports: the overrides' parameter types are emitted as metadata (their input schemas).
 import { CreateNoteInput, DeleteNoteInput, DraftNoteInput, SearchNotesInput, SummarizeArgs, UpdateNoteInput } from './dto';
 import { ExportNotesInput, NotesExport } from './export.provider';
+import { BoardNotesInput, NotesBoard, ShowBoardInput } from './board.provider';
 import type { Note } from './note-store';
 import { NotesProvider } from './notes.provider';
 
@@ -74,5 +75,23 @@ export class GuardedNotesExport extends NotesExport {
   @RequireScopes('notes:write')
   override export(input: ExportNotesInput, ctx: RequestContext): Promise<string> {
     return super.export(input, ctx);
+  }
+}
+
+/** The board reads notes (it adds them through `create_note`, which has its own rule). */
+export class GuardedNotesBoard extends NotesBoard {
+  @RequireScopes('notes:read')
+  override board(): Promise<string> {
+    return super.board();
+  }
+
+  @RequireScopes('notes:read')
+  override show(input: ShowBoardInput): string {
+    return super.show(input);
+  }
+
+  @RequireScopes('notes:read')
+  override notes(input: BoardNotesInput): CallToolResult {
+    return super.notes(input);
   }
 }

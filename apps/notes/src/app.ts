@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { createApp, resolveTaskStoreBounds, type AppOptions, type McpApp, type TaskStore, type TaskStoreBounds } from '@mcpkit/core';
-import { GuardedNotesExport, GuardedNotesProvider } from './access';
+import { GuardedNotesBoard, GuardedNotesExport, GuardedNotesProvider } from './access';
+import { NotesBoard } from './board.provider';
 import { DEFAULT_RETENTION, NotesExport } from './export.provider';
 import type { ExportRetention } from './export-retention';
 import { SqliteTaskStore } from './sqlite-task-store';
@@ -78,11 +79,11 @@ export function createNotesApp(
 ): McpApp {
   const access = guarded
     ? {
-        providers: [new GuardedNotesProvider(store), new GuardedNotesExport(store, exportDir, archives)],
+        providers: [new GuardedNotesProvider(store), new GuardedNotesExport(store, exportDir, archives), new GuardedNotesBoard(store)],
         requireAuth: true,
         impliedScopes: { 'notes:write': ['notes:read'] },
       }
-    : { providers: [new NotesProvider(store), new NotesExport(store, exportDir, archives)] };
+    : { providers: [new NotesProvider(store), new NotesExport(store, exportDir, archives), new NotesBoard(store)] };
   const app = createApp({
     // The Skills extension: how to keep notes tidy with these tools (skills/tidy-notes).
     extensions: [skills({ dir: NOTES_SKILLS_DIR })],

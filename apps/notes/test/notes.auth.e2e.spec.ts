@@ -174,10 +174,11 @@ describe.each([handshake, modern])('the authenticated notes app on $name', (era)
   it('serves a reader what notes:read allows, lists the tools it may step up to and leaves out delete_note (A17, A18)', async () => {
     const reader = await connect(await token('ann', 'notes:read'));
     const tools = await reader.listTools();
-    expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['create_note', 'draft_note', 'export_notes', 'search_notes', 'update_note']);
+    // show_board: the board reads notes; board_notes is the board's own, offered to no client without MCP Apps.
+    expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['create_note', 'draft_note', 'export_notes', 'search_notes', 'show_board', 'update_note']);
     // A list that varies by caller is never to be cached across callers (A18).
     if (era === modern) expect(tools).toMatchObject({ cacheScope: 'private' });
-    expect((await reader.listResources()).resources.map((item) => item.uri)).toEqual(['notes://index']);
+    expect((await reader.listResources()).resources.map((item) => item.uri)).toEqual(['notes://index', 'ui://notes/board']);
     expect((await reader.listResourceTemplates()).resourceTemplates.map((item) => item.uriTemplate)).toEqual(['notes://{id}', 'skill://{+path}']);
     expect((await reader.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['summarize_notes']);
     expect(text(await reader.callTool({ name: 'search_notes', arguments: { query: 'nothing-like-this' } }))).toBe('No notes match "nothing-like-this".');

@@ -37,6 +37,14 @@ describe('notes over stdio with the official SDK client', () => {
     expect((await client.listTools()).tools).toMatchSnapshot();
     expect((await client.listResources()).resources).toEqual([
       { uri: 'notes://index', name: 'index', title: 'All notes', description: 'One line per note', mimeType: 'text/plain' },
+      {
+        uri: 'ui://notes/board',
+        name: 'board',
+        title: 'Notes board',
+        description: 'The notes, a search box and a form that adds a note',
+        mimeType: 'text/html;profile=mcp-app',
+        _meta: { ui: { prefersBorder: true } },
+      },
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       { uriTemplate: 'notes://{id}', name: 'note', title: 'A note', description: 'One note as Markdown', mimeType: 'text/markdown' },

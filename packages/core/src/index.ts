@@ -13,6 +13,7 @@ export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints'
 export { Tool } from './decorators/tool.decorator';
 export { Resource } from './decorators/resource.decorator';
 export { ResourceTemplate } from './decorators/resource-template.decorator';
+export { AppView } from './decorators/app-view.decorator';
 export { Prompt } from './decorators/prompt.decorator';
 export { Field, type FieldOptions, type FieldType } from './decorators/field.decorator';
 export { Complete, type CompleteOptions } from './decorators/complete.decorator';
@@ -40,9 +41,22 @@ export type { ImpliedScopes } from './auth/scopes';
 export { MemoryRateLimitStore, type RateLimitStore } from './app/rate-limit-store';
 export { MemoryRequestStateStore, type RequestStateStore } from './app/request-state-store';
 export { RATE_LIMIT_META } from './pipeline/rate-limiter';
-export type { CommonOptions, TaskSupport, ToolOptions, ResourceOptions, ResourceTemplateOptions, PromptOptions } from './decorators/decorator-options';
+export type {
+  CommonOptions,
+  TaskSupport,
+  ToolOptions,
+  ToolUiOptions,
+  ResourceOptions,
+  ResourceTemplateOptions,
+  AppViewOptions,
+  ViewCsp,
+  ViewPermissions,
+  PromptOptions,
+} from './decorators/decorator-options';
+export { UI_EXTENSION, VIEW_MIME_TYPE, type ToolVisibility } from './protocol/ui-extension';
 export { defineTool, type DefineToolOptions, type ToolHandler } from './define/define-tool';
 export { defineResource, type DefineResourceOptions, type ResourceHandler } from './define/define-resource';
+export { defineAppView, type DefineAppViewOptions, type AppViewHandler } from './define/define-app-view';
 export { defineResourceTemplate, type DefineResourceTemplateOptions, type ResourceTemplateHandler } from './define/define-resource-template';
 export { definePrompt, type DefinePromptOptions, type PromptHandler } from './define/define-prompt';
 export { defineCompletion, type CompletionHandler } from './define/define-completion';

@@ -39,7 +39,11 @@ describe('buildManifest', () => {
       ['legacy', '2025-11-25'],
       ['modern', '2026-07-28'],
     ] as const) {
-      const client = await TestClient.connect(app, { era });
+      // The manifest is the whole surface: what a client with MCP Apps gets (one without gets no view tools).
+      const client = await TestClient.connect(app, {
+        era,
+        capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } },
+      });
       const surface = manifest.eras[revision];
       expect(surface.capabilities).toEqual(client.server.capabilities);
       expect(surface.serverInfo).toEqual(client.server.serverInfo);

@@ -24,9 +24,14 @@ function outsideCounter(name: TokenizerName): (text: string) => number {
   return (text) => encoding.encode(text, [], []).length;
 }
 
-/** The tools/list result the app sends (one page here), as its JSON text. */
+/**
+ * The tools/list result the app sends (one page here), as its JSON text, to a client with MCP
+ * Apps: the whole surface, as the manifest has it (one without gets no view tools).
+ */
 async function wireToolsList(app: McpApp): Promise<string> {
-  const client = await TestClient.connect(app);
+  const client = await TestClient.connect(app, {
+    capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } },
+  });
   const result = await client.request<{ tools: unknown[]; nextCursor?: string }>('tools/list');
   expect(result.nextCursor).toBeUndefined();
   return JSON.stringify({ tools: result.tools });

@@ -67,7 +67,8 @@ function cost(count: TokenCounter, value: unknown): number {
  * Counts what the surface costs: each era's `tools/list` result as compact JSON (the canonical
  * form the manifest keeps, one page) plus the instructions, and each tool's entry with its
  * description and schemas apart. Models see tools rendered by their client, so this is the
- * wire cost, the same for every client.
+ * wire cost, the same for every client (with MCP Apps, for every client with the extension: one
+ * without gets no `_meta.ui`, and no tool only a view may call).
  */
 export function tokenReport(manifest: Manifest, count: TokenCounter, tokenizer: TokenizerName): TokenReport {
   const latest = manifest.eras[MANIFEST_ERAS[0]];

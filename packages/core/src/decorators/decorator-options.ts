@@ -1,6 +1,7 @@
 import type { Icon, JsonSchema, Meta, ToolAnnotations, ContentAnnotations } from '../protocol/mcp-types';
 import type { Constructor } from '../metadata/constructor';
 import type { CacheHint } from '../results/cache-hints';
+import type { ToolVisibility } from '../protocol/ui-extension';
 
 /** What every decorated capability can say about itself (2025-11-25 `BaseMetadata` and friends). */
 export interface CommonOptions {
@@ -59,6 +60,28 @@ export interface ToolOptions extends CommonOptions {
    * async export(input: ExportInput, ctx: RequestContext) { … }
    */
   task?: TaskSupport;
+  /**
+   * MCP Apps: the view the host shows beside this tool's results, and who may call the tool.
+   * Published as `_meta.ui` to clients that declare the extension; others get the tool without it
+   * (its text content is the answer), and never see or call a tool only the view may call.
+   *
+   * @example
+   * @Tool({ ui: { view: 'ui://notes/board' } })
+   * @Tool({ ui: { visibility: ['app'] } }) // called by the view, never offered to the model
+   */
+  ui?: ToolUiOptions;
+}
+
+/** The `ui` option of `@Tool` (the extension's `McpUiToolMeta`). */
+export interface ToolUiOptions {
+  /** The URI of an `@AppView` of this app (`ui://…`): published as `_meta.ui.resourceUri`. */
+  view?: string;
+  /**
+   * Who may see and call the tool: `'model'` (the agent), `'app'` (views of this server). Default
+   * both. `['app']`: the host keeps it out of the model's tool list, and a client without the
+   * extension neither sees nor calls it.
+   */
+  visibility?: ToolVisibility[];
 }
 
 /** Whether a tool may run as a task (`execution.taskSupport` on the wire). */
@@ -72,6 +95,40 @@ export interface ResourceOptions extends CommonOptions {
   size?: number;
   annotations?: ContentAnnotations;
   /** How long 2026-07-28 clients may keep what this resource reads, and whether a shared cache may. */
+  cache?: CacheHint;
+}
+
+/** Where a view may reach: the host builds the view's Content Security Policy from these origins. */
+export interface ViewCsp {
+  /** Origins of fetch, XHR and WebSocket requests (`connect-src`). */
+  connectDomains?: string[];
+  /** Origins of scripts, images, styles, fonts and media (`https://*.example.com` allowed). */
+  resourceDomains?: string[];
+  /** Origins of nested iframes (`frame-src`). */
+  frameDomains?: string[];
+  /** Allowed base URIs of the document (`base-uri`). */
+  baseUriDomains?: string[];
+}
+
+/** Browser features a view asks the host for, each as `{}`; the host may grant them (iframe `allow`). */
+export interface ViewPermissions {
+  camera?: Record<string, never>;
+  microphone?: Record<string, never>;
+  geolocation?: Record<string, never>;
+  clipboardWrite?: Record<string, never>;
+}
+
+/** Options of `@AppView`: the resource's fields, and the extension's `McpUiResourceMeta` (`_meta.ui`). */
+export interface AppViewOptions extends CommonOptions {
+  /** The view's URI; it must start with `ui://`. */
+  uri: string;
+  csp?: ViewCsp;
+  permissions?: ViewPermissions;
+  /** A dedicated sandbox origin for the view, in the format the host documents. */
+  domain?: string;
+  /** `true`: the host draws a border and background; `false`: none; unset: the host decides. */
+  prefersBorder?: boolean;
+  /** How long 2026-07-28 clients may keep the HTML, and whether a shared cache may. */
   cache?: CacheHint;
 }
 

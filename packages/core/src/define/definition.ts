@@ -3,7 +3,7 @@ import type { DefinitionSite } from '../metadata/definition-site';
 import { DEFINITION_METADATA } from '../metadata/metadata-keys';
 
 /** What a `define*` function declares. */
-export type DefinitionKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'complete';
+export type DefinitionKind = 'tool' | 'resource' | 'resourceTemplate' | 'view' | 'prompt' | 'complete';
 
 /**
  * A capability declared by a `define*` function; list it in `createApp({ providers })` (or

@@ -45,7 +45,7 @@ function callPlanned(
   timeoutMs: number | undefined,
   piped: ReadonlyMap<string, Pipeline> | undefined,
 ): unknown {
-  const { tool, args } = toolOf(map, params);
+  const { tool, args } = toolOf(map, params, ctx);
   const planned = (): Promise<unknown> => {
     const plan = ctx.taskDialect.plan(tool, params, ctx.client);
     if (plan === undefined) return callTool(map, params, ctx, timeoutMs, piped, true);

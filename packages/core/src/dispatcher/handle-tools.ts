@@ -13,6 +13,7 @@ import type { ToolDefinition } from '../scanner/definitions';
 import type { HandlerContext } from './handler-context';
 import type { Pipeline } from '../pipeline/compile-pipeline';
 import { InvalidArgumentsSignal } from '../pipeline/invalid-arguments';
+import { offersViews } from './view-tools';
 
 function invalidArguments(tool: ToolDefinition, problems: string[]): CallToolResult {
   return toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
@@ -97,7 +98,7 @@ export async function callTool(
   pipelines?: ReadonlyMap<string, Pipeline>,
   admitted = false,
 ): Promise<CallToolResult> {
-  const { tool, args } = toolOf(tools, params);
+  const { tool, args } = toolOf(tools, params, ctx);
   // An app without guards or interceptors has no pipelines at all: the plain path below.
   const pipeline = pipelines?.get(tool.name);
   if (pipeline !== undefined) return callThroughPipeline(tool, pipeline, args, ctx, defaultTimeoutMs, admitted);
@@ -130,11 +131,16 @@ function unknownTool(name: string): InvalidParamsError {
  * in the same order for every name (whatever follows, a hidden tool must fail here exactly as a
  * name no tool has).
  */
-export function toolOf(tools: ReadonlyMap<string, ToolDefinition>, params: Record<string, unknown>): { tool: ToolDefinition; args: Record<string, unknown> } {
+export function toolOf(
+  tools: ReadonlyMap<string, ToolDefinition>,
+  params: Record<string, unknown>,
+  ctx: HandlerContext,
+): { tool: ToolDefinition; args: Record<string, unknown> } {
   const name = requireString(params, 'name', METHOD.TOOLS_CALL);
   const args = optionalArguments(params, METHOD.TOOLS_CALL);
   const tool = tools.get(name);
-  if (!tool) throw unknownTool(name);
+  // A tool only a view may call does not exist for a client without MCP Apps (it is not listed there).
+  if (!tool || (tool.appOnly && !offersViews(ctx.client))) throw unknownTool(name);
   return { tool, args };
 }
 

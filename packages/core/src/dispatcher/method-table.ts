@@ -12,8 +12,11 @@ import { callToolOrTask, taskMethods } from './handle-tasks';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 import { listFor } from './visible-list';
+import { coreToolsPage, offersViews } from './view-tools';
 import { subscriptionGrant } from './readable-resource';
 import type { SubscriptionGrant } from '../model/subscription-grant';
+
+const PER_CLIENT = Object.freeze({ scope: 'private' as const });
 
 /**
  * The methods an app answers after the handshake, built once. Capabilities the app does not
@@ -23,7 +26,16 @@ export function buildMethodTable(app: AppModel): MethodTable {
   const table = new Map<string, MethodHandler>();
   table.set(METHOD.PING, () => ({}));
   if (app.capabilities.tools) {
-    table.set(METHOD.TOOLS_LIST, (params, ctx) => listFor(app, app.view(ctx.client.protocolVersion).tools, 'tools', params.cursor, ctx, app.pipelines?.tools));
+    table.set(METHOD.TOOLS_LIST, (params, ctx) => {
+      const view = app.view(ctx.client.protocolVersion);
+      const page = listFor(app, view.tools, 'tools', params.cursor, ctx, app.pipelines?.tools);
+      if (!view.viewTools) return page;
+      // MCP Apps: the list depends on the client's extensions, so no other client may reuse it.
+      ctx.declaredCacheHint = PER_CLIENT;
+      if (offersViews(ctx.client)) return page;
+      const tools = app.map.tools;
+      return page instanceof Promise ? page.then((listed) => coreToolsPage(listed, tools)) : coreToolsPage(page, tools);
+    });
     // Decided once: an app without task tools calls its tools as before, nothing asked per call.
     const tasks = app.settings.tasks;
     table.set(

@@ -3,6 +3,7 @@ import type { StoredTask } from '../app/task-store';
 import type { AppModel } from './app-model';
 import type { HandlerContext } from './handler-context';
 import { unknownTask } from './unknown-task';
+import { offersViews } from './view-tools';
 
 /** What deciding who sees a task needs of the app: its current tools and their pipelines. */
 export type TaskTools = Pick<AppModel, 'map' | 'pipelines'>;
@@ -10,10 +11,12 @@ export type TaskTools = Pick<AppModel, 'map' | 'pipelines'>;
 /**
  * Whether the caller of `ctx` may still call `tool`, by its access rule and guards as
  * `tools/call` runs them: what seeing a task of that tool takes besides its owner (a token
- * without the tool's scope reads none of its results). A tool the app no longer has hides its tasks.
+ * without the tool's scope reads none of its results). A tool the app no longer has hides its tasks, and so
+ * does one only a view may call from a client without MCP Apps.
  */
 async function mayCallTool(app: TaskTools, tool: string, ctx: HandlerContext): Promise<boolean> {
-  if (!app.map.tools.has(tool)) return false;
+  const definition = app.map.tools.get(tool);
+  if (definition === undefined || (definition.appOnly && !offersViews(ctx.client))) return false;
   const pipeline = app.pipelines?.tools.byName.get(tool);
   if (pipeline === undefined) return true;
   try {

@@ -4,6 +4,7 @@ import type { Implementation } from '../protocol/mcp-types';
 import type { RequestStates } from '../model/request-states';
 import type { RevisionView } from '../model/revision-view';
 import { revisionViews, viewFor } from './handshake/revision-views';
+import { hasField, TOOL_FIELDS } from './handshake/revision-shape';
 import { RequestStateCodec, type InputLimits } from './modern/input-required';
 import { serverInfoMeta } from './modern/results';
 
@@ -21,6 +22,11 @@ export const ERA_APP_STATE = Object.freeze({
   /** The view of `version` among `views`; a revision without its own has every field of the latest. */
   viewFor(views: ReadonlyMap<string, RevisionView>, version: string): RevisionView {
     return viewFor(views, version);
+  },
+
+  /** Whether the tools of `version` carry `_meta`, where MCP Apps links a tool to its view (`_meta.ui`). */
+  toolsCarryMeta(version: string): boolean {
+    return hasField(version, TOOL_FIELDS, '_meta');
   },
 
   /** The `_meta` with the server info that results carry where the revision has them there. */

@@ -19,6 +19,7 @@ export const DefinitionErrorCode = {
   UNSAFE_PATTERN: 'MCPKIT_ERR_UNSAFE_PATTERN',
   TOKEN_BUDGET: 'MCPKIT_ERR_TOKEN_BUDGET',
   STANDARD_DECORATORS: 'MCPKIT_ERR_STANDARD_DECORATORS',
+  UNKNOWN_VIEW: 'MCPKIT_ERR_UNKNOWN_VIEW',
 } as const;
 
 export type DefinitionErrorCodeValue = (typeof DefinitionErrorCode)[keyof typeof DefinitionErrorCode];

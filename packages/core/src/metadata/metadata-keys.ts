@@ -3,6 +3,7 @@
 export const TOOL_METADATA = 'mcpkit:tool';
 export const RESOURCE_METADATA = 'mcpkit:resource';
 export const RESOURCE_TEMPLATE_METADATA = 'mcpkit:resource-template';
+export const APP_VIEW_METADATA = 'mcpkit:app-view';
 export const PROMPT_METADATA = 'mcpkit:prompt';
 export const FIELD_METADATA = 'mcpkit:field';
 export const FIELD_LIST_METADATA = 'mcpkit:field-list';

@@ -8,4 +8,9 @@ export interface RevisionView {
   readonly resources: ListPages<'resources', Resource>;
   readonly resourceTemplates: ListPages<'resourceTemplates', ResourceTemplate>;
   readonly prompts: ListPages<'prompts', Prompt>;
+  /**
+   * Some tool has `_meta.ui` (MCP Apps: a view, a visibility): a client without the extension
+   * gets the tools without it, and none that only a view may call.
+   */
+  readonly viewTools: boolean;
 }

@@ -4,6 +4,7 @@ import type { ToolOptions } from '../decorators/decorator-options';
 import type { Constructor } from '../metadata/constructor';
 import { isObject } from '../protocol/json-rpc';
 import type { JsonSchema, Tool } from '../protocol/mcp-types';
+import { VIEW_SCHEME, VIEW_URI_META_KEY, type ToolVisibility } from '../protocol/ui-extension';
 import { buildDtoSchema } from '../schema/dto-to-json-schema';
 import { knownPropertiesPicker } from '../validation/known-properties';
 import { isKnownValidSchema } from '../validation/known-valid-schema';
@@ -96,7 +97,9 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
   const { inputSchema, parseInput } = toolInput(options, method, validators);
   const output = toolOutput(options, method, validators);
   const taskSupport = checkCallOptions(options, method);
+  const ui = toolUi(options, method);
   const entry: Tool = { name, ...copyCommonFields(options), inputSchema };
+  if (ui) entry._meta = { ...entry._meta, ...ui.meta };
   if (output) entry.outputSchema = output.schema;
   if (options.annotations) entry.annotations = { ...options.annotations };
   // 'forbidden' is published as declared (as the reference servers do) yet makes no task runtime.
@@ -114,8 +117,58 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     timeoutMs: options.timeoutMs,
     headerParams,
     taskSupport,
+    view: ui?.view,
+    appOnly: ui?.appOnly ?? false,
     policy: readPolicy(method),
   });
+}
+
+const VISIBILITIES: readonly ToolVisibility[] = ['model', 'app'];
+
+/**
+ * The `ui` option checked: the `_meta` it publishes (`ui.resourceUri` and `ui.visibility`, and
+ * the deprecated flat `ui/resourceUri` the extension's server helper also writes), the view it
+ * names (checked against the app's views once every provider is scanned), and whether only the
+ * view may call the tool. Undefined without the option.
+ */
+function toolUi(options: ToolOptions, method: DecoratedMethod): { meta: Record<string, unknown>; view: string | undefined; appOnly: boolean } | undefined {
+  const { ui } = options;
+  if (ui === undefined) return undefined;
+  const example = `${method.label}({ ui: { view: 'ui://notes/board', visibility: ['model', 'app'] } })`;
+  if (!isObject(ui) || Object.keys(ui).length === 0 || Object.keys(ui).some((key) => key !== 'view' && key !== 'visibility')) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has ui ${JSON.stringify(ui)}.`, [
+      `Give a view, a visibility or both: ${example}.`,
+    ]);
+  }
+  if (isObject(options._meta) && (options._meta.ui !== undefined || options._meta[VIEW_URI_META_KEY] !== undefined)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has both ui and _meta.ui.`, [
+      `Say it once, with the ui option: ${example}.`,
+    ]);
+  }
+  const { view, visibility } = ui;
+  if (view !== undefined && (typeof view !== 'string' || !view.startsWith(VIEW_SCHEME))) {
+    throw new DefinitionError(
+      DefinitionErrorCode.INVALID_URI,
+      `${method.site} names the view ${JSON.stringify(view)}; a view's URI starts with ${VIEW_SCHEME}.`,
+      [`Name the URI of an @AppView of this app: ${example}.`],
+    );
+  }
+  if (
+    visibility !== undefined &&
+    (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((who, index) => !VISIBILITIES.includes(who) || visibility.indexOf(who) !== index))
+  ) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has the visibility ${JSON.stringify(visibility)}.`, [
+      "List who may see and call the tool, each once: ['model', 'app'] (the default), ['model'] or ['app'].",
+    ]);
+  }
+  const meta: Record<string, unknown> = {};
+  if (view !== undefined) meta.resourceUri = view;
+  if (visibility !== undefined) meta.visibility = [...visibility];
+  return {
+    meta: view === undefined ? { ui: meta } : { ui: meta, [VIEW_URI_META_KEY]: view },
+    view,
+    appOnly: visibility !== undefined && !visibility.includes('model'),
+  };
 }
 
 /** The wire name (the method's, unless `name` says otherwise), checked against SEP-986's charset. */

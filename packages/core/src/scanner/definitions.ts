@@ -31,6 +31,13 @@ export interface ToolDefinition {
   readonly headerParams: readonly HeaderParam[];
   /** Whether it may run as a task; undefined: never. */
   readonly taskSupport: 'optional' | 'required' | undefined;
+  /** MCP Apps: the URI of the view its results are shown in (`ui.view`); undefined: none. */
+  readonly view: string | undefined;
+  /**
+   * MCP Apps: only the view may call it (`ui.visibility` without `'model'`). Clients without the
+   * extension neither see nor call it.
+   */
+  readonly appOnly: boolean;
   /** @internal Guards, scopes, interceptors … declared on its class and method. */
   readonly policy: Policy;
 }

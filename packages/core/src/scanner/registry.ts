@@ -5,6 +5,8 @@ import { compileCompletion } from './compile-completion';
 import { compilePrompt } from './compile-prompt';
 import { compileResource, compileResourceTemplate } from './compile-resource';
 import { compileTool } from './compile-tool';
+import { compileView } from './compile-view';
+import { VIEW_MIME_TYPE } from '../protocol/ui-extension';
 import type { CapabilityMap, CompletionDefinition, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './definitions';
 import { scanProviders, type DecoratedMethod, type Provider } from './scan-providers';
 
@@ -70,6 +72,11 @@ export function compileProviders(
         addUnique(resources, resource.uri, resource, 'Resource URI');
         break;
       }
+      case 'view': {
+        const view = compileView(method);
+        addUnique(resources, view.uri, view, 'Resource URI');
+        break;
+      }
       case 'resourceTemplate': {
         const template = compileResourceTemplate(method);
         addUnique(templates, template.template.template, template, 'Resource template');
@@ -90,7 +97,33 @@ export function compileProviders(
     const [key, completion] = compileCompletion(method, prompts, templates);
     addUnique(completions, key, completion, 'Completion for');
   }
+  checkToolViews(tools, resources);
   return Object.freeze({ tools, resources, templates, prompts, completions, disabled: base.disabled });
+}
+
+/** Every view a tool names (`ui.view`) is a view of the app: an `@AppView`, or a resource of the view MIME type. */
+function checkToolViews(tools: ReadonlyMap<string, ToolDefinition>, resources: ReadonlyMap<string, ResourceDefinition>): void {
+  for (const tool of tools.values()) {
+    if (tool.view === undefined || resources.get(tool.view)?.entry.mimeType === VIEW_MIME_TYPE) continue;
+    const other = resources.get(tool.view);
+    throw new DefinitionError(
+      DefinitionErrorCode.UNKNOWN_VIEW,
+      other
+        ? `Tool "${tool.name}" of ${tool.owner} names the view ${tool.view}, but ${other.owner} serves that URI as a plain resource (${other.entry.mimeType ?? 'no MIME type'}).`
+        : `Tool "${tool.name}" of ${tool.owner} names the view ${tool.view}, which no @AppView of this app declares.`,
+      [
+        `Declare it: @AppView({ uri: '${tool.view}' }) on a method returning its HTML, in a provider listed in createApp({ providers }).`,
+        "Or correct the URI in the tool's ui.view.",
+      ],
+    );
+  }
+}
+
+/** Whether the app speaks MCP Apps: it has a view, or a tool with `_meta.ui` (a view's link, a visibility). */
+export function usesViews(registry: Registry): boolean {
+  for (const resource of registry.resources.values()) if (resource.entry.mimeType === VIEW_MIME_TYPE) return true;
+  for (const tool of registry.tools.values()) if (tool.entry._meta?.ui !== undefined) return true;
+  return false;
 }
 
 /** The enabled definitions: the capability map requests are served from. */

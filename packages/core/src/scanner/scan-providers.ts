@@ -2,6 +2,7 @@ import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error
 import { isConstructor, type Constructor } from '../metadata/constructor';
 import type { DefinitionSite } from '../metadata/definition-site';
 import {
+  APP_VIEW_METADATA,
   COMPLETE_METADATA,
   DEFINITION_METADATA,
   PROMPT_METADATA,
@@ -10,12 +11,13 @@ import {
   TOOL_METADATA,
 } from '../metadata/metadata-keys';
 
-export type CapabilityKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'complete';
+export type CapabilityKind = 'tool' | 'resource' | 'resourceTemplate' | 'view' | 'prompt' | 'complete';
 
 const KINDS: ReadonlyArray<[CapabilityKind, string, string]> = [
   ['tool', TOOL_METADATA, '@Tool'],
   ['resource', RESOURCE_METADATA, '@Resource'],
   ['resourceTemplate', RESOURCE_TEMPLATE_METADATA, '@ResourceTemplate'],
+  ['view', APP_VIEW_METADATA, '@AppView'],
   ['prompt', PROMPT_METADATA, '@Prompt'],
   ['complete', COMPLETE_METADATA, '@Complete'],
 ];

@@ -11,7 +11,8 @@ import type { Logger } from '../logging/logger';
 import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { ERA_APP_STATE } from '../eras/app-state';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
-import { compileProviders, definitionsOf, enabledMap, type CapabilityKindName, type Registry } from '../scanner/registry';
+import { compileProviders, definitionsOf, enabledMap, usesViews, type CapabilityKindName, type Registry } from '../scanner/registry';
+import { UI_EXTENSION } from '../protocol/ui-extension';
 import type { Provider } from '../scanner/scan-providers';
 import { compilePipelines, type Pipelines } from '../pipeline/pipelines';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
@@ -78,6 +79,8 @@ export class McpApp {
     if (registry.tools.size > 0 || dynamic) capabilities.tools = dynamic ? { listChanged: true } : {};
     if (settings.tasks) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     declareExtensions(capabilities, settings.extensions);
+    // MCP Apps (SEP-1865): declared by an app that has views at start-up, on both eras.
+    if (usesViews(registry)) capabilities.extensions = { ...capabilities.extensions, [UI_EXTENSION]: {} };
     this.capabilities = Object.freeze(capabilities);
     this.current = { state: this.buildState(registry) };
     this.methods = buildMethodTable(this);

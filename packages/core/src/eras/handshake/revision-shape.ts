@@ -29,3 +29,8 @@ export function shapeForRevision<T extends object>(value: T, fields: FieldTable,
   }
   return (copy ?? value) as T;
 }
+
+/** Whether `version`'s schema has `key` among `fields` (a field the table does not list is in every revision). */
+export function hasField(version: string, fields: FieldTable, key: string): boolean {
+  return !(key in fields) || isAtLeast(version, fields[key]);
+}

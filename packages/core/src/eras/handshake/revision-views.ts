@@ -32,6 +32,7 @@ function viewOf(map: CapabilityMap, info: Implementation, pageSize: number | und
       }),
       pageSize,
     ),
+    viewTools: [...map.tools.values()].some((tool) => tool.entry._meta?.ui !== undefined),
   });
 }
 
