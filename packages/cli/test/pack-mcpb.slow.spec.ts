@@ -47,7 +47,16 @@ describe('mcpkit pack on apps/notes', () => {
     expect(manifest.user_config).toEqual({
       NOTES_DB: { type: 'string', title: 'NOTES_DB', description: expect.stringContaining('SQLite'), required: false },
     });
-    expect(manifest.tools.map((tool) => tool.name)).toEqual(['create_note', 'delete_note', 'draft_note', 'export_notes', 'search_notes', 'update_note']);
+    // board_notes is the board view's own tool (MCP Apps visibility ['app']): not offered to the model, not listed.
+    expect(manifest.tools.map((tool) => tool.name)).toEqual([
+      'create_note',
+      'delete_note',
+      'draft_note',
+      'export_notes',
+      'search_notes',
+      'show_board',
+      'update_note',
+    ]);
   }, 240_000);
 
   it('serves tools/list when launched as the desktop client does (node, the entry and args of the manifest, the user config as env)', async () => {

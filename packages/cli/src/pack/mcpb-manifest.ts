@@ -1,4 +1,5 @@
 import { CliError } from '../cli-error';
+import type { McpTool } from '@mcpkit/core';
 import type { Manifest } from '../contract/manifest';
 import { DEFAULT_MANIFEST_ERA } from '../eras/manifest-eras';
 import type { PackageJsonLike } from '../contract/server-json';
@@ -57,9 +58,15 @@ function userConfigOf(env: [string, DeclaredEnv][]): Record<string, unknown> {
   );
 }
 
+/** A tool the model is offered: one an MCP Apps view alone may call (`_meta.ui.visibility` without `model`) is not shown to users. */
+function offeredToModel(tool: McpTool): boolean {
+  const visibility = (tool._meta?.ui as { visibility?: unknown } | undefined)?.visibility;
+  return !Array.isArray(visibility) || visibility.includes('model');
+}
+
 /**
  * The `manifest.json` of a `.mcpb` bundle: a node server launched as `node <entry> <args>` from
- * the unpacked bundle (`mcpkit.stdio` in package.json), the app's tools (prompts are left to
+ * the unpacked bundle (`mcpkit.stdio` in package.json), the tools offered to the model (prompts are left to
  * `prompts/list`: a bundle's prompts are static texts), and a
  * `user_config` entry per declared environment variable (`mcpkit.env`), passed to the server.
  *
@@ -92,7 +99,7 @@ export function buildMcpbManifest(pkg: BundlePackageJson, manifest: Manifest): R
         ...(env.length > 0 ? { env: Object.fromEntries(env.map(([name]) => [name, `\${user_config.${name}}`])) } : {}),
       },
     },
-    tools: era.tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}) })),
+    tools: era.tools.filter(offeredToModel).map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}) })),
     ...(env.length > 0 ? { user_config: userConfigOf(env) } : {}),
     ...(pkg.mcpkit?.compatibility ? { compatibility: pkg.mcpkit.compatibility } : {}),
   };
