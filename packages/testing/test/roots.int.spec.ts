@@ -88,6 +88,18 @@ describe('ctx.roots() on a legacy session', () => {
     expect(firstText(await client.callTool('where'))).toBe('file:///a');
   });
 
+  it('answers a malformed roots/list answer with a clear error, keeps nothing, and asks again next time', async () => {
+    const answers: unknown[] = [{ roots: 'file:///not-a-list' }, {}, { roots: [{ uri: 'file:///a' }] }];
+    const client = await TestClient.connect(rootsApp().app, { handlers: { 'roots/list': () => answers.shift() } });
+    for (let i = 0; i < 2; i += 1) {
+      const bad = await client.callTool('where');
+      expect(bad.isError).toBe(true);
+      expect(firstText(bad)).toBe("The client's roots/list answer is malformed: it has no roots array");
+    }
+    expect(firstText(await client.callTool('where'))).toBe('file:///a');
+    expect(answers).toHaveLength(0);
+  });
+
   it('refuses a bad rootsTimeoutMs and onRootsChanged at start-up', () => {
     expect(() => createApp({ name: 'x', version: '1', providers: [Where], rootsTimeoutMs: 0 })).toThrow(/rootsTimeoutMs/);
     expect(() => createApp({ name: 'x', version: '1', providers: [Where], onRootsChanged: 'no' as never })).toThrow(/onRootsChanged/);

@@ -102,6 +102,16 @@ describe('RootsCache', () => {
 
   it('reads only roots with a string uri from an answer', () => {
     expect(rootsOf({ roots: [{ uri: 'file:///a', name: 'A' }, { name: 'no uri' }, 'x', null] })).toEqual([{ uri: 'file:///a', name: 'A' }]);
-    expect(rootsOf({ roots: 'nope' })).toEqual([]);
+  });
+
+  it('refuses an answer without a roots array, and keeps nothing from it', async () => {
+    expect(() => rootsOf({ roots: 'nope' })).toThrow("The client's roots/list answer is malformed: it has no roots array");
+    expect(() => rootsOf({})).toThrow(/malformed/);
+    const cache = new RootsCache(5_000);
+    const answers: Record<string, unknown>[] = [{ roots: { uri: 'file:///not-a-list' } }, { roots: [{ uri: 'file:///a' }] }];
+    const fetch = async () => rootsOf(answers.shift() ?? {});
+    await expect(cache.get(fetch)).rejects.toThrow(/malformed/);
+    expect(cache.cached).toBe(false);
+    await expect(cache.get(fetch)).resolves.toEqual([{ uri: 'file:///a' }]);
   });
 });

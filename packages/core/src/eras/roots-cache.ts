@@ -1,4 +1,5 @@
 import { ConnectionClosedError, RequestTimeoutError, SilentClientError } from '../errors/client-errors';
+import { ToolError } from '../errors/tool-error';
 import { isObject } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 import type { Root } from '../model/client-questions';
@@ -9,9 +10,13 @@ export type FetchRoots = (timeoutMs: number) => Promise<Root[]>;
 /** Whether a `roots/list` answer has the expected shape (a `roots` array). */
 export const isRootsAnswer = (answer: Record<string, unknown>): boolean => Array.isArray(answer.roots);
 
-/** The roots of a `roots/list` answer: each entry with a string `uri`, others left out. */
+/**
+ * The roots of a `roots/list` answer: each entry with a string `uri`, others left out. An answer
+ * without a `roots` array is refused (a `ToolError`), never read as "no roots": on a session that
+ * answer would otherwise be kept as the client's roots until it says they changed.
+ */
 export function rootsOf(answer: Record<string, unknown>): Root[] {
-  if (!Array.isArray(answer.roots)) return [];
+  if (!Array.isArray(answer.roots)) throw new ToolError(`The client's ${METHOD.ROOTS_LIST} answer is malformed: it has no roots array`);
   return answer.roots.filter((root): root is Root => isObject(root) && typeof root.uri === 'string');
 }
 
