@@ -100,6 +100,24 @@ describe('ctx.roots() on a legacy session', () => {
     expect(answers).toHaveLength(0);
   });
 
+  it('does not ask roots/list of a client that sends list_changed without declaring roots', async () => {
+    const lines: Array<{ msg: string; err?: { message: string } }> = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const { app, changes } = rootsApp({ read: true, logger });
+    let asked = 0;
+    const client = await TestClient.connect(app, { capabilities: {}, handlers: { 'roots/list': () => (asked++, { roots: [] }) } });
+    await client.notify('notifications/roots/list_changed');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(changes).toHaveLength(1);
+    expect(asked).toBe(0);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'onRootsChanged threw',
+        err: expect.objectContaining({ message: expect.stringMatching(/did not declare the roots capability/) }),
+      }),
+    ]);
+  });
+
   it('refuses a bad rootsTimeoutMs and onRootsChanged at start-up', () => {
     expect(() => createApp({ name: 'x', version: '1', providers: [Where], rootsTimeoutMs: 0 })).toThrow(/rootsTimeoutMs/);
     expect(() => createApp({ name: 'x', version: '1', providers: [Where], onRootsChanged: 'no' as never })).toThrow(/onRootsChanged/);

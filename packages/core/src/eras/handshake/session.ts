@@ -243,7 +243,13 @@ export class HandshakeSession implements Session {
     const change: RootsChange = {
       session: this.session,
       client: this.client,
-      roots: () => this.rootsCache.get(async (timeoutMs) => rootsOf(await this.requestClient(METHOD.ROOTS_LIST, {}, undefined, { timeoutMs }))),
+      roots: async () => {
+        // A client may send the notification without having declared roots: it is not asked.
+        if (!isObject(this.client.capabilities.roots)) {
+          throw new ClientCapabilityError(`The client did not declare the roots capability, so ${METHOD.ROOTS_LIST} cannot be sent`);
+        }
+        return this.rootsCache.get(async (timeoutMs) => rootsOf(await this.requestClient(METHOD.ROOTS_LIST, {}, undefined, { timeoutMs })));
+      },
     };
     const failed = (error: unknown) => this.host.logger.error({ err: error }, 'onRootsChanged threw');
     try {
