@@ -89,8 +89,8 @@ describe('ctx.roots() on a legacy session', () => {
   });
 
   it('answers a malformed roots/list answer with a clear error, keeps nothing, and asks again next time', async () => {
-    const answers: unknown[] = [{ roots: 'file:///not-a-list' }, {}, { roots: [{ uri: 'file:///a' }] }];
-    const client = await TestClient.connect(rootsApp().app, { handlers: { 'roots/list': () => answers.shift() } });
+    const answers: Record<string, unknown>[] = [{ roots: 'file:///not-a-list' }, {}, { roots: [{ uri: 'file:///a' }] }];
+    const client = await TestClient.connect(rootsApp().app, { handlers: { 'roots/list': () => answers.shift() ?? { roots: [] } } });
     for (let i = 0; i < 2; i += 1) {
       const bad = await client.callTool('where');
       expect(bad.isError).toBe(true);
