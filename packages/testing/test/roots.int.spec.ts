@@ -118,6 +118,45 @@ describe('ctx.roots() on a legacy session', () => {
     ]);
   });
 
+  it('folds a storm of list_changed into one more hook run: one run at a time, not one roots/list per notification', async () => {
+    let running = 0;
+    let peak = 0;
+    const runs: Root[][] = [];
+    const gates: Array<() => void> = [];
+    const app = createApp({
+      name: 'roots',
+      version: '1',
+      providers: [Where],
+      logger: pino({ level: 'silent' }),
+      onRootsChanged: async (change) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        runs.push(await change.roots());
+        await new Promise<void>((resolve) => gates.push(resolve));
+        running -= 1;
+      },
+    });
+    const current = [[{ uri: 'file:///one' }]];
+    const roots = rootsClient(current);
+    const client = await TestClient.connect(app, { handlers: roots.handlers });
+    await client.notify('notifications/roots/list_changed');
+    await new Promise((resolve) => setImmediate(resolve));
+    current[0] = [{ uri: 'file:///storm' }];
+    await Promise.all(Array.from({ length: 1_000 }, () => client.notify('notifications/roots/list_changed')));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(1);
+    // The kept roots went with the storm: a tool sees the new ones meanwhile.
+    expect(firstText(await client.callTool('where'))).toBe('file:///storm');
+    gates.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toEqual([[{ uri: 'file:///one' }], [{ uri: 'file:///storm' }]]);
+    gates.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(2);
+    expect(peak).toBe(1);
+    expect(roots.asked).toHaveLength(2);
+  });
+
   it('refuses a bad rootsTimeoutMs and onRootsChanged at start-up', () => {
     expect(() => createApp({ name: 'x', version: '1', providers: [Where], rootsTimeoutMs: 0 })).toThrow(/rootsTimeoutMs/);
     expect(() => createApp({ name: 'x', version: '1', providers: [Where], onRootsChanged: 'no' as never })).toThrow(/onRootsChanged/);

@@ -51,7 +51,8 @@ export interface AppOptions extends Implementation {
   rootsTimeoutMs?: number;
   /**
    * Runs when a session's client says its roots changed (`notifications/roots/list_changed`),
-   * once per notification, after the session's kept roots are dropped. Legacy-era sessions only:
+   * after the session's kept roots are dropped: one run at a time per session, notifications that
+   * arrive during a run folded into one more run after it settles. Legacy-era sessions only:
    * a 2026-07-28 request has no session to hear it on. What it throws is logged.
    *
    * @example

@@ -17,7 +17,7 @@ import type { SessionInfo } from '../../model/session-info';
 import type { ValidatorFactory } from '../../validation/validator-factory';
 import { HandshakeLink } from './handshake-link';
 import { RootsCache, rootsOf } from '../roots-cache';
-import type { RootsChange } from '../../model/roots-change';
+import type { RootsChange, RootsChangedHook } from '../../model/roots-change';
 import { monotonicMs } from '../../logging/monotonic-ms';
 import type { SubscriptionGrant } from '../../model/subscription-grant';
 
@@ -67,6 +67,9 @@ export class HandshakeSession implements Session {
   private readonly subscriptions = new Map<string, SubscriptionGrant>();
   // At maxSubscriptions since the last refused subscribe (its warning is logged).
   private subscriptionsFull = false;
+  // onRootsChanged: whether a run is under way, and whether a change arrived meanwhile.
+  private rootsHookRunning = false;
+  private rootsHookAgain = false;
   private unsubscribeBus: (() => void) | undefined = undefined;
   private currentLink: HandshakeLink | undefined = undefined;
   private readonly options: SessionOptions;
@@ -233,13 +236,21 @@ export class HandshakeSession implements Session {
 
   /**
    * `notifications/roots/list_changed`: the kept roots go, and the app's hook hears of it, once:
-   * on the instance the client sent it to, not on those it was routed to (scale-out).
+   * on the instance the client sent it to, not on those it was routed to (scale-out). One run of
+   * the hook at a time per session: notifications that arrive while it runs are folded into one
+   * more run after it settles (a storm of them is not a storm of hook runs and roots/list requests).
    */
   notified(method: string, routed: boolean): void {
     if (method !== METHOD.ROOTS_LIST_CHANGED || !this.initialized) return;
     this.rootsCache.invalidate();
     const hook = this.host.app.settings.onRootsChanged;
     if (hook === undefined || routed) return;
+    if (this.rootsHookRunning) this.rootsHookAgain = true;
+    else this.runRootsHook(hook);
+  }
+
+  private runRootsHook(hook: RootsChangedHook): void {
+    this.rootsHookRunning = true;
     const change: RootsChange = {
       session: this.session,
       client: this.client,
@@ -252,16 +263,25 @@ export class HandshakeSession implements Session {
       },
     };
     const failed = (error: unknown) => this.host.logger.error({ err: error }, 'onRootsChanged threw');
+    const settled = () => {
+      this.rootsHookRunning = false;
+      if (!this.rootsHookAgain) return;
+      this.rootsHookAgain = false;
+      this.runRootsHook(hook);
+    };
+    let running: unknown;
     try {
-      const running = hook(change);
-      if (running instanceof Promise) running.catch(failed);
+      running = hook(change);
     } catch (error) {
       failed(error);
     }
+    if (running instanceof Promise) running.catch(failed).finally(settled);
+    else settled();
   }
 
   /** The client is gone: reject what waits for it, stop relaying events. */
   close(): void {
+    this.rootsHookAgain = false;
     this.outbound.closeAll();
     this.unsubscribeBus?.();
     this.unsubscribeBus = undefined;
