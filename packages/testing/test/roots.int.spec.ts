@@ -197,6 +197,28 @@ describe('a client that declares roots but never answers', () => {
     expect(asked).toBe(2);
   });
 
+  it('keeps rootsTimeoutMs a hard bound: progress notifications from the client do not stretch the wait', async () => {
+    const { app } = rootsApp();
+    const tokens: unknown[] = [];
+    const client = await TestClient.connect(app, {
+      handlers: {
+        'roots/list': (params) => {
+          tokens.push((params._meta as Record<string, unknown>).progressToken);
+          return new Promise(() => undefined);
+        },
+      },
+    });
+    let settled = false;
+    const first = client.callTool('where').finally(() => (settled = true));
+    for (let i = 1; i <= 4; i += 1) {
+      await jest.advanceTimersByTimeAsync(1_000);
+      await client.notify('notifications/progress', { progressToken: tokens[0], progress: i });
+    }
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(settled).toBe(true);
+    expect(firstText(await first)).toBe('The client did not answer roots/list within 5000 ms');
+  });
+
   it('waits as long as rootsTimeoutMs says', async () => {
     const { app } = rootsApp({ rootsTimeoutMs: 200 });
     const client = await TestClient.connect(app, { handlers: { 'roots/list': () => new Promise(() => undefined) } });

@@ -42,7 +42,8 @@ export interface AppOptions extends Implementation {
   /** Timeout of requests to the client (`ctx.sample`, `ctx.elicit` …) without progress, in ms (default 60 000). */
   requestTimeoutMs?: number;
   /**
-   * How long `ctx.roots()` waits for the client's `roots/list` answer, in ms (default 5 000). The
+   * How long `ctx.roots()` waits for the client's `roots/list` answer, in ms (default 5 000; the
+   * client's progress notifications do not stretch it). The
    * roots are kept per session until the client sends `notifications/roots/list_changed`; a client
    * that lets this wait run out is not asked again in that session until it shows life (it answers
    * any request of the server's, or says its roots changed): `ctx.roots()` throws

@@ -244,8 +244,11 @@ export class HandlerContext implements RequestContext {
 
   async roots(options: AskOptions = {}): Promise<Root[]> {
     this.link.requireCapability('roots', METHOD.ROOTS_LIST);
+    // The wait is a hard bound: a client's progress notifications do not stretch it (only a
+    // caller's own maxTotalTimeoutMs does).
+    const bounded = (timeoutMs: number): AskOptions => ({ ...options, timeoutMs, maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? timeoutMs });
     const ask = async (timeoutMs?: number): Promise<Root[]> =>
-      rootsOf(await this.ask(METHOD.ROOTS_LIST, {}, timeoutMs === undefined ? options : { ...options, timeoutMs }, 'roots', isRootsAnswer));
+      rootsOf(await this.ask(METHOD.ROOTS_LIST, {}, timeoutMs === undefined ? options : bounded(timeoutMs), 'roots', isRootsAnswer));
     const cache = this.link.rootsCache;
     return cache === undefined ? ask() : cache.get(ask, options.timeoutMs);
   }

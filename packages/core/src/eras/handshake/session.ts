@@ -259,7 +259,9 @@ export class HandshakeSession implements Session {
         if (!isObject(this.client.capabilities.roots)) {
           throw new ClientCapabilityError(`The client did not declare the roots capability, so ${METHOD.ROOTS_LIST} cannot be sent`);
         }
-        return this.rootsCache.get(async (timeoutMs) => rootsOf(await this.requestClient(METHOD.ROOTS_LIST, {}, undefined, { timeoutMs })));
+        return this.rootsCache.get(async (timeoutMs) =>
+          rootsOf(await this.requestClient(METHOD.ROOTS_LIST, {}, undefined, { timeoutMs, maxTotalTimeoutMs: timeoutMs })),
+        );
       },
     };
     const failed = (error: unknown) => this.host.logger.error({ err: error }, 'onRootsChanged threw');
