@@ -100,6 +100,17 @@ describe('RootsCache', () => {
     expect(silent.asked).toEqual([250, 5_000]);
   });
 
+  it("keeps its own frozen copy, nested fields too: one caller cannot change another's roots", async () => {
+    const answered = [{ uri: 'file:///a', _meta: { tag: 'kept' } }];
+    const cache = new RootsCache(5_000);
+    const first = (await cache.get(async () => answered)) as unknown as Array<{ _meta: Record<string, unknown> }>;
+    expect(() => {
+      first[0]._meta.tag = 'changed';
+    }).toThrow(TypeError);
+    answered[0]._meta.tag = 'changed by the answer';
+    expect(await cache.get(async () => [])).toEqual([{ uri: 'file:///a', _meta: { tag: 'kept' } }]);
+  });
+
   it('reads only roots with a string uri from an answer', () => {
     expect(rootsOf({ roots: [{ uri: 'file:///a', name: 'A' }, { name: 'no uri' }, 'x', null] })).toEqual([{ uri: 'file:///a', name: 'A' }]);
   });

@@ -73,7 +73,9 @@ export class RootsCache {
   private async ask(fetch: FetchRoots, timeoutMs: number): Promise<readonly Root[]> {
     const generation = this.generation;
     try {
-      const roots = Object.freeze((await fetch(timeoutMs)).map((root) => Object.freeze({ ...root })));
+      // A copy of its own, frozen through: what one caller does to its roots (a nested `_meta` too)
+      // is not what the next caller is given.
+      const roots = frozen(structuredClone(await fetch(timeoutMs)));
       if (generation === this.generation) this.roots = roots;
       return roots;
     } catch (error) {
@@ -83,4 +85,13 @@ export class RootsCache {
       if (generation === this.generation) this.pending = undefined;
     }
   }
+}
+
+/** `value`, frozen with everything it holds (a roots/list answer is plain JSON data). */
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) frozen(inner);
+  }
+  return value;
 }
