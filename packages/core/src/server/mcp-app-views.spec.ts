@@ -8,6 +8,13 @@ import type { McpApp } from './mcp-app';
 const silent = pino({ level: 'silent' });
 const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
+class Plain {
+  @Tool({ description: 'A plain tool' })
+  plain() {
+    return 'plain';
+  }
+}
+
 class Board {
   @AppView({ uri: 'ui://notes/board' })
   board() {
@@ -64,5 +71,13 @@ describe('a dynamic app with views', () => {
     // Not found: -32002 up to 2025-11-25, -32602 from 2026-07-28.
     expect((await ask(app, era, 'resources/read', { uri: 'ui://notes/board' })).error!.code).toBe(era === 'legacy' ? -32002 : -32602);
     expect((await ask(app, era, 'tools/list')).result!.tools).toEqual([]);
+  });
+
+  it.each(['legacy', 'modern'] as const)('refuses views added to an app that declared no MCP Apps at start-up (%s)', async (era) => {
+    const app = createApp({ name: 't', version: '1', providers: [Plain], logger: silent, dynamic: true });
+    expect(() => app.addProviders([Board])).toThrow(/did not declare MCP Apps/);
+    expect(app.capabilities.extensions).toBeUndefined();
+    expect((await ask(app, era, 'tools/list')).result!.tools).toEqual([expect.objectContaining({ name: 'plain' })]);
+    expect((await ask(app, era, 'tools/call', { name: 'show_board', arguments: {} })).error!.code).toBe(-32602);
   });
 });

@@ -132,7 +132,8 @@ export class McpApp {
    * Adds the tools, resources and prompts of more providers to the running app (same checks as
    * at start-up), then tells the clients. Needs `createApp({ dynamic: true })`.
    *
-   * @throws DefinitionError for a declaration mistake; the app is then unchanged.
+   * @throws DefinitionError for a declaration mistake, or views (MCP Apps) in an app that had
+   * none at start-up; the app is then unchanged.
    * @example
    * app.addProviders([new PluginTools(config)]);
    */
@@ -140,6 +141,14 @@ export class McpApp {
     this.requireDynamic('addProviders');
     const before = this.current.state.registry;
     const after = compileProviders(providers, this.settings.resolve, this.settings.validators, before);
+    if (this.capabilities.extensions?.[UI_EXTENSION] === undefined && usesViews(after)) {
+      // Clients learnt the server's extensions once (initialize, server/discover): too late to add one.
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `addProviders was given a view or a tool with ui, but this app did not declare MCP Apps (${UI_EXTENSION}) at start-up: it had no view then; the app is unchanged.`,
+        ['Give createApp a provider with an @AppView at start-up, so that the app declares the extension.'],
+      );
+    }
     this.swap(after, [
       ...(after.tools.size !== before.tools.size ? (['tools'] as const) : []),
       ...(after.resources.size !== before.resources.size || after.templates.size !== before.templates.size ? (['resources'] as const) : []),
