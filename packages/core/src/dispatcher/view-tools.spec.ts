@@ -1,6 +1,10 @@
 import pino from 'pino';
 import { AppView } from '../decorators/app-view.decorator';
+import { RequireScopes } from '../decorators/require-scopes.decorator';
 import { Tool } from '../decorators/tool.decorator';
+import { UseGuards } from '../decorators/use-guards.decorator';
+import type { AuthInfo } from '../auth/auth-info';
+import type { Provider } from '../scanner/scan-providers';
 import { createApp } from '../server/create-app';
 
 const silent = pino({ level: 'silent' });
@@ -33,12 +37,31 @@ class Board {
   }
 }
 
+class Always {
+  canActivate() {
+    return true;
+  }
+}
+
+/** The same tools behind a scope rule that hides, and a guard: the lists that vary by caller. */
+class Ruled extends Board {
+  @RequireScopes('notes:read', { whenMissing: 'hide' })
+  override board_notes() {
+    return '[]';
+  }
+
+  @UseGuards(Always)
+  override plain() {
+    return 'plain';
+  }
+}
+
 type Page = { result?: { tools: Array<{ name: string }>; nextCursor?: string }; error?: unknown };
 
 /** Every page of `tools/list` a client of `era` declaring `capabilities` walks through, as tool names. */
-async function walk(era: 'legacy' | 'modern', capabilities: Record<string, unknown>): Promise<string[][]> {
-  const app = createApp({ name: 't', version: '1', providers: [Board], logger: silent, pageSize: 1 });
-  const connection = app.connect({ kind: 'memory' });
+async function walk(era: 'legacy' | 'modern', capabilities: Record<string, unknown>, providers: Provider[] = [Board], auth?: AuthInfo): Promise<string[][]> {
+  const app = createApp({ name: 't', version: '1', providers, logger: silent, pageSize: 1 });
+  const connection = app.connect(auth ? { kind: 'memory', auth } : { kind: 'memory' });
   const meta =
     era === 'modern'
       ? {
@@ -80,5 +103,19 @@ describe('tools/list of an app with app-only tools', () => {
 
   it.each(['legacy', 'modern'] as const)('pages a client with the extension through every tool (%s)', async (era) => {
     expect(await walk(era, UI)).toEqual([['show_board'], ['board_notes'], ['board_more'], ['plain']]);
+  });
+
+  it.each(['legacy', 'modern'] as const)('pages the same way a list that varies by caller: scope rules and guards (%s)', async (era) => {
+    // Full pages of one, in the app's order (the overrides of a subclass come first).
+    const seen = async (capabilities: Record<string, unknown>, auth: AuthInfo) => {
+      const pages = await walk(era, capabilities, [Ruled], auth);
+      expect(pages.every((page) => page.length === 1)).toBe(true);
+      return pages.flat().sort();
+    };
+    const reader: AuthInfo = { subject: 'r', scopes: ['notes:read'] };
+    expect(await seen({}, reader)).toEqual(['plain', 'show_board']);
+    expect(await seen(UI, reader)).toEqual(['board_more', 'board_notes', 'plain', 'show_board']);
+    expect(await seen(UI, { subject: 'n', scopes: [] })).toEqual(['board_more', 'plain', 'show_board']);
+    expect(await seen({}, { subject: 'n', scopes: [] })).toEqual(['plain', 'show_board']);
   });
 });
