@@ -380,4 +380,19 @@ describe('@Tool({ ui })', () => {
     }
     expect(startupError([Both]).problem).toBe('@Tool on Both.both has both ui and _meta.ui.');
   });
+
+  it.each([
+    ['_meta.ui', { ui: { resourceUri: 'ui://notes/board', visibility: ['app'] } }],
+    ['the flat ui/resourceUri', { 'ui/resourceUri': 'ui://notes/board' }],
+  ])('rejects %s written by hand, which would go unenforced (an app-only tool offered to every client)', (_, meta) => {
+    class ByHand {
+      @Tool({ _meta: meta })
+      by_hand() {
+        return 'x';
+      }
+    }
+    const error = startupError([ByHand, Board]);
+    expect(error.code).toBe(DefinitionErrorCode.INVALID_OPTIONS);
+    expect(error.problem).toBe('@Tool on ByHand.by_hand has _meta.ui, which mcpkit does not read or enforce.');
+  });
 });
