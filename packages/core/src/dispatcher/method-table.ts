@@ -12,7 +12,7 @@ import { callToolOrTask, taskMethods } from './handle-tasks';
 import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 import { listFor } from './visible-list';
-import { coreToolsPage, offersViews } from './view-tools';
+import { coreToolsShape, offersViews } from './view-tools';
 import { subscriptionGrant } from './readable-resource';
 import type { SubscriptionGrant } from '../model/subscription-grant';
 
@@ -28,13 +28,11 @@ export function buildMethodTable(app: AppModel): MethodTable {
   if (app.capabilities.tools) {
     table.set(METHOD.TOOLS_LIST, (params, ctx) => {
       const view = app.view(ctx.client.protocolVersion);
-      const page = listFor(app, view.tools, 'tools', params.cursor, ctx, app.pipelines?.tools);
-      if (!view.viewTools) return page;
+      if (!view.viewTools) return listFor(app, view.tools, 'tools', params.cursor, ctx, app.pipelines?.tools);
       // MCP Apps: the list depends on the client's extensions, so no other client may reuse it.
       ctx.declaredCacheHint = PER_CLIENT;
-      if (offersViews(ctx.client)) return page;
-      const tools = app.map.tools;
-      return page instanceof Promise ? page.then((listed) => coreToolsPage(listed, tools)) : coreToolsPage(page, tools);
+      const shape = offersViews(ctx.client) ? undefined : coreToolsShape(app.map.tools, app.settings.pageSize);
+      return listFor(app, view.tools, 'tools', params.cursor, ctx, app.pipelines?.tools, shape);
     });
     // Decided once: an app without task tools calls its tools as before, nothing asked per call.
     const tasks = app.settings.tasks;

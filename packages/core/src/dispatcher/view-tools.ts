@@ -3,6 +3,9 @@ import type { ClientInfo } from '../model/client-info';
 import type { Tool } from '../protocol/mcp-types';
 import type { ToolDefinition } from '../scanner/definitions';
 import { declaresViews, VIEW_URI_META_KEY } from '../protocol/ui-extension';
+import { pagesOf } from '../app/pages';
+import type { ListPages } from '../model/list-pages';
+import type { ListShape } from './visible-list';
 
 /**
  * Whether MCP Apps is in force for this request: its client declared the extension, on a revision
@@ -21,23 +24,26 @@ function withoutUi(tool: Tool): Tool {
   return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
 
-type ToolsPage = Readonly<{ tools: Tool[]; nextCursor?: string }>;
-
-// Per page served (frozen, one per app state and revision, as are the definitions it lists; a
-// guarded list's page is new per request).
-const corePages = new WeakMap<ToolsPage, ToolsPage>();
+// Per pages served (frozen, one per app state, revision and visibility signature).
+const corePages = new WeakMap<ListPages<'tools', Tool>, ListPages<'tools', Tool>>();
 
 /**
- * A page of `tools/list` as a client without MCP Apps gets it: no tool only a view may call (no
- * app of this client could call it, and its host would offer it to the model), and no `_meta.ui`.
- * The cursor is the page's own: a page may come out shorter than the page size.
+ * `tools/list` as a client without MCP Apps gets it: no tool only a view may call (no app of this
+ * client could call it, and its host would offer it to the model), and no `_meta.ui`. Applied to
+ * the whole list before it is paged, as the other list filters are: the pages are full and their
+ * cursors those of a list that never had the hidden tools.
  */
-export function coreToolsPage(page: ToolsPage, definitions: ReadonlyMap<string, ToolDefinition>): ToolsPage {
-  let core = corePages.get(page);
-  if (core === undefined) {
-    // By definition: a revision without tool `_meta` lists no visibility to read.
-    core = Object.freeze({ ...page, tools: page.tools.filter((tool) => definitions.get(tool.name)?.appOnly !== true).map(withoutUi) });
-    corePages.set(page, core);
-  }
-  return core;
+export function coreToolsShape(definitions: ReadonlyMap<string, ToolDefinition>, pageSize: number | undefined): ListShape<'tools', Tool> {
+  const entries = (tools: readonly Tool[]): Tool[] => tools.filter((tool) => definitions.get(tool.name)?.appOnly !== true).map(withoutUi);
+  return {
+    entries,
+    pages: (pages) => {
+      let core = corePages.get(pages);
+      if (core === undefined) {
+        core = pagesOf('tools', entries(pages.length === 1 ? pages[0].tools : pages.flatMap((page) => page.tools)), pageSize);
+        corePages.set(pages, core);
+      }
+      return core;
+    },
+  };
 }

@@ -125,6 +125,11 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
 
 const VISIBILITIES: readonly ToolVisibility[] = ['model', 'app'];
 
+/** Whether the tool's own `_meta` says what the `ui` option says (`ui`, or the flat `ui/resourceUri`). */
+function hasMetaUi(options: ToolOptions): boolean {
+  return isObject(options._meta) && (options._meta.ui !== undefined || options._meta[VIEW_URI_META_KEY] !== undefined);
+}
+
 /**
  * The `ui` option checked: the `_meta` it publishes (`ui.resourceUri` and `ui.visibility`, and
  * the deprecated flat `ui/resourceUri` the extension's server helper also writes), the view it
@@ -133,14 +138,21 @@ const VISIBILITIES: readonly ToolVisibility[] = ['model', 'app'];
  */
 function toolUi(options: ToolOptions, method: DecoratedMethod): { meta: Record<string, unknown>; view: string | undefined; appOnly: boolean } | undefined {
   const { ui } = options;
-  if (ui === undefined) return undefined;
   const example = `${method.label}({ ui: { view: 'ui://notes/board', visibility: ['model', 'app'] } })`;
+  // Written by hand, _meta.ui would go unchecked and unenforced: a visibility ['app'] there would
+  // still list the tool to every client and let any client call it.
+  if (ui === undefined && hasMetaUi(options)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has _meta.ui, which mcpkit does not read or enforce.`, [
+      `Say it with the ui option, which publishes _meta.ui and enforces the visibility: ${example}.`,
+    ]);
+  }
+  if (ui === undefined) return undefined;
   if (!isObject(ui) || Object.keys(ui).length === 0 || Object.keys(ui).some((key) => key !== 'view' && key !== 'visibility')) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has ui ${JSON.stringify(ui)}.`, [
       `Give a view, a visibility or both: ${example}.`,
     ]);
   }
-  if (isObject(options._meta) && (options._meta.ui !== undefined || options._meta[VIEW_URI_META_KEY] !== undefined)) {
+  if (hasMetaUi(options)) {
     throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has both ui and _meta.ui.`, [
       `Say it once, with the ui option: ${example}.`,
     ]);

@@ -190,6 +190,20 @@ describe('@AppView', () => {
     ['a URI outside ui://', { uri: 'https://example.com/board' }, DefinitionErrorCode.INVALID_URI, "a view's URI starts with ui://"],
     ['a URI with a space', { uri: 'ui://notes/my board' }, DefinitionErrorCode.INVALID_URI, "a view's URI starts with ui://"],
     ['csp that is not lists of origins', { uri: 'ui://a', csp: { connectDomains: 'https://a.example' } }, DefinitionErrorCode.INVALID_OPTIONS, 'csp'],
+    [
+      'a csp entry that would start another directive',
+      { uri: 'ui://a', csp: { connectDomains: ["https://a.example; script-src 'unsafe-eval'"] } },
+      DefinitionErrorCode.INVALID_OPTIONS,
+      'csp',
+    ],
+    [
+      'csp entries joined in one string',
+      { uri: 'ui://a', csp: { resourceDomains: ['https://a.example https://b.example'] } },
+      DefinitionErrorCode.INVALID_OPTIONS,
+      'csp',
+    ],
+    ['an empty csp entry', { uri: 'ui://a', csp: { frameDomains: [''] } }, DefinitionErrorCode.INVALID_OPTIONS, 'csp'],
+    ['a domain with spaces', { uri: 'ui://a', domain: 'notes example com' }, DefinitionErrorCode.INVALID_OPTIONS, 'domain "notes example com"'],
     ['an unknown csp key', { uri: 'ui://a', csp: { scriptDomains: [] } }, DefinitionErrorCode.INVALID_OPTIONS, 'scriptDomains unknown'],
     ['an unknown permission', { uri: 'ui://a', permissions: { usb: {} } }, DefinitionErrorCode.INVALID_OPTIONS, 'usb unknown'],
     ['a permission that is not {}', { uri: 'ui://a', permissions: { camera: true } }, DefinitionErrorCode.INVALID_OPTIONS, 'permissions'],
@@ -207,6 +221,18 @@ describe('@AppView', () => {
     expect(error.code).toBe(code);
     expect(error.problem).toContain('@AppView on Bad.view');
     expect(error.problem).toContain(says);
+  });
+
+  it.each(['2025-11-25', '2026-07-28'])('takes CSP sources as hosts write them: wildcards, ports, schemes (%s)', async (version) => {
+    const csp = { connectDomains: ['https://*.example.com', 'wss://live.example.com:8443'], resourceDomains: ['data:', 'blob:', 'cdn.example.com'] };
+    class Sources {
+      @AppView({ uri: 'ui://a', csp })
+      view() {
+        return HTML;
+      }
+    }
+    const [, list] = await answers([Sources], UI, [['resources/list']], version);
+    expect(list.result!.resources).toEqual([expect.objectContaining({ _meta: { ui: { csp } } })]);
   });
 
   it('clashes with a resource of the same URI', () => {
@@ -353,5 +379,20 @@ describe('@Tool({ ui })', () => {
       }
     }
     expect(startupError([Both]).problem).toBe('@Tool on Both.both has both ui and _meta.ui.');
+  });
+
+  it.each([
+    ['_meta.ui', { ui: { resourceUri: 'ui://notes/board', visibility: ['app'] } }],
+    ['the flat ui/resourceUri', { 'ui/resourceUri': 'ui://notes/board' }],
+  ])('rejects %s written by hand, which would go unenforced (an app-only tool offered to every client)', (_, meta) => {
+    class ByHand {
+      @Tool({ _meta: meta })
+      by_hand() {
+        return 'x';
+      }
+    }
+    const error = startupError([ByHand, Board]);
+    expect(error.code).toBe(DefinitionErrorCode.INVALID_OPTIONS);
+    expect(error.problem).toBe('@Tool on ByHand.by_hand has _meta.ui, which mcpkit does not read or enforce.');
   });
 });

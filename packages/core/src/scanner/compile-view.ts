@@ -34,7 +34,11 @@ function knownFields(
   return set.length > 0 ? Object.fromEntries(set.map((key) => [key, copy(value[key])])) : undefined;
 }
 
-const isOriginList = (field: unknown): boolean => Array.isArray(field) && field.every((origin) => typeof origin === 'string' && origin !== '');
+// One CSP source each (`https://api.example.com`, `https://*.example.com`, `data:`): printable ASCII
+// without the separators a host joins them with, so no entry can end a directive and start another.
+const CSP_SOURCE = /^[!-~]+$/;
+const isCspSource = (value: unknown): boolean => typeof value === 'string' && CSP_SOURCE.test(value) && !/[;,'"]/.test(value);
+const isOriginList = (field: unknown): boolean => Array.isArray(field) && field.every(isCspSource);
 const unknownNote = (unknown: string[]): string => (unknown.length > 0 ? ` (${unknown.join(', ')} unknown)` : '');
 
 /** The view's `_meta.ui` (the extension's `McpUiResourceMeta`) from its options, each field checked; undefined when it says nothing. */
@@ -51,7 +55,7 @@ function viewMeta(options: AppViewOptions, method: DecoratedMethod): ViewMeta | 
         invalid(
           method,
           `csp ${JSON.stringify(csp)}${unknownNote(unknown)}`,
-          `Give lists of origins under ${CSP_KEYS.join(', ')}: ${method.label}({ csp: { connectDomains: ['https://api.example.com'] } }).`,
+          `Give lists of origins (one per entry, without spaces, ; or ,) under ${CSP_KEYS.join(', ')}: ${method.label}({ csp: { connectDomains: ['https://api.example.com'] } }).`,
         ),
     );
     if (lists !== undefined) ui.csp = lists;
@@ -72,8 +76,8 @@ function viewMeta(options: AppViewOptions, method: DecoratedMethod): ViewMeta | 
     if (granted !== undefined) ui.permissions = granted;
   }
   if (domain !== undefined) {
-    if (typeof domain !== 'string' || domain === '')
-      throw invalid(method, `domain ${JSON.stringify(domain)}`, 'Give the sandbox origin as the host documents it, a string.');
+    if (!isCspSource(domain))
+      throw invalid(method, `domain ${JSON.stringify(domain)}`, 'Give the sandbox origin as the host documents it: one origin, without spaces or separators.');
     ui.domain = domain;
   }
   if (prefersBorder !== undefined) {

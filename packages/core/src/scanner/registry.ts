@@ -119,6 +119,22 @@ function checkToolViews(tools: ReadonlyMap<string, ToolDefinition>, resources: R
   }
 }
 
+/**
+ * Before a running app changes: every enabled tool's view is still an enabled view of the app.
+ * Removing or disabling a view that a tool names would leave the tool linking to nothing.
+ */
+export function checkViewsServed(registry: Registry): void {
+  const map = enabledMap(registry);
+  for (const tool of map.tools.values()) {
+    if (tool.view === undefined || map.resources.get(tool.view)?.entry.mimeType === VIEW_MIME_TYPE) continue;
+    throw new DefinitionError(
+      DefinitionErrorCode.UNKNOWN_VIEW,
+      `Tool "${tool.name}" of ${tool.owner} names the view ${tool.view}, which this change would remove or disable; the app is unchanged.`,
+      [`Remove or disable the tool "${tool.name}" first, then its view.`, `Or enable the view ${tool.view} before the tool.`],
+    );
+  }
+}
+
 /** Whether the app speaks MCP Apps: it has a view, or a tool with `_meta.ui` (a view's link, a visibility). */
 export function usesViews(registry: Registry): boolean {
   for (const resource of registry.resources.values()) if (resource.entry.mimeType === VIEW_MIME_TYPE) return true;

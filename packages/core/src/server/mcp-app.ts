@@ -11,7 +11,7 @@ import type { Logger } from '../logging/logger';
 import type { Implementation, ServerCapabilities } from '../protocol/mcp-types';
 import { ERA_APP_STATE } from '../eras/app-state';
 import type { CapabilityMap, CompletionDefinition } from '../scanner/definitions';
-import { compileProviders, definitionsOf, enabledMap, usesViews, type CapabilityKindName, type Registry } from '../scanner/registry';
+import { checkViewsServed, compileProviders, definitionsOf, enabledMap, usesViews, type CapabilityKindName, type Registry } from '../scanner/registry';
 import { UI_EXTENSION } from '../protocol/ui-extension';
 import type { Provider } from '../scanner/scan-providers';
 import { compilePipelines, type Pipelines } from '../pipeline/pipelines';
@@ -132,7 +132,8 @@ export class McpApp {
    * Adds the tools, resources and prompts of more providers to the running app (same checks as
    * at start-up), then tells the clients. Needs `createApp({ dynamic: true })`.
    *
-   * @throws DefinitionError for a declaration mistake; the app is then unchanged.
+   * @throws DefinitionError for a declaration mistake, or views (MCP Apps) in an app that had
+   * none at start-up; the app is then unchanged.
    * @example
    * app.addProviders([new PluginTools(config)]);
    */
@@ -140,6 +141,14 @@ export class McpApp {
     this.requireDynamic('addProviders');
     const before = this.current.state.registry;
     const after = compileProviders(providers, this.settings.resolve, this.settings.validators, before);
+    if (this.capabilities.extensions?.[UI_EXTENSION] === undefined && usesViews(after)) {
+      // Clients learnt the server's extensions once (initialize, server/discover): too late to add one.
+      throw new DefinitionError(
+        DefinitionErrorCode.INVALID_OPTIONS,
+        `addProviders was given a view or a tool with ui, but this app did not declare MCP Apps (${UI_EXTENSION}) at start-up: it had no view then; the app is unchanged.`,
+        ['Give createApp a provider with an @AppView at start-up, so that the app declares the extension.'],
+      );
+    }
     this.swap(after, [
       ...(after.tools.size !== before.tools.size ? (['tools'] as const) : []),
       ...(after.resources.size !== before.resources.size || after.templates.size !== before.templates.size ? (['resources'] as const) : []),
@@ -147,7 +156,11 @@ export class McpApp {
     ]);
   }
 
-  /** Removes a tool, prompt, resource (by URI) or template (by its template string). Returns whether it existed. */
+  /**
+   * Removes a tool, prompt, resource (by URI) or template (by its template string). Returns whether it existed.
+   *
+   * @throws DefinitionError when it is a view a tool still names (MCP Apps); the app is then unchanged.
+   */
   remove(kind: CapabilityKindName, name: string): boolean {
     this.requireDynamic('remove');
     const registry = this.current.state.registry;
@@ -171,12 +184,20 @@ export class McpApp {
     return true;
   }
 
-  /** Shows a disabled definition again. Returns whether anything changed. */
+  /**
+   * Shows a disabled definition again. Returns whether anything changed.
+   *
+   * @throws DefinitionError when it is a tool whose view is disabled (MCP Apps); the app is then unchanged.
+   */
   enable(kind: CapabilityKindName, name: string): boolean {
     return this.setEnabled(kind, name, true);
   }
 
-  /** Hides a definition from lists and calls (a disabled tool is an unknown tool). Returns whether anything changed. */
+  /**
+   * Hides a definition from lists and calls (a disabled tool is an unknown tool). Returns whether anything changed.
+   *
+   * @throws DefinitionError when it is a view an enabled tool names (MCP Apps); the app is then unchanged.
+   */
   disable(kind: CapabilityKindName, name: string): boolean {
     return this.setEnabled(kind, name, false);
   }
@@ -208,6 +229,7 @@ export class McpApp {
 
   /** Swaps in a new state at once (requests in flight keep the one they started with), then tells the clients. */
   private swap(registry: Registry, changed: ReadonlyArray<'tools' | 'resources' | 'prompts'>): void {
+    checkViewsServed(registry);
     this.current.state = this.buildState(registry);
     for (const list of new Set(changed)) this.settings.bus.publish({ type: 'listChanged', list });
   }
