@@ -2,8 +2,11 @@ import { monotonicMs } from '../logging/monotonic-ms';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
 import { METHOD } from '../protocol/methods';
 
-/** Default of `AnswerPacer`'s gap, in ms. */
-export const DEFAULT_PROGRESS_GAP_MS = 20;
+/**
+ * Default of `AnswerPacer`'s gap, in ms. 20 ms lost a last progress on a busy 2-core machine (the
+ * client's process was not scheduled in time to read it alone); the wait only follows a progress.
+ */
+export const DEFAULT_PROGRESS_GAP_MS = 50;
 
 /**
  * Keeps answers out of the read that carries a request's last progress notification, on a
