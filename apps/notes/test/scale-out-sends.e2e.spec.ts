@@ -103,8 +103,10 @@ it('keeps 500 messages sent concurrently to one session from two instances stric
     const [ms, seq] = ids[i];
     expect(ms > previousMs || (ms === previousMs && seq > previousSeq)).toBe(true);
   }
-  // The two instances' messages interleave on the stream: they were sent at the same time.
+  // The two instances' messages overlap on the stream: each instance wrote while the other was
+  // writing (A…B…A or B…A…B). How finely they interleave is up to the scheduler (Node 24 once
+  // gave fewer than TASKS switches), so only the overlap is asserted.
   const writers = statuses().map((n) => ranOn.get(String(n.params?.taskId)));
   const switches = writers.filter((writer, i) => i > 0 && writer !== writers[i - 1]).length;
-  expect(switches).toBeGreaterThan(TASKS);
+  expect(switches).toBeGreaterThanOrEqual(2);
 }, 90_000);
