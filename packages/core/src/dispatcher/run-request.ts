@@ -146,7 +146,7 @@ function failure(frame: RequestFrame, ctx: HandlerContext, error: unknown, plan:
  */
 function asWritten(response: JsonRpcResponse, maxAnswerBytes: number | undefined, ctx: HandlerContext): JsonRpcResponse {
   if (maxAnswerBytes === undefined || ctx.isCancelled) return response;
-  const written = fitAnswer(response, maxAnswerBytes, ctx.logger);
+  const written = fitAnswer(response, maxAnswerBytes, () => ctx.logger);
   if (written !== response) ctx.outcome = undefined;
   return written;
 }
