@@ -119,6 +119,32 @@ function successSchema(operation: Doc): unknown {
   return undefined;
 }
 
+interface Arguments {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  samples: Map<string, unknown[]>;
+}
+
+/** The parameters, each an argument: its name, or `<in>_<name>` when two locations share the name. */
+function readParameters(pathItem: Doc, operation: Doc, openapi30: boolean, into: Arguments): OperationParameter[] {
+  const raw = parametersOf(pathItem, operation);
+  const counts = new Map<string, number>();
+  for (const parameter of raw) counts.set(parameter.name as string, (counts.get(parameter.name as string) ?? 0) + 1);
+  return raw.map((parameter) => {
+    const name = parameter.name as string;
+    const argument = counts.get(name)! > 1 ? `${String(parameter.in)}_${name}` : name;
+    const read = readParameter(parameter, argument);
+    const schema = toJsonSchema(parameterSchema(parameter), openapi30);
+    const description = typeof parameter.description === 'string' ? parameter.description.trim() : '';
+    if (description !== '' && schema.description === undefined) schema.description = description;
+    if (parameter.deprecated === true) schema.deprecated = true;
+    into.properties[argument] = schema;
+    if (read.required) into.required.push(argument);
+    into.samples.set(argument, [...examplesOf(parameter), ...schemaExamples(parameterSchema(parameter))]);
+    return read;
+  });
+}
+
 interface Built {
   inputSchema: JsonSchema;
   request: Omit<OperationRequest, 'method' | 'path'>;
@@ -127,25 +153,10 @@ interface Built {
 
 /** The tool's input schema, its request, and the document's examples as arguments. */
 function buildInput(pathItem: Doc, operation: Doc, openapi30: boolean): Built {
-  const raw = parametersOf(pathItem, operation);
-  const counts = new Map<string, number>();
-  for (const parameter of raw) counts.set(parameter.name as string, (counts.get(parameter.name as string) ?? 0) + 1);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const parameters: OperationParameter[] = [];
   const samples = new Map<string, unknown[]>();
-  for (const parameter of raw) {
-    const name = parameter.name as string;
-    const argument = counts.get(name)! > 1 ? `${String(parameter.in)}_${name}` : name;
-    const read = readParameter(parameter, argument);
-    parameters.push(read);
-    const schema = toJsonSchema(parameterSchema(parameter), openapi30);
-    if (typeof parameter.description === 'string' && parameter.description.trim() !== '' && schema.description === undefined) schema.description = parameter.description;
-    if (parameter.deprecated === true) schema.deprecated = true;
-    properties[argument] = schema;
-    if (read.required) required.push(argument);
-    samples.set(argument, [...examplesOf(parameter), ...schemaExamples(parameterSchema(parameter))]);
-  }
+  const parameters = readParameters(pathItem, operation, openapi30, { properties, required, samples });
   let body: OperationBody | undefined;
   const requestBody = isRecord(operation.requestBody) ? operation.requestBody : undefined;
   const picked = requestBody && isRecord(requestBody.content) ? pickMedia(requestBody.content) : undefined;
@@ -211,7 +222,13 @@ export function buildOperations(document: Doc, options: OperationOptions = {}): 
       const name = names.take(sanitizeName(`${options.namePrefix ?? ''}${base}`));
       const input = buildInput(pathItem, operation, openapi30);
       const { outputSchema, wrapOutput } = outputOf(operation, openapi30);
-      const request: OperationRequest = { method, path, ...input.request, ...(outputSchema ? { structured: true } : {}), ...(wrapOutput ? { wrapOutput } : {}) };
+      const request: OperationRequest = {
+        method,
+        path,
+        ...input.request,
+        ...(outputSchema ? { structured: true } : {}),
+        ...(wrapOutput ? { wrapOutput } : {}),
+      };
       operations.push({
         name,
         ...(operationId === undefined ? {} : { operationId }),

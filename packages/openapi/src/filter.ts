@@ -37,7 +37,8 @@ export function compileMatcher(matcher: OperationMatcher): (operation: Operation
     const { tag } = matcher;
     return (operation) => operation.tags.includes(tag);
   }
-  if (typeof matcher !== 'string') throw new TypeError(`fromOpenApi: an include or exclude entry must be a string, a RegExp, { tag } or a function; got ${String(matcher)}.`);
+  if (typeof matcher !== 'string')
+    throw new TypeError(`fromOpenApi: an include or exclude entry must be a string, a RegExp, { tag } or a function; got ${String(matcher)}.`);
   const split = METHOD_AND_PATH.exec(matcher.trim());
   if (split === null) return (operation) => operation.operationId === matcher;
   const method = split[1]!.toUpperCase();

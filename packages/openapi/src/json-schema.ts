@@ -68,23 +68,24 @@ function convert(schema: unknown, openapi30: boolean, path: Set<object>): unknow
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-') || OPENAPI_ONLY.has(key) || REFERENCES.has(key)) continue;
     if (key === 'format' && (typeof value !== 'string' || !KNOWN_FORMATS.has(value))) continue;
-    if (SCHEMA_MAPS.includes(key) && isRecord(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, openapi30, path)]));
-    } else if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) {
-      out[key] = value.map((child) => convert(child, openapi30, path));
-    } else if (SCHEMA_SINGLES.includes(key) && (isRecord(value) || typeof value === 'boolean')) {
-      out[key] = convert(value, openapi30, path);
-    } else if (key === 'items' && Array.isArray(value)) {
-      // Draft-04 tuple form, which some 3.0 documents still use.
-      out.prefixItems = value.map((child) => convert(child, openapi30, path));
-    } else {
-      out[key] = value;
-    }
+    // Draft-04's tuple form of items, which some 3.0 documents still use, is 2020-12's prefixItems.
+    if (key === 'items' && Array.isArray(value)) out.prefixItems = value.map((child) => convert(child, openapi30, path));
+    else out[key] = convertKeyword(key, value, openapi30, path);
   }
   path.delete(schema);
   if (schema.example !== undefined && out.examples === undefined) out.examples = [schema.example];
   if (openapi30) translate30(schema, out);
   return out;
+}
+
+/** A keyword's value: the schemas it holds converted, anything else as it is. */
+function convertKeyword(key: string, value: unknown, openapi30: boolean, path: Set<object>): unknown {
+  if (SCHEMA_MAPS.includes(key) && isRecord(value)) {
+    return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, openapi30, path)]));
+  }
+  if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) return value.map((child) => convert(child, openapi30, path));
+  if (SCHEMA_SINGLES.includes(key) && (isRecord(value) || typeof value === 'boolean')) return convert(value, openapi30, path);
+  return value;
 }
 
 /** What 3.0 says differently from 2020-12: `nullable`, and `exclusiveMinimum`/`exclusiveMaximum` as booleans. */

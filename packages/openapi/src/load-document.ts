@@ -39,6 +39,8 @@ function checkVersion(document: Doc): void {
   const version = document.openapi;
   if (typeof version !== 'string' || !/^3\.[01]\./.test(version)) {
     const found = typeof document.swagger === 'string' ? `Swagger ${document.swagger}` : `openapi ${JSON.stringify(version)}`;
-    throw new Error(`fromOpenApi reads OpenAPI 3.0 and 3.1 documents; this one is ${found}. Convert a Swagger 2.0 document to 3.0 first (e.g. with swagger2openapi).`);
+    throw new Error(
+      `fromOpenApi reads OpenAPI 3.0 and 3.1 documents; this one is ${found}. Convert a Swagger 2.0 document to 3.0 first (e.g. with swagger2openapi).`,
+    );
   }
 }

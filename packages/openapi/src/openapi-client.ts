@@ -77,7 +77,10 @@ function successResult(operation: OperationRequest, response: Response, bytes: U
     try {
       value = JSON.parse(text);
     } catch {
-      return failure(`The API answered ${response.status} to ${operation.method} ${operation.path} with ${type || 'no content type'}, not the JSON it declares.`, cut(text));
+      return failure(
+        `The API answered ${response.status} to ${operation.method} ${operation.path} with ${type || 'no content type'}, not the JSON it declares.`,
+        cut(text),
+      );
     }
     const structured = operation.wrapOutput ? { result: value } : (value as Record<string, unknown>);
     return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
@@ -126,7 +129,9 @@ export function openApiClient(options: OpenApiClientOptions): OpenApiClient {
         const response = await doFetch(request.url, { method: operation.method, headers: request.headers, body: request.body, signal, redirect: 'follow' });
         const bytes = await readBounded(response, maxResponseBytes);
         if (bytes === TOO_LARGE) {
-          return failure(`The API's answer to ${operation.method} ${operation.path} (${response.status}) is larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read.`);
+          return failure(
+            `The API's answer to ${operation.method} ${operation.path} (${response.status}) is larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read.`,
+          );
         }
         return response.ok ? successResult(operation, response, bytes) : errorResult(operation, response, bytes);
       } catch (error) {

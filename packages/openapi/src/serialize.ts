@@ -66,12 +66,21 @@ export function queryPairs(parameter: OperationParameter, value: unknown): strin
 /** A header parameter's value (`simple` style): arrays and objects as comma-separated lists. */
 export function headerValue(parameter: OperationParameter, value: unknown): string {
   if (Array.isArray(value)) return value.map(scalar).join(',');
-  if (isRecord(value)) return Object.entries(value).map(([key, item]) => (parameter.explode ? `${key}=${scalar(item)}` : `${key},${scalar(item)}`)).join(',');
+  if (isRecord(value))
+    return Object.entries(value)
+      .map(([key, item]) => (parameter.explode ? `${key}=${scalar(item)}` : `${key},${scalar(item)}`))
+      .join(',');
   return scalar(value);
 }
 
 /** A cookie parameter as `name=value` (`form` style), the value percent-encoded. */
 export function cookiePair(parameter: OperationParameter, value: unknown): string {
-  const text = Array.isArray(value) ? value.map(scalar).join(',') : isRecord(value) ? Object.entries(value).flatMap(([key, item]) => [key, scalar(item)]).join(',') : scalar(value);
+  const text = Array.isArray(value)
+    ? value.map(scalar).join(',')
+    : isRecord(value)
+      ? Object.entries(value)
+          .flatMap(([key, item]) => [key, scalar(item)])
+          .join(',')
+      : scalar(value);
   return `${parameter.name}=${encodeURIComponent(text)}`;
 }

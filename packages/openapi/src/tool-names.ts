@@ -11,7 +11,7 @@ export function sanitizeName(raw: string): string {
 
 /** The name of an operation without an `operationId`: its method and path (`get_pet_petId`). */
 export function fallbackName(method: string, path: string): string {
-  return sanitizeName(`${method.toLowerCase()}_${path.replace(/[{}]/g, '')}`);
+  return sanitizeName(`${method.toLowerCase()}${path.replace(/[{}]/g, '')}`);
 }
 
 /**

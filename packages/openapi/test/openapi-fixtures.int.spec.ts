@@ -11,7 +11,9 @@ const FIXTURES = join(__dirname, 'fixtures');
 function operationsOf(file: string): string[] {
   const document = parseYaml(readFileSync(join(FIXTURES, file), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
   const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-  return Object.entries(document.paths).flatMap(([path, item]) => methods.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    methods.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 }
 
 // Two real public documents (fixtures/README.md): every operation is a tool, published with
@@ -24,7 +26,7 @@ describe.each([
 ])('%s', (file, operationCount, exampleCount) => {
   it('offers every operation as a tool whose input accepts the document’s examples', async () => {
     const sent: string[] = [];
-    const fetch = async (url: URL | RequestInfo, init?: RequestInit) => {
+    const fetch = async (url: string | URL | Request, init?: RequestInit) => {
       sent.push(`${init?.method} ${String(url)}`);
       // An error answer: it shows the call reached the API, and checks no output against the operation's schema.
       return new Response('{"title":"stub"}', { status: 503, headers: { 'content-type': 'application/problem+json' } });

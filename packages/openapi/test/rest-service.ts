@@ -74,7 +74,10 @@ export async function startRestService(): Promise<RestService> {
       const { id } = request.params as { id: string };
       const note = notes.get(id);
       if (note) return note;
-      return reply.code(404).type('application/problem+json').send(JSON.stringify(problem(404, 'Note not found', `No note has the id ${id}.`)));
+      return reply
+        .code(404)
+        .type('application/problem+json')
+        .send(JSON.stringify(problem(404, 'Note not found', `No note has the id ${id}.`)));
     },
   );
   fastify.post(
@@ -84,13 +87,20 @@ export async function startRestService(): Promise<RestService> {
         operationId: 'createNote',
         summary: 'Creates a note',
         tags: ['notes', 'write'],
-        body: { type: 'object', properties: { text: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' } } }, required: ['text'] },
+        body: {
+          type: 'object',
+          properties: { text: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+          required: ['text'],
+        },
         response: { 201: NOTE, 401: PROBLEM },
       },
     },
     async (request, reply) => {
       if (request.headers.authorization !== 'Bearer secret-token') {
-        return reply.code(401).type('application/problem+json').send(JSON.stringify(problem(401, 'Unauthorized', 'A bearer token is required.')));
+        return reply
+          .code(401)
+          .type('application/problem+json')
+          .send(JSON.stringify(problem(401, 'Unauthorized', 'A bearer token is required.')));
       }
       const { text, tags = [] } = request.body as { text: string; tags?: string[] };
       const note = { id: `n${notes.size + 1}`, text, tags };

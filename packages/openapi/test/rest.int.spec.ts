@@ -7,7 +7,7 @@ import { fromOpenApi, type FromOpenApiOptions } from '@mcpkit/openapi';
 import { startRestService, type RestService } from './rest-service';
 
 type Content = Array<{ type: string; text?: string }>;
-const texts = (result: { content?: unknown }) => (result.content as Content).map((block) => block.text ?? '');
+const texts = (result: unknown) => ((result as { content: Content }).content ?? []).map((block) => block.text ?? '');
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
