@@ -1,6 +1,6 @@
 import { defineTool, type Definition } from '@mcpkit/core';
 import { buildOperations, type OperationOptions } from './build-operations';
-import { loadOpenApi, type OpenApiSource } from './load-document';
+import { loadOpenApi, loadOpenApiSync, type OpenApiSource } from './load-document';
 import type { OpenApiOperation } from './operation';
 import { openApiClient, type OpenApiClientOptions } from './openapi-client';
 
@@ -37,7 +37,25 @@ function defaultBaseUrl(document: Record<string, unknown>): string | undefined {
  * const app = createApp({ name: 'pets', version: '1.0.0', providers: petstore });
  */
 export async function fromOpenApi(document: OpenApiSource, options: FromOpenApiOptions = {}): Promise<OpenApiTools> {
-  const loaded = await loadOpenApi(document);
+  return toolsOf(await loadOpenApi(document), options);
+}
+
+/**
+ * `fromOpenApi` at once, for an app module that must export its app synchronously (`mcpkit
+ * start`, `mcpkit inspect`): the document is an object or its JSON or YAML text, and only its
+ * local `$ref`s (`#/…`) are resolved. The tools are the same as `fromOpenApi`'s.
+ *
+ * @throws Error when the document is not OpenAPI 3.x, a `$ref` names another file or points
+ *   nowhere, or no base URL is known.
+ *
+ * @example
+ * export const app = createApp({ name: 'pets', version: '1.0.0', providers: fromOpenApiSync(readFileSync('petstore.yaml', 'utf8'), { baseUrl }) });
+ */
+export function fromOpenApiSync(document: Record<string, unknown> | string, options: FromOpenApiOptions = {}): OpenApiTools {
+  return toolsOf(loadOpenApiSync(document), options);
+}
+
+function toolsOf(loaded: Record<string, unknown>, options: FromOpenApiOptions): OpenApiTools {
   const baseUrl = options.baseUrl ?? defaultBaseUrl(loaded);
   if (baseUrl === undefined) throw new Error('fromOpenApi: give a baseUrl; the document names no absolute server URL.');
   const client = openApiClient({ ...options, baseUrl });

@@ -1,5 +1,5 @@
-export { fromOpenApi, type FromOpenApiOptions, type OpenApiTools } from './from-openapi';
-export { loadOpenApi, type OpenApiSource } from './load-document';
+export { fromOpenApi, fromOpenApiSync, type FromOpenApiOptions, type OpenApiTools } from './from-openapi';
+export { loadOpenApi, loadOpenApiSync, type OpenApiSource } from './load-document';
 export { buildOperations, type OperationOptions } from './build-operations';
 export { openApiClient, type OpenApiClient, type OpenApiClientOptions } from './openapi-client';
 export type { OpenApiAuth, OutgoingRequest, Secret } from './auth';

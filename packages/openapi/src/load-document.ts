@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
+import { resolveLocalRefs } from './resolve-local-refs';
 
 /** An OpenAPI document: the object, its JSON or YAML text, or the file path or http(s) URL it is read from. */
 export type OpenApiSource = Record<string, unknown> | string | URL;
@@ -13,6 +14,23 @@ function isRecord(value: unknown): value is Doc {
 /** A string is the document's text when it holds a line break or starts as JSON; else a path or URL. */
 function isText(source: string): boolean {
   return source.includes('\n') || source.trimStart().startsWith('{');
+}
+
+/**
+ * Reads a document given as an object or its text, synchronously: only its local `$ref`s are
+ * resolved (`resolveLocalRefs`); `loadOpenApi` reads files, URLs and `$ref`s to them.
+ *
+ * @throws Error when the text is not an object, the document is not OpenAPI 3.0 or 3.1, or a
+ *   `$ref` names another file or points nowhere.
+ */
+export function loadOpenApiSync(source: Record<string, unknown> | string): Doc {
+  const input = typeof source === 'string' ? (isText(source) ? (parseYaml(source) as unknown) : undefined) : source;
+  if (typeof source === 'string' && input === undefined) {
+    throw new Error('fromOpenApiSync takes the document or its text; read a file or URL with fromOpenApi.');
+  }
+  if (!isRecord(input)) throw new Error('fromOpenApi: the document text is not an object.');
+  checkVersion(input);
+  return resolveLocalRefs(input);
 }
 
 /**

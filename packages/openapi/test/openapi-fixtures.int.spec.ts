@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createApp } from '@mcpkit/core';
 import { TestClient } from '@mcpkit/testing';
-import { fromOpenApi } from '@mcpkit/openapi';
+import { fromOpenApi, fromOpenApiSync } from '@mcpkit/openapi';
 
 const FIXTURES = join(__dirname, 'fixtures');
 
@@ -54,5 +54,11 @@ describe.each([
     } finally {
       client.close();
     }
+  });
+
+  it('gives the same tools synchronously, from the document’s text', async () => {
+    const text = readFileSync(join(FIXTURES, file), 'utf8');
+    const sync = fromOpenApiSync(text, { baseUrl: 'http://api.test' });
+    expect(sync.operations).toEqual((await fromOpenApi(join(FIXTURES, file), { baseUrl: 'http://api.test' })).operations);
   });
 });
