@@ -203,7 +203,7 @@ function outputOf(operation: Doc, openapi30: boolean): { outputSchema?: JsonSche
  * (paths, then methods in the order OpenAPI lists them). Webhooks and callbacks are calls the
  * API makes, not operations a client calls: they are left out.
  */
-export function buildOperations(document: Doc, options: OperationOptions = {}): OpenApiOperation[] {
+export function buildOperations(document: Record<string, unknown>, options: OperationOptions = {}): OpenApiOperation[] {
   const openapi30 = typeof document.openapi === 'string' && document.openapi.startsWith('3.0');
   const offered = operationFilter(options.include, options.exclude);
   const names = new NameAllocator();

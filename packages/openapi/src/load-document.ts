@@ -23,7 +23,7 @@ function isText(source: string): boolean {
  * @throws Error when the text is not an object, the document is not OpenAPI 3.0 or 3.1, or a
  *   `$ref` names another file or points nowhere.
  */
-export function loadOpenApiSync(source: Record<string, unknown> | string): Doc {
+export function loadOpenApiSync(source: Record<string, unknown> | string): Record<string, unknown> {
   const input = typeof source === 'string' ? (isText(source) ? (parseYaml(source) as unknown) : undefined) : source;
   if (typeof source === 'string' && input === undefined) {
     throw new Error('fromOpenApiSync takes the document or its text; read a file or URL with fromOpenApi.');
@@ -41,7 +41,7 @@ export function loadOpenApiSync(source: Record<string, unknown> | string): Doc {
  * @throws Error when the source cannot be read or parsed, is not OpenAPI 3.0 or 3.1 (Swagger 2.0
  *   is refused: convert it first), or a `$ref` does not resolve.
  */
-export async function loadOpenApi(source: OpenApiSource): Promise<Doc> {
+export async function loadOpenApi(source: OpenApiSource): Promise<Record<string, unknown>> {
   let input: Doc | string;
   if (source instanceof URL) input = source.href;
   else if (typeof source === 'string') input = isText(source) ? (parseYaml(source) as Doc) : source;
