@@ -1,38 +1,12 @@
+import { formatNames } from 'ajv-formats/dist/formats';
 import type { JsonSchema } from '@mcpkit/core';
 
 /**
- * Formats ajv-formats knows (core validates with ajv and ajv-formats): any other format in a
- * document (OpenAPI's own `uuid4`, vendor ones) is an annotation ajv would warn about, so it is
+ * Formats ajv-formats knows (core validates with ajv and ajv-formats): any other
+ * format in a document (`uuid4`, vendor ones) is an annotation ajv would warn about, so it is
  * dropped rather than published.
  */
-const KNOWN_FORMATS: ReadonlySet<string> = new Set([
-  'date',
-  'time',
-  'date-time',
-  'iso-time',
-  'iso-date-time',
-  'duration',
-  'uri',
-  'uri-reference',
-  'uri-template',
-  'url',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'regex',
-  'uuid',
-  'json-pointer',
-  'json-pointer-uri-fragment',
-  'relative-json-pointer',
-  'byte',
-  'int32',
-  'int64',
-  'float',
-  'double',
-  'password',
-  'binary',
-]);
+const KNOWN_FORMATS: ReadonlySet<string> = new Set(formatNames);
 
 /** OpenAPI keywords that are no JSON Schema 2020-12 keyword (`nullable` is read before it is dropped, `example` becomes `examples`). */
 const OPENAPI_ONLY: ReadonlySet<string> = new Set(['nullable', 'discriminator', 'xml', 'externalDocs', 'example']);
