@@ -65,7 +65,10 @@ describe('defineTool', () => {
       ['strict input and strict output with text', { name: 'search', input: SearchInput, strict: true, output: Hits, strictOutput: true, text: () => 'hits' }],
       ['a raw JSON Schema', { name: 'search', inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 2 } }, required: ['query'] } }],
       ['no input', { name: 'search', input: null }],
-      ['a raw output schema', { name: 'search', input: null, outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } }],
+      [
+        'a raw output schema',
+        { name: 'search', input: null, outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } },
+      ],
     ];
 
     it.each(optionSets)('publishes what the same decorated tool publishes: %s', async (_, options) => {
@@ -164,8 +167,16 @@ describe('defineTool', () => {
       ['an invalid raw schema', { name: 'search', inputSchema: { type: 'object', properties: { a: { type: 'nope' } } } }, DefinitionErrorCode.INVALID_SCHEMA],
       ['text without output', { name: 'search', input: SearchInput, text: () => 'x' }, DefinitionErrorCode.INVALID_OPTIONS],
       ['both output and outputSchema', { name: 'search', input: null, output: Hits, outputSchema: { type: 'object' } }, DefinitionErrorCode.INVALID_OPTIONS],
-      ['a raw output schema that is not an object', { name: 'search', input: null, outputSchema: { type: 'array' } }, DefinitionErrorCode.SCHEMA_ROOT_NOT_OBJECT],
-      ['an invalid raw output schema', { name: 'search', input: null, outputSchema: { type: 'object', properties: { a: { type: 'nope' } } } }, DefinitionErrorCode.INVALID_SCHEMA],
+      [
+        'a raw output schema that is not an object',
+        { name: 'search', input: null, outputSchema: { type: 'array' } },
+        DefinitionErrorCode.SCHEMA_ROOT_NOT_OBJECT,
+      ],
+      [
+        'an invalid raw output schema',
+        { name: 'search', input: null, outputSchema: { type: 'object', properties: { a: { type: 'nope' } } } },
+        DefinitionErrorCode.INVALID_SCHEMA,
+      ],
       ['a bad timeout', { name: 'search', input: SearchInput, timeoutMs: -1 }, DefinitionErrorCode.INVALID_OPTIONS],
     ])('rejects %s with the decorator’s error, naming the call', (_, options, code) => {
       const fromDecorator = startupError([decorated(options, countHits)]);
