@@ -145,3 +145,30 @@ describe('fromOpenApi against a Fastify service (official SDK client over HTTP)'
     expect((await picked.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['getNote', 'listNotes']);
   });
 });
+
+// The same tools on the stateless 2026-07-28 revision (the official SDK 2.x client, pinned).
+describe('fromOpenApi against a Fastify service (2026-07-28 era)', () => {
+  it('answers a call and an API error as on the legacy era', async () => {
+    const { Client: ModernClient, StreamableHTTPClientTransport: ModernTransport } = await import('@modelcontextprotocol/client');
+    const rest = await startRestService();
+    const server = await serveHttp(
+      createApp({ name: 'notes-gateway', version: '1.0.0', providers: await fromOpenApi(rest.document, { baseUrl: rest.baseUrl }) }),
+      {
+        port: 0,
+      },
+    );
+    const client = new ModernClient({ name: 'modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new ModernTransport(new URL(server.url)));
+      const note = await client.callTool({ name: 'getNote', arguments: { id: 'n1' } });
+      expect(note.structuredContent).toEqual({ id: 'n1', text: 'first', tags: ['a'] });
+      const missing = await client.callTool({ name: 'getNote', arguments: { id: 'missing' } });
+      expect(missing.isError).toBe(true);
+      expect(texts(missing)[0]).toBe('The API answered 404 Not Found to GET /notes/{id}.');
+    } finally {
+      await client.close();
+      await server.close();
+      await rest.close();
+    }
+  });
+});
