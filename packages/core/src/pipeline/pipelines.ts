@@ -1,8 +1,8 @@
-import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation, PipelinePart } from '../decorators/pipeline-types';
+import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { isConstructor, type Constructor } from '../metadata/constructor';
 import type { CapabilityMap } from '../scanner/definitions';
-import type { Policy } from '../scanner/read-policy';
+import type { MountRules, Policy } from '../scanner/read-policy';
 import { compileAccessRule } from './access-rule';
 import { compilePipeline, type Pipeline } from './compile-pipeline';
 import type { PipelineSettings } from './pipeline-settings';
@@ -58,18 +58,21 @@ class Parts {
 }
 
 function pipelineOf(kind: Kind, name: string, owner: string, policy: Policy, settings: PipelineSettings, parts: Parts): Pipeline | undefined {
-  const levels = [policy.classRules, policy.methodRules].filter((rules) => rules !== undefined);
+  const mounted = policy.mounted ?? [];
+  const levels = [...mounted, policy.classRules, policy.methodRules].filter((rules) => rules !== undefined);
   const isPublic = policy.methodRules?.isPublic ?? policy.classRules?.isPublic ?? false;
+  const requireAuth = settings.requireAuth || mounted.some((rules) => rules.requireAuth);
   const access = compileAccessRule(
     levels.flatMap((rules) => rules.scopes),
     levels.flatMap((rules) => rules.roles),
-    settings.requireAuth && !isPublic,
+    requireAuth && !isPublic,
     settings.impliedScopes,
   );
   const guards = parts.of<Guard>([...settings.guards, ...levels.flatMap((rules) => rules.guards)], 'canActivate', owner);
   const interceptors = parts.of<Interceptor>([...settings.interceptors, ...levels.flatMap((rules) => rules.interceptors)], 'intercept', owner);
   const filters = parts.of<ExceptionFilter>([...[...levels].reverse().flatMap((rules) => rules.filters), ...settings.filters], 'catch', owner);
-  const limit = kind === 'tool' ? (policy.methodRules?.rateLimit ?? policy.classRules?.rateLimit ?? settings.rateLimit) : undefined;
+  const limit =
+    kind === 'tool' ? (policy.methodRules?.rateLimit ?? policy.classRules?.rateLimit ?? mountedRateLimit(mounted) ?? settings.rateLimit) : undefined;
   if (limit !== undefined) interceptors.unshift(rateLimiter(limit, settings.rateLimitStore, name));
   if (access === undefined && guards.length + interceptors.length + filters.length === 0) return undefined;
   const targets = {} as Record<Operation, CallTarget>;
@@ -77,6 +80,12 @@ function pipelineOf(kind: Kind, name: string, owner: string, policy: Policy, set
     targets[operation] = Object.freeze({ kind, name, operation, owner, providerClass: policy.providerClass, methodName: policy.methodName, isPublic });
   }
   return compilePipeline({ access, guards, interceptors, filters, targets: Object.freeze(targets) });
+}
+
+/** The app-wide rate limit of the innermost mounted app that sets one. */
+function mountedRateLimit(mounted: readonly MountRules[]): RateLimitOptions | undefined {
+  for (let index = mounted.length - 1; index >= 0; index--) if (mounted[index].rateLimit !== undefined) return mounted[index].rateLimit;
+  return undefined;
 }
 
 function kindPipelines(kind: Kind, items: ReadonlyArray<[string, { owner: string; policy: Policy }]>, settings: PipelineSettings, parts: Parts): KindPipelines {

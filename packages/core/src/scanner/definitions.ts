@@ -40,6 +40,8 @@ export interface ToolDefinition {
   readonly appOnly: boolean;
   /** @internal Guards, scopes, interceptors … declared on its class and method. */
   readonly policy: Policy;
+  /** `@Tool({ tags })`: labels transforms select by; never on the wire. */
+  readonly tags: readonly string[];
 }
 
 export interface ResourceDefinition {
