@@ -3,7 +3,10 @@ import { buildManifest } from './contract/manifest';
 import { describeApp } from './describe-app';
 
 function composed() {
-  const echo = defineTool({ name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { text: { type: 'string' }, tenant: { type: 'string' } } } }, (input) => input);
+  const echo = defineTool(
+    { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { text: { type: 'string' }, tenant: { type: 'string' } } } },
+    (input) => input,
+  );
   const child = createApp({ name: 'child', version: '1', providers: [echo] });
   return createApp({
     name: 'gateway',

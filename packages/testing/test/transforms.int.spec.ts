@@ -157,7 +157,11 @@ describe('transforms: start-up errors', () => {
     ['a hidden value of neither kind', [{ tool: 'charge', hide: { tenant: 'acme' } }], /MCPKIT_ERR_INVALID_TRANSFORM.*hides "tenant"/s],
     ['a drop of an unknown name', [{ drop: { names: ['nope'] } }], /MCPKIT_ERR_INVALID_TRANSFORM.*drops "nope"/s],
     ['an unknown transform', [{ frobnicate: true }], /MCPKIT_ERR_INVALID_TRANSFORM.*frobnicate/s],
-    ['a generated tool meeting another', [{ tool: 'charge', name: 'read_resource' }, { resourcesAsTools: true }], /MCPKIT_ERR_INVALID_TRANSFORM.*read_resource/s],
+    [
+      'a generated tool meeting another',
+      [{ tool: 'charge', name: 'read_resource' }, { resourcesAsTools: true }],
+      /MCPKIT_ERR_INVALID_TRANSFORM.*read_resource/s,
+    ],
   ])('refuses %s', (_label, transforms, message) => {
     expect(() => app(transforms as never)).toThrow(message);
   });
