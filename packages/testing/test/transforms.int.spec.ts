@@ -54,7 +54,7 @@ class Tools {
   }
 }
 
-const tenantOf = (auth: AuthInfo | undefined): unknown => auth?.extra?.tenant;
+const tenantOf = (auth: AuthInfo | undefined): unknown => auth?.claims?.tenant;
 
 function app(transforms: readonly Transform[], imports = false) {
   const child = createApp({ name: 'billing', version: '1', providers: [Tools] });
@@ -68,7 +68,7 @@ function app(transforms: readonly Transform[], imports = false) {
   });
 }
 
-const acme: AuthInfo = { subject: 'ada', clientId: 'cli', scopes: [], extra: { tenant: 'acme' } };
+const acme: AuthInfo = { subject: 'ada', clientId: 'cli', scopes: [], claims: { tenant: 'acme' } };
 
 describe.each(['legacy', 'modern'] as const)('transforms (%s era)', (era) => {
   it('renames a tool and rewrites its description, in place', async () => {

@@ -11,7 +11,7 @@ export type Transform = ToolTransform | DropTools | ResourcesAsTools | PromptsAs
  * Reshapes one tool: a new name, a new description, arguments the model never sees.
  *
  * @example
- * { tool: 'billing_charge', name: 'charge', hide: { tenant: { from: (ctx) => ctx.auth?.extra?.tenant } } }
+ * { tool: 'billing_charge', name: 'charge', hide: { tenant: { from: (ctx) => ctx.auth?.claims?.tenant } } }
  */
 export interface ToolTransform {
   /** The tool's name as published before this transform (a mounted tool's is `<prefix>_<name>`). */

@@ -41,7 +41,8 @@ export function createApp(given: AppOptions): McpApp {
   const cacheHints = new Map([...cacheHintTable(options.cache), ...extensions.cacheHints]);
   const validators = new ValidatorFactory();
   const registry = compileProviders([...options.providers, ...extensions.providers], options.resolve, validators);
-  const mounts = readImports(options.imports);
+  const logger = options.logger ?? createLogger({ name: options.name });
+  const mounts = readImports(options.imports, logger);
   // Tools made from resources and prompts ask the app when they are called (it exists by then).
   const transform = compileTransforms(options.transforms, () => app.methods);
   const publish = (own: Registry): Registry => publishRegistry(own, mounts, transform);
@@ -49,7 +50,6 @@ export function createApp(given: AppOptions): McpApp {
   for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
   }
-  const logger = options.logger ?? createLogger({ name: options.name });
   const bus = options.bus ?? new MemoryEventBus();
   const tasks = taskRuntime(given.tasks !== undefined, taskTtls(options.tasks, given.tasks?.defaultTtlMs !== undefined), publish(registry), logger, bus);
   const clientLogging = options.clientLogging ? { defaultLevel: options.clientLogging === true ? undefined : options.clientLogging.defaultLevel } : undefined;

@@ -4,7 +4,9 @@ import { isConstructor } from '../metadata/constructor';
 import type { Constructor } from '../metadata/constructor';
 import type { CompletionDefinition, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../scanner/definitions';
 import type { MountRules, Policy } from '../scanner/read-policy';
-import { usesViews, type Registry } from '../scanner/registry';
+import type { Registry } from '../scanner/registry';
+import type { Logger } from '../logging/logger';
+import { VIEW_SCHEME, VIEW_URI_META_KEY } from '../protocol/ui-extension';
 import { UriTemplate } from '../uri-template/uri-template';
 import { McpApp } from './mcp-app';
 import type { AppImport } from '../app/app-import';
@@ -21,7 +23,7 @@ const PREFIX = /^[a-z][a-z0-9-]{0,31}$/;
 const MAX_TOOL_NAME = 128;
 
 /** Checks each import once at start-up and reads its app-wide rules. */
-export function readImports(imports: readonly AppImport[]): readonly Mount[] {
+export function readImports(imports: readonly AppImport[], logger: Logger): readonly Mount[] {
   const prefixes = new Set<string>();
   return Object.freeze(
     imports.map((given, index) => {
@@ -37,7 +39,7 @@ export function readImports(imports: readonly AppImport[]): readonly Mount[] {
       }
       if (prefixes.has(prefix)) throw invalid(`Two imports use the prefix "${prefix}".`, ['Give each import its own prefix.']);
       prefixes.add(prefix);
-      refuseUnmountable(app, prefix);
+      warnUnmounted(app, prefix, logger);
       return Object.freeze({ app, prefix, rules: mountRules(app) });
     }),
   );
@@ -47,19 +49,14 @@ function invalid(problem: string, fixes: string[]): DefinitionError {
   return new DefinitionError(DefinitionErrorCode.INVALID_MOUNT, problem, fixes);
 }
 
-/** What a mount cannot carry yet: views (their `ui://` URIs cannot take a prefix) and protocol extensions. */
-function refuseUnmountable(app: McpApp, prefix: string): void {
-  if (usesViews(app.published)) {
-    throw invalid(`The app mounted as "${prefix}" has MCP Apps views; a view's ui:// URI cannot carry a mount prefix.`, [
-      'Serve that app on its own endpoint, or move its views into the importing app.',
-    ]);
-  }
-  if (Object.keys(app.settings.extensions.capabilities).length > 0 || app.settings.extensions.methods.size > 0) {
-    throw invalid(
-      `The app mounted as "${prefix}" serves protocol extensions (${Object.keys(app.settings.extensions.capabilities).join(', ')}), which mounts do not carry.`,
-      ['Give the extensions to the importing app: createApp({ extensions }).'],
-    );
-  }
+/** What a mount does not carry: the mounted app's protocol extensions (their methods); said once, at start-up. */
+function warnUnmounted(app: McpApp, prefix: string, logger: Logger): void {
+  const ids = Object.keys(app.settings.extensions.capabilities);
+  if (ids.length === 0 && app.settings.extensions.methods.size === 0) return;
+  logger.warn(
+    { prefix, extensions: ids },
+    'the protocol extensions of a mounted app are not served through the app mounting it (their tools and resources are, namespaced); give them to its createApp({ extensions }) if its clients need them',
+  );
 }
 
 /** The child's app-wide guards, interceptors and filters (made with its own `resolve`), `requireAuth` and rate limit. */
@@ -84,8 +81,21 @@ function mountRules(app: McpApp): MountRules | undefined {
 /** The tool or prompt name a mounted one is offered under. */
 export const mountedName = (prefix: string, name: string): string => `${prefix}_${name}`;
 
-/** The URI (or URI template) a mounted resource is offered under: the prefix joins its scheme. */
-export const mountedUri = (prefix: string, uri: string): string => `${prefix}+${uri}`;
+/**
+ * The URI (or URI template) a mounted resource is offered under: the prefix joins its scheme
+ * (`billing+invoices://7`); a view keeps the `ui://` scheme MCP Apps requires and takes the prefix
+ * as its first segment (`ui://billing/board`). Both are undone by removing what was added.
+ */
+export const mountedUri = (prefix: string, uri: string): string =>
+  uri.startsWith(VIEW_SCHEME) ? `${VIEW_SCHEME}${prefix}/${uri.slice(VIEW_SCHEME.length)}` : `${prefix}+${uri}`;
+
+/** A mounted tool's entry: its new name, and its view's mounted URI where it names one. */
+function mountedEntry(tool: ToolDefinition, name: string, view: string | undefined): ToolDefinition['entry'] {
+  if (view === undefined) return Object.freeze({ ...tool.entry, name });
+  const meta = tool.entry._meta ?? {};
+  const ui = { ...(meta.ui as Record<string, unknown>), resourceUri: view };
+  return Object.freeze({ ...tool.entry, name, _meta: { ...meta, ui, [VIEW_URI_META_KEY]: view } });
+}
 
 /**
  * The mounted app's published definitions as the importing app offers them: renamed, their
@@ -105,7 +115,8 @@ export function mountedDefinitions(mount: Mount): Registry {
         'Give the import a shorter prefix, or the tool a shorter name.',
       ]);
     }
-    tools.set(name, Object.freeze({ ...tool, name, owner: owner(tool.owner), entry: Object.freeze({ ...tool.entry, name }), policy: policy(tool.policy) }));
+    const view = tool.view === undefined ? undefined : mountedUri(prefix, tool.view);
+    tools.set(name, Object.freeze({ ...tool, name, owner: owner(tool.owner), entry: mountedEntry(tool, name, view), view, policy: policy(tool.policy) }));
   }
   const resources = new Map<string, ResourceDefinition>();
   for (const resource of child.resources.values()) {

@@ -30,7 +30,7 @@ export function checkToolTransform(transform: ToolTransform, label: string): voi
     const ok = isObject(hidden) && ('value' in hidden ? !('from' in hidden) : typeof (hidden as { from?: unknown }).from === 'function');
     if (!ok) {
       throw transformError(`${label} hides "${argument}" of "${transform.tool}" with ${JSON.stringify(hidden)}.`, [
-        "Give a fixed value, { value: 'acme' }, or a function of the request, { from: (ctx) => ctx.auth?.extra?.tenant }.",
+        "Give a fixed value, { value: 'acme' }, or a function of the request, { from: (ctx) => ctx.auth?.claims?.tenant }.",
       ]);
     }
   }
