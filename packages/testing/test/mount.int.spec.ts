@@ -188,6 +188,28 @@ describe.each(['legacy', 'modern'] as const)('mount (%s era)', (era) => {
   });
 });
 
+describe('mount: the cost of a call', () => {
+  class Plain {
+    @Tool()
+    echo(input: Amount) {
+      return input.card;
+    }
+  }
+
+  it("serves a mounted tool with the child's own compiled functions and no pipeline when neither app declares one", async () => {
+    const child = createApp({ name: 'c', version: '1', providers: [Plain] });
+    const app = createApp({ name: 'p', version: '1', providers: [], imports: [{ app: child, prefix: 'c' }] });
+    const direct = child.map.tools.get('echo')!;
+    const mounted = app.map.tools.get('c_echo')!;
+    // One map lookup, then exactly what a direct call runs: the same parser and the same bound handler.
+    expect(mounted.invoke).toBe(direct.invoke);
+    expect(mounted.parseInput).toBe(direct.parseInput);
+    expect(app.pipelines).toBeUndefined();
+    const client = await TestClient.connect(app);
+    expect(firstText(await client.callTool('c_echo', { card: 'visa' }))).toBe('visa');
+  });
+});
+
 describe('mount: resource subscriptions', () => {
   it("relays the child's resource updates under the mounted URI", async () => {
     const billing = billingApp({ subscriptions: true });
