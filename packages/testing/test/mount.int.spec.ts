@@ -210,6 +210,47 @@ describe('mount: the cost of a call', () => {
   });
 });
 
+describe('mount: nesting, rate limits and tasks', () => {
+  class Exports {
+    @Tool({ task: 'optional', input: null })
+    exportAll() {
+      return 'exported';
+    }
+  }
+
+  it("runs the child's app-wide rate limit and the grandchild's rules, outermost first", async () => {
+    const order: string[] = [];
+    const tag = (label: string): Interceptor => ({
+      async intercept(_ctx, next) {
+        order.push(label);
+        return next();
+      },
+    });
+    const inner = createApp({ name: 'inner', version: '1', providers: [Exports], interceptors: [tag('inner')], rateLimit: { limit: 1, windowMs: 60_000 } });
+    const middle = createApp({ name: 'middle', version: '1', providers: [], interceptors: [tag('middle')], imports: [{ app: inner, prefix: 'in' }] });
+    const outer = createApp({ name: 'outer', version: '1', providers: [], interceptors: [tag('outer')], imports: [{ app: middle, prefix: 'mid' }] });
+    const client = await TestClient.connect(outer, { auth: gold });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['mid_in_exportAll']);
+    expect(firstText(await client.callTool('mid_in_exportAll'))).toBe('exported');
+    expect(order).toEqual(['outer', 'middle', 'inner']);
+    const over = await client.callTool('mid_in_exportAll');
+    expect(over.isError).toBe(true);
+    expect(firstText(over)).toMatch(/^rate limit/);
+  });
+
+  it('runs a mounted task tool as a task of the importing app', async () => {
+    const child = createApp({ name: 'c', version: '1', providers: [Exports] });
+    const app = createApp({ name: 'p', version: '1', providers: [], imports: [{ app: child, prefix: 'c' }] });
+    const client = await TestClient.connect(app);
+    expect(client.server.capabilities.tasks).toBeDefined();
+    const [tool] = await client.listTools();
+    expect(tool.execution).toEqual({ taskSupport: 'optional' });
+    const created = await client.request<{ task: { taskId: string } }>('tools/call', { name: 'c_exportAll', arguments: {}, task: {} });
+    const result = await client.request<{ content: Array<{ text: string }> }>('tasks/result', { taskId: created.task.taskId });
+    expect(result.content[0].text).toBe('exported');
+  });
+});
+
 describe('mount: resource subscriptions', () => {
   it("relays the child's resource updates under the mounted URI", async () => {
     const billing = billingApp({ subscriptions: true });
@@ -219,6 +260,15 @@ describe('mount: resource subscriptions', () => {
     billing.resourceUpdated('invoices://latest');
     billing.resourceUpdated('invoices://other');
     expect(client.notifications('notifications/resources/updated')).toEqual([{ uri: 'billing+invoices://latest' }]);
+  });
+
+  it('relays them to a 2026-07-28 listen too', async () => {
+    const billing = billingApp({ subscriptions: true });
+    const client = await TestClient.connect(gateway(billing, { subscriptions: true }), { era: 'modern', auth: gold });
+    const listening = await client.listen({ resourceSubscriptions: ['billing+invoices://latest'] });
+    billing.resourceUpdated('invoices://latest');
+    expect(client.notifications('notifications/resources/updated')).toEqual([{ uri: 'billing+invoices://latest', _meta: expect.anything() }]);
+    await listening.close();
   });
 });
 
