@@ -1,4 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as SdkHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Complete, createApp, Prompt, Resource, ResourceTemplate, Tool, UseGuards, type Guard } from '@mcpkit/core';
 import { serveHttp, type HttpServer } from '@mcpkit/fastify';
 import { IsString } from 'class-validator';
@@ -100,6 +103,38 @@ describe.each(Object.keys(ERAS) as Array<keyof typeof ERAS>)('a composed app ove
       expect(completed.completion.values).toEqual(['alan']);
     } finally {
       await client.close();
+    }
+  });
+});
+
+// The official v1 SDK client (legacy era, a session with its SSE stream): a change of the mounted
+// app reaches it as the gateway's tools/list_changed, and the list it then reads has changed.
+describe('a composed app over HTTP with the v1 SDK client: list changes of the mounted app', () => {
+  it('relays the mounted app list_changed to the gateway session', async () => {
+    const logger = pino({ level: 'silent' });
+    const billing = createApp({ name: 'billing', version: '1.0.0', providers: [Billing], logger, dynamic: true });
+    const gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], logger, imports: [{ app: billing, prefix: 'billing' }] });
+    const server = await serveHttp(gateway, { port: 0 });
+    const client = new SdkClient({ name: 'compose-v1', version: '1.0.0' });
+    try {
+      let heard: () => void = () => undefined;
+      const changed = new Promise<void>((resolve) => (heard = resolve));
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => heard());
+      await client.connect(new SdkHttpTransport(new URL(server.url)));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['billing_charge']);
+      // The session's SSE stream opens after initialize, at a moment the test cannot see: the
+      // mounted tool is switched off and on until the first change is heard.
+      let enabled = true;
+      const flip = setInterval(() => {
+        enabled = !enabled;
+        if (enabled) billing.enable('tool', 'charge');
+        else billing.disable('tool', 'charge');
+      }, 50);
+      await changed.finally(() => clearInterval(flip));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(enabled ? ['billing_charge'] : []);
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });

@@ -1,6 +1,12 @@
 import type { Implementation } from '../protocol/mcp-types';
 
-/** What `imports` accepts as an app: one `createApp` made (`McpApp`). */
+/**
+ * What `imports` accepts as an app: one `createApp` made (`McpApp`); anything else is
+ * `MCPKIT_ERR_INVALID_MOUNT` at start-up.
+ *
+ * @example
+ * const billing: ImportableApp = createApp({ name: 'billing', version: '1.0.0', providers: [BillingTools] });
+ */
 export interface ImportableApp {
   readonly info: Readonly<Implementation>;
   view(version: string): unknown;

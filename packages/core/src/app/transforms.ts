@@ -4,6 +4,9 @@ import type { RequestContext } from '../model/request-context';
  * One change to what an app offers (`createApp({ transforms })`), applied in order at start-up
  * (and again when a dynamic app changes) to every tool it publishes, mounted ones included; see
  * docs/compose.md.
+ *
+ * @example
+ * transforms: [{ tool: 'search', name: 'find_notes' }, { drop: { tags: ['internal'] } }, { promptsAsTools: true }]
  */
 export type Transform = ToolTransform | DropTools | ResourcesAsTools | PromptsAsTools;
 
@@ -28,7 +31,12 @@ export interface ToolTransform {
   readonly hide?: Readonly<Record<string, HiddenArgument>>;
 }
 
-/** The value of a hidden argument: fixed, or computed per call from the request's context. */
+/**
+ * The value of a hidden argument: fixed, or computed per call from the request's context.
+ *
+ * @example
+ * hide: { region: { value: 'eu' }, tenant: { from: (ctx) => ctx.auth?.claims?.tenant } }
+ */
 export type HiddenArgument = { readonly value: unknown } | { readonly from: (ctx: RequestContext) => unknown };
 
 /**
@@ -44,12 +52,20 @@ export interface DropTools {
 /**
  * Offers the app's resources as two tools, `list_resources` and `read_resource` (names
  * configurable), for clients that only call tools. Reads pass each resource's own guards.
+ *
+ * @example
+ * { resourcesAsTools: { read: 'open_document' } }
  */
 export interface ResourcesAsTools {
   readonly resourcesAsTools: true | { readonly list?: string; readonly read?: string };
 }
 
-/** Offers the app's prompts as two tools, `list_prompts` and `get_prompt` (names configurable). */
+/**
+ * Offers the app's prompts as two tools, `list_prompts` and `get_prompt` (names configurable).
+ *
+ * @example
+ * { promptsAsTools: true }
+ */
 export interface PromptsAsTools {
   readonly promptsAsTools: true | { readonly list?: string; readonly get?: string };
 }
