@@ -8,7 +8,7 @@ import type { RequestContext } from '../model/request-context';
  * @example
  * transforms: [{ tool: 'search', name: 'find_notes' }, { drop: { tags: ['internal'] } }, { promptsAsTools: true }]
  */
-export type Transform = ToolTransform | DropTools | ResourcesAsTools | PromptsAsTools;
+export type Transform = ToolTransform | DropTools | ResourcesAsTools | PromptsAsTools | SearchTools;
 
 /**
  * Reshapes one tool: a new name, a new description, arguments the model never sees.
@@ -68,4 +68,16 @@ export interface ResourcesAsTools {
  */
 export interface PromptsAsTools {
   readonly promptsAsTools: true | { readonly list?: string; readonly get?: string };
+}
+
+/**
+ * Progressive disclosure for large catalogs: `tools/list` shows a search tool (`search_tools`)
+ * and the kept tools only; every other tool stays callable by name, and the search ranks them
+ * over their names and descriptions for the model (only those the caller may see). Put it last.
+ *
+ * @example
+ * { searchTools: { keep: ['create_note'], limit: 10 } }
+ */
+export interface SearchTools {
+  readonly searchTools: true | { readonly name?: string; readonly keep?: readonly string[]; readonly limit?: number };
 }

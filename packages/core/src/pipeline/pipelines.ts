@@ -88,13 +88,20 @@ function mountedRateLimit(mounted: readonly MountRules[]): RateLimitOptions | un
   return undefined;
 }
 
-function kindPipelines(kind: Kind, items: ReadonlyArray<[string, { owner: string; policy: Policy }]>, settings: PipelineSettings, parts: Parts): KindPipelines {
+function kindPipelines(
+  kind: Kind,
+  items: ReadonlyArray<[string, { owner: string; policy: Policy; unlisted?: boolean }]>,
+  settings: PipelineSettings,
+  parts: Parts,
+): KindPipelines {
   const byName = new Map<string, Pipeline>();
-  const inOrder = items.map(([name, definition]) => {
+  const inOrder: Array<Pipeline | undefined> = [];
+  for (const [name, definition] of items) {
     const pipeline = pipelineOf(kind, name, definition.owner, definition.policy, settings, parts);
     if (pipeline) byName.set(name, pipeline);
-    return pipeline;
-  });
+    // Aligned with the list's entries, which leave unlisted tools out.
+    if (definition.unlisted !== true) inOrder.push(pipeline);
+  }
   return Object.freeze({
     byName,
     inOrder,

@@ -44,7 +44,7 @@ export function createApp(given: AppOptions): McpApp {
   const logger = options.logger ?? createLogger({ name: options.name });
   const mounts = readImports(options.imports, logger);
   // Tools made from resources and prompts ask the app when they are called (it exists by then).
-  const transform = compileTransforms(options.transforms, () => app.methods);
+  const transform = compileTransforms(options.transforms, () => app);
   const publish = (own: Registry): Registry => publishRegistry(own, mounts, transform);
   const info: Implementation = { name: options.name, version: options.version };
   for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {

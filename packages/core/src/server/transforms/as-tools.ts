@@ -12,9 +12,21 @@ import type { InputOutcome } from '../../validation/validator-factory';
 /** The app a generated tool asks: its method table, read when the tool is called (the current one). */
 export type MethodsOf = () => MethodTable | undefined;
 
-type Field = 'string' | 'object';
+type Field = 'string' | 'object' | 'integer';
 
-/** A parser for the few flat arguments of a generated tool: each a string (or an object of strings), optional unless required. */
+const FIELD_CHECKS: Record<Field, (value: unknown) => boolean> = {
+  string: (value) => typeof value === 'string',
+  integer: (value) => Number.isSafeInteger(value) && (value as number) > 0,
+  object: (value) => isObject(value) && Object.values(value).every((item) => typeof item === 'string'),
+};
+const FIELD_TEXT: Record<Field, string> = { string: 'a string', integer: 'a positive integer', object: 'an object of strings' };
+const FIELD_SCHEMAS: Record<Field, JsonSchema> = {
+  string: { type: 'string' },
+  integer: { type: 'integer', minimum: 1 },
+  object: { type: 'object', additionalProperties: { type: 'string' } },
+};
+
+/** A parser for the few flat arguments of a generated tool (a string, a positive integer, an object of strings), optional unless required. */
 function flatParser(fields: Readonly<Record<string, Field>>, required: readonly string[]): (args: Record<string, unknown>) => InputOutcome {
   return (args) => {
     const problems: string[] = [];
@@ -23,9 +35,8 @@ function flatParser(fields: Readonly<Record<string, Field>>, required: readonly 
     for (const [name, field] of Object.entries(fields)) {
       const given = args[name];
       if (given === undefined) continue;
-      const ok = field === 'string' ? typeof given === 'string' : isObject(given) && Object.values(given).every((item) => typeof item === 'string');
-      if (ok) value[name] = given;
-      else problems.push(`"${name}" must be ${field === 'string' ? 'a string' : 'an object of strings'}`);
+      if (FIELD_CHECKS[field](given)) value[name] = given;
+      else problems.push(`"${name}" must be ${FIELD_TEXT[field]}`);
     }
     return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
   };
@@ -34,10 +45,7 @@ function flatParser(fields: Readonly<Record<string, Field>>, required: readonly 
 function schemaOf(fields: Readonly<Record<string, Field>>, required: readonly string[], descriptions: Readonly<Record<string, string>>): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const [name, field] of Object.entries(fields)) {
-    properties[name] =
-      field === 'string'
-        ? { type: 'string', description: descriptions[name] }
-        : { type: 'object', additionalProperties: { type: 'string' }, description: descriptions[name] };
+    properties[name] = { ...FIELD_SCHEMAS[field], description: descriptions[name] };
   }
   return required.length > 0 ? { type: 'object', properties, required: [...required] } : { type: 'object', properties };
 }
@@ -54,7 +62,7 @@ async function ask(methods: MethodsOf, method: string, params: Record<string, un
   }
 }
 
-interface Generated {
+export interface Generated {
   readonly name: string;
   readonly description: string;
   readonly fields: Readonly<Record<string, Field>>;
@@ -63,7 +71,7 @@ interface Generated {
   readonly run: (args: Record<string, unknown>, ctx: HandlerContext) => Promise<unknown>;
 }
 
-function generatedTool(spec: Generated): ToolDefinition {
+export function generatedTool(spec: Generated): ToolDefinition {
   const entry = Object.freeze({
     name: spec.name,
     description: spec.description,

@@ -1,9 +1,11 @@
-import type { DropTools, PromptsAsTools, ResourcesAsTools, ToolTransform, Transform } from '../../app/transforms';
+import type { DropTools, PromptsAsTools, ResourcesAsTools, SearchTools, ToolTransform, Transform } from '../../app/transforms';
+import type { AppModel } from '../../dispatcher/app-model';
 import { isObject } from '../../protocol/json-rpc';
 import type { ToolDefinition } from '../../scanner/definitions';
 import type { Registry } from '../../scanner/registry';
 import type { RegistryTransform } from '../publish-registry';
 import { promptTools, resourceTools, type MethodsOf } from './as-tools';
+import { searchStep } from './search-step';
 import { checkToolTransform, reshapeTool, transformError } from './tool-transform';
 
 type Tools = Map<string, ToolDefinition>;
@@ -79,7 +81,8 @@ function nameOption<T extends string>(given: unknown, keys: Record<T, string>, l
   return { ...keys, ...(given as Partial<Record<T, string>>) };
 }
 
-function stepOf(transform: Transform, label: string, methods: MethodsOf): Step {
+function stepOf(transform: Transform, label: string, app: () => AppModel): Step {
+  const methods: MethodsOf = () => app().methods;
   if (!isObject(transform)) throw transformError(`${label} is ${String(transform)}, not a transform.`, ["Write { tool: 'search', name: 'find' }."]);
   if ('tool' in transform) return toolStep(transform as ToolTransform, label);
   if ('drop' in transform) return dropStep(transform as DropTools, label);
@@ -87,12 +90,13 @@ function stepOf(transform: Transform, label: string, methods: MethodsOf): Step {
     const names = nameOption((transform as ResourcesAsTools).resourcesAsTools, { list: 'list_resources', read: 'read_resource' }, label);
     return generatedStep(() => resourceTools(methods, names), label);
   }
+  if ('searchTools' in transform) return searchStep(transform as SearchTools, label, app);
   if ('promptsAsTools' in transform) {
     const names = nameOption((transform as PromptsAsTools).promptsAsTools, { list: 'list_prompts', get: 'get_prompt' }, label);
     return generatedStep(() => promptTools(methods, names), label);
   }
   throw transformError(`${label} is not a transform this version knows (${Object.keys(transform).join(', ')}).`, [
-    'Use { tool, name, description, hide }, { drop }, { resourcesAsTools } or { promptsAsTools } (docs/compose.md).',
+    'Use { tool, name, description, hide }, { drop }, { resourcesAsTools }, { promptsAsTools } or { searchTools } (docs/compose.md).',
   ]);
 }
 
@@ -101,9 +105,9 @@ function stepOf(transform: Transform, label: string, methods: MethodsOf): Step {
  * `MCPKIT_ERR_INVALID_TRANSFORM`), then applied in order whenever the app publishes. At start-up a
  * transform naming a tool the app lacks is an error; after a runtime change it no longer applies.
  */
-export function compileTransforms(transforms: readonly Transform[], methods: MethodsOf): RegistryTransform | undefined {
+export function compileTransforms(transforms: readonly Transform[], app: () => AppModel): RegistryTransform | undefined {
   if (transforms.length === 0) return undefined;
-  const steps = transforms.map((transform, index) => stepOf(transform, `createApp({ transforms }) entry ${index}`, methods));
+  const steps = transforms.map((transform, index) => stepOf(transform, `createApp({ transforms }) entry ${index}`, app));
   let startUp = true;
   return (registry: Registry): Registry => {
     let tools: Tools = new Map(registry.tools);
