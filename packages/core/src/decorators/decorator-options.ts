@@ -76,6 +76,11 @@ export interface ToolOptions extends CommonOptions {
    * @Tool({ ui: { visibility: ['app'] } }) // called by the view, never offered to the model
    */
   ui?: ToolUiOptions;
+  /**
+   * Labels for the app's own use, never sent: a transform may drop the tools that carry one
+   * (`createApp({ transforms: [{ drop: { tags: ['internal'] } }] })`, docs/compose.md). Default: none.
+   */
+  tags?: readonly string[];
 }
 
 /** The `ui` option of `@Tool` (the extension's `McpUiToolMeta`). */

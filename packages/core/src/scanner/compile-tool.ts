@@ -120,7 +120,19 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     view: ui?.view,
     appOnly: ui?.appOnly ?? false,
     policy: readPolicy(method),
+    tags: toolTags(options, method),
   });
+}
+
+/** `@Tool({ tags })`: strings, frozen. */
+function toolTags(options: ToolOptions, method: DecoratedMethod): readonly string[] {
+  const tags = options.tags ?? [];
+  if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string' && tag.length > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has tags ${JSON.stringify(tags)}; tags are non-empty strings.`, [
+      `Write ${method.label}({ tags: ['internal'] }).`,
+    ]);
+  }
+  return Object.freeze([...tags]);
 }
 
 const VISIBILITIES: readonly ToolVisibility[] = ['model', 'app'];
