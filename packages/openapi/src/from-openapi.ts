@@ -69,6 +69,8 @@ function toolsOf(loaded: Record<string, unknown>, options: FromOpenApiOptions): 
         inputSchema: operation.inputSchema,
         ...(operation.outputSchema === undefined ? {} : { outputSchema: operation.outputSchema }),
         annotations: operation.annotations,
+        // The document's tags, for createApp({ transforms: [{ drop: { tags } }] }); never sent.
+        ...(operation.tags.length === 0 ? {} : { tags: operation.tags }),
       },
       (args, ctx) => client.call(operation.request, args, ctx),
     ),

@@ -62,3 +62,15 @@ describe.each([
     expect(sync.operations).toEqual((await fromOpenApi(join(FIXTURES, file), { baseUrl: 'http://api.test' })).operations);
   });
 });
+
+it('carries each operation’s tags, so a transform drops the tools of a tag', async () => {
+  const tools = await fromOpenApi(join(FIXTURES, 'petstore-3.0.yaml'), { baseUrl: 'http://api.test' });
+  const kept = tools.operations.filter((operation) => !operation.tags.includes('store')).map((operation) => operation.name);
+  expect(kept.length).toBeLessThan(tools.length);
+  const client = await TestClient.connect(createApp({ name: 'fixture', version: '1.0.0', providers: tools, transforms: [{ drop: { tags: ['store'] } }] }));
+  try {
+    expect((await client.listTools()).map((tool) => tool.name).sort()).toEqual(kept.sort());
+  } finally {
+    client.close();
+  }
+});
