@@ -1,0 +1,146 @@
+import { MODERN_PROTOCOL_VERSIONS, type Implementation, type ServerCapabilities } from '@mcpkit/core';
+import { MAX_TIMER_MS, MODERN_META as META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, isObject } from '@mcpkit/core/transport';
+import type { CallOptions } from '../call-options';
+import { ClientErrorCode, McpClientError } from '../client-error';
+import { answerServerRequest } from '../rpc-peer';
+import type { ClientEra, EraContext, ServerDescription } from './client-era';
+import { modernHeaders } from './modern-headers';
+
+/** The methods whose result may be input-required (protocol.md §7.2). */
+const ASKING = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * The modern era (2026-07-28): no handshake. `server/discover` says what the server is; every
+ * request carries the revision, the client's capabilities and info (and its log level) in
+ * `_meta`; an input-required result is answered by the same handlers that answer the legacy
+ * era's requests of the server, and the request sent again with a new id, `inputResponses` and
+ * the `requestState`, up to `maxInputRounds` times. A request is cancelled by closing its stream
+ * over HTTP, with `notifications/cancelled` over stdio. Resource updates come on a
+ * `subscriptions/listen` request the era keeps open while something is subscribed.
+ */
+export class ModernEra implements ClientEra {
+  readonly name = 'modern';
+  private meta: Record<string, unknown> = {};
+  private logLevel: string | undefined;
+  private readonly subscribed = new Set<string>();
+  private listening: AbortController | undefined;
+  private capabilities: ServerCapabilities = {};
+
+  constructor(private readonly context: EraContext) {}
+
+  async open(version = this.context.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0]): Promise<ServerDescription> {
+    const { peer, transport } = this.context;
+    this.meta = { [META.PROTOCOL_VERSION]: version, [META.CLIENT_CAPABILITIES]: this.context.capabilities, [META.CLIENT_INFO]: this.context.clientInfo };
+    transport.setProtocolVersion(version);
+    transport.setMessageHeaders?.(modernHeaders);
+    peer.cancelParams = (requestId, reason) => (transport.kind === 'http' ? undefined : { requestId, reason, _meta: this.meta });
+    const discovered = await peer.request(SERVER_DISCOVER, { _meta: this.meta }, { timeoutMs: this.context.openTimeoutMs });
+    const supported = discovered.supportedVersions;
+    if (Array.isArray(supported) && !supported.includes(version)) {
+      const common = MODERN_PROTOCOL_VERSIONS.find((known) => supported.includes(known));
+      if (common === undefined) throw unsupported(supported);
+      return this.open(common);
+    }
+    this.capabilities = (isObject(discovered.capabilities) ? discovered.capabilities : {}) as ServerCapabilities;
+    const serverInfo = isObject(discovered._meta) ? discovered._meta[META.SERVER_INFO] : undefined;
+    return {
+      protocolVersion: version,
+      capabilities: this.capabilities,
+      serverInfo: (serverInfo ?? { name: 'unknown', version: 'unknown' }) as Implementation,
+      ...(typeof discovered.instructions === 'string' ? { instructions: discovered.instructions } : {}),
+    };
+  }
+
+  async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const meta = this.logLevel === undefined ? this.meta : { ...this.meta, [META.LOG_LEVEL]: this.logLevel };
+    const base = { ...params, _meta: { ...(params?._meta as Record<string, unknown> | undefined), ...meta } };
+    let result = await this.context.peer.request(method, base, options);
+    for (let round = 0; result.resultType === 'input_required' && ASKING.has(method); round++) {
+      if (round >= this.context.maxInputRounds) {
+        throw new McpClientError(ClientErrorCode.TooManyInputRounds, `${method} still asked for input after ${round} rounds (maxInputRounds)`, { limit: round });
+      }
+      const inputResponses = await this.answer(result.inputRequests, options.signal);
+      const retry = { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
+      result = await this.context.peer.request(method, retry, options);
+    }
+    return complete(result);
+  }
+
+  /** The level every following request carries in its `_meta` (no `logging/setLevel` in this era). */
+  setLogLevel(level: string): Promise<void> {
+    this.logLevel = level;
+    return Promise.resolve();
+  }
+
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    return this.context.peer.notify(method, { ...params, _meta: { ...(params?._meta as Record<string, unknown> | undefined), ...this.meta } });
+  }
+
+  subscribe(uri: string): Promise<void> {
+    this.subscribed.add(uri);
+    return this.listen();
+  }
+
+  unsubscribe(uri: string): Promise<void> {
+    this.subscribed.delete(uri);
+    return this.listen();
+  }
+
+  close(): void {
+    this.listening?.abort();
+  }
+
+  /** (Re)opens the one listen request for what is subscribed now; resolves once the server acknowledged it. */
+  private async listen(): Promise<void> {
+    this.listening?.abort();
+    this.listening = undefined;
+    if (this.subscribed.size === 0) return;
+    const controller = new AbortController();
+    this.listening = controller;
+    const notifications: Record<string, unknown> = { resourceSubscriptions: [...this.subscribed] };
+    for (const [kind, flag] of [['tools', 'toolsListChanged'], ['prompts', 'promptsListChanged'], ['resources', 'resourcesListChanged']] as const) {
+      const capability = (this.capabilities as Record<string, unknown>)[kind];
+      if (isObject(capability) && capability.listChanged === true) notifications[flag] = true;
+    }
+    const acknowledged = new Promise<void>((resolve, reject) => {
+      const stop = this.context.peer.on('notifications/subscriptions/acknowledged', () => (stop(), resolve()));
+      this.context.peer
+        .request(SUBSCRIPTIONS_LISTEN, { notifications, _meta: this.meta }, { signal: controller.signal, timeoutMs: MAX_TIMER_MS })
+        .then(
+          () => stop(),
+          (error: unknown) => {
+            stop();
+            if (!controller.signal.aborted) reject(error);
+          },
+        );
+    });
+    await acknowledged;
+  }
+
+  /** The answers to the questions of an input-required result, by key, from the handlers. */
+  private async answer(requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    const answers: Record<string, unknown> = {};
+    if (!isObject(requests)) return answers;
+    for (const [key, request] of Object.entries(requests)) {
+      if (!isObject(request) || typeof request.method !== 'string') throw McpClientError.invalid('an input-required result', `its request ${key} has no method`);
+      const params = isObject(request.params) ? request.params : {};
+      const answer = await answerServerRequest(this.context.handlers, request.method, params, signal ?? new AbortController().signal);
+      if ('error' in answer) throw McpClientError.fromWire(answer.error, request.method);
+      answers[key] = answer.result;
+    }
+    return answers;
+  }
+}
+
+/** A complete result as the legacy era gives it: without its `resultType`. */
+function complete(result: Record<string, unknown>): Record<string, unknown> {
+  if (result.resultType !== 'complete') return result;
+  const { resultType: _complete, ...rest } = result;
+  return rest;
+}
+
+function unsupported(supported: unknown[]): McpClientError {
+  return new McpClientError(ClientErrorCode.UnsupportedProtocolVersion, `the server speaks ${supported.join(', ')}, none of which this client speaks in its modern era`, {
+    supported,
+  });
+}
