@@ -107,6 +107,17 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
     expect(await client.callTool('test_url_elicitation')).toMatchObject({ content: [{ type: 'text', text: 'URL elicitation: action=accept' }] });
   });
 
+  // Over legacy HTTP the server closes the POST's stream mid-call (SEP-1699): the client resumes
+  // it with a GET and Last-Event-ID and reads the answer there.
+  it('gets the answer of a call whose stream the server closed', async () => {
+    expect((await client.callTool('test_reconnection')).content).toEqual([
+      {
+        type: 'text',
+        text: 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.',
+      },
+    ]);
+  });
+
   it('cancels a call when its signal aborts, and keeps serving', async () => {
     const controller = new AbortController();
     const call = client.callTool('test_tool_with_progress', {}, { signal: controller.signal, onProgress: () => controller.abort('enough') });

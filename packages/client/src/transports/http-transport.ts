@@ -150,6 +150,7 @@ export class HttpClientTransport implements ClientTransport {
     const status = response.status;
     const wire = isObject(read) && isObject(read.error) ? read.error : undefined;
     if (status === 404 && this.sessionId !== undefined) {
+      this.life.abort();
       const error = new McpClientError(ClientErrorCode.HttpStatus, `the server no longer knows session ${this.sessionId} (404): connect again`, {
         status,
         sessionId: this.sessionId,
@@ -185,7 +186,8 @@ export class HttpClientTransport implements ClientTransport {
         return;
       }
       await delay(state.retryMs * 2 ** attempt, signal);
-      current = await this.reopen(state.lastEventId, signal).catch(() => undefined);
+      const reopened = await this.reopen(state.lastEventId, signal).catch(() => undefined);
+      current = reopened === 'refused' ? undefined : reopened;
     }
     if (requestId !== undefined && !state.answered && !signal.aborted) {
       this.sink!.failed(requestId, new McpClientError(ClientErrorCode.ConnectionClosed, 'the response stream could not be resumed'));
@@ -222,12 +224,13 @@ export class HttpClientTransport implements ClientTransport {
     return false;
   }
 
-  private async reopen(lastEventId: string | undefined, signal: AbortSignal): Promise<Response | undefined> {
+  /** A GET stream (resumed after `lastEventId`); `refused` when the server offers none (405, or another 4xx); undefined when it may later. */
+  private async reopen(lastEventId: string | undefined, signal: AbortSignal): Promise<Response | 'refused' | undefined> {
     const headers = { ...(await this.headers({}, false)), accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) };
     const response = await this.doFetch(this.target.url, { method: 'GET', headers, signal });
     if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
     await response.body?.cancel();
-    return undefined;
+    return response.status >= 400 && response.status < 500 && response.status !== 429 ? 'refused' : undefined;
   }
 
   /** The GET stream of server-initiated messages: reopened (resumed when it can be) while the connection lives. */
@@ -236,8 +239,8 @@ export class HttpClientTransport implements ClientTransport {
     const state = { lastEventId, retryMs: this.limits.reconnectDelayMs, answered: false };
     for (let attempt = failures; !signal.aborted && attempt <= this.limits.maxReconnects; ) {
       const response = await this.reopen(state.lastEventId, signal).catch(() => undefined);
+      if (response === 'refused') return;
       if (response === undefined) {
-        // 405: the server offers no such stream; anything else: try again later.
         attempt++;
         if (attempt > this.limits.maxReconnects) return;
         await delay(state.retryMs * 2 ** attempt, signal);

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { HttpServerProcess } from '@mcpkit/testing';
+import { ClientErrorCode, McpClient, type ClientTarget } from '../src';
+
+// @mcpkit/client against a server written with the official SDK (v1 McpServer), which speaks
+// only the legacy era: era auto asks server/discover, is refused, and falls back to initialize.
+const SERVER = join(__dirname, 'fixtures', 'sdk-server.js');
+
+describe.each(['stdio', 'http'] as const)('@mcpkit/client and an official SDK server over %s', (transport) => {
+  let server: HttpServerProcess | undefined;
+  let client: McpClient;
+
+  beforeAll(async () => {
+    let target: ClientTarget = { command: process.execPath, args: [SERVER, 'stdio'], stderr: 'pipe' };
+    if (transport === 'http') {
+      server = await HttpServerProcess.start(process.execPath, [SERVER, 'http']);
+      target = { url: server.url };
+    }
+    client = await McpClient.connect(target, {
+      handlers: {
+        'elicitation/create': () => ({ action: 'accept', content: { name: 'Ada' } }),
+        'sampling/createMessage': () => ({ role: 'assistant', model: 'stub', content: { type: 'text', text: '4' } }),
+        'roots/list': () => ({ roots: [{ uri: 'file:///work' }] }),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('falls back to initialize and negotiates the newest legacy revision', () => {
+    expect(client.era).toBe('legacy');
+    expect(client.server).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'sdk-example', version: '1.0.0' } });
+    if (transport === 'http') expect((client.transport as unknown as { session: string }).session).toEqual(expect.any(String));
+  });
+
+  it('lists and calls tools, reads the resource, gets the prompt', async () => {
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'count', 'ask', 'think', 'roots', 'slow']);
+    expect(await client.callTool('echo', { text: 'hi' })).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    expect((await client.readResource('test://static')).contents).toEqual([{ uri: 'test://static', mimeType: 'text/plain', text: 'static resource content' }]);
+    expect((await client.getPrompt('greet', { name: 'Ada' })).messages[0].content).toEqual({ type: 'text', text: 'Please greet Ada warmly.' });
+  });
+
+  it('gets progress, and answers elicitation, sampling and roots', async () => {
+    const seen: number[] = [];
+    expect((await client.callTool('count', {}, { onProgress: (progress) => seen.push(progress.progress) })).content).toEqual([{ type: 'text', text: 'counted' }]);
+    expect(seen).toEqual([1, 2, 3]);
+    expect((await client.callTool('ask')).content).toEqual([{ type: 'text', text: 'accept:Ada' }]);
+    expect((await client.callTool('think')).content).toEqual([{ type: 'text', text: '4' }]);
+    expect((await client.callTool('roots')).content).toEqual([{ type: 'text', text: 'file:///work' }]);
+  });
+
+  it('cancels a slow call, and the server goes on', async () => {
+    const controller = new AbortController();
+    const call = client.callTool('slow', { ms: 20_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
+    expect((await client.callTool('echo', { text: 'still here' })).content).toEqual([{ type: 'text', text: 'still here' }]);
+  });
+});
