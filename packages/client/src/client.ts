@@ -122,7 +122,11 @@ export class McpClient {
 
   /** `completion/complete`: suggestions for a prompt's or a resource template's argument. */
   complete(
-    params: { ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } },
+    params: {
+      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+      argument: { name: string; value: string };
+      context?: { arguments?: Record<string, string> };
+    },
     options?: CallOptions,
   ): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }> {
     return this.request('completion/complete', params, options) as never;
@@ -184,7 +188,12 @@ export class McpClient {
 
   private async open(): Promise<void> {
     const options = this.options;
-    const transport = typeof this.target === 'function' ? this.target() : 'url' in this.target ? new HttpClientTransport(this.target, options) : new StdioClientTransport(this.target, options);
+    const transport =
+      typeof this.target === 'function'
+        ? this.target()
+        : 'url' in this.target
+          ? new HttpClientTransport(this.target, options)
+          : new StdioClientTransport(this.target, options);
     const peer = new RpcPeer(transport, options.handlers, options, this.listeners, (error) => options.onError?.(error));
     this.transportOf = transport;
     this.peer = peer;

@@ -67,9 +67,13 @@ export class RpcPeer {
     if (this.closedWith) return Promise.reject(this.closedWith);
     if (this.pending.size >= this.limits.maxPendingRequests) {
       return Promise.reject(
-        new McpClientError(ClientErrorCode.TooManyPendingRequests, `${this.limits.maxPendingRequests} requests already wait for their answers (maxPendingRequests)`, {
-          limit: this.limits.maxPendingRequests,
-        }),
+        new McpClientError(
+          ClientErrorCode.TooManyPendingRequests,
+          `${this.limits.maxPendingRequests} requests already wait for their answers (maxPendingRequests)`,
+          {
+            limit: this.limits.maxPendingRequests,
+          },
+        ),
       );
     }
     if (options.signal?.aborted) return Promise.reject(cancelled(method, options.signal.reason));
@@ -188,7 +192,7 @@ export class RpcPeer {
   private notified(method: string, params: unknown): void {
     const body = isObject(params) ? params : {};
     if (method === 'notifications/progress') this.progressed(body);
-    else if (method === 'notifications/cancelled') this.serving.get(JSON.stringify(body.requestId))?.abort(new Error(String(body.reason ?? 'cancelled by the server')));
+    else if (method === 'notifications/cancelled') this.stopServing(JSON.stringify(body.requestId), body.reason);
     for (const key of [method, '*']) {
       for (const listener of this.listeners.get(key) ?? []) {
         try {
@@ -198,6 +202,14 @@ export class RpcPeer {
         }
       }
     }
+  }
+
+  /** The server cancelled its request: its handler is aborted and no answer goes out. */
+  private stopServing(key: string, reason: unknown): void {
+    const controller = this.serving.get(key);
+    if (!controller) return;
+    this.serving.delete(key);
+    controller.abort(new Error(typeof reason === 'string' ? reason : 'cancelled by the server'));
   }
 
   private progressed(params: Record<string, unknown>): void {
@@ -219,7 +231,9 @@ export class RpcPeer {
     };
     const controller = new AbortController();
     if (this.serving.size >= this.limits.maxServerRequests || this.serving.has(key)) {
-      const why = this.serving.has(key) ? `request id ${key} is already being answered` : `the client already answers ${this.limits.maxServerRequests} requests of the server`;
+      const why = this.serving.has(key)
+        ? `request id ${key} is already being answered`
+        : `the client already answers ${this.limits.maxServerRequests} requests of the server`;
       this.transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } } as JsonRpcMessage).catch(() => undefined);
       return;
     }
@@ -244,7 +258,8 @@ export async function answerServerRequest(
     const result = await handler(params, { method, signal });
     return { result: isObject(result) ? result : {} };
   } catch (error) {
-    if (error instanceof McpClientError) return { error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+    if (error instanceof McpClientError)
+      return { error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
     return { error: { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) } };
   }
 }
@@ -256,7 +271,12 @@ function cancelled(method: string, reason: unknown): McpClientError {
 
 function asClientError(error: unknown, method: string): McpClientError {
   if (error instanceof McpClientError) return error;
-  return new McpClientError(ClientErrorCode.ConnectionClosed, `${method} could not be sent: ${error instanceof Error ? error.message : String(error)}`, undefined, {
-    cause: error,
-  });
+  return new McpClientError(
+    ClientErrorCode.ConnectionClosed,
+    `${method} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+    undefined,
+    {
+      cause: error,
+    },
+  );
 }

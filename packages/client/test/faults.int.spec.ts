@@ -11,10 +11,17 @@ const rogue = (...args: string[]) => ({ command: process.execPath, args: [ROGUE,
 
 describe('stdio faults', () => {
   it('fails the call and the connection when the server is killed mid-call', async () => {
-    const client = await McpClient.connect({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } }, { era: 'legacy' });
+    const client = await McpClient.connect(
+      { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } },
+      { era: 'legacy' },
+    );
     const closed: McpClientError[] = [];
     client.onClose((error) => void closed.push(error));
-    const call = client.callTool('test_tool_with_progress', {}, { onProgress: () => process.kill((client.transport as unknown as { pid: number }).pid, 'SIGKILL') });
+    const call = client.callTool(
+      'test_tool_with_progress',
+      {},
+      { onProgress: () => process.kill((client.transport as unknown as { pid: number }).pid, 'SIGKILL') },
+    );
     await expect(call).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed, message: 'the server process exited on SIGKILL' });
     expect(closed.map((error) => error.message)).toEqual(['the server process exited on SIGKILL']);
     await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed });
@@ -46,7 +53,10 @@ describe('stdio faults', () => {
 
   it('fails a call whose error answer is malformed, and reports a stray answer without failing anything', async () => {
     const malformed = await McpClient.connect(rogue('malformed'), { era: 'legacy' });
-    await expect(malformed.callTool('a')).rejects.toMatchObject({ code: ClientErrorCode.InvalidResponse, message: 'Invalid answer to tools/call: its error is not an object' });
+    await expect(malformed.callTool('a')).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidResponse,
+      message: 'Invalid answer to tools/call: its error is not an object',
+    });
     await malformed.close();
     const strays: McpClientError[] = [];
     const stray = await McpClient.connect(rogue('stray'), { era: 'legacy', onError: (error) => void strays.push(error) });
@@ -112,11 +122,18 @@ describe('HTTP faults', () => {
     (request, body, response) => {
       const message = body ? (JSON.parse(body) as { id?: number; method?: string }) : {};
       if (request.method === 'GET' || request.method === 'DELETE') return void response.writeHead(405).end();
-      if (message.method === 'server/discover') return void response.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No session"}}');
-      if (message.method === 'initialize') {
+      if (message.method === 'server/discover')
         return void response
-          .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'h', version: '1' } } }));
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No session"}}');
+      if (message.method === 'initialize') {
+        return void response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'h', version: '1' } },
+          }),
+        );
       }
       if (message.id === undefined) return void response.writeHead(202).end();
       onCall(request, body, response);
@@ -169,9 +186,15 @@ describe('HTTP faults', () => {
     let answer = 'x'.repeat(5_000);
     handler = legacy((_request, _body, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end(answer));
     const client = await McpClient.connect({ url }, { era: 'legacy', maxMessageBytes: 2_000 });
-    await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.InvalidResponse, message: 'Invalid answer to tools/list: the answer is over 2000 bytes (maxMessageBytes)' });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidResponse,
+      message: 'Invalid answer to tools/list: the answer is over 2000 bytes (maxMessageBytes)',
+    });
     answer = 'not json';
-    await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.InvalidResponse, message: 'Invalid answer to tools/list: the HTTP answer is not JSON' });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidResponse,
+      message: 'Invalid answer to tools/list: the HTTP answer is not JSON',
+    });
     expect(client.closed).toBeUndefined();
     await client.close();
   });
@@ -182,7 +205,10 @@ describe('HTTP faults', () => {
       response.write(`data: ${'y'.repeat(5_000)}\n\n`);
     });
     const client = await McpClient.connect({ url }, { era: 'legacy', maxMessageBytes: 2_000 });
-    await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.InvalidResponse, message: 'Invalid answer to the request: an event over 2000 bytes (maxMessageBytes)' });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidResponse,
+      message: 'Invalid answer to the request: an event over 2000 bytes (maxMessageBytes)',
+    });
     await client.close();
   });
 });

@@ -45,7 +45,9 @@ describe.each(['stdio', 'http'] as const)('@mcpkit/client and an official SDK se
 
   it('gets progress, and answers elicitation, sampling and roots', async () => {
     const seen: number[] = [];
-    expect((await client.callTool('count', {}, { onProgress: (progress) => seen.push(progress.progress) })).content).toEqual([{ type: 'text', text: 'counted' }]);
+    expect((await client.callTool('count', {}, { onProgress: (progress) => seen.push(progress.progress) })).content).toEqual([
+      { type: 'text', text: 'counted' },
+    ]);
     expect(seen).toEqual([1, 2, 3]);
     expect((await client.callTool('ask')).content).toEqual([{ type: 'text', text: 'accept:Ada' }]);
     expect((await client.callTool('think')).content).toEqual([{ type: 'text', text: '4' }]);

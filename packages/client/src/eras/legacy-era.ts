@@ -29,10 +29,14 @@ export class LegacyEra implements ClientEra {
     );
     const version = result.protocolVersion;
     if (typeof version !== 'string' || !(LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-      throw new McpClientError(ClientErrorCode.UnsupportedProtocolVersion, `the server answered initialize with revision ${String(version)}, which this client does not speak`, {
-        supported: [...LEGACY_PROTOCOL_VERSIONS],
-        answered: version,
-      });
+      throw new McpClientError(
+        ClientErrorCode.UnsupportedProtocolVersion,
+        `the server answered initialize with revision ${String(version)}, which this client does not speak`,
+        {
+          supported: [...LEGACY_PROTOCOL_VERSIONS],
+          answered: version,
+        },
+      );
     }
     transport.setProtocolVersion(version);
     await peer.notify('notifications/initialized');

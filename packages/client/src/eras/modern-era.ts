@@ -57,7 +57,9 @@ export class ModernEra implements ClientEra {
     let result = await this.context.peer.request(method, base, options);
     for (let round = 0; result.resultType === 'input_required' && ASKING.has(method); round++) {
       if (round >= this.context.maxInputRounds) {
-        throw new McpClientError(ClientErrorCode.TooManyInputRounds, `${method} still asked for input after ${round} rounds (maxInputRounds)`, { limit: round });
+        throw new McpClientError(ClientErrorCode.TooManyInputRounds, `${method} still asked for input after ${round} rounds (maxInputRounds)`, {
+          limit: round,
+        });
       }
       const inputResponses = await this.answer(result.inputRequests, options.signal);
       const retry = { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
@@ -98,21 +100,23 @@ export class ModernEra implements ClientEra {
     const controller = new AbortController();
     this.listening = controller;
     const notifications: Record<string, unknown> = { resourceSubscriptions: [...this.subscribed] };
-    for (const [kind, flag] of [['tools', 'toolsListChanged'], ['prompts', 'promptsListChanged'], ['resources', 'resourcesListChanged']] as const) {
+    for (const [kind, flag] of [
+      ['tools', 'toolsListChanged'],
+      ['prompts', 'promptsListChanged'],
+      ['resources', 'resourcesListChanged'],
+    ] as const) {
       const capability = (this.capabilities as Record<string, unknown>)[kind];
       if (isObject(capability) && capability.listChanged === true) notifications[flag] = true;
     }
     const acknowledged = new Promise<void>((resolve, reject) => {
       const stop = this.context.peer.on('notifications/subscriptions/acknowledged', () => (stop(), resolve()));
-      this.context.peer
-        .request(SUBSCRIPTIONS_LISTEN, { notifications, _meta: this.meta }, { signal: controller.signal, timeoutMs: MAX_TIMER_MS })
-        .then(
-          () => stop(),
-          (error: unknown) => {
-            stop();
-            if (!controller.signal.aborted) reject(error);
-          },
-        );
+      this.context.peer.request(SUBSCRIPTIONS_LISTEN, { notifications, _meta: this.meta }, { signal: controller.signal, timeoutMs: MAX_TIMER_MS }).then(
+        () => stop(),
+        (error: unknown) => {
+          stop();
+          if (!controller.signal.aborted) reject(error);
+        },
+      );
     });
     await acknowledged;
   }
@@ -122,7 +126,8 @@ export class ModernEra implements ClientEra {
     const answers: Record<string, unknown> = {};
     if (!isObject(requests)) return answers;
     for (const [key, request] of Object.entries(requests)) {
-      if (!isObject(request) || typeof request.method !== 'string') throw McpClientError.invalid('an input-required result', `its request ${key} has no method`);
+      if (!isObject(request) || typeof request.method !== 'string')
+        throw McpClientError.invalid('an input-required result', `its request ${key} has no method`);
       const params = isObject(request.params) ? request.params : {};
       const answer = await answerServerRequest(this.context.handlers, request.method, params, signal ?? new AbortController().signal);
       if ('error' in answer) throw McpClientError.fromWire(answer.error, request.method);
@@ -140,7 +145,11 @@ function complete(result: Record<string, unknown>): Record<string, unknown> {
 }
 
 function unsupported(supported: unknown[]): McpClientError {
-  return new McpClientError(ClientErrorCode.UnsupportedProtocolVersion, `the server speaks ${supported.join(', ')}, none of which this client speaks in its modern era`, {
-    supported,
-  });
+  return new McpClientError(
+    ClientErrorCode.UnsupportedProtocolVersion,
+    `the server speaks ${supported.join(', ')}, none of which this client speaks in its modern era`,
+    {
+      supported,
+    },
+  );
 }

@@ -36,8 +36,14 @@ async function opened(era: ClientEra): Promise<{ era: ClientEra; server: ServerD
 
 /** The modern revision a `-32022` answer offers that this client speaks, if any. */
 function modernRetry(error: McpClientError): string | undefined {
-  const wire = error.code === ErrorCode.UnsupportedProtocolVersion ? error.data : isObject(error.data) ? (error.data.error as Record<string, unknown> | undefined)?.data : undefined;
-  const code = error.code === ErrorCode.UnsupportedProtocolVersion ? error.code : isObject(error.data) && isObject(error.data.error) ? error.data.error.code : undefined;
+  const wire =
+    error.code === ErrorCode.UnsupportedProtocolVersion
+      ? error.data
+      : isObject(error.data)
+        ? (error.data.error as Record<string, unknown> | undefined)?.data
+        : undefined;
+  const code =
+    error.code === ErrorCode.UnsupportedProtocolVersion ? error.code : isObject(error.data) && isObject(error.data.error) ? error.data.error.code : undefined;
   if (code !== ErrorCode.UnsupportedProtocolVersion || !isObject(wire) || !Array.isArray(wire.supported)) return undefined;
   return MODERN_PROTOCOL_VERSIONS.find((version) => (wire.supported as unknown[]).includes(version));
 }

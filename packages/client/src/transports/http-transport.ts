@@ -237,7 +237,7 @@ export class HttpClientTransport implements ClientTransport {
   private async listen(lastEventId: string | undefined, failures: number): Promise<void> {
     const signal = this.life.signal;
     const state = { lastEventId, retryMs: this.limits.reconnectDelayMs, answered: false };
-    for (let attempt = failures; !signal.aborted && attempt <= this.limits.maxReconnects; ) {
+    for (let attempt = failures; !signal.aborted && attempt <= this.limits.maxReconnects;) {
       const response = await this.reopen(state.lastEventId, signal).catch(() => undefined);
       if (response === 'refused') return;
       if (response === undefined) {

@@ -82,7 +82,10 @@ export class SseReader {
     const event = this.event;
     this.event = undefined;
     if (dropped || data.length === 0) return;
-    items.push({ kind: 'event', event: { data: data.join('\n'), ...(this.id === undefined ? {} : { id: this.id }), ...(event === undefined ? {} : { event }) } });
+    items.push({
+      kind: 'event',
+      event: { data: data.join('\n'), ...(this.id === undefined ? {} : { id: this.id }), ...(event === undefined ? {} : { event }) },
+    });
   }
 
   private drop(items: SseItem[]): void {

@@ -71,7 +71,9 @@ export class StdioClientTransport implements ClientTransport {
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (error) => {
-        const failure = new McpClientError(ClientErrorCode.ConnectionClosed, `could not start ${this.target.command}: ${error.message}`, undefined, { cause: error });
+        const failure = new McpClientError(ClientErrorCode.ConnectionClosed, `could not start ${this.target.command}: ${error.message}`, undefined, {
+          cause: error,
+        });
         this.end(failure);
         reject(failure);
       });
