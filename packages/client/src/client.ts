@@ -51,6 +51,7 @@ export class McpClient {
   private transportOf!: ClientTransport;
   private readonly listeners = new Map<string, Set<NotificationListener>>();
   private readonly closeListeners = new Set<(error: McpClientError) => void>();
+  private readonly subscriptions = new Set<string>();
   private readonly options: ReturnType<typeof readClientOptions>;
 
   private constructor(
@@ -132,13 +133,18 @@ export class McpClient {
     return this.request('completion/complete', params, options) as never;
   }
 
-  /** Subscribes to a resource (`notifications/resources/updated`): `resources/subscribe`, or on 2026-07-28 a listen request the client keeps open. */
-  subscribe(uri: string, options?: CallOptions): Promise<void> {
-    return this.eraOf.subscribe(uri, options);
+  /**
+   * Subscribes to a resource (`notifications/resources/updated`): `resources/subscribe`, or on
+   * 2026-07-28 a `subscriptions/listen` request the client keeps open. Renewed by `reconnect()`.
+   */
+  async subscribe(uri: string, options?: CallOptions): Promise<void> {
+    await this.eraOf.subscribe(uri, options);
+    this.subscriptions.add(uri);
   }
 
-  unsubscribe(uri: string, options?: CallOptions): Promise<void> {
-    return this.eraOf.unsubscribe(uri, options);
+  async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    this.subscriptions.delete(uri);
+    await this.eraOf.unsubscribe(uri, options);
   }
 
   /** The level of the log notifications the server sends (`logging/setLevel`, or on 2026-07-28 the `_meta` of every request). */
@@ -159,12 +165,15 @@ export class McpClient {
   /**
    * Listens to a notification of the server by method (`notifications/tools/list_changed`,
    * `notifications/resources/updated`, `notifications/message`, `notifications/progress` …;
-   * `*` for all); returns the function that stops listening. Kept across `reconnect()`.
+   * `*` for all); returns the function that stops listening. Kept across `reconnect()`. On
+   * 2026-07-28 a listener of a list change (or `*`) makes the client ask for those changes on its
+   * `subscriptions/listen` request, for the lists whose capability says `listChanged`.
    */
   on(method: string, listener: NotificationListener): () => void {
     let set = this.listeners.get(method);
     if (!set) this.listeners.set(method, (set = new Set()));
     set.add(listener);
+    this.eraOf?.watch(method);
     return () => void set.delete(listener);
   }
 
@@ -219,9 +228,14 @@ export class McpClient {
         maxInputRounds: options.maxInputRounds,
         protocolVersion: options.protocolVersion,
         openTimeoutMs: options.openTimeoutMs,
+        relistenDelayMs: options.reconnectDelayMs,
+        report: (error) => options.onError?.(error),
       });
       this.eraOf = era;
       this.description = server;
+      // A reconnection asks again for what the listeners and subscriptions asked of the last connection.
+      for (const method of this.listeners.keys()) era.watch(method);
+      for (const uri of this.subscriptions) await era.subscribe(uri);
     } catch (error) {
       await transport.close();
       throw error instanceof McpClientError ? error : new McpClientError(ClientErrorCode.ConnectionClosed, String(error), undefined, { cause: error });

@@ -38,6 +38,7 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
   let server: HttpServerProcess | undefined;
   let client: McpClient;
   const strays: McpClientError[] = [];
+  let toolListChanges = 0;
 
   beforeAll(async () => {
     let target: ClientTarget = { command: process.execPath, args: [MAIN, 'stdio'], env: ENV, stderr: 'pipe' };
@@ -52,6 +53,8 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
       capabilities: { elicitation: { form: {}, url: {} } },
       onError: (error) => void strays.push(error),
     });
+    // apps/everything adds a tool two seconds after it starts.
+    client.on('notifications/tools/list_changed', () => void toolListChanges++);
   });
 
   afterAll(async () => {
@@ -72,6 +75,10 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
     expect((await client.callTool('test_simple_text')).content).toEqual([{ type: 'text', text: 'This is a simple text response for testing.' }]);
     expect((await client.callTool('test_error_handling')).isError).toBe(true);
     await expect(client.callTool('no_such_tool')).rejects.toMatchObject({ name: 'McpClientError', code: -32602 });
+    // 2026-07-28 over HTTP: the arguments marked x-mcp-header go in Mcp-Param-* headers too (the server checks them).
+    expect((await client.callTool('test_x_mcp_header', { region: 'eu-west', priority: 2, verbose: true })).content).toEqual([
+      { type: 'text', text: 'region eu-west, priority 2, verbose true' },
+    ]);
   });
 
   it('reads resources and templates, gets prompts, completes arguments', async () => {
@@ -141,6 +148,12 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
     await until(() => logs.length >= 3);
     stop();
     expect(logs).toEqual(['Tool execution started', 'Tool processing data', 'Tool execution completed']);
+  });
+
+  it('is told when the tools change, and lists the new one', async () => {
+    await until(() => toolListChanges > 0);
+    expect(toolListChanges).toBe(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('test_dynamic_tool');
   });
 
   it('is told of the updates of a subscribed resource', async () => {

@@ -1,5 +1,6 @@
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '@mcpkit/core';
 import type { CallOptions } from '../call-options';
+import type { McpClientError } from '../client-error';
 import type { RpcPeer } from '../rpc-peer';
 import type { ServerRequestHandlers } from '../server-requests';
 import type { ClientTransport } from '../transports/client-transport';
@@ -25,6 +26,10 @@ export interface EraContext {
   readonly protocolVersion: string | undefined;
   /** How long opening may wait for the server's first answer, in ms. */
   readonly openTimeoutMs: number;
+  /** The wait before a listen request that ended is opened again, in ms. */
+  readonly relistenDelayMs: number;
+  /** Where a failure that fails no call of the caller goes (a listen that could not be opened). */
+  readonly report: (error: McpClientError) => void;
 }
 
 /**
@@ -42,6 +47,11 @@ export interface ClientEra {
   /** Subscribes to a resource's updates (`notifications/resources/updated`). */
   subscribe(uri: string, options?: CallOptions): Promise<void>;
   unsubscribe(uri: string, options?: CallOptions): Promise<void>;
+  /**
+   * A listener for `method` was added: an era that sends list changes only to those who ask
+   * (2026-07-28: `subscriptions/listen`) asks for them.
+   */
+  watch(method: string): void;
   /** Stops what the era keeps open (listen streams). */
   close(): void;
 }

@@ -64,5 +64,8 @@ export class LegacyEra implements ClientEra {
     await this.context.peer.request('resources/unsubscribe', { uri }, options);
   }
 
+  /** The session carries every notification the server sends: nothing to ask for. */
+  watch(): void {}
+
   close(): void {}
 }

@@ -1,10 +1,18 @@
 import { MODERN_PROTOCOL_VERSIONS, type Implementation, type ServerCapabilities } from '@mcpkit/core';
-import { MAX_TIMER_MS, MODERN_META as META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, isObject } from '@mcpkit/core/transport';
+import { MAX_TIMER_MS, MODERN_META as META, SERVER_DISCOVER, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, isObject } from '@mcpkit/core/transport';
 import type { CallOptions } from '../call-options';
 import { ClientErrorCode, McpClientError } from '../client-error';
 import { answerServerRequest } from '../rpc-peer';
 import type { ClientEra, EraContext, ServerDescription } from './client-era';
 import { modernHeaders } from './modern-headers';
+import { ParamHeaders } from './param-headers';
+
+/** The list-changed notifications a listen asks for, by capability. */
+const LIST_CHANGES = [
+  ['tools', 'toolsListChanged'],
+  ['prompts', 'promptsListChanged'],
+  ['resources', 'resourcesListChanged'],
+] as const;
 
 /** The methods whose result may be input-required (protocol.md §7.2). */
 const ASKING = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -24,6 +32,9 @@ export class ModernEra implements ClientEra {
   private logLevel: string | undefined;
   private readonly subscribed = new Set<string>();
   private listening: AbortController | undefined;
+  private readonly flags = new Set<string>();
+  private closed = false;
+  private readonly paramHeaders = new ParamHeaders();
   private capabilities: ServerCapabilities = {};
 
   constructor(private readonly context: EraContext) {}
@@ -32,7 +43,7 @@ export class ModernEra implements ClientEra {
     const { peer, transport } = this.context;
     this.meta = { [META.PROTOCOL_VERSION]: version, [META.CLIENT_CAPABILITIES]: this.context.capabilities, [META.CLIENT_INFO]: this.context.clientInfo };
     transport.setProtocolVersion(version);
-    transport.setMessageHeaders?.(modernHeaders);
+    transport.setMessageHeaders?.((message) => modernHeaders(message, (tool, args) => this.paramHeaders.headersOf(tool, args)));
     peer.cancelParams = (requestId, reason) => (transport.kind === 'http' ? undefined : { requestId, reason, _meta: this.meta });
     const discovered = await peer.request(SERVER_DISCOVER, { _meta: this.meta }, { timeoutMs: this.context.openTimeoutMs });
     const supported = discovered.supportedVersions;
@@ -65,6 +76,7 @@ export class ModernEra implements ClientEra {
       const retry = { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
       result = await this.context.peer.request(method, retry, options);
     }
+    if (method === 'tools/list') result = { ...result, tools: this.paramHeaders.learn(result.tools) };
     return complete(result);
   }
 
@@ -88,37 +100,58 @@ export class ModernEra implements ClientEra {
     return this.listen();
   }
 
+  watch(method: string): void {
+    const before = this.flags.size;
+    for (const [kind, flag] of LIST_CHANGES) {
+      const capability = (this.capabilities as Record<string, unknown>)[kind];
+      const wanted = method === '*' || method === `notifications/${kind}/list_changed`;
+      if (wanted && isObject(capability) && capability.listChanged === true) this.flags.add(flag);
+    }
+    if (this.flags.size !== before) this.listen().catch((error: unknown) => this.context.report(error as McpClientError));
+  }
+
   close(): void {
+    this.closed = true;
     this.listening?.abort();
   }
 
-  /** (Re)opens the one listen request for what is subscribed now; resolves once the server acknowledged it. */
+  /**
+   * (Re)opens the one listen request for what is wanted now (the subscribed resources, the list
+   * changes listened to); resolves once the server acknowledged it. A listen the server ends
+   * while still wanted is opened again after `relistenDelayMs`.
+   */
   private async listen(): Promise<void> {
     this.listening?.abort();
     this.listening = undefined;
-    if (this.subscribed.size === 0) return;
+    if ((this.subscribed.size === 0 && this.flags.size === 0) || this.closed) return;
     const controller = new AbortController();
     this.listening = controller;
-    const notifications: Record<string, unknown> = { resourceSubscriptions: [...this.subscribed] };
-    for (const [kind, flag] of [
-      ['tools', 'toolsListChanged'],
-      ['prompts', 'promptsListChanged'],
-      ['resources', 'resourcesListChanged'],
-    ] as const) {
-      const capability = (this.capabilities as Record<string, unknown>)[kind];
-      if (isObject(capability) && capability.listChanged === true) notifications[flag] = true;
-    }
-    const acknowledged = new Promise<void>((resolve, reject) => {
-      const stop = this.context.peer.on('notifications/subscriptions/acknowledged', () => (stop(), resolve()));
-      this.context.peer.request(SUBSCRIPTIONS_LISTEN, { notifications, _meta: this.meta }, { signal: controller.signal, timeoutMs: MAX_TIMER_MS }).then(
-        () => stop(),
-        (error: unknown) => {
-          stop();
-          if (!controller.signal.aborted) reject(error);
-        },
-      );
+    const notifications: Record<string, unknown> = {};
+    for (const flag of this.flags) notifications[flag] = true;
+    if (this.subscribed.size > 0) notifications.resourceSubscriptions = [...this.subscribed];
+    const { peer } = this.context;
+    await new Promise<void>((resolve, reject) => {
+      let acknowledged = false;
+      const stop = peer.on(SUBSCRIPTIONS_ACKNOWLEDGED, () => {
+        stop();
+        acknowledged = true;
+        resolve();
+      });
+      const ended = (error?: unknown) => {
+        stop();
+        if (controller.signal.aborted || peer.closeReason) return;
+        if (!acknowledged) {
+          reject(error ?? new McpClientError(ClientErrorCode.ConnectionClosed, 'the server ended the listen request before acknowledging it'));
+          return;
+        }
+        setTimeout(() => {
+          if (this.listening === controller) this.listen().catch((failure: unknown) => this.context.report(failure as McpClientError));
+        }, this.context.relistenDelayMs).unref();
+      };
+      peer
+        .request(SUBSCRIPTIONS_LISTEN, { notifications, _meta: this.meta }, { signal: controller.signal, timeoutMs: MAX_TIMER_MS })
+        .then(() => ended(), ended);
     });
-    await acknowledged;
   }
 
   /** The answers to the questions of an input-required result, by key, from the handlers. */

@@ -13,8 +13,11 @@ export function headerValue(value: string): string {
   return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
-/** The standard headers of a 2026-07-28 POST: `Mcp-Method`, and `Mcp-Name` for calls, prompts, reads and tasks. */
-export function modernHeaders(message: JsonRpcMessage): Record<string, string> {
+/**
+ * The standard headers of a 2026-07-28 POST: `Mcp-Method`, and `Mcp-Name` for calls, prompts,
+ * reads and tasks; `argumentHeaders` adds those a call's arguments ask for (`Mcp-Param-*`).
+ */
+export function modernHeaders(message: JsonRpcMessage, argumentHeaders?: (tool: unknown, args: unknown) => Record<string, string>): Record<string, string> {
   if (!('method' in message)) return {};
   const headers: Record<string, string> = { 'mcp-method': headerValue(message.method) };
   const params = isObject(message.params) ? message.params : {};
@@ -27,5 +30,5 @@ export function modernHeaders(message: JsonRpcMessage): Record<string, string> {
           ? params.taskId
           : undefined;
   if (typeof name === 'string') headers['mcp-name'] = headerValue(name);
-  return headers;
+  return message.method === 'tools/call' && argumentHeaders ? { ...headers, ...argumentHeaders(name, params.arguments) } : headers;
 }

@@ -97,17 +97,22 @@ export class HttpClientTransport implements ClientTransport {
       void this.stream(response, requestId, signal);
       return;
     }
-    const answer = await readBounded(response, this.limits.maxMessageBytes, signal);
-    const parsed = answer.ok && answer.text !== '' ? parseMessage(answer.text) : undefined;
+    await this.answer(response, message, requestId, signal);
+  }
+
+  /** Reads a JSON (or empty) answer to one POST: the message it carries goes to the sink; a refusal without one is thrown. */
+  private async answer(response: Response, message: JsonRpcMessage, requestId: number | undefined, signal: AbortSignal): Promise<void> {
+    const body = await readBounded(response, this.limits.maxMessageBytes, signal);
+    const parsed = body.ok && body.text !== '' ? parseMessage(body.text) : undefined;
     const read = parsed?.ok ? parsed.message : undefined;
-    // An error status with a JSON-RPC answer for this request: the answer says why.
+    // Any status with a JSON-RPC answer for this request: the answer says why.
     if (requestId !== undefined && isObject(read) && read.id === requestId) return this.sink!.message(read);
-    if (response.ok && requestId !== undefined) {
-      if (read === undefined) throw McpClientError.invalid(methodOf(message), answer.ok ? 'the HTTP answer is not JSON' : answer.why);
-      return this.sink!.message(read);
-    }
-    if (response.ok) return;
-    throw this.statusError(response, read, methodOf(message));
+    if (!response.ok) throw this.statusError(response, read, methodOf(message));
+    if (requestId === undefined) return;
+    if (read === undefined) throw McpClientError.invalid(methodOf(message), body.ok ? 'the HTTP answer is not JSON' : body.why);
+    // A message, but not the answer: the request would otherwise wait for an answer that cannot come.
+    this.sink!.message(read);
+    throw McpClientError.invalid(methodOf(message), 'the HTTP answer is not the answer to it');
   }
 
   async close(): Promise<void> {
