@@ -56,6 +56,8 @@ function contextFor(reply: Reply, handlers: ServerRequestHandlers = {}): { conte
     maxInputRounds: 2,
     protocolVersion: undefined,
     openTimeoutMs: 500,
+    relistenDelayMs: 10,
+    report: () => undefined,
   };
   return { context, transport };
 }
