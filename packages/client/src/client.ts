@@ -94,31 +94,31 @@ export class McpClient {
   }
 
   listTools(params: { cursor?: string } = {}, options?: CallOptions): Promise<{ tools: McpTool[] } & Page> {
-    return this.request('tools/list', params, options) as never;
+    return this.typed('tools/list', params, options) as never;
   }
 
   callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
-    return this.request('tools/call', { name, arguments: args }, options) as never;
+    return this.typed('tools/call', { name, arguments: args }, options) as never;
   }
 
   listResources(params: { cursor?: string } = {}, options?: CallOptions): Promise<{ resources: McpResource[] } & Page> {
-    return this.request('resources/list', params, options) as never;
+    return this.typed('resources/list', params, options) as never;
   }
 
   listResourceTemplates(params: { cursor?: string } = {}, options?: CallOptions): Promise<{ resourceTemplates: McpResourceTemplate[] } & Page> {
-    return this.request('resources/templates/list', params, options) as never;
+    return this.typed('resources/templates/list', params, options) as never;
   }
 
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.request('resources/read', { uri }, options) as never;
+    return this.typed('resources/read', { uri }, options) as never;
   }
 
   listPrompts(params: { cursor?: string } = {}, options?: CallOptions): Promise<{ prompts: McpPrompt[] } & Page> {
-    return this.request('prompts/list', params, options) as never;
+    return this.typed('prompts/list', params, options) as never;
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options?: CallOptions): Promise<GetPromptResult> {
-    return this.request('prompts/get', { name, arguments: args }, options) as never;
+    return this.typed('prompts/get', { name, arguments: args }, options) as never;
   }
 
   /** `completion/complete`: suggestions for a prompt's or a resource template's argument. */
@@ -130,7 +130,7 @@ export class McpClient {
     },
     options?: CallOptions,
   ): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }> {
-    return this.request('completion/complete', params, options) as never;
+    return this.typed('completion/complete', params, options) as never;
   }
 
   /**
@@ -152,9 +152,21 @@ export class McpClient {
     return this.eraOf.setLogLevel(level, options);
   }
 
-  /** Any request, in the era spoken (2026-07-28: with its `_meta`, input-required rounds answered). */
+  /**
+   * Any request, in the era spoken (2026-07-28: with its `_meta`, input-required rounds
+   * answered); the result as the server sent it (2026-07-28: with its `resultType`, `task` for a
+   * task the tasks extension created).
+   */
   request(method: string, params?: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>> {
     return this.eraOf.request(method, params, options);
+  }
+
+  /** A result of a typed method as the legacy era gives it: a complete 2026-07-28 result without its `resultType`. */
+  private async typed(method: string, params: Record<string, unknown>, options: CallOptions | undefined): Promise<Record<string, unknown>> {
+    const result = await this.eraOf.request(method, params, options);
+    if (result.resultType !== 'complete') return result;
+    const { resultType: _complete, ...rest } = result;
+    return rest;
   }
 
   /** Any notification of the client (`notifications/roots/list_changed` …). */

@@ -78,6 +78,20 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
     expect(strays).toEqual([]);
   });
 
+  // 2025-11-25 tasks through request(): a task-augmented call, polled, its result fetched. (The
+  // 2026-07-28 tasks extension runs through @mcpkit/client in apps/everything/test/tasks.e2e.spec.ts.)
+  (era === 'legacy' ? it : it.skip)('runs a 2025-11-25 task through request()', async () => {
+    const created = await client.request('tools/call', { name: 'slow_compute', arguments: { seconds: 0.1, label: 'client' }, task: { ttl: 60_000 } });
+    const taskId = (created.task as { taskId: string }).taskId;
+    let status = '';
+    for (let poll = 0; poll < 100 && status !== 'completed'; poll++) {
+      status = (await client.request('tasks/get', { taskId })).status as string;
+      if (status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe('completed');
+    expect((await client.request('tasks/result', { taskId })).content).toEqual([{ type: 'text', text: 'Computed client after 0.1s' }]);
+  });
+
   it('times a call out with a clear error', async () => {
     const call = client.callTool('test_tool_with_progress', {}, { timeoutMs: 20 });
     await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout, message: 'tools/call got no answer within 20 ms' });

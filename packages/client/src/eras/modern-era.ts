@@ -77,7 +77,7 @@ export class ModernEra implements ClientEra {
       result = await this.context.peer.request(method, retry, options);
     }
     if (method === 'tools/list') result = { ...result, tools: this.paramHeaders.learn(result.tools) };
-    return complete(result);
+    return result;
   }
 
   /** The level every following request carries in its `_meta` (no `logging/setLevel` in this era). */
@@ -168,13 +168,6 @@ export class ModernEra implements ClientEra {
     }
     return answers;
   }
-}
-
-/** A complete result as the legacy era gives it: without its `resultType`. */
-function complete(result: Record<string, unknown>): Record<string, unknown> {
-  if (result.resultType !== 'complete') return result;
-  const { resultType: _complete, ...rest } = result;
-  return rest;
 }
 
 function unsupported(supported: unknown[]): McpClientError {

@@ -70,7 +70,7 @@ describe('openEra', () => {
     const { era, server } = await openEra('auto', context);
     expect(era.name).toBe('modern');
     expect(server).toEqual({ protocolVersion: '2026-07-28', capabilities: { tools: {} }, serverInfo: { name: 'new', version: '2' } });
-    expect(await era.request('tools/list', {})).toEqual({ tools: [] });
+    expect(await era.request('tools/list', {})).toEqual({ resultType: 'complete', tools: [] });
     expect(transport.sent[1].params?._meta).toEqual({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': { roots: {} },
@@ -128,7 +128,10 @@ describe('openEra', () => {
       { 'roots/list': () => ({ roots: [{ uri: 'file:///a' }] }) },
     );
     const { era } = await openEra('modern', context);
-    expect(await era.request('tools/call', { name: 'once' })).toEqual({ content: [{ type: 'text', text: '{"where":{"roots":[{"uri":"file:///a"}]}}' }] });
+    expect(await era.request('tools/call', { name: 'once' })).toEqual({
+      resultType: 'complete',
+      content: [{ type: 'text', text: '{"where":{"roots":[{"uri":"file:///a"}]}}' }],
+    });
     expect(transport.sent[2].params).toMatchObject({ name: 'once', requestState: 's1', inputResponses: { where: { roots: [{ uri: 'file:///a' }] } } });
     expect(transport.sent[2].id).not.toBe(transport.sent[1].id);
     await expect(era.request('tools/call', { name: 'forever' })).rejects.toMatchObject({ code: ClientErrorCode.TooManyInputRounds });
