@@ -27,6 +27,28 @@ describe('stdio faults', () => {
     await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed });
   });
 
+  it('reconnects after the server died: a new child, the same listeners, the subscriptions renewed', async () => {
+    const client = await McpClient.connect(
+      { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } },
+      { era: 'legacy' },
+    );
+    const updates: unknown[] = [];
+    client.on('notifications/resources/updated', (params) => void updates.push(params.uri));
+    await client.subscribe('test://watched-resource');
+    const first = (client.transport as unknown as { pid: number }).pid;
+    const closed = new Promise<McpClientError>((resolve) => client.onClose(resolve));
+    process.kill(first, 'SIGKILL');
+    expect((await closed).message).toBe('the server process exited on SIGKILL');
+    await client.reconnect();
+    expect((client.transport as unknown as { pid: number }).pid).not.toBe(first);
+    expect(client.closed).toBeUndefined();
+    expect((await client.callTool('test_simple_text')).content).toEqual([{ type: 'text', text: 'This is a simple text response for testing.' }]);
+    // The new server was never asked to subscribe by the caller: reconnect() did it.
+    for (let waited = 0; waited < 80 && updates.length === 0; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(updates).toContain('test://watched-resource');
+    await client.close();
+  });
+
   it('fails every waiting call when the child exits, with its exit code', async () => {
     const client = await McpClient.connect(rogue('exit'), { era: 'legacy' });
     const calls = [client.callTool('a'), client.listTools()];
