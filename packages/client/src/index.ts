@@ -7,5 +7,5 @@ export type { ServerRequestHandler, ServerRequestHandlers, ServerRequestContext 
 export { declaredCapabilities } from './server-requests';
 export type { NotificationListener } from './rpc-peer';
 export type { ClientTransport, TransportSink, SendOptions } from './transports/client-transport';
-export { StdioClientTransport, type StdioTarget } from './transports/stdio-transport';
-export { HttpClientTransport, type HttpTarget, type TokenProvider } from './transports/http-transport';
+export { StdioClientTransport, type StdioTarget, type StdioLimits } from './transports/stdio-transport';
+export { HttpClientTransport, type HttpTarget, type HttpLimits, type MessageHeaders, type TokenProvider } from './transports/http-transport';
