@@ -68,6 +68,28 @@ function sample(params: { messages: Array<{ content: unknown }> }) {
 
 const ROOTS = { roots: [{ uri: 'file:///projects/kit', name: 'kit' }] };
 
+/** What both official clients read the same way (their v1 and v2 signatures agree). */
+type Reads = Pick<BehaviourClient, 'listResources' | 'listResourceTemplates' | 'readResource' | 'listPrompts' | 'getPrompt' | 'complete'>;
+interface OfficialReads {
+  listResources(): Promise<{ resources: unknown[] }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: Array<{ uriTemplate: string }> }>;
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  listPrompts(): Promise<{ prompts: Array<{ name: string }> }>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }): Promise<{ messages: Array<{ content: unknown }> }>;
+  complete(params: { ref: { type: 'ref/prompt'; name: string }; argument: { name: string; value: string } }): Promise<{ completion: { values: string[] } }>;
+}
+
+function reads(client: OfficialReads): Reads {
+  return {
+    listResources: () => client.listResources(),
+    listResourceTemplates: () => client.listResourceTemplates(),
+    readResource: (uri) => client.readResource({ uri }),
+    listPrompts: () => client.listPrompts(),
+    getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
+    complete: (prompt, argument, value) => client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }),
+  };
+}
+
 /** The official SDK v1 client: the legacy era (2025-11-25). */
 const officialV1: ClientKind = {
   name: 'the official SDK v1 client',
@@ -92,12 +114,7 @@ const officialV1: ClientKind = {
           signal: options.signal,
           ...(options.onProgress ? { onprogress: (progress: { progress: number }) => options.onProgress!(progress.progress) } : {}),
         }) as Promise<Record<string, unknown>>,
-      listResources: () => client.listResources(),
-      listResourceTemplates: () => client.listResourceTemplates(),
-      readResource: (uri) => client.readResource({ uri }),
-      listPrompts: () => client.listPrompts(),
-      getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
-      complete: (prompt, argument, value) => client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }),
+      ...reads(client),
       setLogLevel: async (level) => void (await client.setLoggingLevel(level)),
       subscribe: async (uri) => {
         await client.subscribeResource({ uri });
@@ -139,12 +156,7 @@ const officialV2: ClientKind = {
             ...(options.onProgress ? { onprogress: (progress: { progress: number }) => options.onProgress!(progress.progress) } : {}),
           },
         ) as Promise<Record<string, unknown>>,
-      listResources: () => client.listResources(),
-      listResourceTemplates: () => client.listResourceTemplates(),
-      readResource: (uri) => client.readResource({ uri }),
-      listPrompts: () => client.listPrompts(),
-      getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
-      complete: (prompt, argument, value) => client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }),
+      ...reads(client),
       setLogLevel: async (level) => void (logLevel = level),
       subscribe: async (uri) => {
         const subscription = await client.listen({ resourceSubscriptions: [uri] });
