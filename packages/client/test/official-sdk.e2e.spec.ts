@@ -62,3 +62,47 @@ describe.each(['stdio', 'http'] as const)('@mcpkit/client and an official SDK se
     expect((await client.callTool('echo', { text: 'still here' })).content).toEqual([{ type: 'text', text: 'still here' }]);
   });
 });
+
+// The official SDK v2 server (`@modelcontextprotocol/server` 2.4, dual-era): apps/bench builds one
+// (src/servers/sdk2-server.ts: echo, add, fail, slow), served over stdio and HTTP. Era auto finds
+// 2026-07-28 through server/discover; era legacy still opens it with initialize.
+const SDK2 = join(__dirname, '..', '..', '..', 'apps', 'bench', 'dist', 'servers', 'sdk2-server.js');
+
+describe.each([
+  ['stdio', 'auto'],
+  ['http', 'auto'],
+  ['stdio', 'legacy'],
+  ['http', 'legacy'],
+] as const)('@mcpkit/client and the official SDK v2 server over %s, era %s', (transport, era) => {
+  let server: HttpServerProcess | undefined;
+  let client: McpClient;
+
+  beforeAll(async () => {
+    let target: ClientTarget = { command: process.execPath, args: [SDK2, 'stdio'], stderr: 'pipe' };
+    if (transport === 'http') {
+      server = await HttpServerProcess.start(process.execPath, [SDK2, 'http']);
+      target = { url: server.url };
+    }
+    client = await McpClient.connect(target, { era });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('opens the newest revision of the era and calls tools', async () => {
+    expect(client.server).toMatchObject({ protocolVersion: era === 'auto' ? '2026-07-28' : '2025-11-25', serverInfo: { name: 'sdk2-testbed' } });
+    expect((await client.callTool('add', { a: 2, b: 3 })).content).toEqual([{ type: 'text', text: '5' }]);
+    expect((await client.callTool('fail')).isError).toBe(true);
+    await expect(client.callTool('echo', { text: 7 })).resolves.toMatchObject({ isError: true });
+  });
+
+  it('cancels a slow call, and the server goes on', async () => {
+    const controller = new AbortController();
+    const call = client.callTool('slow', { ms: 20_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
+    expect((await client.callTool('echo', { text: 'still here' })).content).toEqual([{ type: 'text', text: 'still here' }]);
+  });
+});
