@@ -152,7 +152,8 @@ export class RpcPeer {
   cancel(requestId: number, error: McpClientError): void {
     const entry = this.pending.get(requestId);
     if (!entry) return;
-    const params = this.closedWith ? undefined : this.cancelParams(requestId, error.message);
+    // initialize is never cancelled (the spec forbids it): it only fails.
+    const params = this.closedWith || entry.method === 'initialize' ? undefined : this.cancelParams(requestId, error.message);
     this.settle(requestId, undefined, error);
     if (params) this.notify('notifications/cancelled', params).catch(() => undefined);
   }

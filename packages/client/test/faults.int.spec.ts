@@ -50,9 +50,12 @@ describe('stdio faults', () => {
   });
 
   it('fails every waiting call when the child exits, with its exit code', async () => {
-    const client = await McpClient.connect(rogue('exit'), { era: 'legacy' });
+    const client = await McpClient.connect({ ...rogue('exit'), stderr: 'pipe' }, { era: 'legacy' });
     const calls = [client.callTool('a'), client.listTools()];
-    await expect(Promise.all(calls)).rejects.toMatchObject({ message: 'the server process exited with code 3', data: { code: 3 } });
+    await expect(Promise.all(calls)).rejects.toMatchObject({
+      message: 'the server process exited with code 3',
+      data: { code: 3, stderr: 'fatal: the database is gone\n' },
+    });
     await expect(calls[1]).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed });
   });
 

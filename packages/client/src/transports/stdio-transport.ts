@@ -14,10 +14,14 @@ export interface StdioTarget {
   cwd?: string;
   /**
    * What becomes of the child's stderr (its logs): `inherit` (default) passes it to this
-   * process's stderr, `pipe` keeps it readable on `client.stderr`, `ignore` drops it.
+   * process's stderr; `pipe` captures it: its last 64 KiB are kept (`transport.stderrTail`, and
+   * in the error that tells the child exited), the stream stays readable on `transport.stderr`;
+   * `ignore` drops it.
    */
   stderr?: 'inherit' | 'pipe' | 'ignore';
 }
+
+const STDERR_TAIL = 64 * 1024;
 
 /** Bounds of the stdio transport. */
 export interface StdioLimits extends EncodeLimits {
@@ -37,6 +41,7 @@ export class StdioClientTransport implements ClientTransport {
   private child: ChildProcess | undefined;
   private sink: TransportSink | undefined;
   private ended = false;
+  private tail = '';
 
   constructor(
     private readonly target: StdioTarget,
@@ -46,6 +51,11 @@ export class StdioClientTransport implements ClientTransport {
   /** The child's stderr when `stderr: 'pipe'` was asked for. */
   get stderr(): NodeJS.ReadableStream | undefined {
     return this.child?.stderr ?? undefined;
+  }
+
+  /** The last 64 KiB (in characters) the child wrote on stderr, with `stderr: 'pipe'`. */
+  get stderrTail(): string {
+    return this.tail;
   }
 
   /** The child's process id, once spawned. */
@@ -66,6 +76,8 @@ export class StdioClientTransport implements ClientTransport {
     const emit = (event: LineEvent) => this.line(event);
     child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk, emit));
     child.stdout!.on('end', () => reader.end(emit));
+    // Read always, so a child that logs much never blocks on a full pipe; only the tail is kept.
+    child.stderr?.on('data', (chunk: Buffer) => (this.tail = (this.tail + chunk.toString('utf8')).slice(-STDERR_TAIL)));
     // A write to a child that is gone fails here; its exit says why.
     child.stdin!.on('error', () => undefined);
     return new Promise((resolve, reject) => {
@@ -77,9 +89,11 @@ export class StdioClientTransport implements ClientTransport {
         this.end(failure);
         reject(failure);
       });
-      child.once('exit', (code, signal) => {
+      // 'close', not 'exit': stdout and stderr are read to their end first (a last answer, the last log line).
+      child.once('close', (code, signal) => {
         const how = signal === null ? `with code ${code}` : `on ${signal}`;
-        this.end(new McpClientError(ClientErrorCode.ConnectionClosed, `the server process exited ${how}`, { code, signal }));
+        const stderr = this.tail === '' ? {} : { stderr: this.tail.slice(-2_000) };
+        this.end(new McpClientError(ClientErrorCode.ConnectionClosed, `the server process exited ${how}`, { code, signal, ...stderr }));
       });
     });
   }
