@@ -224,6 +224,74 @@ describe('HTTP faults', () => {
     await client.close();
   });
 
+  it('resumes a POST stream that ended before its answer with a GET and Last-Event-ID, waiting the retry the server named', async () => {
+    handler = legacy((request, body, response) => {
+      if (request.method !== 'POST') return;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // A priming event with an id and a retry, then the connection ends: the answer comes on the resumed stream.
+      response.end('id: stream-1:0\nretry: 10\ndata:\n\n');
+    });
+    const original = handler;
+    handler = (request, body, response) => {
+      if (request.method === 'GET' && request.headers['last-event-id'] === 'stream-1:0') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(`id: stream-1:1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'late' }] } })}\n\n`);
+        return;
+      }
+      original(request, body, response);
+    };
+    const client = await McpClient.connect({ url }, { era: 'legacy' });
+    expect(await client.listTools()).toEqual({ tools: [{ name: 'late' }] });
+    expect(seen.filter((entry) => entry.method === 'GET').map((entry) => entry.headers['last-event-id'])).toContain('stream-1:0');
+    await client.close();
+  });
+
+  it('fails a call whose stream ended before its answer and gave no event id to resume from', async () => {
+    handler = legacy((_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(': nothing\n\n');
+    });
+    const client = await McpClient.connect({ url }, { era: 'legacy' });
+    await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed, message: 'the response stream ended before the answer' });
+    await client.close();
+  });
+
+  it('cancels a 2026-07-28 request over HTTP by closing its stream, and posts no notification', async () => {
+    let closedByClient = false;
+    handler = (request, body, response) => {
+      const message = JSON.parse(body) as { id: number; method: string };
+      if (message.method === 'server/discover') {
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: message.id,
+              result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } },
+            }),
+          );
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: message.id, progress: 1 } })}\n\n`);
+      response.on('close', () => (closedByClient = !response.writableFinished));
+    };
+    const client = await McpClient.connect({ url });
+    expect(client.era).toBe('modern');
+    const controller = new AbortController();
+    const call = client.callTool('slow', {}, { signal: controller.signal, onProgress: () => controller.abort() });
+    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
+    for (let waited = 0; waited < 100 && !closedByClient; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closedByClient).toBe(true);
+    expect(seen.map((entry) => JSON.parse(entry.body || '{}').method)).not.toContain('notifications/cancelled');
+    expect(seen.find((entry) => entry.body.includes('tools/call'))?.headers).toMatchObject({
+      'mcp-method': 'tools/call',
+      'mcp-name': 'slow',
+      'mcp-protocol-version': '2026-07-28',
+    });
+    await client.close();
+  });
+
   it('fails a call whose SSE event is over maxMessageBytes', async () => {
     handler = legacy((_request, _body, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
