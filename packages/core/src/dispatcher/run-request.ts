@@ -66,7 +66,9 @@ export async function runRequest(
     ctx.finish();
     release();
   }
-  response = asWritten(response, options.maxAnswerBytes, ctx);
+  // Only a request line or a trace needs the outcome as the client gets it; otherwise the
+  // transport's encodeMessage replaces an oversize answer by the same -32603 when it writes it.
+  if (logRequests || trace !== undefined) response = asWritten(response, options.maxAnswerBytes, ctx);
   if (ctx.isCancelled) {
     if (logRequests) writeRequestLine(logger, bindings, started, 'cancelled');
     // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
@@ -146,7 +148,7 @@ function failure(frame: RequestFrame, ctx: HandlerContext, error: unknown, plan:
  */
 function asWritten(response: JsonRpcResponse, maxAnswerBytes: number | undefined, ctx: HandlerContext): JsonRpcResponse {
   if (maxAnswerBytes === undefined || ctx.isCancelled) return response;
-  const written = fitAnswer(response, maxAnswerBytes, ctx.logger);
+  const written = fitAnswer(response, maxAnswerBytes, () => ctx.logger);
   if (written !== response) ctx.outcome = undefined;
   return written;
 }

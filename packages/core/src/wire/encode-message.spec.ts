@@ -1,6 +1,7 @@
 import { encodeMessage, fitAnswer, type EncodeLimits } from './encode-message';
 import { ExactNumberId } from '../protocol/exact-id';
 import type { JsonRpcMessage } from '../protocol/json-rpc';
+import type { Logger } from '../logging/logger';
 
 const LIMITS: EncodeLimits = { maxMessageBytes: 1_000, maxBatchBytes: 2_000 };
 
@@ -64,6 +65,14 @@ describe('fitAnswer', () => {
     }
   });
 
+  it('asks for no logger when the answer fits (a request makes its logger on first use)', () => {
+    const logger = jest.fn(() => ({ error: jest.fn() }) as unknown as Logger);
+    fitAnswer({ jsonrpc: '2.0', id: 5, result: { value: 'a' } }, 100, logger);
+    expect(logger).not.toHaveBeenCalled();
+    fitAnswer({ jsonrpc: '2.0', id: 6, result: { value: 'x'.repeat(200) } }, 100, logger);
+    expect(logger).toHaveBeenCalledTimes(1);
+  });
+
   it('serialises a copy of a fitted answer afresh (the kept text belongs to the original)', () => {
     const answer = { jsonrpc: '2.0' as const, id: 3, result: { value: 'a' } };
     fitAnswer(answer, 100);
@@ -73,13 +82,13 @@ describe('fitAnswer', () => {
 
   it('gives the -32603 error that replaces an oversize or unserialisable answer, and logs the drop once', () => {
     const errors: unknown[] = [];
-    const logger = { error: (...args: unknown[]) => void errors.push(args) } as unknown as Parameters<typeof fitAnswer>[2];
-    expect(fitAnswer({ jsonrpc: '2.0', id: 7, result: { value: 'x'.repeat(200) } }, 100, logger)).toEqual({
+    const logger = { error: (...args: unknown[]) => void errors.push(args) } as unknown as Logger;
+    expect(fitAnswer({ jsonrpc: '2.0', id: 7, result: { value: 'x'.repeat(200) } }, 100, () => logger)).toEqual({
       jsonrpc: '2.0',
       id: 7,
       error: { code: -32603, message: 'The response would exceed 100 bytes' },
     });
-    expect(fitAnswer({ jsonrpc: '2.0', id: 8, result: { big: BigInt(1) } }, 100, logger)).toEqual({
+    expect(fitAnswer({ jsonrpc: '2.0', id: 8, result: { big: BigInt(1) } }, 100, () => logger)).toEqual({
       jsonrpc: '2.0',
       id: 8,
       error: { code: -32603, message: 'The response could not be serialised' },

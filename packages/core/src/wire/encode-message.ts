@@ -57,12 +57,14 @@ type Encodable = { [ENCODED]?: { readonly of: object; readonly text: string } };
  * The answer a transport will write for `response`, decided before it is logged: the response
  * itself when it serialises within `maxBytes`, else the `-32603` error that replaces it (the drop
  * logged once, here), so that the request line and trace say what the client gets. The text is
- * kept for `encodeMessage`, which then does not serialise it again.
+ * kept for `encodeMessage`, which then does not serialise it again. `logger` is asked for only
+ * when the answer is dropped: a request's own logger is made on first use, and an answer that fits
+ * must not pay for one.
  *
  * @example
- * const answer = fitAnswer(response, 64 << 20, logger); // 'error' in answer: it was dropped
+ * const answer = fitAnswer(response, 64 << 20, () => logger); // 'error' in answer: it was dropped
  */
-export function fitAnswer(response: JsonRpcResponse, maxBytes: number, logger?: Logger): JsonRpcResponse {
+export function fitAnswer(response: JsonRpcResponse, maxBytes: number, logger?: () => Logger): JsonRpcResponse {
   let text: string | undefined;
   let reason = 'The response could not be serialised';
   let error: unknown;
@@ -79,7 +81,7 @@ export function fitAnswer(response: JsonRpcResponse, maxBytes: number, logger?: 
     (response as Encodable)[ENCODED] = { of: response, text };
     return response;
   }
-  logger?.error({ err: error, rpcId: response.id }, `dropped an outgoing message: ${reason}`);
+  logger?.().error({ err: error, rpcId: response.id }, `dropped an outgoing message: ${reason}`);
   return { jsonrpc: '2.0', id: response.id ?? null, error: { code: ErrorCode.InternalError, message: reason } } as JsonRpcResponse;
 }
 
