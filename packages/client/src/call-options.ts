@@ -17,4 +17,9 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void;
   /** Extra `_meta` of the request (the era's own keys and the progress token are added). */
   _meta?: Record<string, unknown>;
+  /**
+   * Anything of the caller's: the handlers of the server's requests made for this call get it
+   * back (`context.call.tag`): a proxy relays them to the caller the call came from.
+   */
+  tag?: unknown;
 }

@@ -220,7 +220,7 @@ export class McpClient {
     this.peer = peer;
     let told = false;
     await transport.start({
-      message: (message) => peer.receive(message),
+      message: (message, relatedTo) => peer.receive(message, relatedTo),
       failed: (requestId, error) => peer.fail(requestId, error),
       closed: (error) => {
         peer.close(error);

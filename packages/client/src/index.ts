@@ -3,7 +3,7 @@ export { CLIENT_OPTIONS, type ClientOptions } from './client-options';
 export { McpClientError, ClientErrorCode } from './client-error';
 export type { CallOptions, Progress } from './call-options';
 export type { ServerDescription } from './eras/client-era';
-export type { ServerRequestHandler, ServerRequestHandlers, ServerRequestContext } from './server-requests';
+export type { ServerRequestHandler, ServerRequestHandlers, ServerRequestContext, RelatedCall } from './server-requests';
 export { declaredCapabilities } from './server-requests';
 export type { NotificationListener } from './rpc-peer';
 export type { ClientTransport, TransportSink, SendOptions } from './transports/client-transport';

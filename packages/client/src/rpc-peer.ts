@@ -2,7 +2,7 @@ import { ErrorCode, type JsonRpcMessage, type RequestId } from '@mcpkit/core';
 import { isObject } from '@mcpkit/core/transport';
 import type { CallOptions, Progress } from './call-options';
 import { ClientErrorCode, McpClientError } from './client-error';
-import type { ServerRequestHandlers } from './server-requests';
+import type { RelatedCall, ServerRequestHandlers } from './server-requests';
 import type { ClientTransport } from './transports/client-transport';
 
 /** Bounds and defaults of a peer. */
@@ -24,6 +24,7 @@ interface Pending {
   readonly resolve: (result: Record<string, unknown>) => void;
   readonly reject: (error: McpClientError) => void;
   readonly onProgress: ((progress: Progress) => void) | undefined;
+  readonly tag: unknown;
   readonly stream: AbortController;
   timer: NodeJS.Timeout | undefined;
   readonly restart: (() => void) | undefined;
@@ -91,6 +92,7 @@ export class RpcPeer {
         resolve,
         reject,
         onProgress: options.onProgress,
+        tag: options.tag,
         stream,
         timer: undefined,
         restart: (options.resetTimeoutOnProgress ?? this.limits.resetTimeoutOnProgress) ? () => arm() : undefined,
@@ -124,10 +126,13 @@ export class RpcPeer {
     return () => void set.delete(listener);
   }
 
-  /** Reads one message from the server. Never throws: what it cannot read is reported. */
-  receive(message: unknown): void {
+  /**
+   * Reads one message from the server (`relatedTo`: the request whose stream carried it). Never
+   * throws: what it cannot read is reported.
+   */
+  receive(message: unknown, relatedTo?: number): void {
     if (Array.isArray(message)) {
-      for (const element of message) this.receive(element);
+      for (const element of message) this.receive(element, relatedTo);
       return;
     }
     if (!isObject(message) || message.jsonrpc !== '2.0') {
@@ -137,7 +142,7 @@ export class RpcPeer {
     const { id, method } = message;
     if (typeof method === 'string') {
       if (id === undefined) this.notified(method, message.params);
-      else this.serve(id as RequestId, method, message.params);
+      else this.serve(id as RequestId, method, message.params, relatedTo === undefined ? undefined : this.pending.get(relatedTo));
       return;
     }
     this.answered(message);
@@ -223,7 +228,7 @@ export class RpcPeer {
     entry.onProgress(progress);
   }
 
-  private serve(id: RequestId, method: string, params: unknown): void {
+  private serve(id: RequestId, method: string, params: unknown, related: Pending | undefined): void {
     const key = JSON.stringify(id);
     const answer = (body: Record<string, unknown>) => {
       if (this.serving.get(key) !== controller) return;
@@ -239,7 +244,8 @@ export class RpcPeer {
       return;
     }
     this.serving.set(key, controller);
-    answerServerRequest(this.handlers, method, isObject(params) ? params : {}, controller.signal).then(answer, answer);
+    const call = related === undefined ? undefined : { method: related.method, tag: related.tag };
+    answerServerRequest(this.handlers, method, isObject(params) ? params : {}, controller.signal, call).then(answer, answer);
   }
 }
 
@@ -249,6 +255,7 @@ export async function answerServerRequest(
   method: string,
   params: Record<string, unknown>,
   signal: AbortSignal,
+  call?: RelatedCall,
 ): Promise<Record<string, unknown>> {
   const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
   if (typeof handler !== 'function') {
@@ -256,7 +263,7 @@ export async function answerServerRequest(
     return { error: { code: ErrorCode.MethodNotFound, message: `The client does not answer ${method}` } };
   }
   try {
-    const result = await handler(params, { method, signal });
+    const result = await handler(params, { method, signal, ...(call === undefined ? {} : { call }) });
     return { result: isObject(result) ? result : {} };
   } catch (error) {
     if (error instanceof McpClientError)

@@ -6,6 +6,19 @@ export interface ServerRequestContext {
   method: string;
   /** Aborted when the server cancels its request or the connection closes. */
   signal: AbortSignal;
+  /**
+   * The client's call the server asks for, when the protocol tells: always on 2026-07-28 (an
+   * input-required round of that call); on the legacy era over HTTP when the request came on
+   * that call's response stream. Over legacy stdio, or on the GET stream, nothing relates them.
+   */
+  call?: RelatedCall;
+}
+
+/** The call of the client a server request belongs to. */
+export interface RelatedCall {
+  method: string;
+  /** The `tag` of the call's options. */
+  tag?: unknown;
 }
 
 /**

@@ -22,6 +22,7 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
   let server: HttpServerProcess | undefined;
   let client: McpClient;
   const strays: McpClientError[] = [];
+  const relatedCalls: unknown[] = [];
 
   beforeAll(async () => {
     let target: ClientTarget = { command: process.execPath, args: [MAIN, 'stdio'], env: ENV, stderr: 'pipe' };
@@ -33,6 +34,7 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
       era: era === 'modern' ? 'auto' : 'legacy',
       clientInfo: { name: 'client-e2e', version: '1' },
       onError: (error) => void strays.push(error),
+      handlers: { 'elicitation/create': (_params, context) => (relatedCalls.push(context.call), { action: 'decline' }) },
     });
   });
 
@@ -90,6 +92,13 @@ describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era er
     }
     expect(status).toBe('completed');
     expect((await client.request('tasks/result', { taskId })).content).toEqual([{ type: 'text', text: 'Computed client after 0.1s' }]);
+  });
+
+  // What a proxy needs to relay a question to the right caller: the call it belongs to, when the protocol says.
+  it('tells the handler which call a server request belongs to, where the protocol relates them', async () => {
+    await client.callTool('test_elicitation', { message: 'Whose?' }, { tag: 'caller-7' });
+    const related = transport === 'stdio' && era === 'legacy' ? undefined : { method: 'tools/call', tag: 'caller-7' };
+    expect(relatedCalls).toEqual([related]);
   });
 
   it('times a call out with a clear error', async () => {

@@ -261,15 +261,13 @@ describe('HTTP faults', () => {
     handler = (request, body, response) => {
       const message = JSON.parse(body) as { id: number; method: string };
       if (message.method === 'server/discover') {
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id: message.id,
-              result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } },
-            }),
-          );
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } },
+          }),
+        );
         return;
       }
       response.writeHead(200, { 'content-type': 'text/event-stream' });

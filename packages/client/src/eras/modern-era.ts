@@ -3,6 +3,7 @@ import { MAX_TIMER_MS, MODERN_META as META, SERVER_DISCOVER, SUBSCRIPTIONS_ACKNO
 import type { CallOptions } from '../call-options';
 import { ClientErrorCode, McpClientError } from '../client-error';
 import { answerServerRequest } from '../rpc-peer';
+import type { RelatedCall } from '../server-requests';
 import type { ClientEra, EraContext, ServerDescription } from './client-era';
 import { modernHeaders } from './modern-headers';
 import { ParamHeaders } from './param-headers';
@@ -72,7 +73,7 @@ export class ModernEra implements ClientEra {
           limit: round,
         });
       }
-      const inputResponses = await this.answer(result.inputRequests, options.signal);
+      const inputResponses = await this.answer(result.inputRequests, options.signal, { method, tag: options.tag });
       const retry = { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
       result = await this.context.peer.request(method, retry, options);
     }
@@ -155,14 +156,14 @@ export class ModernEra implements ClientEra {
   }
 
   /** The answers to the questions of an input-required result, by key, from the handlers. */
-  private async answer(requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+  private async answer(requests: unknown, signal: AbortSignal | undefined, call: RelatedCall): Promise<Record<string, unknown>> {
     const answers: Record<string, unknown> = {};
     if (!isObject(requests)) return answers;
     for (const [key, request] of Object.entries(requests)) {
       if (!isObject(request) || typeof request.method !== 'string')
         throw McpClientError.invalid('an input-required result', `its request ${key} has no method`);
       const params = isObject(request.params) ? request.params : {};
-      const answer = await answerServerRequest(this.context.handlers, request.method, params, signal ?? new AbortController().signal);
+      const answer = await answerServerRequest(this.context.handlers, request.method, params, signal ?? new AbortController().signal, call);
       if ('error' in answer) throw McpClientError.fromWire(answer.error, request.method);
       answers[key] = answer.result;
     }

@@ -3,8 +3,11 @@ import type { McpClientError } from '../client-error';
 
 /** Where a transport delivers what it reads. */
 export interface TransportSink {
-  /** One parsed message from the server (still unchecked: the peer reads it). */
-  message(message: unknown): void;
+  /**
+   * One parsed message from the server (still unchecked: the peer reads it); `relatedTo` is the
+   * id of the request whose response stream carried it (HTTP), if any.
+   */
+  message(message: unknown, relatedTo?: number): void;
   /**
    * A message that could not be read and belongs to the request in flight on its own channel
    * (an HTTP POST's oversized or garbled answer): that request fails with `error`.

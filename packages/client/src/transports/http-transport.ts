@@ -218,7 +218,7 @@ export class HttpClientTransport implements ClientTransport {
             const parsed = parseMessage(item.event.data);
             if (!parsed.ok) continue;
             if (requestId !== undefined && isObject(parsed.message) && parsed.message.id === requestId && !('method' in parsed.message)) state.answered = true;
-            this.sink!.message(parsed.message);
+            this.sink!.message(parsed.message, requestId);
           }
         }
         if (signal.aborted) break;
