@@ -104,6 +104,30 @@ describe('stdio faults', () => {
     await Promise.all(waiting);
   });
 
+  it('stops queueing for a child that no longer reads its stdin: past maxMessageBytes waiting, a call fails at once', async () => {
+    const client = await McpClient.connect(rogue('deaf'), { era: 'legacy', maxMessageBytes: 4_096, timeoutMs: 60_000 });
+    const waiting: Array<Promise<unknown>> = [];
+    let refused: unknown;
+    // The pipe takes some 64 KiB first; then what waits in this process is what is bounded.
+    for (let sent = 0; sent < 500 && refused === undefined; sent++) {
+      const call = client.callTool('a', { text: 'x'.repeat(2_000) });
+      waiting.push(call.catch((error: unknown) => error));
+      refused = await Promise.race([
+        call.then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+        new Promise((resolve) => setImmediate(resolve, undefined)),
+      ]);
+    }
+    expect(refused).toMatchObject({
+      code: ClientErrorCode.TooManyPendingRequests,
+      message: expect.stringMatching(/^the server reads nothing: \d+ bytes already wait for its stdin/),
+    });
+    await client.close();
+    await Promise.all(waiting);
+  });
+
   it('falls back to initialize when server/discover is refused (-32601) or gets no answer within openTimeoutMs', async () => {
     const refused = await McpClient.connect(rogue('stray'));
     expect(refused.era).toBe('legacy');

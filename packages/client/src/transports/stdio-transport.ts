@@ -101,6 +101,18 @@ export class StdioClientTransport implements ClientTransport {
   send(message: JsonRpcMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (this.ended || !stdin || !stdin.writable) return Promise.reject(new McpClientError(ClientErrorCode.ConnectionClosed, 'the server process is gone'));
+    // A child that stops reading would make this process hold every message sent after it.
+    if (stdin.writableLength > this.limits.maxMessageBytes) {
+      return Promise.reject(
+        new McpClientError(
+          ClientErrorCode.TooManyPendingRequests,
+          `the server reads nothing: ${stdin.writableLength} bytes already wait for its stdin (maxMessageBytes)`,
+          {
+            limit: this.limits.maxMessageBytes,
+          },
+        ),
+      );
+    }
     const text = encodeMessage(message, this.limits);
     if (text === undefined) return Promise.reject(tooLarge(message, this.limits.maxMessageBytes));
     stdin.write(`${text}\n`);
