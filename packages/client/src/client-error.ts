@@ -12,7 +12,7 @@ export const ClientErrorCode = {
   RequestTimeout: -31101,
   /** The caller's `AbortSignal` aborted the request. */
   RequestCancelled: -31102,
-  /** `maxPendingRequests` requests are already waiting for their answers. */
+  /** `maxPendingRequests` requests already wait for their answers, or (stdio) `maxMessageBytes` wait for a child that reads nothing. */
   TooManyPendingRequests: -31103,
   /** The server's answer is not a JSON-RPC response, or is over `maxMessageBytes`. */
   InvalidResponse: -31104,
