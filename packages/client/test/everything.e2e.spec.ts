@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { HttpServerProcess } from '@mcpkit/testing';
-import { ClientErrorCode, McpClient, McpClientError, type ClientTarget } from '../src';
+import { ClientErrorCode, McpClient, McpClientError } from '../src';
+import { serverUnderTest, type ServerUnderTest } from './support/server-target';
 
 // What only @mcpkit/client is asked, against the built apps/everything over a real child process
 // (stdio) and a real loopback socket (HTTP), in both eras: its own errors and codes, era auto,
@@ -8,7 +8,6 @@ import { ClientErrorCode, McpClient, McpClientError, type ClientTarget } from '.
 // prompts, progress, elicitation, sampling, roots, cancellation, logs, subscriptions, list
 // changes) is apps/everything/test/client-behaviour.e2e.spec.ts, run with the official clients too.
 const MAIN = join(__dirname, '..', '..', '..', 'apps', 'everything', 'dist', 'main.js');
-const ENV = { ...process.env, LOG_LEVEL: 'warn' };
 
 type Way = { transport: 'stdio' | 'http'; era: 'legacy' | 'modern' };
 const WAYS: Way[] = [
@@ -19,18 +18,14 @@ const WAYS: Way[] = [
 ];
 
 describe.each(WAYS)('@mcpkit/client and apps/everything over $transport, $era era', ({ transport, era }) => {
-  let server: HttpServerProcess | undefined;
+  let server: ServerUnderTest | undefined;
   let client: McpClient;
   const strays: McpClientError[] = [];
   const relatedCalls: unknown[] = [];
 
   beforeAll(async () => {
-    let target: ClientTarget = { command: process.execPath, args: [MAIN, 'stdio'], env: ENV, stderr: 'pipe' };
-    if (transport === 'http') {
-      server = await HttpServerProcess.start(process.execPath, [MAIN, 'http'], ENV);
-      target = { url: server.url };
-    }
-    client = await McpClient.connect(target, {
+    server = await serverUnderTest(MAIN, transport);
+    client = await McpClient.connect(server.target, {
       era: era === 'modern' ? 'auto' : 'legacy',
       clientInfo: { name: 'client-e2e', version: '1' },
       onError: (error) => void strays.push(error),

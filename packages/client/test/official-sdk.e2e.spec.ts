@@ -1,22 +1,27 @@
 import { join } from 'node:path';
-import { HttpServerProcess } from '@mcpkit/testing';
-import { ClientErrorCode, McpClient, type ClientTarget } from '../src';
+import { ClientErrorCode, McpClient } from '../src';
+import { serverUnderTest, type ServerUnderTest } from './support/server-target';
 
 // @mcpkit/client against a server written with the official SDK (v1 McpServer), which speaks
 // only the legacy era: era auto asks server/discover, is refused, and falls back to initialize.
 const SERVER = join(__dirname, 'fixtures', 'sdk-server.js');
 
+/** Both official servers have `slow` (sleeps until cancelled) and `echo`. */
+async function cancelsSlowCall(client: McpClient): Promise<void> {
+  const controller = new AbortController();
+  const call = client.callTool('slow', { ms: 20_000 }, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
+  expect((await client.callTool('echo', { text: 'still here' })).content).toEqual([{ type: 'text', text: 'still here' }]);
+}
+
 describe.each(['stdio', 'http'] as const)('@mcpkit/client and an official SDK server over %s', (transport) => {
-  let server: HttpServerProcess | undefined;
+  let server: ServerUnderTest | undefined;
   let client: McpClient;
 
   beforeAll(async () => {
-    let target: ClientTarget = { command: process.execPath, args: [SERVER, 'stdio'], stderr: 'pipe' };
-    if (transport === 'http') {
-      server = await HttpServerProcess.start(process.execPath, [SERVER, 'http']);
-      target = { url: server.url };
-    }
-    client = await McpClient.connect(target, {
+    server = await serverUnderTest(SERVER, transport);
+    client = await McpClient.connect(server.target, {
       handlers: {
         'elicitation/create': () => ({ action: 'accept', content: { name: 'Ada' } }),
         'sampling/createMessage': () => ({ role: 'assistant', model: 'stub', content: { type: 'text', text: '4' } }),
@@ -54,13 +59,7 @@ describe.each(['stdio', 'http'] as const)('@mcpkit/client and an official SDK se
     expect((await client.callTool('roots')).content).toEqual([{ type: 'text', text: 'file:///work' }]);
   });
 
-  it('cancels a slow call, and the server goes on', async () => {
-    const controller = new AbortController();
-    const call = client.callTool('slow', { ms: 20_000 }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
-    expect((await client.callTool('echo', { text: 'still here' })).content).toEqual([{ type: 'text', text: 'still here' }]);
-  });
+  it('cancels a slow call, and the server goes on', () => cancelsSlowCall(client));
 });
 
 // The official SDK v2 server (`@modelcontextprotocol/server` 2.4, dual-era): apps/bench builds one
@@ -74,16 +73,12 @@ describe.each([
   ['stdio', 'legacy'],
   ['http', 'legacy'],
 ] as const)('@mcpkit/client and the official SDK v2 server over %s, era %s', (transport, era) => {
-  let server: HttpServerProcess | undefined;
+  let server: ServerUnderTest | undefined;
   let client: McpClient;
 
   beforeAll(async () => {
-    let target: ClientTarget = { command: process.execPath, args: [SDK2, 'stdio'], stderr: 'pipe' };
-    if (transport === 'http') {
-      server = await HttpServerProcess.start(process.execPath, [SDK2, 'http']);
-      target = { url: server.url };
-    }
-    client = await McpClient.connect(target, { era });
+    server = await serverUnderTest(SDK2, transport);
+    client = await McpClient.connect(server.target, { era });
   });
 
   afterAll(async () => {
@@ -98,11 +93,5 @@ describe.each([
     await expect(client.callTool('echo', { text: 7 })).resolves.toMatchObject({ isError: true });
   });
 
-  it('cancels a slow call, and the server goes on', async () => {
-    const controller = new AbortController();
-    const call = client.callTool('slow', { ms: 20_000 }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
-    expect((await client.callTool('echo', { text: 'still here' })).content).toEqual([{ type: 'text', text: 'still here' }]);
-  });
+  it('cancels a slow call, and the server goes on', () => cancelsSlowCall(client));
 });
