@@ -565,6 +565,7 @@ const NOT_AN_APP: Record<string, string> = {
   'testing-package.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'websocket.example.ts': 'a transport (serveWebSocket), not an app: docs/test/websocket.spec.ts serves the testbed app with it',
   'redis.example.ts': 'starts an instance on a running Redis; packages/redis/test/readme-example.int.spec.ts runs two of them',
+  'client.example.ts': 'a client of a server, not an app: docs/test/client.spec.ts runs it against apps/everything over stdio and HTTP',
 };
 
 describe('every documentation example is an app the CLI loads', () => {
