@@ -1,5 +1,6 @@
 import { formatNames } from 'ajv-formats/dist/formats';
 import type { JsonSchema } from '@mcpkit/core';
+import { setOwn } from './own';
 
 /**
  * Formats ajv-formats knows (core validates with ajv and ajv-formats): any other
@@ -44,7 +45,7 @@ function convert(schema: unknown, openapi30: boolean, path: Set<object>): unknow
     if (key === 'format' && (typeof value !== 'string' || !KNOWN_FORMATS.has(value))) continue;
     // Draft-04's tuple form of items, which some 3.0 documents still use, is 2020-12's prefixItems.
     if (key === 'items' && Array.isArray(value)) out.prefixItems = value.map((child) => convert(child, openapi30, path));
-    else out[key] = convertKeyword(key, value, openapi30, path);
+    else setOwn(out, key, convertKeyword(key, value, openapi30, path));
   }
   path.delete(schema);
   if (schema.example !== undefined && out.examples === undefined) out.examples = [schema.example];
