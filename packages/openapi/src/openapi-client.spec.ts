@@ -1,5 +1,6 @@
 import type { RequestContext } from '@mcpkit/core';
 import type { OperationRequest } from './operation';
+import { MAX_REDIRECTS } from './follow-redirects';
 import { openApiClient, type OpenApiClientOptions } from './openapi-client';
 
 const GET_PET: OperationRequest = {
@@ -143,6 +144,85 @@ describe('openApiClient', () => {
     const result = await client(async () => json({})).call(header, { note: 'a\r\nInjected: 1' }, context());
     expect(result.isError).toBe(true);
     expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^The request to GET \/x cannot be built: /);
+  });
+
+  it('never lets a path value or the document’s path leave the base path or the origin', async () => {
+    const urls: string[] = [];
+    const fetch: Fetch = async (url) => {
+      urls.push(String(url));
+      return json({});
+    };
+    const api = client(fetch);
+    // A base URL without a path: a document path not starting with / would name another host.
+    const bare = client(fetch, { baseUrl: 'https://api.test' });
+    const label: OperationRequest = { ...GET_PET, parameters: [{ ...GET_PET.parameters[0]!, style: 'label' }] };
+    const results = [
+      await api.call(GET_PET, { petId: '..' }, context()),
+      await api.call(GET_PET, { petId: '.' }, context()),
+      await api.call(label, { petId: '.' }, context()),
+      await api.call({ ...GET_PET, path: '/../admin' }, { petId: 1 }, context()),
+      await bare.call({ ...GET_PET, path: '@evil.test/pet' }, { petId: 1 }, context()),
+      await bare.call({ ...GET_PET, path: '.evil.test/pet' }, { petId: 1 }, context()),
+    ];
+    expect(results.map((result) => [result.isError, (result.content as Array<{ text: string }>)[0]!.text.split(': ')[1]])).toEqual([
+      [true, 'the path /pet/.. has a "." or ".." segment.'],
+      [true, 'the path /pet/. has a "." or ".." segment.'],
+      [true, 'the path /pet/.. has a "." or ".." segment.'],
+      [true, 'the path /../admin has a "." or ".." segment.'],
+      [true, "the path @evil.test/pet leaves the API's origin https://api.test."],
+      [true, "the path .evil.test/pet leaves the API's origin https://api.test."],
+    ]);
+    expect(urls).toEqual([]);
+    await api.call(GET_PET, { petId: '..x' }, context());
+    expect(urls).toEqual(['https://api.test/v3/pet/..x']);
+  });
+
+  it('follows redirects within the API’s origin only, so its credentials never reach another host', async () => {
+    const seen: Array<[string, string, string | null]> = [];
+    const hops: Record<string, Response | (() => Response)> = {
+      'https://api.test/v3/pet/1': () => new Response(null, { status: 301, headers: { location: '/v3/pets/1' } }),
+      'https://api.test/v3/pets/1': () => json({ id: 1 }),
+      'https://api.test/v3/pet/2': () => new Response(null, { status: 302, headers: { location: 'https://evil.test/steal' } }),
+      'https://api.test/v3/pet/3': () => new Response(null, { status: 307, headers: { location: 'http://api.test/v3/pet/1' } }),
+      'https://api.test/v3/pet/4': () => new Response(null, { status: 308, headers: { location: '/v3/pet/4' } }),
+    };
+    const api = client(
+      async (url, init) => {
+        seen.push([String(url), init.redirect!, (init.headers as Headers).get('x-key')]);
+        return (hops[String(url)] as () => Response)();
+      },
+      { auth: { apiKey: 'secret', name: 'X-Key' } },
+    );
+    expect(await api.call(GET_PET, { petId: 1 }, context())).toEqual({ structuredContent: { id: 1 }, content: [{ type: 'text', text: '{"id":1}' }] });
+    const refused = await Promise.all([2, 3].map((petId) => api.call(GET_PET, { petId }, context())));
+    expect(refused.map((result) => (result.content as Array<{ text: string }>)[0]!.text)).toEqual([
+      "The API's answer to GET /pet/{petId} was not read: it redirected to another origin (https://evil.test), which is not followed: the call's credentials stay with the API.",
+      "The API's answer to GET /pet/{petId} was not read: it redirected to another origin (http://api.test), which is not followed: the call's credentials stay with the API.",
+    ]);
+    expect(seen.filter(([url]) => !url.startsWith('https://api.test/'))).toEqual([]);
+    expect(seen.every(([, redirect, key]) => redirect === 'manual' && key === 'secret')).toBe(true);
+    seen.length = 0;
+    expect((await api.call(GET_PET, { petId: 4 }, context())).isError).toBe(true);
+    expect(seen).toHaveLength(MAX_REDIRECTS + 1);
+  });
+
+  it('continues a 303 as a GET without the body', async () => {
+    const seen: Array<[string, string | undefined, unknown]> = [];
+    const post: OperationRequest = {
+      method: 'POST',
+      path: '/orders',
+      parameters: [],
+      body: { argument: 'body', mediaType: 'application/json', encoding: 'json', required: true },
+    };
+    const api = client(async (url, init) => {
+      seen.push([String(url), init.method, init.body]);
+      return seen.length === 1 ? new Response(null, { status: 303, headers: { location: '/v3/orders/7' } }) : json({ id: 7 });
+    });
+    expect((await api.call(post, { body: { n: 1 } }, context())).isError).toBeFalsy();
+    expect(seen).toEqual([
+      ['https://api.test/v3/orders', 'POST', '{"n":1}'],
+      ['https://api.test/v3/orders/7', 'GET', undefined],
+    ]);
   });
 
   it('refuses a base URL that is not http(s)', () => {

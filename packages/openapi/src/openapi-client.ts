@@ -1,6 +1,7 @@
 import type { CallToolResult, RequestContext } from '@mcpkit/core';
 import { applyAuth, type OpenApiAuth } from './auth';
 import { buildRequest } from './build-request';
+import { fetchSameOrigin, RedirectRefused } from './follow-redirects';
 import type { OperationRequest } from './operation';
 import { readBounded, TOO_LARGE } from './read-bounded';
 
@@ -126,7 +127,7 @@ export function openApiClient(options: OpenApiClientOptions): OpenApiClient {
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([ctx.signal, timeout]);
       try {
-        const response = await doFetch(request.url, { method: operation.method, headers: request.headers, body: request.body, signal, redirect: 'follow' });
+        const response = await fetchSameOrigin(doFetch, operation.method, request, signal);
         const bytes = await readBounded(response, maxResponseBytes);
         if (bytes === TOO_LARGE) {
           return failure(
@@ -137,6 +138,7 @@ export function openApiClient(options: OpenApiClientOptions): OpenApiClient {
       } catch (error) {
         // The MCP request was cancelled: nothing is answered, as for any cancelled call.
         if (ctx.signal.aborted) throw error;
+        if (error instanceof RedirectRefused) return failure(`The API's answer to ${operation.method} ${operation.path} was not read: ${error.message}.`);
         if (timeout.aborted) return failure(`The API did not answer ${operation.method} ${operation.path} within ${timeoutMs} ms (timeoutMs).`);
         return failure(`The API at ${request.url.origin} could not be reached for ${operation.method} ${operation.path}: ${reason(error)}.`);
       }
