@@ -40,6 +40,21 @@ describe('loadOpenApi', () => {
     await expect(loadOpenApi({ openapi: '4.0.0', paths: {} })).rejects.toThrow('this one is openapi "4.0.0"');
   });
 
+  it('reads a file a $ref names only for a document read from a file', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'openapi-'));
+    writeFileSync(join(folder, 'secret.txt'), 'hunter2');
+    const naming = (ref: string) => ({
+      ...DOCUMENT,
+      components: { schemas: { A: { type: 'object', description: { $ref: ref } } } },
+    });
+    for (const ref of [join(folder, 'secret.txt'), `file://${join(folder, 'secret.txt')}`]) {
+      await expect(loadOpenApi(naming(ref))).rejects.toThrow(/secret\.txt": a \$ref to a file is read only in a document read from a file/);
+      await expect(loadOpenApi(JSON.stringify(naming(ref)))).rejects.toThrow(/secret\.txt/);
+    }
+    writeFileSync(join(folder, 'api.json'), JSON.stringify(naming('secret.txt')));
+    expect((schemaOf(await loadOpenApi(join(folder, 'api.json'))) as { description: unknown }).description).toBe('hunter2');
+  });
+
   it('names a $ref that does not resolve', async () => {
     const broken = { ...DOCUMENT, components: {} };
     await expect(loadOpenApi(broken)).rejects.toThrow(/#\/components\/schemas\/A/);

@@ -48,7 +48,15 @@ export async function loadOpenApi(source: OpenApiSource): Promise<Record<string,
   else input = structuredClone(source);
   if (typeof input !== 'string' && !isRecord(input)) throw new Error('fromOpenApi: the document text is not an object.');
   if (isRecord(input)) checkVersion(input);
-  const document = (await SwaggerParser.dereference(input as never)) as unknown as Doc;
+  // A file's $ref may name a file beside it; a document from a URL, an object or a text is
+  // someone else's: its $refs read no file here (`$ref: /etc/passwd` would be published as an
+  // example or description). URLs stay readable: the resolver refuses private addresses.
+  const fromFile = typeof input === 'string' && !/^https?:\/\//i.test(input);
+  const options = fromFile ? {} : { resolve: { file: false } };
+  const document = (await SwaggerParser.dereference(input as never, options as never).catch((error: Error) => {
+    if (fromFile || !/Unable to resolve \$ref pointer "(?!https?:)/.test(error.message)) throw error;
+    throw new Error(`${error.message}: a $ref to a file is read only in a document read from a file; pass the document's path.`);
+  })) as unknown as Doc;
   checkVersion(document);
   return document;
 }
