@@ -203,6 +203,17 @@ function outputOf(operation: Doc, openapi30: boolean): { outputSchema?: JsonSche
   return { outputSchema: { type: 'object', properties: { result: converted }, required: ['result'] }, wrapOutput: true };
 }
 
+/** An operation's input and output, or an error naming the operation and how to leave it out. */
+function schemasOf(pathItem: Doc, operation: Doc, openapi30: boolean, where: string): { input: Built; outputSchema?: JsonSchema; wrapOutput?: boolean } {
+  try {
+    return { input: buildInput(pathItem, operation, openapi30), ...outputOf(operation, openapi30) };
+  } catch (error) {
+    throw new Error(
+      `fromOpenApi: the operation ${where}: ${error instanceof Error ? error.message : String(error)}. Leave it out (exclude: ['${where}']) or simplify its schema.`,
+    );
+  }
+}
+
 /**
  * The operations of a dereferenced OpenAPI 3.0 or 3.1 document, as tools, in document order
  * (paths, then methods in the order OpenAPI lists them). Webhooks and callbacks are calls the
@@ -225,8 +236,7 @@ export function buildOperations(document: Record<string, unknown>, options: Oper
       if (!offered({ operationId, method, path, tags })) continue;
       const base = operationId === undefined ? fallbackName(method, path) : sanitizeName(operationId);
       const name = names.take(sanitizeName(`${options.namePrefix ?? ''}${base}`));
-      const input = buildInput(pathItem, operation, openapi30);
-      const { outputSchema, wrapOutput } = outputOf(operation, openapi30);
+      const { input, outputSchema, wrapOutput } = schemasOf(pathItem, operation, openapi30, `${method} ${path}`);
       const request: OperationRequest = {
         method,
         path,
