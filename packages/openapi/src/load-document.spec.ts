@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOpenApi } from './load-document';
@@ -53,6 +55,32 @@ describe('loadOpenApi', () => {
     }
     writeFileSync(join(folder, 'api.json'), JSON.stringify(naming('secret.txt')));
     expect((schemaOf(await loadOpenApi(join(folder, 'api.json'))) as { description: unknown }).description).toBe('hunter2');
+  });
+
+  it('reads a document from a URL at a loopback address, whose $refs read no file', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'openapi-'));
+    writeFileSync(join(folder, 'secret.txt'), 'hunter2');
+    const served = new Map<string, string>([
+      ['/api.json', JSON.stringify(DOCUMENT)],
+      [
+        '/evil.yaml',
+        `openapi: 3.0.3\ninfo: { title: t, version: '1' }\npaths: {}\ncomponents: { schemas: { A: { description: { $ref: 'file://${join(folder, 'secret.txt')}' } } } }\n`,
+      ],
+    ]);
+    const server = createServer((request, response) => {
+      const body = served.get(request.url ?? '');
+      response.writeHead(body === undefined ? 404 : 200).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(schemaOf(await loadOpenApi(`${base}/api.json`)).type).toBe('object');
+      expect(schemaOf(await loadOpenApi(new URL(`${base}/api.json`))).type).toBe('object');
+      await expect(loadOpenApi(`${base}/evil.yaml`)).rejects.toThrow('a $ref to a file is read only in a document read from a file');
+      await expect(loadOpenApi(`${base}/missing.json`)).rejects.toThrow(`fromOpenApi: cannot read ${base}/missing.json: it answered 404.`);
+    } finally {
+      server.close();
+    }
   });
 
   it('names a $ref that does not resolve', async () => {
