@@ -114,6 +114,20 @@ describe('openApiClient', () => {
     });
   });
 
+  it('answers JSON nested too deeply to be sent on as an error result, not as an unreachable API', async () => {
+    const depth = 200_000;
+    const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const result = await client(async () => new Response(deep, { headers: { 'content-type': 'application/json' } })).call(
+      { ...GET_PET, wrapOutput: true },
+      { petId: 1 },
+      context(),
+    );
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'The API answered 200 to GET /pet/{petId} with JSON nested too deeply to be sent on.' }],
+    });
+  });
+
   it('answers an operation without an output schema by the media type of its answer', async () => {
     const plain: OperationRequest = { ...GET_PET, structured: false };
     const answer = (body: string | Uint8Array, type: string) =>

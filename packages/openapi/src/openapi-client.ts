@@ -84,7 +84,12 @@ function successResult(operation: OperationRequest, response: Response, bytes: U
       );
     }
     const structured = operation.wrapOutput ? { result: value } : (value as Record<string, unknown>);
-    return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+    try {
+      return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+    } catch {
+      // JSON.parse reads any depth, JSON.stringify recurses: [[[…]]] 100 000 deep cannot be sent on.
+      return failure(`The API answered ${response.status} to ${operation.method} ${operation.path} with JSON nested too deeply to be sent on.`);
+    }
   }
   if (bytes.byteLength === 0) return { content: [{ type: 'text', text: `${response.status} (no body)` }] };
   if (type.startsWith('image/')) return { content: [{ type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType: type }] };
