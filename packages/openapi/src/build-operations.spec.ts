@@ -124,8 +124,31 @@ describe('buildOperations', () => {
       paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema: schemas.S0 } } }, responses: {} } }, '/y': { get: { responses: {} } } },
     };
     expect(() => buildOperations(bomb)).toThrow(
-      `fromOpenApi: the operation POST /x: a schema expands to more than ${MAX_SCHEMA_NODES} schemas once its $refs are written out (shared or recursive $refs). Leave it out (exclude: ['POST /x'])`,
+      `fromOpenApi: the operation POST /x: a schema expands to more than ${MAX_SCHEMA_NODES} objects once its $refs are written out (shared or recursive $refs). Leave it out (exclude: ['POST /x'])`,
     );
     expect(buildOperations(bomb, { exclude: ['POST /x'] }).map((operation) => operation.name)).toEqual(['get_y']);
+  });
+
+  it('counts the values a schema publishes too: an example whose $refs expand, or that refers to itself', () => {
+    // The same doubling inside an example value (a $ref there is resolved as anywhere), then a cycle.
+    let value: unknown = 'x';
+    for (let i = 0; i < 40; i += 1) value = { a: value, b: value };
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const documentWith = (example: unknown) => ({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: { '/x': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'object', example } }], responses: {} } } },
+    });
+    for (const example of [value, cyclic]) {
+      expect(() => buildOperations(documentWith(example))).toThrow(
+        `fromOpenApi: the operation GET /x: a schema expands to more than ${MAX_SCHEMA_NODES} objects`,
+      );
+    }
+    for (const keyword of ['default', 'enum', 'const']) {
+      const document = documentWith(undefined);
+      (document.paths['/x'].get.parameters[0]!.schema as Record<string, unknown>)[keyword] = keyword === 'enum' ? [value] : value;
+      expect(() => buildOperations(document)).toThrow(`a schema expands to more than ${MAX_SCHEMA_NODES} objects`);
+    }
   });
 });
