@@ -89,6 +89,9 @@ describe('mcpkit openapi', () => {
         '/b': { get: operation('get_item') },
         '/c': { get: operation('constructor') },
         '/d': { get: operation('2fa.check') },
+        // Two methods whose constants would be the same (GET_ABC) with case folded.
+        '/e': { get: operation('getABC') },
+        '/f': { get: operation('getAbc') },
       },
     };
     writeFileSync(join(folder, 'names.json'), JSON.stringify(document));
@@ -100,8 +103,11 @@ describe('mcpkit openapi', () => {
       '  getItem2(input: GetItem2Input, ctx: RequestContext)',
       '  constructorOperation(input: ConstructorOperationInput, ctx: RequestContext)',
       '  t2faCheck(input: T2FaCheckInput, ctx: RequestContext)',
+      '  getABC(input: GetABCInput, ctx: RequestContext)',
+      '  getAbc(input: GetAbcInput, ctx: RequestContext)',
     ]);
     expect(source).toContain('const GET_ITEM2: OperationRequest');
+    expect(source.match(/^const GET_ABC\w*/gm)).toEqual(['const GET_ABC', 'const GET_ABC2']);
     expect(source).toContain('this.api = openApiClient({ baseUrl: "https://api.test", ...options });');
     // A description is a string literal, where nothing it holds can end a comment or the string.
     expect(source).toContain('"description": "Reads */ carefully"');

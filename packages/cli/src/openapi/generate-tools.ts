@@ -61,15 +61,16 @@ function comment(text: string, indent: string): string {
 export async function generateOpenApiTools(operations: readonly OpenApiOperation[], options: GenerateOpenApiToolsOptions = {}): Promise<string> {
   const className = options.className ?? 'ApiTools';
   const taken = new Set<string>();
+  const constants = new Set<string>();
   const named = operations.map((operation) => {
     const method = methodName(operation.name, taken);
-    // getPetById → GET_PET_BY_ID: the request constant beside the method.
-    return {
-      operation,
-      method,
-      constant: method.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase(),
-      type: typeName(method),
-    };
+    // getPetById → GET_PET_BY_ID: the request constant beside the method. Upper-casing folds
+    // names apart by case only (getABC, getAbc), so a taken one gets a number as methods do.
+    const wanted = method.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+    let constant = wanted;
+    for (let n = 2; constants.has(constant); n += 1) constant = `${wanted}${n}`;
+    constants.add(constant);
+    return { operation, method, constant, type: typeName(method) };
   });
   const properties: Record<string, unknown> = {};
   for (const { operation, type } of named) properties[type] = { ...operation.inputSchema, title: type };
