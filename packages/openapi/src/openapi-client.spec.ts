@@ -242,4 +242,15 @@ describe('openApiClient', () => {
   it('refuses a base URL that is not http(s)', () => {
     expect(() => openApiClient({ baseUrl: 'file:///etc' })).toThrow('baseUrl must be an http(s) URL');
   });
+
+  it('refuses a timeout or a bound that is not a positive whole number, as an unset variable gives', () => {
+    for (const timeoutMs of [Number(undefined), -1, 2.5, 2 ** 32]) {
+      expect(() => openApiClient({ baseUrl: 'https://api.test', timeoutMs })).toThrow(
+        `openApiClient: timeoutMs must be a whole number from 1 to ${2 ** 32 - 1}`,
+      );
+    }
+    for (const maxResponseBytes of [Number(undefined), 0, Infinity]) {
+      expect(() => openApiClient({ baseUrl: 'https://api.test', maxResponseBytes })).toThrow('openApiClient: maxResponseBytes must be a whole number');
+    }
+  });
 });

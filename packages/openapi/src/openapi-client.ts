@@ -33,6 +33,8 @@ export interface OpenApiClient {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+// The longest delay a Node timer takes (AbortSignal.timeout throws past it).
+const MAX_TIMER_MS = 2 ** 32 - 1;
 // What of an error answer's body the model reads: enough for any problem details, never a page of HTML.
 const MAX_ERROR_TEXT = 4096;
 
@@ -118,6 +120,16 @@ export function openApiClient(options: OpenApiClientOptions): OpenApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   if (!/^https?:\/\//i.test(baseUrl)) throw new TypeError(`openApiClient: baseUrl must be an http(s) URL; got ${JSON.stringify(baseUrl)}.`);
+  // Checked now: a NaN from an unset environment variable would make every call throw (timeoutMs)
+  // or read answers without a bound (maxResponseBytes, as `total > NaN` is never true).
+  for (const [name, value, most] of [
+    ['timeoutMs', timeoutMs, MAX_TIMER_MS],
+    ['maxResponseBytes', maxResponseBytes, Number.MAX_SAFE_INTEGER],
+  ] as const) {
+    if (!Number.isInteger(value) || value <= 0 || value > most) {
+      throw new TypeError(`openApiClient: ${name} must be a whole number from 1 to ${most}; got ${String(value)}. Leave it out for the default.`);
+    }
+  }
   return {
     async call(operation, args, ctx) {
       const doFetch = options.fetch ?? globalThis.fetch;
