@@ -60,7 +60,8 @@ function urlOf(baseUrl: string, path: string): URL {
 export function buildRequest(baseUrl: string, operation: OperationRequest, args: Record<string, unknown>, fixedHeaders: Record<string, string>): BuiltRequest {
   let path = operation.path;
   const query: string[] = [];
-  const headers = new Headers(fixedHeaders);
+  const fixed = new Headers(fixedHeaders);
+  const headers = new Headers(fixed);
   const cookies: string[] = [];
   for (const parameter of operation.parameters) {
     // Own properties only: an absent `constructor` or `toString` argument is not Object.prototype's.
@@ -74,7 +75,8 @@ export function buildRequest(baseUrl: string, operation: OperationRequest, args:
         query.push(...queryPairs(parameter, value));
         break;
       case 'header':
-        headers.set(parameter.name, headerValue(parameter, value));
+        // A header the app sends with every call (a tenant, an API version) is the app's to say, not the caller's.
+        if (!fixed.has(parameter.name)) headers.set(parameter.name, headerValue(parameter, value));
         break;
       default:
         cookies.push(cookiePair(parameter, value));

@@ -149,6 +149,27 @@ describe('openApiClient', () => {
     expect(body!.text).toHaveLength('Body (text/plain): '.length + 4096 + '… (5904 more characters)'.length);
   });
 
+  it('keeps a header the app sends with every call over a header argument of the same name', async () => {
+    const seen: Headers[] = [];
+    const tenant: OperationRequest = {
+      method: 'GET',
+      path: '/x',
+      parameters: [
+        { name: 'X-Tenant', in: 'header', argument: 'tenant', required: false, style: 'simple', explode: false, allowReserved: false },
+        { name: 'X-Note', in: 'header', argument: 'note', required: false, style: 'simple', explode: false, allowReserved: false },
+      ],
+    };
+    const api = client(
+      async (_url, init) => {
+        seen.push(init.headers as Headers);
+        return json({});
+      },
+      { headers: { 'x-tenant': 'acme' } },
+    );
+    await api.call(tenant, { tenant: 'other', note: 'hi' }, context());
+    expect([seen[0]!.get('x-tenant'), seen[0]!.get('x-note')]).toEqual(['acme', 'hi']);
+  });
+
   it('answers arguments that cannot be sent as an error result', async () => {
     const header: OperationRequest = {
       method: 'GET',
