@@ -46,7 +46,8 @@ export async function applyAuth(auth: OpenApiAuth | undefined, request: Outgoing
   }
   const key = await reveal(auth.apiKey, ctx);
   if (key === undefined) return;
-  if (auth.in === 'query') request.url.searchParams.append(auth.name, key);
+  // set, not append: a query argument of the same name (an exploded object can name any) must not ride first.
+  if (auth.in === 'query') request.url.searchParams.set(auth.name, key);
   else if (auth.in === 'cookie') appendCookie(request.headers, `${auth.name}=${encodeURIComponent(key)}`);
   else request.headers.set(auth.name, key);
 }

@@ -170,6 +170,24 @@ describe('openApiClient', () => {
     expect([seen[0]!.get('x-tenant'), seen[0]!.get('x-note')]).toEqual(['acme', 'hi']);
   });
 
+  it('sends a query API key once, the app’s, whatever the arguments name', async () => {
+    const urls: string[] = [];
+    const search: OperationRequest = {
+      method: 'GET',
+      path: '/x',
+      parameters: [{ name: 'filter', in: 'query', argument: 'filter', required: false, style: 'form', explode: true, allowReserved: false }],
+    };
+    const api = client(
+      async (url) => {
+        urls.push(String(url));
+        return json({});
+      },
+      { auth: { apiKey: 'app-key', name: 'api_key', in: 'query' } },
+    );
+    await api.call(search, { filter: { api_key: 'callers-key', tag: 'a' } }, context());
+    expect(urls).toEqual(['https://api.test/v3/x?api_key=app-key&tag=a']);
+  });
+
   it('answers arguments that cannot be sent as an error result', async () => {
     const header: OperationRequest = {
       method: 'GET',
