@@ -188,6 +188,32 @@ describe('openApiClient', () => {
     expect(urls).toEqual(['https://api.test/v3/x?api_key=app-key&tag=a']);
   });
 
+  it('sends a cookie API key once, the app’s, beside the cookie arguments', async () => {
+    const seen: Headers[] = [];
+    const cookies: OperationRequest = {
+      method: 'GET',
+      path: '/x',
+      parameters: ['key', 'theme'].map((name) => ({
+        name,
+        in: 'cookie' as const,
+        argument: name,
+        required: false,
+        style: 'form',
+        explode: true,
+        allowReserved: false,
+      })),
+    };
+    const api = client(
+      async (_url, init) => {
+        seen.push(init.headers as Headers);
+        return json({});
+      },
+      { auth: { apiKey: 'app key', name: 'key', in: 'cookie' } },
+    );
+    await api.call(cookies, { key: 'callers-key', theme: 'dark' }, context());
+    expect(seen[0]!.get('cookie')).toBe('theme=dark; key=app%20key');
+  });
+
   it('answers arguments that cannot be sent as an error result', async () => {
     const header: OperationRequest = {
       method: 'GET',
