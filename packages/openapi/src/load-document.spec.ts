@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +80,43 @@ describe('loadOpenApi', () => {
       await expect(loadOpenApi(`${base}/missing.json`)).rejects.toThrow(`fromOpenApi: cannot read ${base}/missing.json: it answered 404.`);
     } finally {
       server.close();
+    }
+  });
+
+  it('reads a $ref to a URL only of the origin of the document that names it, redirects included', async () => {
+    const hits: string[] = [];
+    const listen = async (routes: Record<string, (response: ServerResponse) => void>) => {
+      const server = createServer((request, response) => {
+        hits.push(`${(server.address() as AddressInfo).port}${request.url}`);
+        const route = routes[request.url ?? ''];
+        if (route) route(response);
+        else response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server;
+    };
+    // Another origin: what only this server can reach (a metadata service, an admin port).
+    const inside = await listen({ '/secret.json': (response) => response.end('"hunter2"') });
+    const insideUrl = `http://127.0.0.1:${(inside.address() as AddressInfo).port}/secret.json`;
+    const withRef = (ref: string) => JSON.stringify({ ...DOCUMENT, components: { schemas: { A: { type: 'object', description: { $ref: ref } } } } });
+    const api = await listen({
+      '/common.json': (response) => response.end('"shared text"'),
+      '/same.json': (response) => response.end(withRef('common.json')),
+      '/other.json': (response) => response.end(withRef(insideUrl)),
+      '/bounce.json': (response) => response.end(withRef('redirect.json')),
+      '/redirect.json': (response) => response.writeHead(302, { location: insideUrl }).end(),
+    });
+    // The API's document by another name of the same host: a different origin from the inside service's.
+    const base = `http://localhost:${(api.address() as AddressInfo).port}`;
+    try {
+      expect((schemaOf(await loadOpenApi(`${base}/same.json`)) as { description: unknown }).description).toBe('shared text');
+      await expect(loadOpenApi(`${base}/other.json`)).rejects.toThrow("one to a URL only in a document read from that URL's origin");
+      await expect(loadOpenApi(`${base}/bounce.json`)).rejects.toThrow(`Error reading file "${base}/redirect.json"`);
+      await expect(loadOpenApi(withRef(insideUrl))).rejects.toThrow("one to a URL only in a document read from that URL's origin");
+      expect(hits.filter((hit) => hit.endsWith('/secret.json'))).toEqual([]);
+    } finally {
+      inside.close();
+      api.close();
     }
   });
 

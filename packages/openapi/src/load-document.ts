@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
-import { readBounded, TOO_LARGE } from './read-bounded';
+import { readUrl, sameOriginRefs } from './read-url';
 import { resolveLocalRefs } from './resolve-local-refs';
 
 /** An OpenAPI document: the object, its JSON or YAML text, or the file path or http(s) URL it is read from. */
@@ -45,47 +45,26 @@ export function loadOpenApiSync(source: Record<string, unknown> | string): Recor
 export async function loadOpenApi(source: OpenApiSource): Promise<Record<string, unknown>> {
   const href = source instanceof URL ? source.href : typeof source === 'string' && /^https?:\/\//i.test(source) ? source : undefined;
   let input: Doc | string;
-  if (href !== undefined) input = await readUrl(href);
+  if (href !== undefined) input = (await readUrl(href)) as Doc;
   else if (typeof source === 'string') input = isText(source) ? (parseYaml(source) as Doc) : source;
   else input = structuredClone(source as Doc);
   if (typeof input !== 'string' && !isRecord(input)) throw new Error('fromOpenApi: the document text is not an object.');
   if (isRecord(input)) checkVersion(input);
-  // A file's $ref may name a file beside it; a document from a URL, an object or a text is
-  // someone else's: its $refs read no file here (`$ref: /etc/passwd` would be published as an
-  // example or description). URLs stay readable: the resolver refuses private addresses.
+  // What a $ref reads is published in the tools' schemas. A file's $ref may name a file beside it
+  // or a URL; a document from a URL, an object or a text is someone else's: its $refs read no file
+  // (`$ref: /etc/passwd`), and URLs of the document's own origin only (none for an object or a text).
   const fromFile = typeof input === 'string';
-  const options: SwaggerParser.Options = fromFile ? {} : { resolve: { file: false } };
+  const options: SwaggerParser.Options = fromFile ? {} : { resolve: { file: false, http: href === undefined ? false : (sameOriginRefs(href) as never) } };
   const dereferenced: Promise<unknown> =
     href === undefined ? SwaggerParser.dereference(input as never, options) : SwaggerParser.dereference(href, input as never, options);
   const document = (await dereferenced.catch((error: Error) => {
-    if (fromFile || !/Unable to resolve \$ref pointer "(?!https?:)/.test(error.message)) throw error;
-    throw new Error(`${error.message}: a $ref to a file is read only in a document read from a file; pass the document's path.`);
+    if (fromFile || !/Unable to resolve \$ref pointer/.test(error.message)) throw error;
+    throw new Error(
+      `${error.message}: a $ref to a file is read only in a document read from a file, one to a URL only in a document read from that URL's origin; pass the document's path or URL.`,
+    );
   })) as unknown as Doc;
   checkVersion(document);
   return document;
-}
-
-/** The largest document `fromOpenApi` reads from a URL: the biggest public ones are a few MiB. */
-const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
-const DOCUMENT_TIMEOUT_MS = 30_000;
-
-/**
- * A document read from its URL with fetch, not by the `$ref` resolver: the resolver refuses
- * loopback and private addresses (right for a `$ref` a document names), but the URL given here
- * is the app's own choice, and a service beside the server (`http://127.0.0.1:3000/openapi.json`)
- * is the common case.
- */
-async function readUrl(href: string): Promise<Doc> {
-  const response = await fetch(href, {
-    signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
-    headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.8' },
-  }).catch((error: Error) => {
-    throw new Error(`fromOpenApi: cannot read ${href}: ${(error.cause as Error | undefined)?.message ?? error.message}.`);
-  });
-  const bytes = await readBounded(response, MAX_DOCUMENT_BYTES);
-  if (bytes === TOO_LARGE) throw new Error(`fromOpenApi: the document at ${href} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
-  if (!response.ok) throw new Error(`fromOpenApi: cannot read ${href}: it answered ${response.status}.`);
-  return parseYaml(new TextDecoder().decode(bytes)) as Doc;
 }
 
 function checkVersion(document: Doc): void {
