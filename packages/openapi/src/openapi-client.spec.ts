@@ -94,6 +94,22 @@ describe('openApiClient', () => {
     });
   });
 
+  it('bounds a credential that never comes by the same timeout, and sends nothing', async () => {
+    let sent = 0;
+    const api = client(
+      async () => {
+        sent += 1;
+        return json({});
+      },
+      { timeoutMs: 20, auth: { bearer: () => new Promise<string>(() => undefined) } },
+    );
+    expect(await api.call(GET_PET, { petId: 1 }, context())).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'The credentials for GET /pet/{petId} were not ready within 20 ms (timeoutMs).' }],
+    });
+    expect(sent).toBe(0);
+  });
+
   it('passes a cancellation of the MCP request on as the abort it is', async () => {
     const controller = new AbortController();
     const api = client((_url, init) => {

@@ -99,6 +99,16 @@ function successResult(operation: OperationRequest, response: Response, bytes: U
   return { content: [{ type: 'resource', resource: { uri: response.url || operation.path, mimeType: type, blob: Buffer.from(bytes).toString('base64') } }] };
 }
 
+/** The promise, or its signal's abort reason when that comes first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** Why fetch failed, in words: the system error code of the cause when there is one (ECONNREFUSED). */
 function reason(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
@@ -133,16 +143,19 @@ export function openApiClient(options: OpenApiClientOptions): OpenApiClient {
   return {
     async call(operation, args, ctx) {
       const doFetch = options.fetch ?? globalThis.fetch;
+      // Started before the credentials are asked: a token provider that never answers is bounded too.
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([ctx.signal, timeout]);
       let request;
       try {
         request = buildRequest(baseUrl, operation, args, headers);
-        await applyAuth(auth, { method: operation.method, url: request.url, headers: request.headers, operation }, ctx);
+        await untilAborted(applyAuth(auth, { method: operation.method, url: request.url, headers: request.headers, operation }, ctx), signal);
       } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        if (timeout.aborted) return failure(`The credentials for ${operation.method} ${operation.path} were not ready within ${timeoutMs} ms (timeoutMs).`);
         // A header value with a line break, say: the arguments passed the schema but cannot be sent.
         return failure(`The request to ${operation.method} ${operation.path} cannot be built: ${error instanceof Error ? error.message : String(error)}.`);
       }
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = AbortSignal.any([ctx.signal, timeout]);
       try {
         const response = await fetchSameOrigin(doFetch, operation.method, request, signal);
         const bytes = await readBounded(response, maxResponseBytes);
