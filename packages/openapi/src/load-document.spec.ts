@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOpenApi } from './load-document';
@@ -34,6 +35,9 @@ describe('loadOpenApi', () => {
     const folder = mkdtempSync(join(tmpdir(), 'openapi-'));
     writeFileSync(join(folder, 'api.yaml'), yaml);
     expect((await loadOpenApi(join(folder, 'api.yaml'))).openapi).toBe('3.0.3');
+    // As an ES module names a file beside it: new URL('./api.yaml', import.meta.url).
+    expect((await loadOpenApi(pathToFileURL(join(folder, 'api.yaml')))).openapi).toBe('3.0.3');
+    await expect(loadOpenApi(new URL('ftp://example.test/api.yaml'))).rejects.toThrow('fromOpenApi reads a document from an http(s) or file URL; got ftp://');
   });
 
   it('refuses Swagger 2.0 and what is not OpenAPI', async () => {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import { readUrl, sameOriginRefs } from './read-url';
@@ -43,9 +44,13 @@ export function loadOpenApiSync(source: Record<string, unknown> | string): Recor
  *   is refused: convert it first), or a `$ref` does not resolve.
  */
 export async function loadOpenApi(source: OpenApiSource): Promise<Record<string, unknown>> {
-  const href = source instanceof URL ? source.href : typeof source === 'string' && /^https?:\/\//i.test(source) ? source : undefined;
+  const named = source instanceof URL ? source.href : source;
+  const href = typeof named === 'string' && /^https?:\/\//i.test(named) ? named : undefined;
   let input: Doc | string;
   if (href !== undefined) input = (await readUrl(href)) as Doc;
+  // new URL('./api.yaml', import.meta.url): a file, as its path is.
+  else if (source instanceof URL && source.protocol === 'file:') input = fileURLToPath(source);
+  else if (source instanceof URL) throw new Error(`fromOpenApi reads a document from an http(s) or file URL; got ${source.href}.`);
   else if (typeof source === 'string') input = isText(source) ? (parseYaml(source) as Doc) : source;
   else input = structuredClone(source as Doc);
   if (typeof input !== 'string' && !isRecord(input)) throw new Error('fromOpenApi: the document text is not an object.');
