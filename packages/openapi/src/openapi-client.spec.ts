@@ -110,6 +110,51 @@ describe('openApiClient', () => {
     expect(sent).toBe(0);
   });
 
+  it('runs at most maxConcurrentCalls calls at once, the others waiting their turn or leaving when cancelled', async () => {
+    let running = 0;
+    let most = 0;
+    const pending: Array<() => void> = [];
+    const api = client(
+      () =>
+        new Promise((resolve) => {
+          running += 1;
+          most = Math.max(most, running);
+          pending.push(() => {
+            running -= 1;
+            resolve(json({}));
+          });
+        }),
+      { maxConcurrentCalls: 3 },
+    );
+    const cancelled = new AbortController();
+    const calls = Array.from({ length: 10 }, (_, index) => api.call(GET_PET, { petId: index }, context(index === 9 ? cancelled.signal : undefined)));
+    const leaving = expect(calls[9]).rejects.toThrow('gone');
+    cancelled.abort(new Error('gone'));
+    await leaving;
+    // Each answer lets one waiting call start: 9 calls, never more than 3 at once.
+    for (let answered = 0; answered < 9; answered += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      pending.shift()!();
+    }
+    expect((await Promise.all(calls.slice(0, 9))).every((result) => !result.isError)).toBe(true);
+    expect([most, running, pending.length]).toEqual([3, 0, 0]);
+  });
+
+  it('ends a call that waited for a slot past timeoutMs as an error result, naming the bound', async () => {
+    // The first call's API never answers nor hears the abort: it keeps the one slot.
+    const api = client(() => new Promise<Response>(() => undefined), { maxConcurrentCalls: 1, timeoutMs: 20 });
+    void api.call(GET_PET, { petId: 1 }, context());
+    expect(await api.call(GET_PET, { petId: 2 }, context())).toEqual({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: 'The API did not answer GET /pet/{petId} within 20 ms (timeoutMs): 1 calls to it were running all that time (maxConcurrentCalls).',
+        },
+      ],
+    });
+  });
+
   it('passes a cancellation of the MCP request on as the abort it is', async () => {
     const controller = new AbortController();
     const api = client((_url, init) => {
