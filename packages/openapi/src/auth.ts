@@ -46,13 +46,16 @@ export async function applyAuth(auth: OpenApiAuth | undefined, request: Outgoing
   }
   const key = await reveal(auth.apiKey, ctx);
   if (key === undefined) return;
-  if (auth.in === 'query') request.url.searchParams.append(auth.name, key);
+  // set, not append: a query argument of the same name (an exploded object can name any) must not ride first.
+  if (auth.in === 'query') request.url.searchParams.set(auth.name, key);
   else if (auth.in === 'cookie') appendCookie(request.headers, `${auth.name}=${encodeURIComponent(key)}`);
   else request.headers.set(auth.name, key);
 }
 
-/** Adds a `name=value` pair to the request's Cookie header. */
+/** Sets a `name=value` pair in the request's Cookie header, in place of any pair of that name (a cookie argument's). */
 export function appendCookie(headers: Headers, pair: string): void {
-  const existing = headers.get('cookie');
-  headers.set('cookie', existing ? `${existing}; ${pair}` : pair);
+  const nameOf = (one: string) => one.slice(0, one.indexOf('=')).trim();
+  const name = nameOf(pair);
+  const kept = (headers.get('cookie') ?? '').split(';').filter((one) => one.trim() !== '' && nameOf(one) !== name);
+  headers.set('cookie', [...kept.map((one) => one.trim()), pair].join('; '));
 }

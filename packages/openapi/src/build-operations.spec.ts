@@ -1,4 +1,5 @@
 import { buildOperations } from './build-operations';
+import { MAX_SCHEMA_NODES } from './json-schema';
 
 const document = {
   openapi: '3.0.3',
@@ -108,5 +109,46 @@ describe('buildOperations', () => {
       'get_item',
       'put_items_id',
     ]);
+  });
+
+  it('refuses a schema whose $refs expand past MAX_SCHEMA_NODES, naming the operation, in bounded time', () => {
+    // 40 schemas each naming the next twice: 2^40 copies written out, a handful of objects shared.
+    const schemas: Record<string, unknown> = { S40: { type: 'string' } };
+    for (let i = 39; i >= 0; i -= 1) {
+      const next = schemas[`S${i + 1}`];
+      schemas[`S${i}`] = { type: 'object', properties: { a: next, b: next } };
+    }
+    const bomb = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema: schemas.S0 } } }, responses: {} } }, '/y': { get: { responses: {} } } },
+    };
+    expect(() => buildOperations(bomb)).toThrow(
+      `fromOpenApi: the operation POST /x: a schema expands to more than ${MAX_SCHEMA_NODES} objects once its $refs are written out (shared or recursive $refs). Leave it out (exclude: ['POST /x'])`,
+    );
+    expect(buildOperations(bomb, { exclude: ['POST /x'] }).map((operation) => operation.name)).toEqual(['get_y']);
+  });
+
+  it('counts the values a schema publishes too: an example whose $refs expand, or that refers to itself', () => {
+    // The same doubling inside an example value (a $ref there is resolved as anywhere), then a cycle.
+    let value: unknown = 'x';
+    for (let i = 0; i < 40; i += 1) value = { a: value, b: value };
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const documentWith = (example: unknown) => ({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: { '/x': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'object', example } }], responses: {} } } },
+    });
+    for (const example of [value, cyclic]) {
+      expect(() => buildOperations(documentWith(example))).toThrow(
+        `fromOpenApi: the operation GET /x: a schema expands to more than ${MAX_SCHEMA_NODES} objects`,
+      );
+    }
+    for (const keyword of ['default', 'enum', 'const']) {
+      const document = documentWith(undefined);
+      (document.paths['/x'].get.parameters[0]!.schema as Record<string, unknown>)[keyword] = keyword === 'enum' ? [value] : value;
+      expect(() => buildOperations(document)).toThrow(`a schema expands to more than ${MAX_SCHEMA_NODES} objects`);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { JsonSchema, ToolAnnotations } from '@mcpkit/core';
 import { examplesOf, schemaExamples } from './examples';
 import { operationFilter, type OperationMatcher } from './filter';
+import { setOwn } from './own';
 import { toJsonSchema } from './json-schema';
 import type { BodyEncoding, OpenApiOperation, OperationBody, OperationParameter, OperationRequest, ParameterLocation } from './operation';
 import { fallbackName, NameAllocator, sanitizeName } from './tool-names';
@@ -125,20 +126,24 @@ interface Arguments {
   samples: Map<string, unknown[]>;
 }
 
-/** The parameters, each an argument: its name, or `<in>_<name>` when two locations share the name. */
+/**
+ * The parameters, each an argument: its name, or `<in>_<name>` when two locations share the name
+ * or the name is one every object has (`constructor`, `toString`, `__proto__`): ajv looks an
+ * optional property up on the arguments' prototype too, and would check `Object` as a value.
+ */
 function readParameters(pathItem: Doc, operation: Doc, openapi30: boolean, into: Arguments): OperationParameter[] {
   const raw = parametersOf(pathItem, operation);
   const counts = new Map<string, number>();
   for (const parameter of raw) counts.set(parameter.name as string, (counts.get(parameter.name as string) ?? 0) + 1);
   return raw.map((parameter) => {
     const name = parameter.name as string;
-    const argument = counts.get(name)! > 1 ? `${String(parameter.in)}_${name}` : name;
+    const argument = counts.get(name)! > 1 || name in Object.prototype ? `${String(parameter.in)}_${name}` : name;
     const read = readParameter(parameter, argument);
     const schema = toJsonSchema(parameterSchema(parameter), openapi30);
     const description = typeof parameter.description === 'string' ? parameter.description.trim() : '';
     if (description !== '' && schema.description === undefined) schema.description = description;
     if (parameter.deprecated === true) schema.deprecated = true;
-    into.properties[argument] = schema;
+    setOwn(into.properties, argument, schema);
     if (read.required) into.required.push(argument);
     into.samples.set(argument, [...examplesOf(parameter), ...schemaExamples(parameterSchema(parameter))]);
     return read;
@@ -182,7 +187,7 @@ function buildInput(pathItem: Doc, operation: Doc, openapi30: boolean): Built {
 function argumentExamples(samples: Map<string, unknown[]>, required: readonly string[]): Record<string, unknown>[] {
   if (required.some((argument) => (samples.get(argument) ?? []).length === 0)) return [];
   const base: Record<string, unknown> = {};
-  for (const [argument, values] of samples) if (values.length > 0) base[argument] = values[0];
+  for (const [argument, values] of samples) if (values.length > 0) setOwn(base, argument, values[0]);
   if (Object.keys(base).length === 0) return [];
   const all = [base];
   for (const [argument, values] of samples) for (const value of values.slice(1)) all.push({ ...base, [argument]: value });
@@ -196,6 +201,17 @@ function outputOf(operation: Doc, openapi30: boolean): { outputSchema?: JsonSche
   if (converted.type === 'object') return { outputSchema: converted };
   // outputSchema must be an object schema: anything else (an array, a string) is sent as { result }.
   return { outputSchema: { type: 'object', properties: { result: converted }, required: ['result'] }, wrapOutput: true };
+}
+
+/** An operation's input and output, or an error naming the operation and how to leave it out. */
+function schemasOf(pathItem: Doc, operation: Doc, openapi30: boolean, where: string): { input: Built; outputSchema?: JsonSchema; wrapOutput?: boolean } {
+  try {
+    return { input: buildInput(pathItem, operation, openapi30), ...outputOf(operation, openapi30) };
+  } catch (error) {
+    throw new Error(
+      `fromOpenApi: the operation ${where}: ${error instanceof Error ? error.message : String(error)}. Leave it out (exclude: ['${where}']) or simplify its schema.`,
+    );
+  }
 }
 
 /**
@@ -220,8 +236,7 @@ export function buildOperations(document: Record<string, unknown>, options: Oper
       if (!offered({ operationId, method, path, tags })) continue;
       const base = operationId === undefined ? fallbackName(method, path) : sanitizeName(operationId);
       const name = names.take(sanitizeName(`${options.namePrefix ?? ''}${base}`));
-      const input = buildInput(pathItem, operation, openapi30);
-      const { outputSchema, wrapOutput } = outputOf(operation, openapi30);
+      const { input, outputSchema, wrapOutput } = schemasOf(pathItem, operation, openapi30, `${method} ${path}`);
       const request: OperationRequest = {
         method,
         path,

@@ -35,6 +35,22 @@ function encodeBody(operation: OperationRequest, value: unknown): string | Uint8
   }
 }
 
+// A `.` or `..` segment, which URL parsing folds away (`%2e` too): `/users/{id}/keys` with id `..` would be `/keys`.
+const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
+
+/**
+ * The base URL and the path joined, never leaving the base URL: the document's path and the
+ * values put into it may not climb out of the base path (a dot segment) nor reach another
+ * origin (a path `@evil.example/x` or `.evil.example/x` appended to a host would).
+ */
+function urlOf(baseUrl: string, path: string): URL {
+  const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
+  if (path.split(/[/?#]/).some((segment) => DOT_SEGMENT.test(segment))) throw new Error(`the path ${path} has a "." or ".." segment`);
+  const url = new URL(`${base}${path}`);
+  if (url.origin !== new URL(baseUrl).origin) throw new Error(`the path ${path} leaves the API's origin ${new URL(baseUrl).origin}`);
+  return url;
+}
+
 /**
  * The HTTP request of one call, from the validated arguments: path parameters encoded into the
  * path (a value never leaves its segment), query, header and cookie parameters by their style,
@@ -44,10 +60,12 @@ function encodeBody(operation: OperationRequest, value: unknown): string | Uint8
 export function buildRequest(baseUrl: string, operation: OperationRequest, args: Record<string, unknown>, fixedHeaders: Record<string, string>): BuiltRequest {
   let path = operation.path;
   const query: string[] = [];
-  const headers = new Headers(fixedHeaders);
+  const fixed = new Headers(fixedHeaders);
+  const headers = new Headers(fixed);
   const cookies: string[] = [];
   for (const parameter of operation.parameters) {
-    const value = args[parameter.argument];
+    // Own properties only: an absent `constructor` or `toString` argument is not Object.prototype's.
+    const value = Object.hasOwn(args, parameter.argument) ? args[parameter.argument] : undefined;
     if (value === undefined) continue;
     switch (parameter.in) {
       case 'path':
@@ -57,7 +75,8 @@ export function buildRequest(baseUrl: string, operation: OperationRequest, args:
         query.push(...queryPairs(parameter, value));
         break;
       case 'header':
-        headers.set(parameter.name, headerValue(parameter, value));
+        // A header the app sends with every call (a tenant, an API version) is the app's to say, not the caller's.
+        if (!fixed.has(parameter.name)) headers.set(parameter.name, headerValue(parameter, value));
         break;
       default:
         cookies.push(cookiePair(parameter, value));
@@ -65,12 +84,11 @@ export function buildRequest(baseUrl: string, operation: OperationRequest, args:
   }
   if (cookies.length > 0) headers.set('cookie', [headers.get('cookie'), ...cookies].filter(Boolean).join('; '));
   if (!headers.has('accept')) headers.set('accept', ACCEPT);
-  const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
-  const url = new URL(`${base}${path}`);
+  const url = urlOf(baseUrl, path);
   if (query.length > 0) url.search = (url.search ? `${url.search.slice(1)}&` : '') + query.join('&');
   const built: BuiltRequest = { url, headers };
   const body = operation.body;
-  if (body !== undefined && args[body.argument] !== undefined) {
+  if (body !== undefined && Object.hasOwn(args, body.argument) && args[body.argument] !== undefined) {
     built.body = encodeBody(operation, args[body.argument]);
     headers.set('content-type', body.encoding === 'json' && body.mediaType === '*/*' ? 'application/json' : body.mediaType);
   }

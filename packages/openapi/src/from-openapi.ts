@@ -1,4 +1,5 @@
 import { defineTool, type Definition } from '@mcpkit/core';
+import { documentBaseUrl } from './base-url';
 import { buildOperations, type OperationOptions } from './build-operations';
 import { loadOpenApi, loadOpenApiSync, type OpenApiSource } from './load-document';
 import type { OpenApiOperation } from './operation';
@@ -6,13 +7,8 @@ import { openApiClient, type OpenApiClientOptions } from './openapi-client';
 
 /** Options of `fromOpenApi`: where the API is and how to call it, and which operations to offer. */
 export interface FromOpenApiOptions extends Omit<OpenApiClientOptions, 'baseUrl'>, OperationOptions {
-  /** Where the API is; default the document's first `servers` URL, when it is absolute. */
+  /** Where the API is; default the document's first `servers` URL (see `documentBaseUrl`). */
   baseUrl?: string;
-}
-
-function defaultBaseUrl(document: Record<string, unknown>): string | undefined {
-  const [first] = Array.isArray(document.servers) ? (document.servers as Array<{ url?: unknown }>) : [];
-  return typeof first?.url === 'string' && /^https?:\/\//i.test(first.url) ? first.url : undefined;
 }
 
 /**
@@ -37,7 +33,8 @@ function defaultBaseUrl(document: Record<string, unknown>): string | undefined {
  * const app = createApp({ name: 'pets', version: '1.0.0', providers: petstore });
  */
 export async function fromOpenApi(document: OpenApiSource, options: FromOpenApiOptions = {}): Promise<OpenApiTools> {
-  return toolsOf(await loadOpenApi(document), options);
+  const documentUrl = document instanceof URL || (typeof document === 'string' && /^https?:\/\//i.test(document)) ? document : undefined;
+  return toolsOf(await loadOpenApi(document), options, documentUrl);
 }
 
 /**
@@ -55,9 +52,13 @@ export function fromOpenApiSync(document: Record<string, unknown> | string, opti
   return toolsOf(loadOpenApiSync(document), options);
 }
 
-function toolsOf(loaded: Record<string, unknown>, options: FromOpenApiOptions): OpenApiTools {
-  const baseUrl = options.baseUrl ?? defaultBaseUrl(loaded);
-  if (baseUrl === undefined) throw new Error('fromOpenApi: give a baseUrl; the document names no absolute server URL.');
+function toolsOf(loaded: Record<string, unknown>, options: FromOpenApiOptions, documentUrl?: string | URL): OpenApiTools {
+  const baseUrl = options.baseUrl ?? documentBaseUrl(loaded, documentUrl);
+  if (baseUrl === undefined) {
+    throw new Error(
+      'fromOpenApi: give a baseUrl (fromOpenApi(document, { baseUrl: "https://api.example.com/v1" })); the document names no server URL that is absolute or resolves against the URL it was read from.',
+    );
+  }
   const client = openApiClient({ ...options, baseUrl });
   const operations = buildOperations(loaded, options);
   const tools = operations.map((operation) =>

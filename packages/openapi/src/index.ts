@@ -1,5 +1,6 @@
 export { fromOpenApi, fromOpenApiSync, type FromOpenApiOptions, type OpenApiTools } from './from-openapi';
 export { loadOpenApi, loadOpenApiSync, type OpenApiSource } from './load-document';
+export { documentBaseUrl } from './base-url';
 export { buildOperations, type OperationOptions } from './build-operations';
 export { openApiClient, type OpenApiClient, type OpenApiClientOptions } from './openapi-client';
 export type { OpenApiAuth, OutgoingRequest, Secret } from './auth';

@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
+import { readUrl, sameOriginRefs } from './read-url';
 import { resolveLocalRefs } from './resolve-local-refs';
 
 /** An OpenAPI document: the object, its JSON or YAML text, or the file path or http(s) URL it is read from. */
@@ -42,13 +44,30 @@ export function loadOpenApiSync(source: Record<string, unknown> | string): Recor
  *   is refused: convert it first), or a `$ref` does not resolve.
  */
 export async function loadOpenApi(source: OpenApiSource): Promise<Record<string, unknown>> {
+  const named = source instanceof URL ? source.href : source;
+  const href = typeof named === 'string' && /^https?:\/\//i.test(named) ? named : undefined;
   let input: Doc | string;
-  if (source instanceof URL) input = source.href;
+  if (href !== undefined) input = (await readUrl(href)) as Doc;
+  // new URL('./api.yaml', import.meta.url): a file, as its path is.
+  else if (source instanceof URL && source.protocol === 'file:') input = fileURLToPath(source);
+  else if (source instanceof URL) throw new Error(`fromOpenApi reads a document from an http(s) or file URL; got ${source.href}.`);
   else if (typeof source === 'string') input = isText(source) ? (parseYaml(source) as Doc) : source;
-  else input = structuredClone(source);
+  else input = structuredClone(source as Doc);
   if (typeof input !== 'string' && !isRecord(input)) throw new Error('fromOpenApi: the document text is not an object.');
   if (isRecord(input)) checkVersion(input);
-  const document = (await SwaggerParser.dereference(input as never)) as unknown as Doc;
+  // What a $ref reads is published in the tools' schemas. A file's $ref may name a file beside it
+  // or a URL; a document from a URL, an object or a text is someone else's: its $refs read no file
+  // (`$ref: /etc/passwd`), and URLs of the document's own origin only (none for an object or a text).
+  const fromFile = typeof input === 'string';
+  const options: SwaggerParser.Options = fromFile ? {} : { resolve: { file: false, http: href === undefined ? false : (sameOriginRefs(href) as never) } };
+  const dereferenced: Promise<unknown> =
+    href === undefined ? SwaggerParser.dereference(input as never, options) : SwaggerParser.dereference(href, input as never, options);
+  const document = (await dereferenced.catch((error: Error) => {
+    if (fromFile || !/Unable to resolve \$ref pointer/.test(error.message)) throw error;
+    throw new Error(
+      `${error.message}: a $ref to a file is read only in a document read from a file, one to a URL only in a document read from that URL's origin; pass the document's path or URL.`,
+    );
+  })) as unknown as Doc;
   checkVersion(document);
   return document;
 }

@@ -1,6 +1,8 @@
 import type { CallToolResult, RequestContext } from '@mcpkit/core';
 import { applyAuth, type OpenApiAuth } from './auth';
 import { buildRequest } from './build-request';
+import { CallSlots } from './call-slots';
+import { fetchSameOrigin, RedirectRefused } from './follow-redirects';
 import type { OperationRequest } from './operation';
 import { readBounded, TOO_LARGE } from './read-bounded';
 
@@ -18,6 +20,11 @@ export interface OpenApiClientOptions {
   timeoutMs?: number;
   /** The largest answer read, in bytes; a larger one is not read and ends as an error result. Default 4 MiB. */
   maxResponseBytes?: number;
+  /**
+   * How many calls to the API run at once; the others wait (within `timeoutMs`). Bounds the
+   * memory answers hold to `maxConcurrentCalls × maxResponseBytes`. Default 64.
+   */
+  maxConcurrentCalls?: number;
 }
 
 /** Calls operations of one API. */
@@ -32,6 +39,9 @@ export interface OpenApiClient {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_CONCURRENT_CALLS = 64;
+// The longest delay a Node timer takes (AbortSignal.timeout throws past it).
+const MAX_TIMER_MS = 2 ** 32 - 1;
 // What of an error answer's body the model reads: enough for any problem details, never a page of HTML.
 const MAX_ERROR_TEXT = 4096;
 
@@ -83,12 +93,27 @@ function successResult(operation: OperationRequest, response: Response, bytes: U
       );
     }
     const structured = operation.wrapOutput ? { result: value } : (value as Record<string, unknown>);
-    return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+    try {
+      return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+    } catch {
+      // JSON.parse reads any depth, JSON.stringify recurses: [[[…]]] 100 000 deep cannot be sent on.
+      return failure(`The API answered ${response.status} to ${operation.method} ${operation.path} with JSON nested too deeply to be sent on.`);
+    }
   }
   if (bytes.byteLength === 0) return { content: [{ type: 'text', text: `${response.status} (no body)` }] };
   if (type.startsWith('image/')) return { content: [{ type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType: type }] };
   if (type === '' || isJson(type) || type.startsWith('text/') || /xml|javascript|yaml|csv/.test(type)) return { content: [{ type: 'text', text }] };
   return { content: [{ type: 'resource', resource: { uri: response.url || operation.path, mimeType: type, blob: Buffer.from(bytes).toString('base64') } }] };
+}
+
+/** The promise, or its signal's abort reason when that comes first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Why fetch failed, in words: the system error code of the cause when there is one (ECONNREFUSED). */
@@ -111,34 +136,68 @@ export function openApiClient(options: OpenApiClientOptions): OpenApiClient {
   const { baseUrl, headers = {}, auth } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxConcurrentCalls = options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
   if (!/^https?:\/\//i.test(baseUrl)) throw new TypeError(`openApiClient: baseUrl must be an http(s) URL; got ${JSON.stringify(baseUrl)}.`);
+  // Checked now: a NaN from an unset environment variable would make every call throw (timeoutMs)
+  // or read answers without a bound (maxResponseBytes, as `total > NaN` is never true).
+  for (const [name, value, most] of [
+    ['timeoutMs', timeoutMs, MAX_TIMER_MS],
+    ['maxResponseBytes', maxResponseBytes, Number.MAX_SAFE_INTEGER],
+    ['maxConcurrentCalls', maxConcurrentCalls, Number.MAX_SAFE_INTEGER],
+  ] as const) {
+    if (!Number.isInteger(value) || value <= 0 || value > most) {
+      throw new TypeError(`openApiClient: ${name} must be a whole number from 1 to ${most}; got ${String(value)}. Leave it out for the default.`);
+    }
+  }
+  const slots = new CallSlots(maxConcurrentCalls);
+
+  const send = async (operation: OperationRequest, args: Record<string, unknown>, ctx: RequestContext, timeout: AbortSignal, signal: AbortSignal) => {
+    const doFetch = options.fetch ?? globalThis.fetch;
+    let request;
+    try {
+      request = buildRequest(baseUrl, operation, args, headers);
+      await untilAborted(applyAuth(auth, { method: operation.method, url: request.url, headers: request.headers, operation }, ctx), signal);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      if (timeout.aborted) return failure(`The credentials for ${operation.method} ${operation.path} were not ready within ${timeoutMs} ms (timeoutMs).`);
+      // A header value with a line break, say: the arguments passed the schema but cannot be sent.
+      return failure(`The request to ${operation.method} ${operation.path} cannot be built: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+    try {
+      const response = await fetchSameOrigin(doFetch, operation.method, request, signal);
+      const bytes = await readBounded(response, maxResponseBytes);
+      if (bytes === TOO_LARGE) {
+        return failure(
+          `The API's answer to ${operation.method} ${operation.path} (${response.status}) is larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read.`,
+        );
+      }
+      return response.ok ? successResult(operation, response, bytes) : errorResult(operation, response, bytes);
+    } catch (error) {
+      // The MCP request was cancelled: nothing is answered, as for any cancelled call.
+      if (ctx.signal.aborted) throw error;
+      if (error instanceof RedirectRefused) return failure(`The API's answer to ${operation.method} ${operation.path} was not read: ${error.message}.`);
+      if (timeout.aborted) return failure(`The API did not answer ${operation.method} ${operation.path} within ${timeoutMs} ms (timeoutMs).`);
+      return failure(`The API at ${request.url.origin} could not be reached for ${operation.method} ${operation.path}: ${reason(error)}.`);
+    }
+  };
+
   return {
     async call(operation, args, ctx) {
-      const doFetch = options.fetch ?? globalThis.fetch;
-      let request;
-      try {
-        request = buildRequest(baseUrl, operation, args, headers);
-        await applyAuth(auth, { method: operation.method, url: request.url, headers: request.headers, operation }, ctx);
-      } catch (error) {
-        // A header value with a line break, say: the arguments passed the schema but cannot be sent.
-        return failure(`The request to ${operation.method} ${operation.path} cannot be built: ${error instanceof Error ? error.message : String(error)}.`);
-      }
+      // Started first: the wait for a slot and for the credentials count, as the answer does.
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([ctx.signal, timeout]);
       try {
-        const response = await doFetch(request.url, { method: operation.method, headers: request.headers, body: request.body, signal, redirect: 'follow' });
-        const bytes = await readBounded(response, maxResponseBytes);
-        if (bytes === TOO_LARGE) {
-          return failure(
-            `The API's answer to ${operation.method} ${operation.path} (${response.status}) is larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read.`,
-          );
-        }
-        return response.ok ? successResult(operation, response, bytes) : errorResult(operation, response, bytes);
+        await slots.acquire(signal);
       } catch (error) {
-        // The MCP request was cancelled: nothing is answered, as for any cancelled call.
         if (ctx.signal.aborted) throw error;
-        if (timeout.aborted) return failure(`The API did not answer ${operation.method} ${operation.path} within ${timeoutMs} ms (timeoutMs).`);
-        return failure(`The API at ${request.url.origin} could not be reached for ${operation.method} ${operation.path}: ${reason(error)}.`);
+        return failure(
+          `The API did not answer ${operation.method} ${operation.path} within ${timeoutMs} ms (timeoutMs): ${maxConcurrentCalls} calls to it were running all that time (maxConcurrentCalls).`,
+        );
+      }
+      try {
+        return await send(operation, args, ctx, timeout, signal);
+      } finally {
+        slots.release();
       }
     },
   };

@@ -1,3 +1,5 @@
+import { setOwn } from './own';
+
 type Doc = Record<string, unknown>;
 
 function isRecord(value: unknown): value is Doc {
@@ -41,7 +43,7 @@ export function resolveLocalRefs(document: Doc): Doc {
     resolved.set(ref, placeholder);
     const filled = walk(found);
     if (Array.isArray(placeholder)) placeholder.push(...(filled as unknown[]));
-    else Object.assign(placeholder, filled);
+    else for (const [key, value] of Object.entries(filled as Doc)) setOwn(placeholder, key, value);
     return placeholder;
   };
 
@@ -58,7 +60,7 @@ export function resolveLocalRefs(document: Doc): Doc {
     }
     const copy: Doc = {};
     copies.set(node, copy);
-    for (const [key, value] of Object.entries(node)) copy[key] = walk(value);
+    for (const [key, value] of Object.entries(node)) setOwn(copy, key, walk(value));
     return copy;
   };
 

@@ -49,6 +49,11 @@ describe('queryPairs', () => {
     expect(queryPairs(parameter({ in: 'query', name: 'q' }), 'a&b=c/d')).toEqual(['q=a%26b%3Dc%2Fd']);
     expect(queryPairs(parameter({ in: 'query', name: 'q', allowReserved: true }), 'a/b:c')).toEqual(['q=a/b:c']);
   });
+
+  it('encodes what would end the value or the query even with allowReserved: & + # [ ] (OpenAPI 3.1.1)', () => {
+    // A caller's `x&admin=true` would otherwise be a second parameter, `#` would cut the query off.
+    expect(queryPairs(parameter({ in: 'query', name: 'q', allowReserved: true }), 'x&admin=true+1#[0]')).toEqual(['q=x%26admin=true%2B1%23%5B0%5D']);
+  });
 });
 
 describe('headerValue and cookiePair', () => {

@@ -1,7 +1,9 @@
 import type { OperationParameter } from './operation';
 
-// RFC 3986 reserved characters, left as they are for a parameter with allowReserved.
-const RESERVED = /%(3A|2F|3F|23|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi;
+// RFC 3986 reserved characters, left as they are for a parameter with allowReserved; but `&`
+// and `+` (which mean something in a query: a caller's `x&admin=true` would be a second
+// parameter) and `#`, `[`, `]` (not allowed there), which OpenAPI 3.1.1 still has encoded.
+const RESERVED = /%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B|3D)/gi;
 
 function encode(value: string, allowReserved = false): string {
   const encoded = encodeURIComponent(value);

@@ -9,7 +9,7 @@ export interface OpenApiCommandOptions {
   out?: string;
   /** The generated class's name. */
   className?: string;
-  /** The base URL the class calls by default (default: the document's first absolute server URL). */
+  /** The base URL the class calls by default (default: the document's first server URL, as `documentBaseUrl` reads it). */
   baseUrl?: string;
   /** Operations to keep: operationIds, `METHOD /path` patterns, or `tag:<name>` (repeatable). */
   include?: string[];
@@ -28,7 +28,7 @@ function matcher(text: string): string | { tag: string } {
 export async function openapi(spec: string, options: OpenApiCommandOptions): Promise<number> {
   // Loaded here: the OpenAPI parser is needed by this command only.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildOperations, loadOpenApi } = require('@mcpkit/openapi') as typeof import('@mcpkit/openapi');
+  const { buildOperations, documentBaseUrl, loadOpenApi } = require('@mcpkit/openapi') as typeof import('@mcpkit/openapi');
   let document: Record<string, unknown>;
   try {
     document = await loadOpenApi(spec);
@@ -46,8 +46,7 @@ export async function openapi(spec: string, options: OpenApiCommandOptions): Pro
   });
   if (operations.length === 0) throw new CliError(`No operation of ${spec} is left to generate.`, 'Check --include and --exclude.', EXIT.USAGE);
   const info = (document.info ?? {}) as { title?: unknown; version?: unknown };
-  const servers = Array.isArray(document.servers) ? (document.servers as Array<{ url?: unknown }>) : [];
-  const server = typeof servers[0]?.url === 'string' && /^https?:\/\//i.test(servers[0].url) ? servers[0].url : undefined;
+  const server = documentBaseUrl(document, spec);
   const source = await generateOpenApiTools(operations, {
     className: options.className,
     baseUrl: options.baseUrl ?? server,

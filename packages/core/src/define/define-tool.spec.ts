@@ -177,6 +177,12 @@ describe('defineTool', () => {
         { name: 'search', input: null, outputSchema: { type: 'object', properties: { a: { type: 'nope' } } } },
         DefinitionErrorCode.INVALID_SCHEMA,
       ],
+      [
+        // Its patterns run on what the tool answers, which may come from elsewhere (an upstream API): 35 characters took minutes.
+        'an unsafe pattern in a raw output schema',
+        { name: 'search', input: null, outputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } } },
+        DefinitionErrorCode.UNSAFE_PATTERN,
+      ],
       ['a bad timeout', { name: 'search', input: SearchInput, timeoutMs: -1 }, DefinitionErrorCode.INVALID_OPTIONS],
     ])('rejects %s with the decorator’s error, naming the call', (_, options, code) => {
       const fromDecorator = startupError([decorated(options, countHits)]);

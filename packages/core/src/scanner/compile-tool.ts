@@ -8,6 +8,7 @@ import { VIEW_SCHEME, VIEW_URI_META_KEY, type ToolVisibility } from '../protocol
 import { buildDtoSchema } from '../schema/dto-to-json-schema';
 import { knownPropertiesPicker } from '../validation/known-properties';
 import { isKnownValidSchema } from '../validation/known-valid-schema';
+import { checkSchemaPatterns } from '../validation/unsafe-pattern';
 import type { InputParser, ValidatorFactory } from '../validation/validator-factory';
 import type { ToolDefinition } from './definitions';
 import { resolveInputDto } from './resolve-input';
@@ -263,6 +264,9 @@ function rawOutput(options: ToolOptions, method: DecoratedMethod, validators: Va
       'structuredContent is always a JSON object on the wire.',
     ]);
   }
+  // Its patterns run on every answer, which a raw schema often describes for another service (an
+  // upstream API, a proxied server): an unsafe one would let that service stall the event loop.
+  checkSchemaPatterns(schema, `The outputSchema of ${method.owner}`);
   checkNow(validators, schema, `The outputSchema of ${method.owner}`);
   return { schema, check: validators.valueChecker(schema), pick: options.strictOutput === true ? knownPropertiesPicker(schema) : undefined };
 }

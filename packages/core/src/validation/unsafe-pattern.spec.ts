@@ -145,6 +145,20 @@ describe('patterns that run on client input', () => {
     expect(refusal([Keys]).problem).toContain('The inputSchema of Keys.tag (a key of #/patternProperties) has the pattern /^(x+x+)+y$/u');
   });
 
+  it('refuses a pattern of a raw outputSchema (what an upstream service answers is checked with it), each time it is given', () => {
+    const outputSchema = { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } };
+    class Proxy {
+      @Tool({ outputSchema })
+      fetch() {
+        return { a: 'a' };
+      }
+    }
+    // The same schema object again: one that was refused once is not remembered as checked.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      expect(refusal([Proxy]).problem).toContain('The outputSchema of Proxy.fetch (at #/properties/a/pattern) has the pattern /^(a+)+$/u');
+    }
+  });
+
   it('passes ordinary patterns: emails, slugs, identifiers, and data that merely holds the word "pattern"', () => {
     class Input {
       @Matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/)

@@ -71,17 +71,23 @@ function why(risk: NonNullable<RegexRisk>): string {
 export function checkSchemaPatterns(schema: unknown, where: string, pointer = '#'): void {
   if (typeof schema !== 'object' || schema === null || checked.has(schema)) return;
   checked.add(schema);
-  if (Array.isArray(schema)) {
-    schema.forEach((item, index) => checkSchemaPatterns(item, where, `${pointer}/${index}`));
-    return;
-  }
-  const record = schema as Record<string, unknown>;
-  for (const [key, value] of Object.entries(record)) {
-    if (DATA_KEYWORDS.has(key)) continue;
-    if (key === 'pattern' && typeof value === 'string') checkPattern(value, 'u', `${where} (at ${pointer}/pattern)`);
-    else if (key === 'patternProperties' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const name of Object.keys(value)) checkPattern(name, 'u', `${where} (a key of ${pointer}/patternProperties)`);
+  try {
+    if (Array.isArray(schema)) {
+      schema.forEach((item, index) => checkSchemaPatterns(item, where, `${pointer}/${index}`));
+      return;
     }
-    checkSchemaPatterns(value, where, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const record = schema as Record<string, unknown>;
+    for (const [key, value] of Object.entries(record)) {
+      if (DATA_KEYWORDS.has(key)) continue;
+      if (key === 'pattern' && typeof value === 'string') checkPattern(value, 'u', `${where} (at ${pointer}/pattern)`);
+      else if (key === 'patternProperties' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        for (const name of Object.keys(value)) checkPattern(name, 'u', `${where} (a key of ${pointer}/patternProperties)`);
+      }
+      checkSchemaPatterns(value, where, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  } catch (error) {
+    // Marked before its parts were checked (a schema may hold itself): one that failed is not checked.
+    checked.delete(schema);
+    throw error;
   }
 }
