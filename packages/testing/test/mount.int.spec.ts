@@ -149,6 +149,48 @@ describe.each(['legacy', 'modern'] as const)('mount (%s era)', (era) => {
     expect(firstText(await ada.callTool('billing_refund', { card: 'visa' }))).toBe('refunded visa');
   });
 
+  it("applies the parent's requireAuth to a mounted @Public tool, nested or not", async () => {
+    const inner = createApp({ name: 'inner', version: '1', providers: [BillingTools] });
+    const middle = createApp({ name: 'middle', version: '1', providers: [], requireAuth: true, imports: [{ app: inner, prefix: 'in' }] });
+    const outer = createApp({ name: 'outer', version: '1', providers: [], imports: [{ app: middle, prefix: 'mid' }] });
+    const guarded = createApp({ name: 'g', version: '1', providers: [ParentTools], requireAuth: true, imports: [{ app: billingApp(), prefix: 'billing' }] });
+    for (const app of [guarded, outer]) {
+      const anonymous = await TestClient.connect(app, { era });
+      const names = (await anonymous.listTools()).map((tool) => tool.name);
+      expect(names.filter((name) => name.endsWith('status'))).toEqual([]);
+      await expect(anonymous.callTool(app === outer ? 'mid_in_status' : 'billing_status')).rejects.toBeInstanceOf(RpcError);
+    }
+    // The parent's own @Public tool stays public, and so does a child's when no app mounting it requires auth.
+    expect(firstText(await (await TestClient.connect(guarded, { era })).callTool('ping'))).toBe('pong');
+    expect(firstText(await (await TestClient.connect(gateway(), { era })).callTool('billing_status'))).toBe('up');
+  });
+
+  it("makes the child's guards with the child's resolve, not the parent's", async () => {
+    class Allowed implements Guard {
+      constructor(private readonly subjects: readonly string[]) {}
+      canActivate(ctx: RequestContext) {
+        return this.subjects.includes(ctx.auth?.subject ?? '');
+      }
+    }
+    @UseGuards(Allowed)
+    class Vault {
+      @Tool()
+      open() {
+        return 'opened';
+      }
+    }
+    const made: string[] = [];
+    const resolve = (type: new (...args: never[]) => unknown) => {
+      made.push(type.name);
+      return type === Allowed ? new Allowed(['ada']) : new (type as new () => unknown)();
+    };
+    const child = createApp({ name: 'vault', version: '1', providers: [Vault], resolve });
+    const app = createApp({ name: 'g', version: '1', providers: [], imports: [{ app: child, prefix: 'vault' }] });
+    expect(firstText(await (await TestClient.connect(app, { era, auth: gold })).callTool('vault_open'))).toBe('opened');
+    await expect((await TestClient.connect(app, { era, auth: plain })).callTool('vault_open')).rejects.toBeInstanceOf(RpcError);
+    expect(made.filter((name) => name === 'Allowed').length).toBeLessThanOrEqual(2);
+  });
+
   it('prefixes resource URIs and templates reversibly, and the handler reads its own URI', async () => {
     const client = await TestClient.connect(gateway(), { era, auth: gold });
     expect((await client.listResources()).map((resource) => resource.uri)).toEqual(['billing+invoices://latest']);

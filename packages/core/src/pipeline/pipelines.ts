@@ -61,11 +61,14 @@ function pipelineOf(kind: Kind, name: string, owner: string, policy: Policy, set
   const mounted = policy.mounted ?? [];
   const levels = [...mounted, policy.classRules, policy.methodRules].filter((rules) => rules !== undefined);
   const isPublic = policy.methodRules?.isPublic ?? policy.classRules?.isPublic ?? false;
-  const requireAuth = settings.requireAuth || mounted.some((rules) => rules.requireAuth);
+  // @Public frees an item from its own app's requireAuth, never from that of an app mounting it.
+  const apps = [settings, ...mounted];
+  const declaring = apps[apps.length - 1].requireAuth;
+  const mounting = apps.slice(0, -1).some((rules) => rules.requireAuth);
   const access = compileAccessRule(
     levels.flatMap((rules) => rules.scopes),
     levels.flatMap((rules) => rules.roles),
-    requireAuth && !isPublic,
+    mounting || (declaring && !isPublic),
     settings.impliedScopes,
   );
   const guards = parts.of<Guard>([...settings.guards, ...levels.flatMap((rules) => rules.guards)], 'canActivate', owner);

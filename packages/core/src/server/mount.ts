@@ -3,7 +3,7 @@ import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error
 import { isConstructor } from '../metadata/constructor';
 import type { Constructor } from '../metadata/constructor';
 import type { CompletionDefinition, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../scanner/definitions';
-import type { MountRules, Policy } from '../scanner/read-policy';
+import type { MountRules, Policy, Rules } from '../scanner/read-policy';
 import type { Registry } from '../scanner/registry';
 import type { Logger } from '../logging/logger';
 import { VIEW_SCHEME, VIEW_URI_META_KEY } from '../protocol/ui-extension';
@@ -15,8 +15,10 @@ import type { AppImport } from '../app/app-import';
 export interface Mount {
   readonly app: McpApp;
   readonly prefix: string;
-  /** The child's app-wide pipeline rules; undefined when it has none. */
-  readonly rules: MountRules | undefined;
+  /** The child's app-wide rules (empty ones too: a mounted item's policy names each app it came through). */
+  readonly rules: MountRules;
+  /** Makes the child's guards, interceptors and filters as the child would: with its `resolve`, one instance per class. */
+  readonly make: <T>(parts: ReadonlyArray<PipelinePart<T>>) => T[];
 }
 
 const PREFIX = /^[a-z][a-z0-9-]{0,31}$/;
@@ -40,7 +42,8 @@ export function readImports(imports: readonly AppImport[], logger: Logger): read
       if (prefixes.has(prefix)) throw invalid(`Two imports use the prefix "${prefix}".`, ['Give each import its own prefix.']);
       prefixes.add(prefix);
       warnUnmounted(app, prefix, logger);
-      return Object.freeze({ app, prefix, rules: mountRules(app) });
+      const make = partMaker(app);
+      return Object.freeze({ app, prefix, rules: mountRules(app, make), make });
     }),
   );
 }
@@ -59,11 +62,29 @@ function warnUnmounted(app: McpApp, prefix: string, logger: Logger): void {
   );
 }
 
-/** The child's app-wide guards, interceptors and filters (made with its own `resolve`), `requireAuth` and rate limit. */
-function mountRules(app: McpApp): MountRules | undefined {
+/**
+ * The child's parts are made with the child's `resolve`, not the importing app's: a guard the
+ * child's container builds with its dependencies must not be built bare (or by another container).
+ */
+function partMaker(app: McpApp): Mount['make'] {
+  const { resolve } = app.settings.pipeline;
+  const instances = new Map<Constructor, unknown>();
+  const instanceOf = (type: Constructor): unknown => {
+    if (!instances.has(type)) instances.set(type, resolve ? resolve(type) : new type());
+    return instances.get(type);
+  };
+  return <T>(parts: ReadonlyArray<PipelinePart<T>>): T[] => parts.map((part) => (isConstructor(part) ? (instanceOf(part as Constructor) as T) : part));
+}
+
+/** The child's class or method rules with their parts made by the child. */
+function madeRules(rules: Rules | undefined, make: Mount['make']): Rules | undefined {
+  if (rules === undefined) return undefined;
+  return Object.freeze({ ...rules, guards: make(rules.guards), interceptors: make(rules.interceptors), filters: make(rules.filters) });
+}
+
+/** The child's app-wide guards, interceptors and filters, `requireAuth` and rate limit. */
+function mountRules(app: McpApp, make: Mount['make']): MountRules {
   const settings = app.settings.pipeline;
-  const make = <T>(parts: ReadonlyArray<PipelinePart<T>>): T[] =>
-    parts.map((part) => (isConstructor(part) ? ((settings.resolve ? settings.resolve(part as Constructor) : new (part as Constructor)()) as T) : part));
   const rules: MountRules = {
     guards: make<Guard>(settings.guards),
     interceptors: make<Interceptor>(settings.interceptors),
@@ -74,8 +95,7 @@ function mountRules(app: McpApp): MountRules | undefined {
     rateLimit: settings.rateLimit,
     requireAuth: settings.requireAuth,
   };
-  const empty = rules.guards.length + rules.interceptors.length + rules.filters.length === 0 && !rules.requireAuth && rules.rateLimit === undefined;
-  return empty ? undefined : Object.freeze(rules);
+  return Object.freeze(rules);
 }
 
 /** The tool or prompt name a mounted one is offered under. */
@@ -103,9 +123,15 @@ function mountedEntry(tool: ToolDefinition, name: string, view: string | undefin
  * Everything is decided here, once: a call costs one map lookup, as a direct one.
  */
 export function mountedDefinitions(mount: Mount): Registry {
-  const { prefix, rules } = mount;
+  const { prefix, rules, make } = mount;
   const child = mount.app.published;
-  const policy = (own: Policy): Policy => (rules === undefined ? own : Object.freeze({ ...own, mounted: [rules, ...(own.mounted ?? [])] }));
+  const policy = (own: Policy): Policy =>
+    Object.freeze({
+      ...own,
+      classRules: madeRules(own.classRules, make),
+      methodRules: madeRules(own.methodRules, make),
+      mounted: [rules, ...(own.mounted ?? [])],
+    });
   const owner = (own: string): string => `${own} (mounted as "${prefix}")`;
   const tools = new Map<string, ToolDefinition>();
   for (const tool of child.tools.values()) {
