@@ -230,6 +230,32 @@ describe.each(['legacy', 'modern'] as const)('mount (%s era)', (era) => {
   });
 });
 
+describe.each(['legacy', 'modern'] as const)('mount: one app under two prefixes (%s era)', (era) => {
+  it('tells the clients of a change once, and relays a resource update under both URIs', async () => {
+    const billing = billingApp({ dynamic: true, subscriptions: true });
+    const app = createApp({
+      name: 'g',
+      version: '1',
+      providers: [],
+      subscriptions: true,
+      imports: [
+        { app: billing, prefix: 'eu' },
+        { app: billing, prefix: 'us' },
+      ],
+    });
+    const client = await TestClient.connect(app, { era, auth: gold });
+    const listening =
+      era === 'modern' ? await client.listen({ toolsListChanged: true, resourceSubscriptions: ['eu+invoices://latest', 'us+invoices://latest'] }) : undefined;
+    if (era === 'legacy') for (const prefix of ['eu', 'us']) await client.subscribe(`${prefix}+invoices://latest`);
+    billing.disable('tool', 'refund');
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['eu_charge', 'eu_status', 'us_charge', 'us_status']);
+    expect(client.notifications('notifications/tools/list_changed')).toHaveLength(1);
+    billing.resourceUpdated('invoices://latest');
+    expect(client.notifications('notifications/resources/updated').map((params) => params.uri)).toEqual(['eu+invoices://latest', 'us+invoices://latest']);
+    await listening?.close();
+  });
+});
+
 describe('mount: the cost of a call', () => {
   class Plain {
     @Tool()

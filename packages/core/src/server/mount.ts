@@ -208,6 +208,8 @@ function mountedCompletions(prefix: string, completions: ReadonlyMap<string, Com
  * heard under the mounted URI. Runs once per import at start-up; a mount lives as long as its apps.
  */
 export function relayImports(app: McpApp, mounts: readonly Mount[]): void {
+  // One subscription per mounted app: an app mounted under two prefixes is one change, heard once.
+  const prefixesOf = new Map<McpApp, string[]>();
   for (const mount of mounts) {
     if (mount.app.bus === app.bus) {
       // Its own list changes would come back to it as the mounted app's, for ever.
@@ -215,10 +217,13 @@ export function relayImports(app: McpApp, mounts: readonly Mount[]): void {
         'Give the mounted app its own bus (or none: each app has its own by default).',
       ]);
     }
-    mount.app.bus.subscribe((event) => {
+    prefixesOf.set(mount.app, [...(prefixesOf.get(mount.app) ?? []), mount.prefix]);
+  }
+  for (const [mounted, prefixes] of prefixesOf) {
+    mounted.bus.subscribe((event) => {
       if (event.type === 'listChanged') app.republish(event.list);
       else if (event.type === 'resourceUpdated' && app.settings.subscriptions)
-        app.bus.publish({ type: 'resourceUpdated', uri: mountedUri(mount.prefix, event.uri) });
+        for (const prefix of prefixes) app.bus.publish({ type: 'resourceUpdated', uri: mountedUri(prefix, event.uri) });
     });
   }
 }
