@@ -1,4 +1,4 @@
-import { createApp, Prompt, Public, RequireScopes, Resource, Tool, type AuthInfo, type Transform } from '@mcpkit/core';
+import { createApp, Prompt, Public, RequireScopes, Resource, Tool, type AuthInfo, type Guard, type Transform } from '@mcpkit/core';
 import { IsOptional, IsString } from 'class-validator';
 import pino from 'pino';
 import { firstText, RpcError, TestClient } from '../src';
@@ -145,6 +145,40 @@ describe.each(['legacy', 'modern'] as const)('transforms (%s era)', (era) => {
     const got = await client.callTool('prompt', { name: 'brief', arguments: { topic: 'mounts' } });
     expect(got.content).toEqual([{ type: 'text', text: 'Write about mounts.' }]);
     expect((await client.callTool('prompt', { name: 'nope' })).isError).toBe(true);
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('transforms of a mounted app (%s era)', (era) => {
+  // The tools a transform makes answer from their own app's tables and pipelines: through a
+  // mount they would read around the importing app's guards and name what it does not serve.
+  it('are not carried: the importing app lists the mounted tools and guards the mounted resources', async () => {
+    const denySecret: Guard = { canActivate: (_ctx, target) => target.name !== 'billing+docs://secret' };
+    const child = createApp({
+      name: 'billing',
+      version: '1',
+      providers: [Tools],
+      transforms: [{ resourcesAsTools: true }, { promptsAsTools: true }, { searchTools: true }],
+      logger: pino({ level: 'silent' }),
+    });
+    const parent = createApp({ name: 'g', version: '1', providers: [], guards: [denySecret], imports: [{ app: child, prefix: 'billing' }] });
+    const client = await TestClient.connect(parent, { era, auth: { ...acme, scopes: ['secret'] } });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['billing_charge', 'billing_debug', 'billing_dump']);
+    await expect(client.callTool('billing_read_resource', { uri: 'docs://secret' })).rejects.toBeInstanceOf(RpcError);
+    await expect(client.readResource('billing+docs://secret')).rejects.toBeInstanceOf(RpcError);
+    // The importing app's own transform reads through its own guards.
+    const own = createApp({
+      name: 'g',
+      version: '1',
+      providers: [],
+      guards: [denySecret],
+      imports: [{ app: child, prefix: 'billing' }],
+      transforms: [{ resourcesAsTools: true }],
+    });
+    const reader = await TestClient.connect(own, { era, auth: { ...acme, scopes: ['secret'] } });
+    expect((await reader.callTool('read_resource', { uri: 'billing+docs://secret' })).isError).toBe(true);
+    expect((await reader.callTool('read_resource', { uri: 'billing+docs://readme' })).content).toEqual([
+      { type: 'resource', resource: { uri: 'billing+docs://readme', mimeType: 'text/markdown', text: '# Readme' } },
+    ]);
   });
 });
 

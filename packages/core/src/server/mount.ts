@@ -52,8 +52,15 @@ function invalid(problem: string, fixes: string[]): DefinitionError {
   return new DefinitionError(DefinitionErrorCode.INVALID_MOUNT, problem, fixes);
 }
 
-/** What a mount does not carry: the mounted app's protocol extensions (their methods); said once, at start-up. */
+/** What a mount does not carry: the mounted app's protocol extensions (their methods) and its transforms' tools; said once, at start-up. */
 function warnUnmounted(app: McpApp, prefix: string, logger: Logger): void {
+  const generated = [...app.published.tools.values()].filter((tool) => tool.generated === true).map((tool) => tool.name);
+  if (generated.length > 0) {
+    logger.warn(
+      { prefix, tools: generated },
+      "the tools a mounted app's transforms make (resourcesAsTools, promptsAsTools, searchTools) are not offered through the app mounting it; give it the transforms if its clients need them",
+    );
+  }
   const ids = Object.keys(app.settings.extensions.capabilities);
   if (ids.length === 0 && app.settings.extensions.methods.size === 0) return;
   logger.warn(
@@ -134,7 +141,10 @@ export function mountedDefinitions(mount: Mount): Registry {
     });
   const owner = (own: string): string => `${own} (mounted as "${prefix}")`;
   const tools = new Map<string, ToolDefinition>();
-  for (const tool of child.tools.values()) {
+  for (const { unlisted: _unlisted, ...tool } of child.tools.values()) {
+    // Its transforms' tools would read around this app's guards under names it does not serve;
+    // without its search tool, every one of its tools is listed here (this app may add its own).
+    if (tool.generated === true) continue;
     const name = mountedName(prefix, tool.name);
     if (name.length > MAX_TOOL_NAME) {
       throw invalid(`The tool "${tool.name}" of ${tool.owner}, mounted as "${name}", is longer than ${MAX_TOOL_NAME} characters.`, [

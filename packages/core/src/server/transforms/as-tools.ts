@@ -93,6 +93,7 @@ export function generatedTool(spec: Generated): ToolDefinition {
     appOnly: false,
     policy: Object.freeze({ providerClass: undefined, methodName: spec.name, classRules: undefined, methodRules: undefined }),
     tags: [],
+    generated: true,
   });
 }
 
