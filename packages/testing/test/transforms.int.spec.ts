@@ -1,4 +1,4 @@
-import { createApp, Prompt, Public, RequireScopes, Resource, Tool, type AuthInfo, type Guard, type Transform } from '@mcpkit/core';
+import { createApp, Prompt, Public, RequireScopes, Resource, ResourceTemplate, Tool, type AuthInfo, type Guard, type Transform } from '@mcpkit/core';
 import { IsOptional, IsString } from 'class-validator';
 import pino from 'pino';
 import { firstText, RpcError, TestClient } from '../src';
@@ -145,6 +145,32 @@ describe.each(['legacy', 'modern'] as const)('transforms (%s era)', (era) => {
     const got = await client.callTool('prompt', { name: 'brief', arguments: { topic: 'mounts' } });
     expect(got.content).toEqual([{ type: 'text', text: 'Write about mounts.' }]);
     expect((await client.callTool('prompt', { name: 'nope' })).isError).toBe(true);
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('resourcesAsTools with pages (%s era)', (era) => {
+  class Templates {
+    @ResourceTemplate({ uriTemplate: 'a://{x}' })
+    a() {
+      return 'a';
+    }
+
+    @ResourceTemplate({ uriTemplate: 'b://{x}' })
+    b() {
+      return 'b';
+    }
+
+    @ResourceTemplate({ uriTemplate: 'c://{x}' })
+    c() {
+      return 'c';
+    }
+  }
+
+  it('lists every resource template, not only the first page of them', async () => {
+    const paged = createApp({ name: 'p', version: '1', providers: [Templates], pageSize: 2, transforms: [{ resourcesAsTools: true }] });
+    const client = await TestClient.connect(paged, { era });
+    const listed = JSON.parse(firstText(await client.callTool('list_resources'))) as { resourceTemplates: Array<{ uriTemplate: string }> };
+    expect(listed.resourceTemplates.map((template) => template.uriTemplate)).toEqual(['a://{x}', 'b://{x}', 'c://{x}']);
   });
 });
 
