@@ -4,6 +4,7 @@ import {
   DefinitionError,
   Prompt,
   Public,
+  RateLimit,
   Resource,
   ResourceTemplate,
   Tool,
@@ -304,6 +305,37 @@ describe('mount: nesting, rate limits and tasks', () => {
     const over = await client.callTool('mid_in_exportAll');
     expect(over.isError).toBe(true);
     expect(firstText(over)).toMatch(/^rate limit/);
+  });
+
+  it("keeps the importing app's rate limit over a mounted tool that sets its own", async () => {
+    class Limited {
+      @RateLimit({ limit: 100, windowMs: 60_000 })
+      @Tool()
+      generous() {
+        return 'ok';
+      }
+
+      @Tool()
+      plain() {
+        return 'ok';
+      }
+    }
+    const child = createApp({ name: 'c', version: '1', providers: [Limited], rateLimit: { limit: 50, windowMs: 60_000 } });
+    const app = createApp({ name: 'p', version: '1', providers: [], rateLimit: { limit: 2, windowMs: 60_000 }, imports: [{ app: child, prefix: 'c' }] });
+    const client = await TestClient.connect(app, { auth: gold });
+    for (const name of ['c_generous', 'c_plain']) {
+      expect((await client.callTool(name)).isError).toBeFalsy();
+      expect((await client.callTool(name)).isError).toBeFalsy();
+      const over = await client.callTool(name);
+      expect(over.isError).toBe(true);
+      expect(firstText(over)).toMatch(/^rate limit/);
+    }
+    // The mounted app's own limit still counts on its own: one limit each, not one call counted twice.
+    const tight = createApp({ name: 'c', version: '1', providers: [Limited], rateLimit: { limit: 1, windowMs: 60_000 } });
+    const loose = createApp({ name: 'p', version: '1', providers: [], rateLimit: { limit: 5, windowMs: 60_000 }, imports: [{ app: tight, prefix: 'c' }] });
+    const other = await TestClient.connect(loose, { auth: gold });
+    expect((await other.callTool('c_plain')).isError).toBeFalsy();
+    expect((await other.callTool('c_plain')).isError).toBe(true);
   });
 
   it('runs a mounted task tool as a task of the importing app', async () => {
