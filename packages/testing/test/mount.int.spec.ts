@@ -418,6 +418,30 @@ describe('mount: start-up errors', () => {
   });
 
   it.each([
+    ['a resource', 'billing+invoices://7'],
+    ['a template', 'billing+invoices://{id}/lines'],
+    ['a view', 'ui://billing/board'],
+  ])("refuses %s of the importing app's own in a mounted app's URI space", (_label, uri) => {
+    // billing+invoices://7 would be read from the parent, though the child's invoices://{id} says it is the child's.
+    class Shadow {
+      @Resource({ uri: uri.includes('{') ? 'x://unused' : uri })
+      shadow() {
+        return 'parent';
+      }
+    }
+    class ShadowTemplate {
+      @ResourceTemplate({ uriTemplate: uri })
+      shadow() {
+        return 'parent';
+      }
+    }
+    const providers = uri.includes('{') ? [ShadowTemplate] : [Shadow];
+    expect(() => createApp({ name: 'g', version: '1', providers, imports: [{ app: billingApp(), prefix: 'billing' }] })).toThrow(
+      /MCPKIT_ERR_MOUNT_COLLISION.*billing/s,
+    );
+  });
+
+  it.each([
     ['an invalid prefix', { app: 'x', prefix: 'Bad_Prefix' }, /MCPKIT_ERR_INVALID_MOUNT.*prefix/s],
     ['no app', { prefix: 'billing' }, /MCPKIT_ERR_INVALID_MOUNT.*has no app/s],
   ])('refuses %s', (_label, entry, message) => {
