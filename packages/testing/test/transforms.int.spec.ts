@@ -208,6 +208,59 @@ describe.each(['legacy', 'modern'] as const)('transforms of a mounted app (%s er
   });
 });
 
+describe('hidden arguments on a task-augmented call', () => {
+  class Exports {
+    @Tool({ task: 'optional' })
+    exportFor(input: Charge) {
+      return `${input.tenant}: ${input.card}`;
+    }
+  }
+
+  it('fills them over what the client sends, as on a plain call', async () => {
+    const hidden = createApp({
+      name: 't',
+      version: '1',
+      providers: [Exports],
+      transforms: [{ tool: 'exportFor', hide: { tenant: { from: (ctx) => tenantOf(ctx.auth) } } }],
+      logger: pino({ level: 'silent' }),
+    });
+    const client = await TestClient.connect(hidden, { auth: acme });
+    const created = await client.request<{ task: { taskId: string } }>('tools/call', {
+      name: 'exportFor',
+      arguments: { card: 'visa', tenant: 'evil' },
+      task: {},
+    });
+    const result = await client.request<{ content: Array<{ text: string }> }>('tasks/result', { taskId: created.task.taskId });
+    expect(result.content[0].text).toBe('acme: visa');
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('a mounted tool removed while called (%s era)', (era) => {
+  it('finishes the call in flight; the next one is unknown', async () => {
+    let release = (): void => undefined;
+    let slowApp!: ReturnType<typeof createApp>;
+    const started = new Promise<void>((resolve) => {
+      class Slow {
+        @Tool({ input: null })
+        async slow() {
+          resolve();
+          await new Promise<void>((done) => (release = done));
+          return 'done';
+        }
+      }
+      slowApp = createApp({ name: 'c', version: '1', providers: [Slow], dynamic: true });
+    });
+    const parent = createApp({ name: 'p', version: '1', providers: [], imports: [{ app: slowApp, prefix: 'c' }] });
+    const client = await TestClient.connect(parent, { era });
+    const call = client.callTool('c_slow');
+    await started;
+    slowApp.remove('tool', 'slow');
+    release();
+    expect(firstText(await call)).toBe('done');
+    await expect(client.callTool('c_slow')).rejects.toBeInstanceOf(RpcError);
+  });
+});
+
 describe('transforms: start-up errors', () => {
   it.each([
     ['a tool the app lacks', [{ tool: 'nope', name: 'x' }], /MCPKIT_ERR_INVALID_TRANSFORM.*"nope"/s],
