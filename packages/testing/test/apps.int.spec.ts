@@ -104,6 +104,30 @@ describe('MCP Apps on the modern era', () => {
   });
 });
 
+describe.each(['legacy', 'modern'] as const)('MCP Apps through a mount and search_tools (%s era)', (era) => {
+  it('finds an app-only tool for a client with views only, and serves a mounted view under its prefix', async () => {
+    const gateway = createApp({
+      name: 'g',
+      version: '1',
+      providers: [],
+      imports: [{ app: app(), prefix: 'board' }],
+      transforms: [{ searchTools: true }],
+      logger,
+    });
+    const names = async (client: TestClient) =>
+      (JSON.parse(firstText(await client.callTool('search_tools', { query: 'notes board' }))) as { tools: Array<{ name: string }> }).tools.map(
+        (tool) => tool.name,
+      );
+    const withUi = await TestClient.connect(gateway, { era, capabilities: UI });
+    const without = await TestClient.connect(gateway, { era });
+    expect(await names(withUi)).toContain('board_board_notes');
+    expect(await names(without)).not.toContain('board_board_notes');
+    await expect(without.callTool('board_board_notes')).rejects.toBeInstanceOf(RpcError);
+    expect(firstText(await withUi.callTool('board_show_board'))).toMatch(/^Notes: /);
+    expect((await withUi.readResource('ui://board/notes/board')).contents[0]).toMatchObject({ text: HTML });
+  });
+});
+
 describe('MCP Apps and access rules', () => {
   it('runs a view’s access rule on its read, and hides the app-only tool from a caller without scope', async () => {
     class Guarded extends Board {

@@ -4,6 +4,7 @@ import {
   DefinitionError,
   Prompt,
   Public,
+  RateLimit,
   Resource,
   ResourceTemplate,
   Tool,
@@ -149,6 +150,48 @@ describe.each(['legacy', 'modern'] as const)('mount (%s era)', (era) => {
     expect(firstText(await ada.callTool('billing_refund', { card: 'visa' }))).toBe('refunded visa');
   });
 
+  it("applies the parent's requireAuth to a mounted @Public tool, nested or not", async () => {
+    const inner = createApp({ name: 'inner', version: '1', providers: [BillingTools] });
+    const middle = createApp({ name: 'middle', version: '1', providers: [], requireAuth: true, imports: [{ app: inner, prefix: 'in' }] });
+    const outer = createApp({ name: 'outer', version: '1', providers: [], imports: [{ app: middle, prefix: 'mid' }] });
+    const guarded = createApp({ name: 'g', version: '1', providers: [ParentTools], requireAuth: true, imports: [{ app: billingApp(), prefix: 'billing' }] });
+    for (const app of [guarded, outer]) {
+      const anonymous = await TestClient.connect(app, { era });
+      const names = (await anonymous.listTools()).map((tool) => tool.name);
+      expect(names.filter((name) => name.endsWith('status'))).toEqual([]);
+      await expect(anonymous.callTool(app === outer ? 'mid_in_status' : 'billing_status')).rejects.toBeInstanceOf(RpcError);
+    }
+    // The parent's own @Public tool stays public, and so does a child's when no app mounting it requires auth.
+    expect(firstText(await (await TestClient.connect(guarded, { era })).callTool('ping'))).toBe('pong');
+    expect(firstText(await (await TestClient.connect(gateway(), { era })).callTool('billing_status'))).toBe('up');
+  });
+
+  it("makes the child's guards with the child's resolve, not the parent's", async () => {
+    class Allowed implements Guard {
+      constructor(private readonly subjects: readonly string[]) {}
+      canActivate(ctx: RequestContext) {
+        return this.subjects.includes(ctx.auth?.subject ?? '');
+      }
+    }
+    @UseGuards(Allowed)
+    class Vault {
+      @Tool()
+      open() {
+        return 'opened';
+      }
+    }
+    const made: string[] = [];
+    const resolve = (type: new (...args: never[]) => unknown) => {
+      made.push(type.name);
+      return type === Allowed ? new Allowed(['ada']) : new (type as new () => unknown)();
+    };
+    const child = createApp({ name: 'vault', version: '1', providers: [Vault], resolve });
+    const app = createApp({ name: 'g', version: '1', providers: [], imports: [{ app: child, prefix: 'vault' }] });
+    expect(firstText(await (await TestClient.connect(app, { era, auth: gold })).callTool('vault_open'))).toBe('opened');
+    await expect((await TestClient.connect(app, { era, auth: plain })).callTool('vault_open')).rejects.toBeInstanceOf(RpcError);
+    expect(made.filter((name) => name === 'Allowed').length).toBeLessThanOrEqual(2);
+  });
+
   it('prefixes resource URIs and templates reversibly, and the handler reads its own URI', async () => {
     const client = await TestClient.connect(gateway(), { era, auth: gold });
     expect((await client.listResources()).map((resource) => resource.uri)).toEqual(['billing+invoices://latest']);
@@ -184,6 +227,32 @@ describe.each(['legacy', 'modern'] as const)('mount (%s era)', (era) => {
     expect(await client.listPrompts()).toEqual([]);
     expect(client.notifications('notifications/tools/list_changed')).toHaveLength(1);
     expect(client.notifications('notifications/prompts/list_changed')).toHaveLength(1);
+    await listening?.close();
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('mount: one app under two prefixes (%s era)', (era) => {
+  it('tells the clients of a change once, and relays a resource update under both URIs', async () => {
+    const billing = billingApp({ dynamic: true, subscriptions: true });
+    const app = createApp({
+      name: 'g',
+      version: '1',
+      providers: [],
+      subscriptions: true,
+      imports: [
+        { app: billing, prefix: 'eu' },
+        { app: billing, prefix: 'us' },
+      ],
+    });
+    const client = await TestClient.connect(app, { era, auth: gold });
+    const listening =
+      era === 'modern' ? await client.listen({ toolsListChanged: true, resourceSubscriptions: ['eu+invoices://latest', 'us+invoices://latest'] }) : undefined;
+    if (era === 'legacy') for (const prefix of ['eu', 'us']) await client.subscribe(`${prefix}+invoices://latest`);
+    billing.disable('tool', 'refund');
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['eu_charge', 'eu_status', 'us_charge', 'us_status']);
+    expect(client.notifications('notifications/tools/list_changed')).toHaveLength(1);
+    billing.resourceUpdated('invoices://latest');
+    expect(client.notifications('notifications/resources/updated').map((params) => params.uri)).toEqual(['eu+invoices://latest', 'us+invoices://latest']);
     await listening?.close();
   });
 });
@@ -236,6 +305,37 @@ describe('mount: nesting, rate limits and tasks', () => {
     const over = await client.callTool('mid_in_exportAll');
     expect(over.isError).toBe(true);
     expect(firstText(over)).toMatch(/^rate limit/);
+  });
+
+  it("keeps the importing app's rate limit over a mounted tool that sets its own", async () => {
+    class Limited {
+      @RateLimit({ limit: 100, windowMs: 60_000 })
+      @Tool()
+      generous() {
+        return 'ok';
+      }
+
+      @Tool()
+      plain() {
+        return 'ok';
+      }
+    }
+    const child = createApp({ name: 'c', version: '1', providers: [Limited], rateLimit: { limit: 50, windowMs: 60_000 } });
+    const app = createApp({ name: 'p', version: '1', providers: [], rateLimit: { limit: 2, windowMs: 60_000 }, imports: [{ app: child, prefix: 'c' }] });
+    const client = await TestClient.connect(app, { auth: gold });
+    for (const name of ['c_generous', 'c_plain']) {
+      expect((await client.callTool(name)).isError).toBeFalsy();
+      expect((await client.callTool(name)).isError).toBeFalsy();
+      const over = await client.callTool(name);
+      expect(over.isError).toBe(true);
+      expect(firstText(over)).toMatch(/^rate limit/);
+    }
+    // The mounted app's own limit still counts on its own: one limit each, not one call counted twice.
+    const tight = createApp({ name: 'c', version: '1', providers: [Limited], rateLimit: { limit: 1, windowMs: 60_000 } });
+    const loose = createApp({ name: 'p', version: '1', providers: [], rateLimit: { limit: 5, windowMs: 60_000 }, imports: [{ app: tight, prefix: 'c' }] });
+    const other = await TestClient.connect(loose, { auth: gold });
+    expect((await other.callTool('c_plain')).isError).toBeFalsy();
+    expect((await other.callTool('c_plain')).isError).toBe(true);
   });
 
   it('runs a mounted task tool as a task of the importing app', async () => {
@@ -315,6 +415,30 @@ describe('mount: start-up errors', () => {
         ],
       }),
     ).toThrow(/MCPKIT_ERR_INVALID_MOUNT.*prefix "x"/s);
+  });
+
+  it.each([
+    ['a resource', 'billing+invoices://7'],
+    ['a template', 'billing+invoices://{id}/lines'],
+    ['a view', 'ui://billing/board'],
+  ])("refuses %s of the importing app's own in a mounted app's URI space", (_label, uri) => {
+    // billing+invoices://7 would be read from the parent, though the child's invoices://{id} says it is the child's.
+    class Shadow {
+      @Resource({ uri: uri.includes('{') ? 'x://unused' : uri })
+      shadow() {
+        return 'parent';
+      }
+    }
+    class ShadowTemplate {
+      @ResourceTemplate({ uriTemplate: uri })
+      shadow() {
+        return 'parent';
+      }
+    }
+    const providers = uri.includes('{') ? [ShadowTemplate] : [Shadow];
+    expect(() => createApp({ name: 'g', version: '1', providers, imports: [{ app: billingApp(), prefix: 'billing' }] })).toThrow(
+      /MCPKIT_ERR_MOUNT_COLLISION.*billing/s,
+    );
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { createApp, Prompt, Public, RequireScopes, Resource, Tool, type AuthInfo, type Transform } from '@mcpkit/core';
+import { createApp, Prompt, Public, RequireScopes, Resource, ResourceTemplate, Tool, type AuthInfo, type Guard, type Transform } from '@mcpkit/core';
 import { IsOptional, IsString } from 'class-validator';
 import pino from 'pino';
 import { firstText, RpcError, TestClient } from '../src';
@@ -145,6 +145,119 @@ describe.each(['legacy', 'modern'] as const)('transforms (%s era)', (era) => {
     const got = await client.callTool('prompt', { name: 'brief', arguments: { topic: 'mounts' } });
     expect(got.content).toEqual([{ type: 'text', text: 'Write about mounts.' }]);
     expect((await client.callTool('prompt', { name: 'nope' })).isError).toBe(true);
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('resourcesAsTools with pages (%s era)', (era) => {
+  class Templates {
+    @ResourceTemplate({ uriTemplate: 'a://{x}' })
+    a() {
+      return 'a';
+    }
+
+    @ResourceTemplate({ uriTemplate: 'b://{x}' })
+    b() {
+      return 'b';
+    }
+
+    @ResourceTemplate({ uriTemplate: 'c://{x}' })
+    c() {
+      return 'c';
+    }
+  }
+
+  it('lists every resource template, not only the first page of them', async () => {
+    const paged = createApp({ name: 'p', version: '1', providers: [Templates], pageSize: 2, transforms: [{ resourcesAsTools: true }] });
+    const client = await TestClient.connect(paged, { era });
+    const listed = JSON.parse(firstText(await client.callTool('list_resources'))) as { resourceTemplates: Array<{ uriTemplate: string }> };
+    expect(listed.resourceTemplates.map((template) => template.uriTemplate)).toEqual(['a://{x}', 'b://{x}', 'c://{x}']);
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('transforms of a mounted app (%s era)', (era) => {
+  // The tools a transform makes answer from their own app's tables and pipelines: through a
+  // mount they would read around the importing app's guards and name what it does not serve.
+  it('are not carried: the importing app lists the mounted tools and guards the mounted resources', async () => {
+    const denySecret: Guard = { canActivate: (_ctx, target) => target.name !== 'billing+docs://secret' };
+    const child = createApp({
+      name: 'billing',
+      version: '1',
+      providers: [Tools],
+      transforms: [{ resourcesAsTools: true }, { promptsAsTools: true }, { searchTools: true }],
+      logger: pino({ level: 'silent' }),
+    });
+    const parent = createApp({ name: 'g', version: '1', providers: [], guards: [denySecret], imports: [{ app: child, prefix: 'billing' }] });
+    const client = await TestClient.connect(parent, { era, auth: { ...acme, scopes: ['secret'] } });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['billing_charge', 'billing_debug', 'billing_dump']);
+    await expect(client.callTool('billing_read_resource', { uri: 'docs://secret' })).rejects.toBeInstanceOf(RpcError);
+    await expect(client.readResource('billing+docs://secret')).rejects.toBeInstanceOf(RpcError);
+    // The importing app's own transform reads through its own guards.
+    const own = createApp({
+      name: 'g',
+      version: '1',
+      providers: [],
+      guards: [denySecret],
+      imports: [{ app: child, prefix: 'billing' }],
+      transforms: [{ resourcesAsTools: true }],
+    });
+    const reader = await TestClient.connect(own, { era, auth: { ...acme, scopes: ['secret'] } });
+    expect((await reader.callTool('read_resource', { uri: 'billing+docs://secret' })).isError).toBe(true);
+    expect((await reader.callTool('read_resource', { uri: 'billing+docs://readme' })).content).toEqual([
+      { type: 'resource', resource: { uri: 'billing+docs://readme', mimeType: 'text/markdown', text: '# Readme' } },
+    ]);
+  });
+});
+
+describe('hidden arguments on a task-augmented call', () => {
+  class Exports {
+    @Tool({ task: 'optional' })
+    exportFor(input: Charge) {
+      return `${input.tenant}: ${input.card}`;
+    }
+  }
+
+  it('fills them over what the client sends, as on a plain call', async () => {
+    const hidden = createApp({
+      name: 't',
+      version: '1',
+      providers: [Exports],
+      transforms: [{ tool: 'exportFor', hide: { tenant: { from: (ctx) => tenantOf(ctx.auth) } } }],
+      logger: pino({ level: 'silent' }),
+    });
+    const client = await TestClient.connect(hidden, { auth: acme });
+    const created = await client.request<{ task: { taskId: string } }>('tools/call', {
+      name: 'exportFor',
+      arguments: { card: 'visa', tenant: 'evil' },
+      task: {},
+    });
+    const result = await client.request<{ content: Array<{ text: string }> }>('tasks/result', { taskId: created.task.taskId });
+    expect(result.content[0].text).toBe('acme: visa');
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('a mounted tool removed while called (%s era)', (era) => {
+  it('finishes the call in flight; the next one is unknown', async () => {
+    let release = (): void => undefined;
+    let slowApp!: ReturnType<typeof createApp>;
+    const started = new Promise<void>((resolve) => {
+      class Slow {
+        @Tool({ input: null })
+        async slow() {
+          resolve();
+          await new Promise<void>((done) => (release = done));
+          return 'done';
+        }
+      }
+      slowApp = createApp({ name: 'c', version: '1', providers: [Slow], dynamic: true });
+    });
+    const parent = createApp({ name: 'p', version: '1', providers: [], imports: [{ app: slowApp, prefix: 'c' }] });
+    const client = await TestClient.connect(parent, { era });
+    const call = client.callTool('c_slow');
+    await started;
+    slowApp.remove('tool', 'slow');
+    release();
+    expect(firstText(await call)).toBe('done');
+    await expect(client.callTool('c_slow')).rejects.toBeInstanceOf(RpcError);
   });
 });
 

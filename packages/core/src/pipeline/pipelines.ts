@@ -1,8 +1,8 @@
-import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
+import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation, PipelinePart } from '../decorators/pipeline-types';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { isConstructor, type Constructor } from '../metadata/constructor';
 import type { CapabilityMap } from '../scanner/definitions';
-import type { MountRules, Policy } from '../scanner/read-policy';
+import type { Policy } from '../scanner/read-policy';
 import { compileAccessRule } from './access-rule';
 import { compilePipeline, type Pipeline } from './compile-pipeline';
 import type { PipelineSettings } from './pipeline-settings';
@@ -61,19 +61,20 @@ function pipelineOf(kind: Kind, name: string, owner: string, policy: Policy, set
   const mounted = policy.mounted ?? [];
   const levels = [...mounted, policy.classRules, policy.methodRules].filter((rules) => rules !== undefined);
   const isPublic = policy.methodRules?.isPublic ?? policy.classRules?.isPublic ?? false;
-  const requireAuth = settings.requireAuth || mounted.some((rules) => rules.requireAuth);
+  // @Public frees an item from its own app's requireAuth, never from that of an app mounting it.
+  const apps = [settings, ...mounted];
+  const declaring = apps[apps.length - 1].requireAuth;
+  const mounting = apps.slice(0, -1).some((rules) => rules.requireAuth);
   const access = compileAccessRule(
     levels.flatMap((rules) => rules.scopes),
     levels.flatMap((rules) => rules.roles),
-    requireAuth && !isPublic,
+    mounting || (declaring && !isPublic),
     settings.impliedScopes,
   );
   const guards = parts.of<Guard>([...settings.guards, ...levels.flatMap((rules) => rules.guards)], 'canActivate', owner);
   const interceptors = parts.of<Interceptor>([...settings.interceptors, ...levels.flatMap((rules) => rules.interceptors)], 'intercept', owner);
   const filters = parts.of<ExceptionFilter>([...[...levels].reverse().flatMap((rules) => rules.filters), ...settings.filters], 'catch', owner);
-  const limit =
-    kind === 'tool' ? (policy.methodRules?.rateLimit ?? policy.classRules?.rateLimit ?? mountedRateLimit(mounted) ?? settings.rateLimit) : undefined;
-  if (limit !== undefined) interceptors.unshift(rateLimiter(limit, settings.rateLimitStore, name));
+  if (kind === 'tool') interceptors.unshift(...toolLimiters(name, policy, settings));
   if (access === undefined && guards.length + interceptors.length + filters.length === 0) return undefined;
   const targets = {} as Record<Operation, CallTarget>;
   for (const operation of OPERATIONS) {
@@ -82,10 +83,16 @@ function pipelineOf(kind: Kind, name: string, owner: string, policy: Policy, set
   return compilePipeline({ access, guards, interceptors, filters, targets: Object.freeze(targets) });
 }
 
-/** The app-wide rate limit of the innermost mounted app that sets one. */
-function mountedRateLimit(mounted: readonly MountRules[]): RateLimitOptions | undefined {
-  for (let index = mounted.length - 1; index >= 0; index--) if (mounted[index].rateLimit !== undefined) return mounted[index].rateLimit;
-  return undefined;
+/**
+ * A tool's rate limits, outermost first, each counted on its own: every app it was mounted
+ * through keeps its app-wide limit, and the app declaring it applies the method's, else the
+ * class's, else its own app-wide one (run after the guards: a denied caller spends nothing).
+ */
+function toolLimiters(name: string, policy: Policy, settings: PipelineSettings): Interceptor[] {
+  const apps = [settings.rateLimit, ...(policy.mounted ?? []).map((rules) => rules.rateLimit)];
+  const last = apps.length - 1;
+  apps[last] = policy.methodRules?.rateLimit ?? policy.classRules?.rateLimit ?? apps[last];
+  return apps.flatMap((limit, depth) => (limit === undefined ? [] : [rateLimiter(limit, settings.rateLimitStore, name, depth === 0 ? '' : `mount${depth}:`)]));
 }
 
 function kindPipelines(

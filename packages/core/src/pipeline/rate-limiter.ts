@@ -20,14 +20,16 @@ function callerKey(ctx: HandlerContext): string {
 }
 
 /**
- * A tool's rate limit as the first interceptor (after the guards, so a denied caller spends
+ * A tool's rate limit as an interceptor (`level`: '' in the app serving it, `mount1:` … for the
+ * apps it was mounted from) (after the guards, so a denied caller spends
  * nothing). Over the limit the tool answers an `isError` result the model can act on. A
  * 2026-07-28 call that asks its client questions counts on its first round only (each exchange
  * completes once).
  */
-export function rateLimiter(options: RateLimitOptions, store: RateLimitStore, tool: string): Interceptor {
+export function rateLimiter(options: RateLimitOptions, store: RateLimitStore, tool: string, level = ''): Interceptor {
   const { limit, windowMs, by = 'caller' } = options;
-  const keyOf = by === 'tool' ? () => `tool:${tool}` : by === 'caller' ? (ctx: HandlerContext) => `tool:${tool}:${callerKey(ctx)}` : by;
+  // `level` keeps apart the counts of the apps a mounted tool came through (a key of `by`'s own is the user's to share).
+  const keyOf = by === 'tool' ? () => `${level}tool:${tool}` : by === 'caller' ? (ctx: HandlerContext) => `${level}tool:${tool}:${callerKey(ctx)}` : by;
   return {
     async intercept(ctx: HandlerContext, next: () => Promise<unknown>, _target: CallTarget) {
       // A call that asks its client counts once: its later rounds were counted on its first.

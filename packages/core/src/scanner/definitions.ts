@@ -47,6 +47,11 @@ export interface ToolDefinition {
    * transform finds it for the model). Absent: listed.
    */
   readonly unlisted?: boolean;
+  /**
+   * Made by a transform (`search_tools`, `read_resource` …): it answers from its own app's tables
+   * and pipelines, so an app mounting that one does not offer it. Absent: declared.
+   */
+  readonly generated?: boolean;
 }
 
 export interface ResourceDefinition {

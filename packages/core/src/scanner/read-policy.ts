@@ -33,7 +33,8 @@ export interface Policy {
   readonly methodRules: Rules | undefined;
   /**
    * The app-wide rules of the apps it was mounted from (`createApp({ imports })`), outermost
-   * first: they run after the importing app's own and before the class's. Absent when not mounted.
+   * first, one per app (the last is the app declaring it): they run after the importing app's own
+   * and before the class's. Absent when not mounted.
    */
   readonly mounted?: readonly MountRules[];
 }

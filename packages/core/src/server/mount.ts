@@ -3,7 +3,7 @@ import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error
 import { isConstructor } from '../metadata/constructor';
 import type { Constructor } from '../metadata/constructor';
 import type { CompletionDefinition, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../scanner/definitions';
-import type { MountRules, Policy } from '../scanner/read-policy';
+import type { MountRules, Policy, Rules } from '../scanner/read-policy';
 import type { Registry } from '../scanner/registry';
 import type { Logger } from '../logging/logger';
 import { VIEW_SCHEME, VIEW_URI_META_KEY } from '../protocol/ui-extension';
@@ -15,8 +15,10 @@ import type { AppImport } from '../app/app-import';
 export interface Mount {
   readonly app: McpApp;
   readonly prefix: string;
-  /** The child's app-wide pipeline rules; undefined when it has none. */
-  readonly rules: MountRules | undefined;
+  /** The child's app-wide rules (empty ones too: a mounted item's policy names each app it came through). */
+  readonly rules: MountRules;
+  /** Makes the child's guards, interceptors and filters as the child would: with its `resolve`, one instance per class. */
+  readonly make: <T>(parts: ReadonlyArray<PipelinePart<T>>) => T[];
 }
 
 const PREFIX = /^[a-z][a-z0-9-]{0,31}$/;
@@ -40,7 +42,8 @@ export function readImports(imports: readonly AppImport[], logger: Logger): read
       if (prefixes.has(prefix)) throw invalid(`Two imports use the prefix "${prefix}".`, ['Give each import its own prefix.']);
       prefixes.add(prefix);
       warnUnmounted(app, prefix, logger);
-      return Object.freeze({ app, prefix, rules: mountRules(app) });
+      const make = partMaker(app);
+      return Object.freeze({ app, prefix, rules: mountRules(app, make), make });
     }),
   );
 }
@@ -49,8 +52,15 @@ function invalid(problem: string, fixes: string[]): DefinitionError {
   return new DefinitionError(DefinitionErrorCode.INVALID_MOUNT, problem, fixes);
 }
 
-/** What a mount does not carry: the mounted app's protocol extensions (their methods); said once, at start-up. */
+/** What a mount does not carry: the mounted app's protocol extensions (their methods) and its transforms' tools; said once, at start-up. */
 function warnUnmounted(app: McpApp, prefix: string, logger: Logger): void {
+  const generated = [...app.published.tools.values()].filter((tool) => tool.generated === true).map((tool) => tool.name);
+  if (generated.length > 0) {
+    logger.warn(
+      { prefix, tools: generated },
+      "the tools a mounted app's transforms make (resourcesAsTools, promptsAsTools, searchTools) are not offered through the app mounting it; give it the transforms if its clients need them",
+    );
+  }
   const ids = Object.keys(app.settings.extensions.capabilities);
   if (ids.length === 0 && app.settings.extensions.methods.size === 0) return;
   logger.warn(
@@ -59,11 +69,29 @@ function warnUnmounted(app: McpApp, prefix: string, logger: Logger): void {
   );
 }
 
-/** The child's app-wide guards, interceptors and filters (made with its own `resolve`), `requireAuth` and rate limit. */
-function mountRules(app: McpApp): MountRules | undefined {
+/**
+ * The child's parts are made with the child's `resolve`, not the importing app's: a guard the
+ * child's container builds with its dependencies must not be built bare (or by another container).
+ */
+function partMaker(app: McpApp): Mount['make'] {
+  const { resolve } = app.settings.pipeline;
+  const instances = new Map<Constructor, unknown>();
+  const instanceOf = (type: Constructor): unknown => {
+    if (!instances.has(type)) instances.set(type, resolve ? resolve(type) : new type());
+    return instances.get(type);
+  };
+  return <T>(parts: ReadonlyArray<PipelinePart<T>>): T[] => parts.map((part) => (isConstructor(part) ? (instanceOf(part as Constructor) as T) : part));
+}
+
+/** The child's class or method rules with their parts made by the child. */
+function madeRules(rules: Rules | undefined, make: Mount['make']): Rules | undefined {
+  if (rules === undefined) return undefined;
+  return Object.freeze({ ...rules, guards: make(rules.guards), interceptors: make(rules.interceptors), filters: make(rules.filters) });
+}
+
+/** The child's app-wide guards, interceptors and filters, `requireAuth` and rate limit. */
+function mountRules(app: McpApp, make: Mount['make']): MountRules {
   const settings = app.settings.pipeline;
-  const make = <T>(parts: ReadonlyArray<PipelinePart<T>>): T[] =>
-    parts.map((part) => (isConstructor(part) ? ((settings.resolve ? settings.resolve(part as Constructor) : new (part as Constructor)()) as T) : part));
   const rules: MountRules = {
     guards: make<Guard>(settings.guards),
     interceptors: make<Interceptor>(settings.interceptors),
@@ -74,8 +102,7 @@ function mountRules(app: McpApp): MountRules | undefined {
     rateLimit: settings.rateLimit,
     requireAuth: settings.requireAuth,
   };
-  const empty = rules.guards.length + rules.interceptors.length + rules.filters.length === 0 && !rules.requireAuth && rules.rateLimit === undefined;
-  return empty ? undefined : Object.freeze(rules);
+  return Object.freeze(rules);
 }
 
 /** The tool or prompt name a mounted one is offered under. */
@@ -103,12 +130,21 @@ function mountedEntry(tool: ToolDefinition, name: string, view: string | undefin
  * Everything is decided here, once: a call costs one map lookup, as a direct one.
  */
 export function mountedDefinitions(mount: Mount): Registry {
-  const { prefix, rules } = mount;
+  const { prefix, rules, make } = mount;
   const child = mount.app.published;
-  const policy = (own: Policy): Policy => (rules === undefined ? own : Object.freeze({ ...own, mounted: [rules, ...(own.mounted ?? [])] }));
+  const policy = (own: Policy): Policy =>
+    Object.freeze({
+      ...own,
+      classRules: madeRules(own.classRules, make),
+      methodRules: madeRules(own.methodRules, make),
+      mounted: [rules, ...(own.mounted ?? [])],
+    });
   const owner = (own: string): string => `${own} (mounted as "${prefix}")`;
   const tools = new Map<string, ToolDefinition>();
-  for (const tool of child.tools.values()) {
+  for (const { unlisted: _unlisted, ...tool } of child.tools.values()) {
+    // Its transforms' tools would read around this app's guards under names it does not serve;
+    // without its search tool, every one of its tools is listed here (this app may add its own).
+    if (tool.generated === true) continue;
     const name = mountedName(prefix, tool.name);
     if (name.length > MAX_TOOL_NAME) {
       throw invalid(`The tool "${tool.name}" of ${tool.owner}, mounted as "${name}", is longer than ${MAX_TOOL_NAME} characters.`, [
@@ -182,6 +218,8 @@ function mountedCompletions(prefix: string, completions: ReadonlyMap<string, Com
  * heard under the mounted URI. Runs once per import at start-up; a mount lives as long as its apps.
  */
 export function relayImports(app: McpApp, mounts: readonly Mount[]): void {
+  // One subscription per mounted app: an app mounted under two prefixes is one change, heard once.
+  const prefixesOf = new Map<McpApp, string[]>();
   for (const mount of mounts) {
     if (mount.app.bus === app.bus) {
       // Its own list changes would come back to it as the mounted app's, for ever.
@@ -189,10 +227,13 @@ export function relayImports(app: McpApp, mounts: readonly Mount[]): void {
         'Give the mounted app its own bus (or none: each app has its own by default).',
       ]);
     }
-    mount.app.bus.subscribe((event) => {
+    prefixesOf.set(mount.app, [...(prefixesOf.get(mount.app) ?? []), mount.prefix]);
+  }
+  for (const [mounted, prefixes] of prefixesOf) {
+    mounted.bus.subscribe((event) => {
       if (event.type === 'listChanged') app.republish(event.list);
       else if (event.type === 'resourceUpdated' && app.settings.subscriptions)
-        app.bus.publish({ type: 'resourceUpdated', uri: mountedUri(mount.prefix, event.uri) });
+        for (const prefix of prefixes) app.bus.publish({ type: 'resourceUpdated', uri: mountedUri(prefix, event.uri) });
     });
   }
 }

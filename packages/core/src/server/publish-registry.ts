@@ -1,6 +1,7 @@
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import type { Registry } from '../scanner/registry';
-import { mountedDefinitions, type Mount } from './mount';
+import { VIEW_SCHEME } from '../protocol/ui-extension';
+import { mountedDefinitions, mountedUri, type Mount } from './mount';
 
 /** What an app does to its definitions before it offers them (`createApp({ transforms })`), compiled. */
 export type RegistryTransform = (registry: Registry) => Registry;
@@ -48,6 +49,25 @@ function addAll<T extends { owner: string }>(kind: Kind, into: Map<string, T>, f
 }
 
 /**
+ * The importing app's own URIs must stay out of a mounted app's space (`billing+…`, `ui://billing/…`):
+ * its `billing+invoices://7` would be read in place of the mounted `invoices://{id}`'s, or the
+ * other way round, and no exact-name check sees it.
+ */
+function refuseOwnInMountedSpace(own: Registry, mounts: readonly Mount[]): void {
+  const uris = [...own.resources.keys(), ...own.templates.keys()];
+  for (const mount of mounts) {
+    const spaces = [mountedUri(mount.prefix, ''), mountedUri(mount.prefix, VIEW_SCHEME)];
+    const taken = uris.find((uri) => spaces.some((space) => uri.startsWith(space)));
+    if (taken === undefined) continue;
+    throw new DefinitionError(
+      DefinitionErrorCode.MOUNT_COLLISION,
+      `The importing app's own resource "${taken}" is in the URI space of the app mounted as "${mount.prefix}" (${spaces.join('…, ')}…).`,
+      ['Give the resource a URI outside it, or mount the app under another prefix.'],
+    );
+  }
+}
+
+/**
  * What an app publishes, from its own definitions: the enabled ones, then each mounted app's
  * (namespaced; a collision is `MCPKIT_ERR_MOUNT_COLLISION`), then the transforms. Computed at
  * start-up and after each change (of the app, or of an app it mounts), never per request.
@@ -55,6 +75,7 @@ function addAll<T extends { owner: string }>(kind: Kind, into: Map<string, T>, f
 export function publishRegistry(own: Registry, mounts: readonly Mount[], transform: RegistryTransform | undefined): Registry {
   let published = enabledOnly(own);
   if (mounts.length > 0) {
+    refuseOwnInMountedSpace(own, mounts);
     const merged = {
       tools: new Map(published.tools),
       resources: new Map(published.resources),

@@ -93,11 +93,24 @@ export function generatedTool(spec: Generated): ToolDefinition {
     appOnly: false,
     policy: Object.freeze({ providerClass: undefined, methodName: spec.name, classRules: undefined, methodRules: undefined }),
     tags: [],
+    generated: true,
   });
 }
 
 const CURSOR = { cursor: 'string' } as const;
 const CURSOR_TEXT = { cursor: 'The nextCursor of the previous page, if any.' };
+
+/** Every page of `resources/templates/list`, as this caller sees it. */
+async function allTemplates(methods: MethodsOf, ctx: HandlerContext): Promise<unknown[]> {
+  const templates: unknown[] = [];
+  let params: Record<string, unknown> = {};
+  for (;;) {
+    const page = await ask(methods, METHOD.RESOURCES_TEMPLATES_LIST, params, ctx);
+    if (Array.isArray(page.resourceTemplates)) templates.push(...(page.resourceTemplates as unknown[]));
+    if (typeof page.nextCursor !== 'string') return templates;
+    params = { cursor: page.nextCursor };
+  }
+}
 
 /** `list_resources` and `read_resource`: the app's resources for clients that only call tools. */
 export function resourceTools(methods: MethodsOf, names: { list: string; read: string }): ToolDefinition[] {
@@ -110,8 +123,9 @@ export function resourceTools(methods: MethodsOf, names: { list: string; read: s
       descriptions: CURSOR_TEXT,
       run: async (args, ctx) => {
         const resources = await ask(methods, METHOD.RESOURCES_LIST, args, ctx);
-        const templates = args.cursor === undefined ? await ask(methods, METHOD.RESOURCES_TEMPLATES_LIST, {}, ctx) : { resourceTemplates: [] };
-        return { resources: resources.resources, resourceTemplates: templates.resourceTemplates, nextCursor: resources.nextCursor };
+        // The cursor pages the resources; the templates (few, and this app's own) all come with the first page.
+        const resourceTemplates = args.cursor === undefined ? await allTemplates(methods, ctx) : [];
+        return { resources: resources.resources, resourceTemplates, nextCursor: resources.nextCursor };
       },
     }),
     generatedTool({
