@@ -69,6 +69,15 @@ function packageJson(options: ScaffoldOptions, specs: Record<string, string>): s
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
+/** The line of a failed install's output that says why (a network error, a missing version), else its last lines. */
+function installFailure(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((line) => line.replace(/^npm (error|ERR!) ?/, '').trim())
+    .filter((line) => line !== '' && !/complete log of this run|behind a proxy|npm help config|^at /.test(line));
+  return lines.find((line) => /reason:|ERR_PNPM|\bE404\b|ETARGET|No matching version/.test(line)) ?? lines.slice(-3).join(' / ');
+}
+
 function install(options: ScaffoldOptions): Promise<void> {
   const [command, args] = options.pm === 'npm' ? ['npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']] : ['npx', ['-y', PNPM, 'install']];
   return new Promise((resolveInstall, reject) => {
@@ -84,8 +93,8 @@ function install(options: ScaffoldOptions): Promise<void> {
       else
         reject(
           new CliError(
-            `${options.pm} install failed (exit ${code}): ${output.trim().split('\n').slice(-3).join(' / ')}`,
-            `Check that the registry npm uses (${options.pm === 'npm' ? 'npm config get registry' : 'pnpm config get registry'}) is reachable, then run mcpkit new again; --no-install writes the files without installing.`,
+            `${options.pm} install failed (exit ${code}): ${installFailure(output)}`,
+            `Check that the registry ${options.pm} uses (${options.pm} config get registry) is reachable, then run mcpkit new again; --no-install writes the files without installing.`,
             EXIT.FAILURE,
           ),
         );
