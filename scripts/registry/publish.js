@@ -150,8 +150,22 @@ async function packAndCheck(destination, { lint = true } = {}) {
 async function main(argv) {
   const flag = (name) => argv.includes(name);
   const value = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const target = value('--registry');
+  if (!flag('--check') && !flag('--local') && !target) throw new Error('say where: --registry <url>, --local or --check');
   const destination = mkdtempSync(join(tmpdir(), 'mcpkit-pack-'));
   let registry;
+  let stopped;
+  const interrupted = new Promise((resolve) => (stopped = resolve));
+  // Ctrl-C at any step: Verdaccio is killed by its PID and the temporary folders go (a signal's
+  // default action would skip both).
+  const onSignal = (signal) => {
+    registry?.stop();
+    rmSync(destination, { recursive: true, force: true });
+    stopped();
+    if (!flag('--local') || !registry) process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const packed = await packAndCheck(destination);
     console.log(`packed and checked ${packed.length} packages: ${packed.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ')}`);
@@ -163,17 +177,14 @@ async function main(argv) {
       await publishAll(packed, { registry: registry.url, userconfig });
       console.log(`published to ${registry.url} (Verdaccio, PID ${registry.pid}); Ctrl-C stops it.`);
       console.log(`try it: npm install --registry ${registry.url} @mcpkit/core @mcpkit/cli reflect-metadata class-validator class-transformer`);
-      await new Promise((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      await interrupted;
       return;
     }
-    const target = value('--registry');
-    if (!target) throw new Error('say where: --registry <url>, --local or --check');
     await publishAll(packed, { registry: target, dryRun: flag('--dry-run') });
     console.log(`published ${packed.length} packages to ${target}${flag('--dry-run') ? ' (dry run)' : ''}`);
   } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
     registry?.stop();
     rmSync(destination, { recursive: true, force: true });
   }
