@@ -145,7 +145,8 @@ async function greetOverStdio(command: string, args: string[], cwd: string): Pro
 
 /** Starts an HTTP server that prints `listening on <url>`, lists and calls its tool, and kills it by PID. */
 async function greetOverHttp(command: string, args: string[], cwd: string): Promise<unknown> {
-  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: `npx` starts the server as a grandchild, which a signal to npx alone would orphan.
+  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -170,8 +171,25 @@ async function greetOverHttp(command: string, args: string[], cwd: string): Prom
     throw new Error(`${command} ${args.join(' ')} over HTTP in ${cwd}: ${String(error)}\n--- output\n${output.slice(-3000)}`);
   } finally {
     await client.close().catch(() => undefined);
-    if (child.exitCode === null) child.kill('SIGTERM');
+    await stopGroup(child);
   }
+}
+
+/** Ends a detached child's whole process group by its PID: SIGTERM, then SIGKILL after 5 s. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // the group is gone already
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 async function greet(client: Client): Promise<unknown> {
