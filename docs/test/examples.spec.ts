@@ -565,6 +565,7 @@ const NOT_AN_APP: Record<string, string> = {
   'testing-package.example.spec.ts': 'a jest spec (describe and it at load): it tests an app',
   'websocket.example.ts': 'a transport (serveWebSocket), not an app: docs/test/websocket.spec.ts serves the testbed app with it',
   'redis.example.ts': 'starts an instance on a running Redis; packages/redis/test/readme-example.int.spec.ts runs two of them',
+  'client.example.ts': 'a client of a server, not an app: docs/test/client.spec.ts runs it against apps/everything over stdio and HTTP',
 };
 
 describe('every documentation example is an app the CLI loads', () => {
@@ -726,5 +727,28 @@ describe('apps: the todo board example', () => {
     ]);
     expect(firstText(await client.callTool('show_todos'))).toContain('- Water the plants');
     await expect(client.callTool('board_todos')).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: board_todos' });
+  });
+});
+
+describe('documentation example of composing apps', () => {
+  it('mounts billing and reshapes its tools: namespaced, hidden tenant, dropped by tag, resources as tools', async () => {
+    const { gateway, createBilling } = await import('../examples/compose.example');
+    const auth = { subject: 'ada', scopes: ['billing'], claims: { tenant: 'acme' } };
+    for (const era of ['legacy', 'modern'] as const) {
+      const client = await TestClient.connect(gateway, { era, auth });
+      const tools = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['charge', 'list_resources', 'read_resource']);
+      expect(Object.keys(tools[0].inputSchema.properties ?? {})).toEqual(['cents']);
+      expect(firstText(await client.callTool('charge', { cents: 250, tenant: 'someone-else' }))).toBe('charged acme 250 cents');
+      expect(firstText(await client.readResource('billing+invoices://latest'))).toBe('the latest invoice (invoices://latest)');
+      expect(firstText(await client.readResource('billing+invoices://7'))).toBe('invoice 7');
+      const read = await client.callTool('read_resource', { uri: 'billing+invoices://7' });
+      expect(read.content).toEqual([{ type: 'resource', resource: { uri: 'billing+invoices://7', mimeType: 'text/plain', text: 'invoice 7' } }]);
+      // Billing's own guard, at the gateway.
+      const outsider = await TestClient.connect(gateway, { era, auth: { subject: 'bob', scopes: [], claims: { tenant: 'acme' } } });
+      await expect(outsider.callTool('charge', { cents: 1 })).rejects.toMatchObject({ code: expect.any(Number) });
+    }
+    // billing still serves on its own, unchanged.
+    expect((await (await TestClient.connect(createBilling())).listTools()).map((tool) => tool.name)).toEqual(['charge', 'dump']);
   });
 });

@@ -291,6 +291,8 @@ async function loggingFigures(rounds: number): Promise<Record<string, Record<str
 const AUTH_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv, ReadonlyArray<'stdio' | 'http'>]> = [
   ['mcpkit (testbed)', 'mcpkit', {}, ['stdio', 'http']],
   ['echo, no pipeline', 'mcpkit-auth', {}, ['stdio', 'http']],
+  // #30: the same echo mounted into a gateway (createApp({ imports })) and renamed back by a transform.
+  ['echo, mounted', 'mcpkit-auth', { BENCH_MOUNTED: '1' }, ['stdio', 'http']],
   // HTTP: a resource server whose verifier names a fixed caller, without and with the pipeline.
   ['echo, resource server (fixed AuthInfo)', 'mcpkit-auth', { BENCH_AUTH: 'fixed' }, ['http']],
   ['echo + @RequireScopes + guard', 'mcpkit-auth', { BENCH_GUARDED: '1', BENCH_AUTH: 'fixed' }, ['stdio', 'http']],

@@ -6,12 +6,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { McpClient, type McpClientError } from '@mcpkit/client';
 import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
 
 // Tasks end to end on the built everything app (#17), over a real child process (stdio) and
 // loopback HTTP: the official SDK v1 client's experimental tasks API on 2025-11-25, and raw
 // 2026-07-28 requests for the extension (the official v2 client 2.4.0 does not speak it yet:
-// it rejects resultType "task"; what it can check, negotiation, is checked with it below).
+// it rejects resultType "task"; what it can check, negotiation, is checked with it below), and
+// the same cases through @mcpkit/client.
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 const EXT = 'io.modelcontextprotocol/tasks';
 
@@ -165,7 +167,34 @@ const rawHttp: { name: string; rpc: Rpc } = {
   },
 };
 
-describe.each([rawStdio, rawHttp])('tasks on 2026-07-28 (the tasks extension) over $name', (target) => {
+// The same cases through @mcpkit/client (modern era, declaring the extension): its request()
+// carries the _meta and headers itself and gives the result or the error the server answered.
+let mcpkitClients: McpClient[] = [];
+function mcpkitTarget(name: string, connect: () => Promise<McpClient>): { name: string; rpc: Rpc } {
+  let client: Promise<McpClient> | undefined;
+  return {
+    name,
+    async rpc(method, params) {
+      client ??= connect().then((opened) => (mcpkitClients.push(opened), opened));
+      return (await client).request(method, params).then(
+        (result) => ({ result }),
+        (error: McpClientError) => ({ error: { code: error.code, message: error.message, data: error.data as Record<string, unknown> } }),
+      );
+    },
+  };
+}
+const clientOptions = { era: 'modern' as const, capabilities: { extensions: { [EXT]: {} } }, handlers: { 'elicitation/create': () => ({ action: 'cancel' }) } };
+const mcpkitStdio = mcpkitTarget('stdio with @mcpkit/client', () =>
+  McpClient.connect({ command: process.execPath, args: [MAIN, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' }, stderr: 'pipe' }, clientOptions),
+);
+const mcpkitHttp = mcpkitTarget('Streamable HTTP with @mcpkit/client', () => McpClient.connect({ url: http!.url }, clientOptions));
+
+afterAll(async () => {
+  await Promise.all(mcpkitClients.map((client) => client.close()));
+  mcpkitClients = [];
+});
+
+describe.each([rawStdio, rawHttp, mcpkitStdio, mcpkitHttp])('tasks on 2026-07-28 (the tasks extension) over $name', (target) => {
   const rpc: Rpc = (method, params, headers) => target.rpc(method, params, headers);
   async function until(taskId: string, status: string): Promise<Record<string, unknown>> {
     for (let i = 0; i < 100; i += 1) {

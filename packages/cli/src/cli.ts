@@ -24,6 +24,7 @@ const commands = {
   lint: () => require('./commands/lint') as typeof import('./commands/lint'),
   manifest: () => require('./commands/manifest') as typeof import('./commands/manifest'),
   new: () => require('./commands/new') as typeof import('./commands/new'),
+  openapi: () => require('./commands/openapi') as typeof import('./commands/openapi'),
   pack: () => require('./commands/pack') as typeof import('./commands/pack'),
   serverJson: () => require('./commands/server-json') as typeof import('./commands/server-json'),
   start: () => require('./commands/start') as typeof import('./commands/start'),
@@ -190,6 +191,26 @@ program
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit client --out src/notes-client.ts\n  mcpkit client mcp-manifest.json --out notes-client.ts')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.client().client(entry, options))));
+
+/** A repeatable option's values, in order. */
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+program
+  .command('openapi <spec>')
+  .description('generate a provider class with one @Tool per operation of an OpenAPI 3.0 or 3.1 document (a file or URL, JSON or YAML), to edit as your own')
+  .option('--out <file>', 'write it to this file (default: stdout)')
+  .option('--class <name>', 'the class name (default ApiTools)')
+  .option('--base-url <url>', "the API's URL the class calls by default (default: the document's first absolute server URL)")
+  .option('--include <operation>', 'keep only these operations: an operationId, METHOD /path (* one segment, ** any), or tag:<name> (repeatable)', collect)
+  .option('--exclude <operation>', 'leave these operations out, as for --include (repeatable)', collect)
+  .option('--name-prefix <prefix>', 'put before every tool name')
+  .addHelpText(
+    'after',
+    '\nExamples:\n  mcpkit openapi petstore.yaml --out src/api.tools.ts\n  mcpkit openapi https://api.example.com/openapi.json --include tag:orders --class OrderTools',
+  )
+  .action((spec: string, options: { out?: string; class?: string; baseUrl?: string; include?: string[]; exclude?: string[]; namePrefix?: string }) =>
+    run(() => commands.openapi().openapi(spec, { ...options, className: options.class })),
+  );
 
 program
   .command('server-json [entry]')

@@ -7,6 +7,8 @@ export type { ListPages } from './model/list-pages';
 export type { AppOptions } from './app/app-options';
 export type { ServerExtension, ExtensionMethod, ExtensionMethodHandler, ExtensionHost } from './app/server-extension';
 export type { TokenBudgetOptions } from './app/token-budget-options';
+export type { AppImport, ImportableApp } from './app/app-import';
+export type { Transform, ToolTransform, HiddenArgument, DropTools, ResourcesAsTools, PromptsAsTools, SearchTools } from './app/transforms';
 export { buildServerCard, SERVER_CARD_SCHEMA, type ServerCard, type ServerCardOptions } from './app/server-card';
 export type { CacheHint, CacheOptions, CacheScope } from './results/cache-hints';
 

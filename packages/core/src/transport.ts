@@ -40,6 +40,7 @@ export { httpSseRefusal } from './eras/http-sse';
 export { META as MODERN_META, SERVER_DISCOVER, SUBSCRIPTIONS_LISTEN, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTION_ID } from './eras/modern/meta';
 export { isModernVersion, decodeHeader, protocolVersionHeader, checkModernHeaders, modernHttpStatus, modernHttp } from './eras/modern/http';
 export type { HeaderValues } from './wire/header-values';
+export { headerParamsOf } from './scanner/header-params';
 export {
   isLegacyVersion,
   primesStreams,

@@ -3,6 +3,7 @@
 //   BENCH_GUARDED=1  echo has @RequireScopes('bench') and a guard (else it is a plain tool)
 //   BENCH_AUTH=fixed the caller is a fixed AuthInfo (stdio: the auth hook; HTTP: a verifier
 //                    that names it for any token, so the row is the pipeline's cost alone)
+//   BENCH_MOUNTED=1  echo is mounted into a gateway app (createApp({ imports })) and renamed back
 //   BENCH_AUTH=jwt   HTTP only: tokens are ES256 JWTs checked by jwtVerifier against a key set
 //                    this process publishes as a stub authorization server on AS_PORT (its
 //                    metadata and /jwks), where GET /bench-token hands the bench a token
@@ -53,7 +54,19 @@ function sign(claims: Record<string, unknown>, key: KeyObject): string {
 
 const mode = process.argv[2] ?? 'stdio';
 const auth = process.env.BENCH_AUTH ?? 'none';
-const app = createApp({ name: 'bench-auth', version: '1.0.0', providers: [process.env.BENCH_GUARDED === '1' ? GuardedTools : PlainTools] });
+const own = createApp({ name: 'bench-auth', version: '1.0.0', providers: [process.env.BENCH_GUARDED === '1' ? GuardedTools : PlainTools] });
+// BENCH_MOUNTED=1: the same echo mounted into a gateway and renamed back to `echo` (#30: a
+// mounted tool costs what a direct one does).
+const app =
+  process.env.BENCH_MOUNTED === '1'
+    ? createApp({
+        name: 'bench-gateway',
+        version: '1.0.0',
+        providers: [],
+        imports: [{ app: own, prefix: 'bench' }],
+        transforms: [{ tool: 'bench_echo', name: 'echo' }],
+      })
+    : own;
 
 if (mode === 'stdio') {
   serveStdio(app, auth === 'fixed' ? { auth: () => CALLER } : {});

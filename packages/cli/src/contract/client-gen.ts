@@ -13,8 +13,8 @@ export interface GenerateClientOptions {
 // The root the generator is handed: one property per named type, removed from the output.
 const ROOT = 'McpkitGeneratedRoot';
 
-/** `create_note` → `CreateNote`: a type name from a tool, prompt or template name. */
-function pascal(name: string): string {
+/** `create_note` → `CreateNote`: a type name from a tool, prompt or template name. @internal */
+export function pascal(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
   const joined = words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
   return /^[A-Za-z_]/.test(joined) ? joined : `T${joined}`;

@@ -12,6 +12,8 @@ import type { RateLimitStore } from './rate-limit-store';
 import type { RequestStateStore } from './request-state-store';
 import type { TokenBudgetOptions } from './token-budget-options';
 import type { ServerExtension } from './server-extension';
+import type { AppImport } from './app-import';
+import type { Transform } from './transforms';
 import type { RootsChangedHook } from '../model/roots-change';
 import { LOG_LEVELS } from '../logging/log-levels';
 import { duration, type OptionTable } from '../validation/option-table';
@@ -166,6 +168,24 @@ export interface AppOptions extends Implementation {
    * `capabilities.extensions` and its methods are answered on both eras. Default: none.
    */
   extensions?: readonly ServerExtension[];
+  /**
+   * Other apps mounted into this one, each under its prefix: their tools and prompts offered as
+   * `<prefix>_<name>`, their resources as `<prefix>+<uri>`, their own guards running inside this
+   * app's; a name met twice is `MCPKIT_ERR_MOUNT_COLLISION` (docs/compose.md). Default: none.
+   *
+   * @example
+   * imports: [{ app: billing, prefix: 'billing' }]
+   */
+  imports?: readonly AppImport[];
+  /**
+   * Changes to what the app offers, in order, after its imports: rename a tool, rewrite its
+   * description, hide arguments behind fixed or computed values, drop tools by name or tag, offer
+   * resources and prompts as tools (docs/compose.md). Applied once at start-up. Default: none.
+   *
+   * @example
+   * transforms: [{ tool: 'billing_charge', name: 'charge' }, { drop: { tags: ['internal'] } }]
+   */
+  transforms?: readonly Transform[];
 }
 
 const positive = (fallback: number) => ({ type: 'integer', min: 1, default: fallback }) as const;
@@ -244,6 +264,8 @@ export const APP_OPTIONS = {
   },
   rateLimitStore: { type: 'object', methods: ['take'], defaultText: 'new MemoryRateLimitStore()' },
   extensions: { type: 'array', default: [] },
+  imports: { type: 'array', default: [] },
+  transforms: { type: 'array', default: [] },
   tokenBudget: {
     type: 'anyOf',
     rules: [

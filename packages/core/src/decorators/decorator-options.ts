@@ -27,6 +27,12 @@ export interface ToolOptions extends CommonOptions {
   inputSchema?: JsonSchema;
   /** The output DTO class: becomes `outputSchema`; the returned object is validated against it. */
   output?: Constructor;
+  /**
+   * A raw JSON Schema (2020-12, `type: "object"` at its root) used instead of an output DTO, for
+   * outputs decided at start-up (an OpenAPI response, say): published as `outputSchema`, and the
+   * returned object is validated against it as an output DTO's is.
+   */
+  outputSchema?: JsonSchema;
   /** Reject unknown arguments and publish `additionalProperties: false` (default: drop them). */
   strict?: boolean;
   /**
@@ -70,6 +76,11 @@ export interface ToolOptions extends CommonOptions {
    * @Tool({ ui: { visibility: ['app'] } }) // called by the view, never offered to the model
    */
   ui?: ToolUiOptions;
+  /**
+   * Labels for the app's own use, never sent: a transform may drop the tools that carry one
+   * (`createApp({ transforms: [{ drop: { tags: ['internal'] } }] })`, docs/compose.md). Default: none.
+   */
+  tags?: readonly string[];
 }
 
 /** The `ui` option of `@Tool` (the extension's `McpUiToolMeta`). */

@@ -65,6 +65,10 @@ describe('defineTool', () => {
       ['strict input and strict output with text', { name: 'search', input: SearchInput, strict: true, output: Hits, strictOutput: true, text: () => 'hits' }],
       ['a raw JSON Schema', { name: 'search', inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 2 } }, required: ['query'] } }],
       ['no input', { name: 'search', input: null }],
+      [
+        'a raw output schema',
+        { name: 'search', input: null, outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } },
+      ],
     ];
 
     it.each(optionSets)('publishes what the same decorated tool publishes: %s', async (_, options) => {
@@ -132,6 +136,19 @@ describe('defineTool', () => {
       expect(fromDefine).toEqual(await result([decorated({ output: Hits, input: null }, bad)], 'tools/call', { name: 'search' }));
       expect(fromDefine.isError).toBe(true);
     });
+
+    it('checks structured output against a raw outputSchema as against an output DTO', async () => {
+      const outputSchema = { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] };
+      const good = defineTool({ name: 'count', outputSchema, text: (hits: { count: number }) => `${hits.count} hits` }, () => ({ count: 3 }));
+      expect(await result([good], 'tools/call', { name: 'count' })).toEqual({ structuredContent: { count: 3 }, content: [{ type: 'text', text: '3 hits' }] });
+      const bad = () => ({ count: 'three' });
+      const fromSchema = await result([defineTool({ name: 'search', outputSchema }, bad)], 'tools/call', { name: 'search' });
+      expect(fromSchema).toEqual(await result([defineTool({ name: 'search', output: Hits }, bad)], 'tools/call', { name: 'search' }));
+      expect(fromSchema.isError).toBe(true);
+      // A finished error result passes unchecked, as with an output DTO.
+      const failing = defineTool({ name: 'fail', outputSchema }, () => ({ isError: true, content: [{ type: 'text', text: 'upstream said 404' }] }));
+      expect(await result([failing], 'tools/call', { name: 'fail' })).toEqual({ isError: true, content: [{ type: 'text', text: 'upstream said 404' }] });
+    });
   });
 
   describe('start-up errors', () => {
@@ -149,6 +166,17 @@ describe('defineTool', () => {
       ['a raw schema that is not an object', { name: 'search', inputSchema: { type: 'string' } }, DefinitionErrorCode.SCHEMA_ROOT_NOT_OBJECT],
       ['an invalid raw schema', { name: 'search', inputSchema: { type: 'object', properties: { a: { type: 'nope' } } } }, DefinitionErrorCode.INVALID_SCHEMA],
       ['text without output', { name: 'search', input: SearchInput, text: () => 'x' }, DefinitionErrorCode.INVALID_OPTIONS],
+      ['both output and outputSchema', { name: 'search', input: null, output: Hits, outputSchema: { type: 'object' } }, DefinitionErrorCode.INVALID_OPTIONS],
+      [
+        'a raw output schema that is not an object',
+        { name: 'search', input: null, outputSchema: { type: 'array' } },
+        DefinitionErrorCode.SCHEMA_ROOT_NOT_OBJECT,
+      ],
+      [
+        'an invalid raw output schema',
+        { name: 'search', input: null, outputSchema: { type: 'object', properties: { a: { type: 'nope' } } } },
+        DefinitionErrorCode.INVALID_SCHEMA,
+      ],
       ['a bad timeout', { name: 'search', input: SearchInput, timeoutMs: -1 }, DefinitionErrorCode.INVALID_OPTIONS],
     ])('rejects %s with the decorator’s error, naming the call', (_, options, code) => {
       const fromDecorator = startupError([decorated(options, countHits)]);

@@ -56,6 +56,13 @@ export interface AppSettings {
   pipeline: PipelineSettings;
   /** `createApp({ extensions })`, compiled. */
   extensions: ExtensionTable;
+  /**
+   * What the app publishes from its own definitions (the enabled ones, the apps it mounts, its
+   * transforms), run at start-up and after each change.
+   */
+  publish: (own: Registry) => Registry;
+  /** An app it mounts may change at run time: its lists are declared with `listChanged`. */
+  importsChange: boolean;
 }
 
 /**

@@ -103,7 +103,7 @@ export async function callTool(
   const pipeline = pipelines?.get(tool.name);
   if (pipeline !== undefined) return callThroughPipeline(tool, pipeline, args, ctx, defaultTimeoutMs, admitted);
   if (!admitted && tool.headerParams.length > 0) ctx.clientLink.checkArgumentHeaders(tool.headerParams, args, ctx.transport);
-  let outcome = tool.parseInput(args);
+  let outcome = tool.parseInput(args, ctx);
   if (outcome instanceof Promise) outcome = await outcome;
   if (!outcome.ok) return invalidArguments(tool, outcome.problems);
   let result: CallToolResult;
@@ -180,7 +180,7 @@ async function callThroughPipeline(
   if (!admitted) await admitCall(tool, pipeline, args, ctx);
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   const core = async (): Promise<unknown> => {
-    let outcome = tool.parseInput(args);
+    let outcome = tool.parseInput(args, ctx);
     if (outcome instanceof Promise) outcome = await outcome;
     if (!outcome.ok) throw new InvalidArgumentsSignal(outcome.problems);
     const deadline = timeoutMs === undefined ? undefined : ctx.deadline(timeoutMs, () => new ToolTimeoutError(tool.name, timeoutMs));

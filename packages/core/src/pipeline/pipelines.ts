@@ -1,8 +1,8 @@
-import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation, PipelinePart } from '../decorators/pipeline-types';
+import type { CallTarget, ExceptionFilter, Guard, Interceptor, Operation, PipelinePart, RateLimitOptions } from '../decorators/pipeline-types';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { isConstructor, type Constructor } from '../metadata/constructor';
 import type { CapabilityMap } from '../scanner/definitions';
-import type { Policy } from '../scanner/read-policy';
+import type { MountRules, Policy } from '../scanner/read-policy';
 import { compileAccessRule } from './access-rule';
 import { compilePipeline, type Pipeline } from './compile-pipeline';
 import type { PipelineSettings } from './pipeline-settings';
@@ -58,18 +58,21 @@ class Parts {
 }
 
 function pipelineOf(kind: Kind, name: string, owner: string, policy: Policy, settings: PipelineSettings, parts: Parts): Pipeline | undefined {
-  const levels = [policy.classRules, policy.methodRules].filter((rules) => rules !== undefined);
+  const mounted = policy.mounted ?? [];
+  const levels = [...mounted, policy.classRules, policy.methodRules].filter((rules) => rules !== undefined);
   const isPublic = policy.methodRules?.isPublic ?? policy.classRules?.isPublic ?? false;
+  const requireAuth = settings.requireAuth || mounted.some((rules) => rules.requireAuth);
   const access = compileAccessRule(
     levels.flatMap((rules) => rules.scopes),
     levels.flatMap((rules) => rules.roles),
-    settings.requireAuth && !isPublic,
+    requireAuth && !isPublic,
     settings.impliedScopes,
   );
   const guards = parts.of<Guard>([...settings.guards, ...levels.flatMap((rules) => rules.guards)], 'canActivate', owner);
   const interceptors = parts.of<Interceptor>([...settings.interceptors, ...levels.flatMap((rules) => rules.interceptors)], 'intercept', owner);
   const filters = parts.of<ExceptionFilter>([...[...levels].reverse().flatMap((rules) => rules.filters), ...settings.filters], 'catch', owner);
-  const limit = kind === 'tool' ? (policy.methodRules?.rateLimit ?? policy.classRules?.rateLimit ?? settings.rateLimit) : undefined;
+  const limit =
+    kind === 'tool' ? (policy.methodRules?.rateLimit ?? policy.classRules?.rateLimit ?? mountedRateLimit(mounted) ?? settings.rateLimit) : undefined;
   if (limit !== undefined) interceptors.unshift(rateLimiter(limit, settings.rateLimitStore, name));
   if (access === undefined && guards.length + interceptors.length + filters.length === 0) return undefined;
   const targets = {} as Record<Operation, CallTarget>;
@@ -79,13 +82,26 @@ function pipelineOf(kind: Kind, name: string, owner: string, policy: Policy, set
   return compilePipeline({ access, guards, interceptors, filters, targets: Object.freeze(targets) });
 }
 
-function kindPipelines(kind: Kind, items: ReadonlyArray<[string, { owner: string; policy: Policy }]>, settings: PipelineSettings, parts: Parts): KindPipelines {
+/** The app-wide rate limit of the innermost mounted app that sets one. */
+function mountedRateLimit(mounted: readonly MountRules[]): RateLimitOptions | undefined {
+  for (let index = mounted.length - 1; index >= 0; index--) if (mounted[index].rateLimit !== undefined) return mounted[index].rateLimit;
+  return undefined;
+}
+
+function kindPipelines(
+  kind: Kind,
+  items: ReadonlyArray<[string, { owner: string; policy: Policy; unlisted?: boolean }]>,
+  settings: PipelineSettings,
+  parts: Parts,
+): KindPipelines {
   const byName = new Map<string, Pipeline>();
-  const inOrder = items.map(([name, definition]) => {
+  const inOrder: Array<Pipeline | undefined> = [];
+  for (const [name, definition] of items) {
     const pipeline = pipelineOf(kind, name, definition.owner, definition.policy, settings, parts);
     if (pipeline) byName.set(name, pipeline);
-    return pipeline;
-  });
+    // Aligned with the list's entries, which leave unlisted tools out.
+    if (definition.unlisted !== true) inOrder.push(pipeline);
+  }
   return Object.freeze({
     byName,
     inOrder,

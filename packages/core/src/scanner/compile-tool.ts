@@ -120,7 +120,19 @@ export function compileTool(method: DecoratedMethod, validators: ValidatorFactor
     view: ui?.view,
     appOnly: ui?.appOnly ?? false,
     policy: readPolicy(method),
+    tags: toolTags(options, method),
   });
+}
+
+/** `@Tool({ tags })`: strings, frozen. */
+function toolTags(options: ToolOptions, method: DecoratedMethod): readonly string[] {
+  const tags = options.tags ?? [];
+  if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string' && tag.length > 0)) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has tags ${JSON.stringify(tags)}; tags are non-empty strings.`, [
+      `Write ${method.label}({ tags: ['internal'] }).`,
+    ]);
+  }
+  return Object.freeze([...tags]);
 }
 
 const VISIBILITIES: readonly ToolVisibility[] = ['model', 'app'];
@@ -219,6 +231,7 @@ function toolOutput(
   method: DecoratedMethod,
   validators: ValidatorFactory,
 ): { schema: JsonSchema; check: ToolDefinition['checkOutput']; pick: ToolDefinition['pickOutput'] } | undefined {
+  if (options.outputSchema !== undefined) return rawOutput(options, method, validators);
   if (options.output === undefined) {
     if (options.strictOutput !== undefined || options.text !== undefined) {
       throw new DefinitionError(
@@ -234,6 +247,24 @@ function toolOutput(
   checkRawFields(validators, built, output);
   const { schema } = built;
   return { schema, check: validators.valueChecker(schema, true), pick: options.strictOutput === true ? knownPropertiesPicker(schema) : undefined };
+}
+
+/** A raw `outputSchema`, checked as a raw inputSchema is; `strictOutput` picks what its root declares. */
+function rawOutput(options: ToolOptions, method: DecoratedMethod, validators: ValidatorFactory): NonNullable<ReturnType<typeof toolOutput>> {
+  const schema = options.outputSchema;
+  if (options.output !== undefined) {
+    throw new DefinitionError(DefinitionErrorCode.INVALID_OPTIONS, `${method.site} has both output and outputSchema.`, [
+      'Keep one: a DTO class or a raw JSON Schema.',
+    ]);
+  }
+  if (!isObject(schema) || schema.type !== 'object') {
+    throw new DefinitionError(DefinitionErrorCode.SCHEMA_ROOT_NOT_OBJECT, `The outputSchema of ${method.owner} must have type "object" at its root.`, [
+      'Wrap the value in an object schema: { type: "object", properties: { result: … } }.',
+      'structuredContent is always a JSON object on the wire.',
+    ]);
+  }
+  checkNow(validators, schema, `The outputSchema of ${method.owner}`);
+  return { schema, check: validators.valueChecker(schema), pick: options.strictOutput === true ? knownPropertiesPicker(schema) : undefined };
 }
 
 /** Checks `text`, `timeoutMs` and `task`; returns the task support the tool declares (none when forbidden or unset). */

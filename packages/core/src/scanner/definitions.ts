@@ -40,6 +40,13 @@ export interface ToolDefinition {
   readonly appOnly: boolean;
   /** @internal Guards, scopes, interceptors … declared on its class and method. */
   readonly policy: Policy;
+  /** `@Tool({ tags })`: labels transforms select by; never on the wire. */
+  readonly tags: readonly string[];
+  /**
+   * Left out of `tools/list` yet callable by name (progressive disclosure: the `searchTools`
+   * transform finds it for the model). Absent: listed.
+   */
+  readonly unlisted?: boolean;
 }
 
 export interface ResourceDefinition {

@@ -31,6 +31,17 @@ export interface Policy {
   /** Undefined when the level declares nothing. */
   readonly classRules: Rules | undefined;
   readonly methodRules: Rules | undefined;
+  /**
+   * The app-wide rules of the apps it was mounted from (`createApp({ imports })`), outermost
+   * first: they run after the importing app's own and before the class's. Absent when not mounted.
+   */
+  readonly mounted?: readonly MountRules[];
+}
+
+/** What a mounted app's own `createApp` options add to each of its primitives in the app importing it. */
+export interface MountRules extends Rules {
+  /** The mounted app said `requireAuth`: its non-public primitives need credentials here too. */
+  readonly requireAuth: boolean;
 }
 
 function rulesOf(read: (key: string) => unknown): Rules | undefined {

@@ -16,6 +16,9 @@ import { cacheHintTable } from '../results/cache-hints';
 import { pipelineSettings } from './pipeline-options';
 import { checkTokenBudget } from './token-budget';
 import { attachExtensions, compileExtensions } from './extensions';
+import { readImports, relayImports } from './mount';
+import { publishRegistry } from './publish-registry';
+import { compileTransforms } from './transforms/compile-transforms';
 
 /** `createApp`'s options once read: every default applied. */
 type ReadAppOptions = ReadOptions<AppOptions, typeof APP_OPTIONS>;
@@ -38,13 +41,17 @@ export function createApp(given: AppOptions): McpApp {
   const cacheHints = new Map([...cacheHintTable(options.cache), ...extensions.cacheHints]);
   const validators = new ValidatorFactory();
   const registry = compileProviders([...options.providers, ...extensions.providers], options.resolve, validators);
+  const logger = options.logger ?? createLogger({ name: options.name });
+  const mounts = readImports(options.imports, logger);
+  // Tools made from resources and prompts ask the app when they are called (it exists by then).
+  const transform = compileTransforms(options.transforms, () => app);
+  const publish = (own: Registry): Registry => publishRegistry(own, mounts, transform);
   const info: Implementation = { name: options.name, version: options.version };
   for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
   }
-  const logger = options.logger ?? createLogger({ name: options.name });
   const bus = options.bus ?? new MemoryEventBus();
-  const tasks = taskRuntime(given.tasks !== undefined, taskTtls(options.tasks, given.tasks?.defaultTtlMs !== undefined), registry, logger, bus);
+  const tasks = taskRuntime(given.tasks !== undefined, taskTtls(options.tasks, given.tasks?.defaultTtlMs !== undefined), publish(registry), logger, bus);
   const clientLogging = options.clientLogging ? { defaultLevel: options.clientLogging === true ? undefined : options.clientLogging.defaultLevel } : undefined;
   const app = new McpApp({
     info,
@@ -74,7 +81,10 @@ export function createApp(given: AppOptions): McpApp {
     tasks,
     pipeline: pipelineSettings(options),
     extensions,
+    publish,
+    importsChange: mounts.some((mount) => mount.app.settings.dynamic || mount.app.settings.importsChange),
   });
+  relayImports(app, mounts);
   attachExtensions(options.extensions, app);
   if (options.tokenBudget !== undefined) checkTokenBudget(app, options.tokenBudget, logger);
   return app;

@@ -20,7 +20,10 @@ import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error
 export type { AppSettings, RevisionView };
 
 interface AppState {
+  /** The app's own definitions, disabled ones included: what runtime changes edit. */
   readonly registry: Registry;
+  /** What it offers: its own enabled definitions, the apps it mounts, its transforms applied. */
+  readonly published: Registry;
   readonly map: CapabilityMap;
   readonly views: ReadonlyMap<string, RevisionView>;
   readonly pipelines: Pipelines | undefined;
@@ -66,7 +69,9 @@ export class McpApp {
     this.infoMeta = ERA_APP_STATE.infoMeta(settings.info);
     this.instructions = settings.instructions;
     this.logger = settings.logger;
-    const { registry, dynamic } = settings;
+    const dynamic = settings.dynamic || settings.importsChange;
+    this.current = { state: this.buildState(settings.registry) };
+    const registry = this.current.state.published;
     const capabilities: ServerCapabilities = {};
     // Declare only what the app has: an undeclared capability's methods answer -32601. A dynamic
     // app may gain anything later, so it declares the lists (with listChanged) up front.
@@ -82,7 +87,6 @@ export class McpApp {
     // MCP Apps (SEP-1865): declared by an app that has views at start-up, on both eras.
     if (usesViews(registry)) capabilities.extensions = { ...capabilities.extensions, [UI_EXTENSION]: {} };
     this.capabilities = Object.freeze(capabilities);
-    this.current = { state: this.buildState(registry) };
     this.methods = buildMethodTable(this);
     this.dispatcher = new Dispatcher(this);
     Object.freeze(this);
@@ -100,7 +104,26 @@ export class McpApp {
 
   /** @internal The `@Complete` methods. */
   get completions(): ReadonlyMap<string, CompletionDefinition> {
-    return this.current.state.registry.completions;
+    return this.current.state.published.completions;
+  }
+
+  /** @internal Every definition the app offers (mounted ones and transforms included), nothing disabled: what an app mounting this one takes. */
+  get published(): Registry {
+    return this.current.state.published;
+  }
+
+  /**
+   * @internal An app this one mounts changed: publishes again and tells the clients. A change
+   * that would collide leaves this app as it was (logged).
+   */
+  republish(list: 'tools' | 'resources' | 'prompts'): void {
+    try {
+      this.current.state = this.buildState(this.current.state.registry);
+    } catch (error) {
+      this.logger.error({ err: error }, 'a mounted app changed, but its new definitions cannot be published here; this app is unchanged');
+      return;
+    }
+    this.settings.bus.publish({ type: 'listChanged', list });
   }
 
   /**
@@ -235,10 +258,11 @@ export class McpApp {
   }
 
   private buildState(registry: Registry): AppState {
-    const map = enabledMap(registry);
+    const published = this.settings.publish(registry);
+    const map = enabledMap(published);
     const pipelines = compilePipelines(map, this.settings.pipeline);
     if (pipelines !== undefined && this.settings.pipeline.publicListsDeclared) refusePublicLists(pipelines);
-    return Object.freeze({ registry, map, views: ERA_APP_STATE.views(map, this.info, this.settings.pageSize), pipelines });
+    return Object.freeze({ registry, published, map, views: ERA_APP_STATE.views(map, this.info, this.settings.pageSize), pipelines });
   }
 }
 

@@ -4,6 +4,7 @@ import { plainToInstanceOf } from './plain-to-instance';
 import { validate } from 'class-validator';
 import type { Constructor } from '../metadata/constructor';
 import type { JsonSchema } from '../protocol/mcp-types';
+import type { RequestContext } from '../model/request-context';
 import { formatAjvErrors, formatClassValidatorErrors } from './format-problems';
 import { knownPropertiesPicker, type KnownPropertiesPicker } from './known-properties';
 import { dropSchemaChecked, type SchemaChecked } from './drop-schema-checked';
@@ -15,8 +16,11 @@ import { isKnownValidSchema } from './known-valid-schema';
 /** The outcome of checking one input: the value to hand the handler, or what was wrong. */
 export type InputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
-/** Checks raw arguments; synchronous unless a custom class-validator constraint must run. */
-export type InputParser = (args: Record<string, unknown>) => InputOutcome | Promise<InputOutcome>;
+/**
+ * Checks raw arguments; synchronous unless a custom class-validator constraint must run. `ctx` is
+ * the request's context, for a parser that fills arguments hidden by a transform.
+ */
+export type InputParser = (args: Record<string, unknown>, ctx?: RequestContext) => InputOutcome | Promise<InputOutcome>;
 
 /** Checks a value against a schema (used for tool output). */
 export type ValueChecker = (value: unknown) => string[] | undefined;

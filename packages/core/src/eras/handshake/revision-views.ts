@@ -6,11 +6,13 @@ import type { CapabilityMap } from '../../scanner/definitions';
 import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_FIELDS, shapeForRevision, TOOL_FIELDS } from './revision-shape';
 
 function viewOf(map: CapabilityMap, info: Implementation, pageSize: number | undefined, version: string): RevisionView {
+  // An unlisted tool is callable by name but never listed (progressive disclosure).
+  const tools = [...map.tools.values()].filter((tool) => tool.unlisted !== true);
   return Object.freeze({
     serverInfo: shapeForRevision({ ...info }, IMPLEMENTATION_FIELDS, version),
     tools: pagesOf(
       'tools',
-      [...map.tools.values()].map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)),
+      tools.map((tool) => shapeForRevision(tool.entry, TOOL_FIELDS, version)),
       pageSize,
     ),
     resources: pagesOf(
@@ -32,7 +34,7 @@ function viewOf(map: CapabilityMap, info: Implementation, pageSize: number | und
       }),
       pageSize,
     ),
-    viewTools: [...map.tools.values()].some((tool) => tool.entry._meta?.ui !== undefined),
+    viewTools: tools.some((tool) => tool.entry._meta?.ui !== undefined),
   });
 }
 

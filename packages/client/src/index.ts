@@ -1,0 +1,11 @@
+export { McpClient, type ClientTarget, type Page } from './client';
+export { CLIENT_OPTIONS, type ClientOptions } from './client-options';
+export { McpClientError, ClientErrorCode } from './client-error';
+export type { CallOptions, Progress } from './call-options';
+export type { ServerDescription } from './eras/client-era';
+export type { ServerRequestHandler, ServerRequestHandlers, ServerRequestContext, RelatedCall } from './server-requests';
+export { declaredCapabilities } from './server-requests';
+export type { NotificationListener } from './rpc-peer';
+export type { ClientTransport, TransportSink, SendOptions } from './transports/client-transport';
+export { StdioClientTransport, type StdioTarget, type StdioLimits } from './transports/stdio-transport';
+export { HttpClientTransport, type HttpTarget, type HttpLimits, type MessageHeaders, type TokenProvider } from './transports/http-transport';

@@ -1,0 +1,290 @@
+import { ErrorCode, type JsonRpcMessage, type RequestId } from '@mcpkit/core';
+import { isObject } from '@mcpkit/core/transport';
+import type { CallOptions, Progress } from './call-options';
+import { ClientErrorCode, McpClientError } from './client-error';
+import type { RelatedCall, ServerRequestHandlers } from './server-requests';
+import type { ClientTransport } from './transports/client-transport';
+
+/** Bounds and defaults of a peer. */
+export interface PeerLimits {
+  timeoutMs: number;
+  resetTimeoutOnProgress: boolean;
+  maxPendingRequests: number;
+  maxServerRequests: number;
+}
+
+/** How a request of the client is cancelled: the params of `notifications/cancelled`, or none (closing its stream is the cancellation). */
+export type CancelParams = (requestId: number, reason: string) => Record<string, unknown> | undefined;
+
+/** Told of every notification the server sends. */
+export type NotificationListener = (params: Record<string, unknown>, method: string) => void;
+
+interface Pending {
+  readonly method: string;
+  readonly resolve: (result: Record<string, unknown>) => void;
+  readonly reject: (error: McpClientError) => void;
+  readonly onProgress: ((progress: Progress) => void) | undefined;
+  readonly tag: unknown;
+  readonly stream: AbortController;
+  timer: NodeJS.Timeout | undefined;
+  readonly restart: (() => void) | undefined;
+  readonly detach: () => void;
+}
+
+/**
+ * One connection's JSON-RPC bookkeeping, whatever the era and the transport: ids, the bounded
+ * table of requests waiting for their answers, timeouts, progress by token, cancellation, the
+ * server's requests answered by the handlers, notifications to listeners. Every request ends
+ * exactly once: answered, failed, timed out, cancelled, or rejected when the connection closes.
+ */
+export class RpcPeer {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly serving = new Map<string, AbortController>();
+  private closedWith: McpClientError | undefined;
+  /** How a request is cancelled; the era sets it once it knows itself. */
+  cancelParams: CancelParams = (requestId, reason) => ({ requestId, reason });
+
+  constructor(
+    private readonly transport: ClientTransport,
+    private readonly handlers: ServerRequestHandlers,
+    private readonly limits: PeerLimits,
+    private readonly listeners = new Map<string, Set<NotificationListener>>(),
+    private readonly onUnreadable: (error: McpClientError) => void = () => undefined,
+  ) {}
+
+  /** Why the connection closed, once it did. */
+  get closeReason(): McpClientError | undefined {
+    return this.closedWith;
+  }
+
+  /** How many requests wait for their answers. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Sends a request and resolves with its result object; rejects with a `McpClientError`. */
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    if (this.pending.size >= this.limits.maxPendingRequests) {
+      return Promise.reject(
+        new McpClientError(
+          ClientErrorCode.TooManyPendingRequests,
+          `${this.limits.maxPendingRequests} requests already wait for their answers (maxPendingRequests)`,
+          {
+            limit: this.limits.maxPendingRequests,
+          },
+        ),
+      );
+    }
+    if (options.signal?.aborted) return Promise.reject(cancelled(method, options.signal.reason));
+    const id = this.nextId++;
+    const meta = { ...(params?._meta as Record<string, unknown> | undefined), ...options._meta };
+    if (options.onProgress) meta.progressToken = id;
+    const body = Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+    return new Promise((resolve, reject) => {
+      const stream = new AbortController();
+      const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
+      const onAbort = () => this.cancel(id, cancelled(method, options.signal?.reason));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const entry: Pending = {
+        method,
+        resolve,
+        reject,
+        onProgress: options.onProgress,
+        tag: options.tag,
+        stream,
+        timer: undefined,
+        restart: (options.resetTimeoutOnProgress ?? this.limits.resetTimeoutOnProgress) ? () => arm() : undefined,
+        detach: () => options.signal?.removeEventListener('abort', onAbort),
+      };
+      const arm = () => {
+        clearTimeout(entry.timer);
+        entry.timer = setTimeout(
+          () => this.cancel(id, new McpClientError(ClientErrorCode.RequestTimeout, `${method} got no answer within ${timeoutMs} ms`, { timeoutMs })),
+          timeoutMs,
+        );
+      };
+      arm();
+      this.pending.set(id, entry);
+      const message = { jsonrpc: '2.0', id, method, ...(body === undefined ? {} : { params: body }) } as JsonRpcMessage;
+      this.transport.send(message, { signal: stream.signal }).catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
+    });
+  }
+
+  /** Sends a notification; a failure to send is reported, never thrown at the caller. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.closedWith) throw this.closedWith;
+    await this.transport.send({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) } as JsonRpcMessage);
+  }
+
+  /** Listens to one notification method (`*`: every one); returns the function that stops listening. */
+  on(method: string, listener: NotificationListener): () => void {
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    set.add(listener);
+    return () => void set.delete(listener);
+  }
+
+  /**
+   * Reads one message from the server (`relatedTo`: the request whose stream carried it). Never
+   * throws: what it cannot read is reported.
+   */
+  receive(message: unknown, relatedTo?: number): void {
+    if (Array.isArray(message)) {
+      for (const element of message) this.receive(element, relatedTo);
+      return;
+    }
+    if (!isObject(message) || message.jsonrpc !== '2.0') {
+      this.onUnreadable(McpClientError.invalid('the connection', 'a message that is not JSON-RPC 2.0'));
+      return;
+    }
+    const { id, method } = message;
+    if (typeof method === 'string') {
+      if (id === undefined) this.notified(method, message.params);
+      else this.serve(id as RequestId, method, message.params, relatedTo === undefined ? undefined : this.pending.get(relatedTo));
+      return;
+    }
+    this.answered(message);
+  }
+
+  /** Fails one request with an error the transport found in its answer. */
+  fail(requestId: number, error: McpClientError): void {
+    this.settle(requestId, undefined, error);
+  }
+
+  /** Cancels a request: the server is told (as the era says), the stream closed, the caller rejected with `error`. */
+  cancel(requestId: number, error: McpClientError): void {
+    const entry = this.pending.get(requestId);
+    if (!entry) return;
+    // initialize is never cancelled (the spec forbids it): it only fails.
+    const params = this.closedWith || entry.method === 'initialize' ? undefined : this.cancelParams(requestId, error.message);
+    this.settle(requestId, undefined, error);
+    if (params) this.notify('notifications/cancelled', params).catch(() => undefined);
+  }
+
+  /** Rejects every waiting request with `error` and aborts what the handlers still run; the first reason stays. */
+  close(error: McpClientError): void {
+    if (this.closedWith) return;
+    this.closedWith = error;
+    for (const id of [...this.pending.keys()]) this.settle(id, undefined, error);
+    for (const controller of this.serving.values()) controller.abort(error);
+    this.serving.clear();
+  }
+
+  private answered(message: Record<string, unknown>): void {
+    const id = message.id;
+    const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
+    if (!entry) {
+      this.onUnreadable(McpClientError.invalid('the connection', `an answer to no request waiting (id ${JSON.stringify(id) ?? 'none'})`));
+      return;
+    }
+    if ('error' in message) this.settle(id as number, undefined, McpClientError.fromWire(message.error, entry.method));
+    else if (isObject(message.result)) this.settle(id as number, message.result);
+    else this.settle(id as number, undefined, McpClientError.invalid(entry.method, 'no result object and no error'));
+  }
+
+  private settle(id: number, result: Record<string, unknown> | undefined, error?: McpClientError): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    entry.detach();
+    entry.stream.abort();
+    if (error) entry.reject(error);
+    else entry.resolve(result!);
+  }
+
+  private notified(method: string, params: unknown): void {
+    const body = isObject(params) ? params : {};
+    if (method === 'notifications/progress') this.progressed(body);
+    else if (method === 'notifications/cancelled') this.stopServing(JSON.stringify(body.requestId), body.reason);
+    for (const key of [method, '*']) {
+      for (const listener of this.listeners.get(key) ?? []) {
+        try {
+          listener(body, method);
+        } catch (error) {
+          this.onUnreadable(new McpClientError(ClientErrorCode.InvalidResponse, `a listener of ${method} threw`, undefined, { cause: error }));
+        }
+      }
+    }
+  }
+
+  /** The server cancelled its request: its handler is aborted and no answer goes out. */
+  private stopServing(key: string, reason: unknown): void {
+    const controller = this.serving.get(key);
+    if (!controller) return;
+    this.serving.delete(key);
+    controller.abort(new Error(typeof reason === 'string' ? reason : 'cancelled by the server'));
+  }
+
+  private progressed(params: Record<string, unknown>): void {
+    const entry = typeof params.progressToken === 'number' ? this.pending.get(params.progressToken) : undefined;
+    if (!entry?.onProgress || typeof params.progress !== 'number') return;
+    entry.restart?.();
+    const progress: Progress = { progress: params.progress };
+    if (typeof params.total === 'number') progress.total = params.total;
+    if (typeof params.message === 'string') progress.message = params.message;
+    entry.onProgress(progress);
+  }
+
+  private serve(id: RequestId, method: string, params: unknown, related: Pending | undefined): void {
+    const key = JSON.stringify(id);
+    const answer = (body: Record<string, unknown>) => {
+      if (this.serving.get(key) !== controller) return;
+      this.serving.delete(key);
+      this.transport.send({ jsonrpc: '2.0', id, ...body } as JsonRpcMessage).catch((error: unknown) => this.onUnreadable(asClientError(error, method)));
+    };
+    const controller = new AbortController();
+    if (this.serving.size >= this.limits.maxServerRequests || this.serving.has(key)) {
+      const why = this.serving.has(key)
+        ? `request id ${key} is already being answered`
+        : `the client already answers ${this.limits.maxServerRequests} requests of the server`;
+      this.transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } } as JsonRpcMessage).catch(() => undefined);
+      return;
+    }
+    this.serving.set(key, controller);
+    const call = related === undefined ? undefined : { method: related.method, tag: related.tag };
+    answerServerRequest(this.handlers, method, isObject(params) ? params : {}, controller.signal, call).then(answer, answer);
+  }
+}
+
+/** The answer (`{ result }` or `{ error }`) to one request of the server, or to a 2026-07-28 input request. */
+export async function answerServerRequest(
+  handlers: ServerRequestHandlers,
+  method: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+  call?: RelatedCall,
+): Promise<Record<string, unknown>> {
+  const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+  if (typeof handler !== 'function') {
+    if (method === 'ping') return { result: {} };
+    return { error: { code: ErrorCode.MethodNotFound, message: `The client does not answer ${method}` } };
+  }
+  try {
+    const result = await handler(params, { method, signal, ...(call === undefined ? {} : { call }) });
+    return { result: isObject(result) ? result : {} };
+  } catch (error) {
+    if (error instanceof McpClientError)
+      return { error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+    return { error: { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) } };
+  }
+}
+
+function cancelled(method: string, reason: unknown): McpClientError {
+  const why = reason instanceof Error ? reason.message : reason === undefined ? 'aborted' : String(reason);
+  return new McpClientError(ClientErrorCode.RequestCancelled, `${method} was cancelled: ${why}`);
+}
+
+function asClientError(error: unknown, method: string): McpClientError {
+  if (error instanceof McpClientError) return error;
+  return new McpClientError(
+    ClientErrorCode.ConnectionClosed,
+    `${method} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+    undefined,
+    {
+      cause: error,
+    },
+  );
+}

@@ -1,0 +1,97 @@
+/** One server-sent event: its data (lines joined), its id and event name if it had them. */
+export interface SseEvent {
+  data: string;
+  id?: string;
+  event?: string;
+}
+
+/** What the reader found: an event, a `retry:` delay, or an event past the bound (dropped). */
+export type SseItem = { kind: 'event'; event: SseEvent } | { kind: 'retry'; ms: number } | { kind: 'oversized' };
+
+/**
+ * Reads a `text/event-stream` incrementally (chunks may split anywhere, even inside a UTF-8
+ * character). An event whose data grows past `maxBytes` is dropped as it arrives and reported
+ * once: an endless event never holds more than `maxBytes`, nor does an endless line.
+ */
+export class SseReader {
+  private readonly decoder = new TextDecoder('utf-8');
+  private buffer = '';
+  private data: string[] = [];
+  private size = 0;
+  private id: string | undefined;
+  private event: string | undefined;
+  private dropping = false;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** Reads one chunk and returns the complete items in it. */
+  push(chunk: Uint8Array): SseItem[] {
+    this.buffer += this.decoder.decode(chunk, { stream: true });
+    const items: SseItem[] = [];
+    let start = 0;
+    for (;;) {
+      const end = this.lineEnd(start);
+      if (end === -1) break;
+      this.line(this.buffer.slice(start, end), items);
+      start = end + (this.buffer[end] === '\r' && this.buffer[end + 1] === '\n' ? 2 : 1);
+    }
+    this.buffer = this.buffer.slice(start);
+    // A line with no end yet counts against the bound too.
+    if (this.buffer.length > this.maxBytes) {
+      this.buffer = '';
+      this.drop(items);
+    }
+    return items;
+  }
+
+  private lineEnd(from: number): number {
+    for (let index = from; index < this.buffer.length; index++) {
+      const code = this.buffer.charCodeAt(index);
+      // A lone CR at the end of the chunk may be the first half of a CRLF: wait for the next one.
+      if (code === 0x0a || (code === 0x0d && index + 1 < this.buffer.length)) return index;
+    }
+    return -1;
+  }
+
+  private line(line: string, items: SseItem[]): void {
+    if (line === '') {
+      this.dispatch(items);
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') {
+      if (this.dropping) return;
+      this.size += value.length + 1;
+      if (this.size > this.maxBytes) this.drop(items);
+      else this.data.push(value);
+    } else if (field === 'id' && !value.includes('\0')) this.id = value;
+    else if (field === 'event') this.event = value;
+    else if (field === 'retry' && /^\d+$/.test(value)) items.push({ kind: 'retry', ms: Number(value) });
+  }
+
+  private dispatch(items: SseItem[]): void {
+    const dropped = this.dropping;
+    const data = this.data;
+    this.data = [];
+    this.size = 0;
+    this.dropping = false;
+    const event = this.event;
+    this.event = undefined;
+    if (dropped || data.length === 0) return;
+    items.push({
+      kind: 'event',
+      event: { data: data.join('\n'), ...(this.id === undefined ? {} : { id: this.id }), ...(event === undefined ? {} : { event }) },
+    });
+  }
+
+  private drop(items: SseItem[]): void {
+    if (!this.dropping) items.push({ kind: 'oversized' });
+    this.dropping = true;
+    this.data = [];
+    this.size = 0;
+  }
+}

@@ -1,0 +1,95 @@
+import type { SearchTools } from '../../app/transforms';
+import type { AppModel } from '../../dispatcher/app-model';
+import type { HandlerContext } from '../../dispatcher/handler-context';
+import { offersViews } from '../../dispatcher/view-tools';
+import { isObject } from '../../protocol/json-rpc';
+import type { ToolDefinition } from '../../scanner/definitions';
+import { generatedTool } from './as-tools';
+import { indexTools, rankTools, type ToolIndex } from './tool-search';
+import { transformError } from './tool-transform';
+
+type Tools = Map<string, ToolDefinition>;
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
+
+// One index per app state: the tools a search ranks are those of the app when it is called.
+const indexes = new WeakMap<ReadonlyMap<string, ToolDefinition>, ToolIndex>();
+
+function indexOf(tools: ReadonlyMap<string, ToolDefinition>, self: string): ToolIndex {
+  let index = indexes.get(tools);
+  if (index === undefined) {
+    index = indexTools([...tools.values()].filter((tool) => tool.name !== self));
+    indexes.set(tools, index);
+  }
+  return index;
+}
+
+/** Whether this caller may know of `tool`: what `tools/list` would show it, were the tool listed. */
+async function visibleTo(app: AppModel, tool: ToolDefinition, ctx: HandlerContext): Promise<boolean> {
+  if (tool.appOnly && !offersViews(ctx.client)) return false;
+  const pipeline = app.pipelines?.tools.byName.get(tool.name);
+  return pipeline === undefined || (await pipeline.visible(ctx));
+}
+
+/** The search tool: the best matches this caller may see, with what it takes to call them. */
+function searchTool(name: string, limit: number, app: () => AppModel): ToolDefinition {
+  return generatedTool({
+    name,
+    description:
+      'Searches the tools of this server by what they do (their names and descriptions) and returns the best matches with their input schemas. ' +
+      'Call a tool it returns by its name, as any listed tool.',
+    fields: { query: 'string', limit: 'integer' },
+    required: ['query'],
+    descriptions: { query: 'What the tool should do, in a few words.', limit: `How many tools at most (default ${limit}, at most ${MAX_LIMIT}).` },
+    run: async (args, ctx) => {
+      const model = app();
+      const wanted = Math.min((args.limit as number | undefined) ?? limit, MAX_LIMIT);
+      const found: Array<ToolDefinition['entry']> = [];
+      for (const tool of rankTools(indexOf(model.map.tools, name), args.query as string)) {
+        if (found.length === wanted) break;
+        if (await visibleTo(model, tool, ctx)) found.push(tool.entry);
+      }
+      return { tools: found };
+    },
+  });
+}
+
+/**
+ * `{ searchTools }`: every tool but the kept ones leaves `tools/list` (each stays callable by
+ * name), and a search tool ranks them for the model. Put it last: the tools later transforms
+ * add are listed.
+ */
+export function searchStep(transform: SearchTools, label: string, app: () => AppModel): (tools: Tools, strict: boolean) => Tools {
+  const given = transform.searchTools === true ? {} : transform.searchTools;
+  const { name = 'search_tools', keep = [], limit = DEFAULT_LIMIT } = isObject(given) ? given : ({} as Exclude<SearchTools['searchTools'], true>);
+  const valid =
+    isObject(given) &&
+    typeof name === 'string' &&
+    Array.isArray(keep) &&
+    keep.every((kept) => typeof kept === 'string') &&
+    Number.isSafeInteger(limit) &&
+    limit >= 1 &&
+    limit <= MAX_LIMIT;
+  if (!valid) {
+    throw transformError(`${label}: searchTools takes true or { name, keep, limit } (a tool name, the names still listed, 1 to ${MAX_LIMIT}).`, [
+      "Write { searchTools: { keep: ['create_note'], limit: 10 } }.",
+    ]);
+  }
+  return (tools, strict) => {
+    if (strict) {
+      const missing = keep.filter((kept) => !tools.has(kept));
+      if (missing.length > 0)
+        throw transformError(`${label} keeps ${missing.map((kept) => `"${kept}"`).join(', ')}, which the app does not offer.`, ['Check the names.']);
+      if (tools.has(name))
+        throw transformError(`${label} makes a tool "${name}", a name ${tools.get(name)!.owner} already has.`, [
+          'Give the search tool another name: { searchTools: { name } }.',
+        ]);
+    }
+    // The search tool first: on a long list it is what the model should see.
+    const next: Tools = new Map();
+    if (!tools.has(name)) next.set(name, searchTool(name, limit, app));
+    for (const [own, tool] of tools) next.set(own, keep.includes(own) ? tool : Object.freeze({ ...tool, unlisted: true }));
+    return next;
+  };
+}

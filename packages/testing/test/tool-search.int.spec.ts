@@ -1,0 +1,106 @@
+import { createApp, defineTool, Tool, UseGuards, type Guard, type Transform } from '@mcpkit/core';
+import { IsString } from 'class-validator';
+import pino from 'pino';
+import { firstText, RpcError, TestClient } from '../src';
+
+class Id {
+  @IsString()
+  id: string;
+}
+
+const adminsOnly: Guard = { canActivate: (ctx) => (ctx.auth?.scopes.includes('admin') ? true : 'hide') };
+
+class Notes {
+  @Tool({ description: 'Stores a new note' })
+  create_note() {
+    return 'created';
+  }
+
+  @Tool({ description: 'Deletes a note for good' })
+  delete_note(input: Id) {
+    return `deleted ${input.id}`;
+  }
+
+  @Tool({ description: 'Finds notes by words in their title or body' })
+  search_notes() {
+    return 'found';
+  }
+
+  @Tool({ description: 'Deletes every note at once' })
+  @UseGuards(adminsOnly)
+  purge_notes() {
+    return 'purged';
+  }
+
+  @Tool()
+  ping() {
+    return 'pong';
+  }
+}
+
+function app(transforms: readonly Transform[]) {
+  return createApp({ name: 's', version: '1', providers: [Notes], transforms, logger: pino({ level: 'silent' }) });
+}
+
+type Found = { tools: Array<{ name: string; inputSchema: { properties?: object } }> };
+const found = (result: Awaited<ReturnType<TestClient['callTool']>>): Found => JSON.parse(firstText(result)) as Found;
+
+describe.each(['legacy', 'modern'] as const)('searchTools (%s era)', (era) => {
+  it('lists the search tool and the kept ones; every tool stays callable by name', async () => {
+    const client = await TestClient.connect(app([{ searchTools: { keep: ['ping'] } }]), { era });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['search_tools', 'ping']);
+    expect(firstText(await client.callTool('delete_note', { id: '7' }))).toBe('deleted 7');
+    expect((await client.callTool('delete_note', {})).isError).toBe(true);
+  });
+
+  it('ranks over names and descriptions and returns what it takes to call the tools', async () => {
+    const client = await TestClient.connect(app([{ searchTools: true }]), { era });
+    const result = found(await client.callTool('search_tools', { query: 'delete a note' }));
+    expect(result.tools[0].name).toBe('delete_note');
+    expect(result.tools[0].inputSchema.properties).toEqual({ id: expect.any(Object) });
+    expect(found(await client.callTool('search_tools', { query: 'note', limit: 1 })).tools).toHaveLength(1);
+    expect(found(await client.callTool('search_tools', { query: 'zebra' })).tools).toEqual([]);
+    expect((await client.callTool('search_tools', { query: 'note', limit: 0 })).isError).toBe(true);
+    expect((await client.callTool('search_tools', {})).isError).toBe(true);
+  });
+
+  it('never shows a caller a tool hidden from it', async () => {
+    const anyone = await TestClient.connect(app([{ searchTools: true }]), { era });
+    expect(found(await anyone.callTool('search_tools', { query: 'purge' })).tools).toEqual([]);
+    await expect(anyone.callTool('purge_notes')).rejects.toBeInstanceOf(RpcError);
+    const admin = await TestClient.connect(app([{ searchTools: true }]), { era, auth: { subject: 'root', scopes: ['admin'] } });
+    expect(found(await admin.callTool('search_tools', { query: 'purge' })).tools.map((tool) => tool.name)).toEqual(['purge_notes']);
+  });
+});
+
+describe('searchTools on a large catalog', () => {
+  it('sends a fraction of the bytes of the full list', async () => {
+    const tools = Array.from({ length: 500 }, (_, index) =>
+      defineTool(
+        {
+          name: `tool_${index}`,
+          description: `Does thing number ${index} with the records of the department ${index % 17}`,
+          inputSchema: { type: 'object', properties: { record: { type: 'string', description: 'The record to work on' } } },
+        },
+        () => `done ${index}`,
+      ),
+    );
+    const size = async (transforms: readonly Transform[]) => {
+      const client = await TestClient.connect(createApp({ name: 'big', version: '1', providers: tools, transforms }));
+      return JSON.stringify(await client.listTools()).length;
+    };
+    const full = await size([]);
+    const disclosed = await size([{ searchTools: true }]);
+    expect(disclosed * 100).toBeLessThan(full);
+  });
+});
+
+describe('searchTools: start-up errors', () => {
+  it.each([
+    ['a kept tool the app lacks', [{ searchTools: { keep: ['nope'] } }], /MCPKIT_ERR_INVALID_TRANSFORM.*keeps "nope"/s],
+    ['a name taken', [{ searchTools: { name: 'ping' } }], /MCPKIT_ERR_INVALID_TRANSFORM.*"ping"/s],
+    ['a limit out of range', [{ searchTools: { limit: 500 } }], /MCPKIT_ERR_INVALID_TRANSFORM.*searchTools takes/s],
+  ])('refuses %s', (_label, transforms, message) => {
+    expect(() => app(transforms as never)).toThrow(message);
+  });
+});
