@@ -14,7 +14,7 @@ process.env.LOG_LEVEL ??= 'warn';
  */
 const SLOW = [
   '<rootDir>/packages/cli/test/new.e2e.spec.ts',
-  '<rootDir>/packages/cli/test/pack.e2e.spec.ts',
+  '<rootDir>/packages/cli/test/registry.slow.spec.ts',
   '<rootDir>/packages/cli/test/pack-mcpb.slow.spec.ts',
 ];
 

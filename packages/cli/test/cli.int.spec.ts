@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpServerProcess, RawStdioClient } from '@mcpkit/testing';
@@ -407,4 +408,44 @@ describe('mcpkit new, the files of each transport', () => {
     expect(result.stderr).toBe('error --transport must be stdio, http or both, not tcp\nhint  For example: mcpkit new weather --transport stdio\n');
     expect(existsSync(join(root, 'x'))).toBe(false);
   });
+
+  /** `mcpkit new` with npm pointed at a loopback port where nothing listens: the install fails at once. */
+  async function newOffline(dir: string) {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    return new Promise<{ code: number; stderr: string }>((resolve) => {
+      const env = {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        npm_config_registry: `http://127.0.0.1:${closed}/`,
+        npm_config_fetch_retries: '0',
+        npm_config_cache: join(root, 'npm-cache'),
+      };
+      execFile(process.execPath, [CLI, 'new', 'demo', '--dir', dir, '--registry', '0.1.0', '--yes'], { cwd: root, env }, (error, _stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
+      );
+    });
+  }
+
+  it('without a reachable registry: exit 1, says why and what to do, and leaves no folder behind', async () => {
+    const dir = join(root, 'offline');
+    const result = await newOffline(dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/\nerror npm install failed \(exit \d+\): .*reason: connect ECONNREFUSED .+ \(.+offline was removed\)\n/);
+    expect(result.stderr).toContain('hint  Check that the registry npm uses (npm config get registry) is reachable');
+    expect(existsSync(dir)).toBe(false);
+  }, 60_000);
+
+  it('without a reachable registry, in an empty folder it was given: empties it again and keeps it', async () => {
+    const dir = join(root, 'given');
+    mkdirSync(dir);
+    const result = await newOffline(dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('given was emptied again');
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { CliError, EXIT } from '../cli-error';
+import { CLI_VERSION } from '../version';
 import { packWorkspace } from './pack-workspace';
 import { appSource, GITIGNORE, JEST_CONFIG, readme, testSource, TSCONFIG, TSCONFIG_BUILD, type PackageSource, type TemplateOptions } from './templates';
 
@@ -10,7 +11,7 @@ const PNPM = 'pnpm@10.34.9';
 export interface ScaffoldOptions extends TemplateOptions {
   dir: string;
   pm: 'npm' | 'pnpm';
-  /** Semver range for the published packages; without it, tarballs packed from this checkout. */
+  /** Semver range for the published packages; without it, tarballs packed from this checkout, or (outside one) this CLI's version. */
   registry?: string;
   install: boolean;
   progress: (line: string) => void;
@@ -68,6 +69,15 @@ function packageJson(options: ScaffoldOptions, specs: Record<string, string>): s
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
+/** The line of a failed install's output that says why (a network error, a missing version), else its last lines. */
+function installFailure(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((line) => line.replace(/^npm (error|ERR!) ?/, '').trim())
+    .filter((line) => line !== '' && !/complete log of this run|behind a proxy|npm help config|^at /.test(line));
+  return lines.find((line) => /reason:|ERR_PNPM|\bE404\b|ETARGET|No matching version/.test(line)) ?? lines.slice(-3).join(' / ');
+}
+
 function install(options: ScaffoldOptions): Promise<void> {
   const [command, args] = options.pm === 'npm' ? ['npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']] : ['npx', ['-y', PNPM, 'install']];
   return new Promise((resolveInstall, reject) => {
@@ -83,8 +93,8 @@ function install(options: ScaffoldOptions): Promise<void> {
       else
         reject(
           new CliError(
-            `${options.pm} install failed (exit ${code}): ${output.trim().split('\n').slice(-3).join(' / ')}`,
-            `Fix the problem, then run ${options.pm} install in ${options.dir}.`,
+            `${options.pm} install failed (exit ${code}): ${installFailure(output)}`,
+            `Check that the registry ${options.pm} uses (${options.pm} config get registry) is reachable, then run mcpkit new again; --no-install writes the files without installing.`,
             EXIT.FAILURE,
           ),
         );
@@ -92,28 +102,28 @@ function install(options: ScaffoldOptions): Promise<void> {
   });
 }
 
-/** Writes the project, packs or pins the mcpkit packages, and installs. */
-export async function scaffold(options: ScaffoldOptions): Promise<void> {
-  if (!/^[a-z0-9][a-z0-9._-]*$/.test(options.name)) {
-    throw new CliError(`"${options.name}" is not a valid package name`, 'Use lower-case letters, digits, ".", "_" and "-", e.g. weather-server.');
+/**
+ * Where the @mcpkit packages come from: `--registry <range>`; else tarballs packed from the
+ * checkout this CLI runs in; else (a CLI installed from a registry) the registry, at exactly this
+ * CLI's version: the packages pin each other exactly while `@mcpkit/core/transport` is unstable,
+ * so a range could install a core beside the one the CLI brings.
+ */
+function packageSource(options: ScaffoldOptions, specs: Record<string, string>): { options: ScaffoldOptions; source: PackageSource } {
+  if (options.registry) return { options, source: { registry: options.registry } };
+  const root = workspaceRoot();
+  if (!root) {
+    options.progress(`depending on @mcpkit/* ${CLI_VERSION} from the npm registry`);
+    return { options: { ...options, registry: CLI_VERSION }, source: { registry: CLI_VERSION } };
   }
-  if (existsSync(options.dir) && readdirSync(options.dir).length > 0) {
-    throw new CliError(`${options.dir} exists and is not empty`, 'Pick another --dir or name, or empty the folder.');
-  }
-  mkdirSync(join(options.dir, 'src'), { recursive: true });
-  mkdirSync(join(options.dir, 'test'), { recursive: true });
+  for (const { name, file } of packWorkspace(root, join(options.dir, 'vendor'), options.progress)) specs[name] = `file:./vendor/${file}`;
+  return { options, source: { checkout: root, pm: options.pm } };
+}
+
+function writeProject(given: ScaffoldOptions): void {
+  mkdirSync(join(given.dir, 'src'), { recursive: true });
+  mkdirSync(join(given.dir, 'test'), { recursive: true });
   const specs: Record<string, string> = {};
-  let source: PackageSource = { registry: options.registry ?? '' };
-  if (!options.registry) {
-    const root = workspaceRoot();
-    if (!root)
-      throw new CliError(
-        'This mcpkit CLI is not inside an mcpkit checkout, so there is nothing to pack',
-        'Pass --registry <range> to depend on published packages, e.g. --registry ^0.1.0.',
-      );
-    for (const { name, file } of packWorkspace(root, join(options.dir, 'vendor'), options.progress)) specs[name] = `file:./vendor/${file}`;
-    source = { checkout: root, pm: options.pm };
-  }
+  const { options, source } = packageSource(given, specs);
   const fill = (text: string) => text.replace(/\{\{name\}\}/g, options.name);
   const startCommand = `${process.execPath} ${join(resolve(options.dir), 'node_modules', '@mcpkit', 'cli', 'dist', 'cli.js')} start ${join(resolve(options.dir), 'dist', 'app.js')} --stdio`;
   const files: Record<string, string> = {
@@ -128,5 +138,29 @@ export async function scaffold(options: ScaffoldOptions): Promise<void> {
   };
   for (const [path, text] of Object.entries(files)) writeFileSync(join(options.dir, path), text);
   options.progress(`wrote ${Object.keys(files).length} files to ${relative(process.cwd(), options.dir) || '.'}`);
-  if (options.install) await install(options);
+}
+
+/**
+ * Writes the project, packs or pins the mcpkit packages, and installs. A failure on the way
+ * (packing, an unreachable registry) leaves nothing behind: the folder is removed if this call
+ * created it, emptied otherwise, and the error says so.
+ */
+export async function scaffold(options: ScaffoldOptions): Promise<void> {
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(options.name)) {
+    throw new CliError(`"${options.name}" is not a valid package name`, 'Use lower-case letters, digits, ".", "_" and "-", e.g. weather-server.');
+  }
+  const existed = existsSync(options.dir);
+  if (existed && readdirSync(options.dir).length > 0) {
+    throw new CliError(`${options.dir} exists and is not empty`, 'Pick another --dir or name, or empty the folder.');
+  }
+  try {
+    writeProject(options);
+    if (options.install) await install(options);
+  } catch (error) {
+    if (existed) for (const entry of readdirSync(options.dir)) rmSync(join(options.dir, entry), { recursive: true, force: true });
+    else rmSync(options.dir, { recursive: true, force: true });
+    const cleaned = existed ? `${options.dir} was emptied again` : `${options.dir} was removed`;
+    if (error instanceof CliError) throw new CliError(`${error.message} (${cleaned})`, error.hint, error.exitCode);
+    throw error;
+  }
 }
