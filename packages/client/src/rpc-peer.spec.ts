@@ -74,6 +74,17 @@ describe('RpcPeer', () => {
     await expect(call).rejects.toMatchObject({ message: 'done' });
   });
 
+  it('reads a batch one level deep: a nested one is reported, however deep, and never throws', async () => {
+    const { peer, unreadable } = peerWith();
+    const call = peer.request('tools/list', {});
+    let nested: unknown = [];
+    for (let depth = 0; depth < 100_000; depth++) nested = [nested];
+    expect(() => peer.receive(nested)).not.toThrow();
+    peer.receive([[{ jsonrpc: '2.0', id: 1, result: { tools: ['nested'] } }], { jsonrpc: '2.0', id: 1, result: { tools: [] } }]);
+    await expect(call).resolves.toEqual({ tools: [] });
+    expect(unreadable).toEqual(['Invalid answer to the connection: a batch inside a batch', 'Invalid answer to the connection: a batch inside a batch']);
+  });
+
   it('asks for progress with the request id as token and routes each notification to its request', async () => {
     const { peer, transport } = peerWith();
     const seen: unknown[] = [];

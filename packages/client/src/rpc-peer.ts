@@ -131,10 +131,15 @@ export class RpcPeer {
    * throws: what it cannot read is reported.
    */
   receive(message: unknown, relatedTo?: number): void {
-    if (Array.isArray(message)) {
-      for (const element of message) this.receive(element, relatedTo);
-      return;
+    if (!Array.isArray(message)) return this.receiveOne(message, relatedTo);
+    // One level only: a batch holds messages, and a server nesting batches deep must not exhaust the stack.
+    for (const element of message) {
+      if (Array.isArray(element)) this.onUnreadable(McpClientError.invalid('the connection', 'a batch inside a batch'));
+      else this.receiveOne(element, relatedTo);
     }
+  }
+
+  private receiveOne(message: unknown, relatedTo: number | undefined): void {
     if (!isObject(message) || message.jsonrpc !== '2.0') {
       this.onUnreadable(McpClientError.invalid('the connection', 'a message that is not JSON-RPC 2.0'));
       return;
