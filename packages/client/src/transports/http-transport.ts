@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import { encodeMessage, isObject, parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
+import { MAX_TIMER_MS, encodeMessage, isObject, parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
 import { ClientErrorCode, McpClientError } from '../client-error';
 import type { ClientTransport, SendOptions, TransportSink } from './client-transport';
 import { readBounded } from './read-bounded';
@@ -37,6 +37,9 @@ export interface HttpLimits extends EncodeLimits {
 export type MessageHeaders = (message: JsonRpcMessage) => Record<string, string>;
 
 const ACCEPT = 'application/json, text/event-stream';
+
+/** The shortest wait before a reconnection a server's `retry:` may ask for: `retry: 0` would reopen a stream in a busy loop. */
+const MIN_RETRY_MS = 100;
 
 /**
  * The client side of Streamable HTTP: one POST per message (JSON or SSE answers), the session id
@@ -210,7 +213,7 @@ export class HttpClientTransport implements ClientTransport {
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         for (const item of reader.push(chunk)) {
-          if (item.kind === 'retry') state.retryMs = item.ms;
+          if (item.kind === 'retry') state.retryMs = Math.max(item.ms, MIN_RETRY_MS);
           else if (item.kind === 'oversized') return true;
           else {
             if (item.event.id !== undefined) state.lastEventId = item.event.id;
@@ -265,7 +268,8 @@ function methodOf(message: JsonRpcMessage): string {
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    // Past the timer range Node would wait 1 ms instead.
+    const timer = setTimeout(done, Math.min(ms, MAX_TIMER_MS));
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);

@@ -1,0 +1,34 @@
+import { HttpClientTransport } from './http-transport';
+
+const LIMITS = { maxMessageBytes: 10_000, maxReconnects: 3, reconnectDelayMs: 1_000 };
+const INITIALIZED = { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: {} } } as const;
+
+/** A transport on a scripted `fetch`: POSTs open session s1, GETs answer `getBody` as an event stream that ends at once. */
+async function openedWith(getBody: string) {
+  const calls: string[] = [];
+  const fetch = (_url: unknown, init?: RequestInit) => {
+    calls.push(init?.method ?? 'GET');
+    if (init?.method === 'GET') return Promise.resolve(new Response(getBody, { headers: { 'content-type': 'text/event-stream' } }));
+    return Promise.resolve(Response.json(INITIALIZED, { headers: { 'mcp-session-id': 's1' } }));
+  };
+  const transport = new HttpClientTransport({ url: 'http://mcp.test/mcp', fetch: fetch as typeof globalThis.fetch }, LIMITS);
+  await transport.start({ message: () => undefined, failed: () => undefined, closed: () => undefined });
+  await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
+  return { transport, gets: () => calls.filter((method) => method === 'GET').length };
+}
+
+describe('HttpClientTransport', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it.each(['retry: 0', 'retry: 99999999999999999999'])('bounds how often the GET stream is reopened whatever the server names (%s)', async (retry) => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const { transport, gets } = await openedWith(`${retry}\n\n`);
+    transport.opened();
+    await jest.advanceTimersByTimeAsync(1_000);
+    // Reopened at most every 100 ms; a delay past the timer range is not cut to 1 ms.
+    expect(gets()).toBeGreaterThanOrEqual(1);
+    expect(gets()).toBeLessThanOrEqual(11);
+    jest.useRealTimers();
+    await transport.close();
+  });
+});
