@@ -41,6 +41,9 @@ const ACCEPT = 'application/json, text/event-stream';
 /** The shortest wait before a reconnection a server's `retry:` may ask for: `retry: 0` would reopen a stream in a busy loop. */
 const MIN_RETRY_MS = 100;
 
+/** What an `Mcp-Session-Id` may be (visible ASCII), with a bound of this client's. */
+const SESSION_ID = /^[\x21-\x7e]{1,1024}$/;
+
 /**
  * The client side of Streamable HTTP: one POST per message (JSON or SSE answers), the session id
  * the server gives, the GET stream of server-initiated messages once a session is open,
@@ -93,8 +96,20 @@ export class HttpClientTransport implements ClientTransport {
     const signal = options.signal ? AbortSignal.any([options.signal, this.life.signal]) : this.life.signal;
     const response = await this.post(body, this.messageHeaders(message), signal);
     const sessionId = response.headers.get('mcp-session-id');
-    if (sessionId !== null && this.sessionId === undefined) this.sessionId = sessionId;
-    if (response.status === 202) return void (await response.body?.cancel());
+    if (sessionId !== null && this.sessionId === undefined) {
+      // It goes back in a header of every request: only what the spec allows is kept.
+      if (!SESSION_ID.test(sessionId)) {
+        await response.body?.cancel();
+        throw McpClientError.invalid(methodOf(message), 'its Mcp-Session-Id is not 1 to 1024 visible ASCII characters (0x21-0x7E)');
+      }
+      this.sessionId = sessionId;
+    }
+    if (response.status === 202) {
+      await response.body?.cancel();
+      if (requestId === undefined) return;
+      // Waiting would last until the timeout: no answer comes for a request accepted this way.
+      throw McpClientError.invalid(methodOf(message), 'HTTP 202 carries no answer, and a request needs one (JSON or an event stream)');
+    }
     const type = response.headers.get('content-type') ?? '';
     if (response.ok && type.startsWith('text/event-stream')) {
       void this.stream(response, requestId, signal);
