@@ -314,6 +314,24 @@ describe('HTTP faults', () => {
     await client.close();
   });
 
+  it('follows no redirect: the headers given and the session never reach another address', async () => {
+    const elsewhere: string[] = [];
+    const other = createServer((request, response) => void (elsewhere.push(request.method ?? ''), response.writeHead(200).end('{}')));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const location = `http://127.0.0.1:${(other.address() as AddressInfo).port}/mcp`;
+    handler = legacy((_request, _body, response) => void response.writeHead(307, { location }).end());
+    const client = await McpClient.connect({ url, headers: { 'x-api-key': 'secret' } }, { era: 'legacy' });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: ClientErrorCode.HttpStatus,
+      message: `tools/list was redirected to ${location} (HTTP 307), which the client does not follow: connect to that URL`,
+      data: { status: 307, location },
+    });
+    await client.close();
+    other.closeAllConnections();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+    expect(elsewhere).toEqual([]);
+  });
+
   it('fails a call whose SSE event is over maxMessageBytes', async () => {
     handler = legacy((_request, _body, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -48,7 +48,8 @@ const SESSION_ID = /^[\x21-\x7e]{1,1024}$/;
  * The client side of Streamable HTTP: one POST per message (JSON or SSE answers), the session id
  * the server gives, the GET stream of server-initiated messages once a session is open,
  * resumption with `Last-Event-ID` when a stream breaks before its answer, `DELETE` on close,
- * bearer tokens. Every body is read up to `maxMessageBytes`: past it, the request fails.
+ * bearer tokens. Every body is read up to `maxMessageBytes`: past it, the request fails. No
+ * redirect is followed: the headers given and the session would go to an address not chosen.
  */
 export class HttpClientTransport implements ClientTransport {
   readonly kind = 'http';
@@ -139,7 +140,12 @@ export class HttpClientTransport implements ClientTransport {
     this.sink?.closed(new McpClientError(ClientErrorCode.ConnectionClosed, 'the client closed the connection'));
     if (this.sessionId === undefined) return;
     try {
-      const response = await this.doFetch(this.target.url, { method: 'DELETE', headers: await this.headers({}, false), signal: AbortSignal.timeout(5_000) });
+      const response = await this.doFetch(this.target.url, {
+        method: 'DELETE',
+        headers: await this.headers({}, false),
+        signal: AbortSignal.timeout(5_000),
+        redirect: 'manual',
+      });
       await response.body?.cancel();
     } catch {
       // The session ends on the server's side anyway; a DELETE that fails changes nothing here.
@@ -153,6 +159,7 @@ export class HttpClientTransport implements ClientTransport {
         headers: { ...(await this.headers(extra, refused)), 'content-type': 'application/json', accept: ACCEPT },
         body,
         signal,
+        redirect: 'manual',
       });
     const first = await send(false);
     if (first.status !== 401 || typeof this.target.token !== 'function') return first;
@@ -180,6 +187,17 @@ export class HttpClientTransport implements ClientTransport {
       });
       this.sink?.closed(error);
       return error;
+    }
+    const location = response.headers.get('location');
+    if (status >= 300 && status < 400 && location !== null) {
+      return new McpClientError(
+        ClientErrorCode.HttpStatus,
+        `${method} was redirected to ${location} (HTTP ${status}), which the client does not follow: connect to that URL`,
+        {
+          status,
+          location,
+        },
+      );
     }
     const why = wire && typeof wire.message === 'string' ? `: ${wire.message}` : '';
     const challenge = response.headers.get('www-authenticate');
@@ -250,7 +268,7 @@ export class HttpClientTransport implements ClientTransport {
   /** A GET stream (resumed after `lastEventId`); `refused` when the server offers none (405, or another 4xx); undefined when it may later. */
   private async reopen(lastEventId: string | undefined, signal: AbortSignal): Promise<Response | 'refused' | undefined> {
     const headers = { ...(await this.headers({}, false)), accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) };
-    const response = await this.doFetch(this.target.url, { method: 'GET', headers, signal });
+    const response = await this.doFetch(this.target.url, { method: 'GET', headers, signal, redirect: 'manual' });
     if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
     await response.body?.cancel();
     return response.status >= 400 && response.status < 500 && response.status !== 429 ? 'refused' : undefined;
