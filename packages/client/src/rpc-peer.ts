@@ -284,12 +284,18 @@ function cancelled(method: string, reason: unknown): McpClientError {
 
 function asClientError(error: unknown, method: string): McpClientError {
   if (error instanceof McpClientError) return error;
-  return new McpClientError(
-    ClientErrorCode.ConnectionClosed,
-    `${method} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
-    undefined,
-    {
-      cause: error,
-    },
-  );
+  return new McpClientError(ClientErrorCode.ConnectionClosed, `${method} could not be sent: ${describe(error)}`, undefined, {
+    cause: error,
+  });
+}
+
+/**
+ * An error's message with its cause's: `fetch` says only "fetch failed", its cause says why
+ * (ECONNREFUSED …). Read by shape: undici's errors come from another realm under a test runner.
+ */
+function describe(error: unknown): string {
+  const message = (value: unknown) => (isObject(value) && typeof value.message === 'string' ? value.message : undefined);
+  const cause = isObject(error) ? message(error.cause) : undefined;
+  const own = message(error) ?? String(error);
+  return cause === undefined ? own : `${own} (${cause})`;
 }

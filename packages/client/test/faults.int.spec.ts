@@ -314,6 +314,17 @@ describe('HTTP faults', () => {
     await client.close();
   });
 
+  it('names why the endpoint cannot be reached, not only that fetch failed', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(McpClient.connect({ url: `http://127.0.0.1:${port}/mcp` })).rejects.toMatchObject({
+      code: ClientErrorCode.ConnectionClosed,
+      message: `server/discover could not be sent: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
+    });
+  });
+
   it('follows no redirect: the headers given and the session never reach another address', async () => {
     const elsewhere: string[] = [];
     const other = createServer((request, response) => void (elsewhere.push(request.method ?? ''), response.writeHead(200).end('{}')));
