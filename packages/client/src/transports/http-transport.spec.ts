@@ -60,4 +60,17 @@ describe('HttpClientTransport', () => {
     expect(transport.session).toBeUndefined();
     expect(told).toEqual([]);
   });
+
+  it('reads no stream the server opens in answer to a notification or a response: it is cancelled, not held', async () => {
+    let cancelled = 0;
+    const endless = () =>
+      new Response(new ReadableStream({ pull: () => new Promise(() => undefined), cancel: () => void cancelled++ }), {
+        headers: { 'content-type': 'text/event-stream' },
+      });
+    const { transport } = await answering(endless);
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await transport.send({ jsonrpc: '2.0', id: 'server-1', result: {} });
+    expect(cancelled).toBe(2);
+    await transport.close();
+  });
 });

@@ -96,27 +96,32 @@ export class HttpClientTransport implements ClientTransport {
     const requestId = 'method' in message && 'id' in message && typeof message.id === 'number' ? message.id : undefined;
     const signal = options.signal ? AbortSignal.any([options.signal, this.life.signal]) : this.life.signal;
     const response = await this.post(body, this.messageHeaders(message), signal);
-    const sessionId = response.headers.get('mcp-session-id');
-    if (sessionId !== null && this.sessionId === undefined) {
-      // It goes back in a header of every request: only what the spec allows is kept.
-      if (!SESSION_ID.test(sessionId)) {
-        await response.body?.cancel();
-        throw McpClientError.invalid(methodOf(message), 'its Mcp-Session-Id is not 1 to 1024 visible ASCII characters (0x21-0x7E)');
-      }
-      this.sessionId = sessionId;
-    }
+    await this.keepSession(response, message);
     if (response.status === 202) {
       await response.body?.cancel();
       if (requestId === undefined) return;
       // Waiting would last until the timeout: no answer comes for a request accepted this way.
       throw McpClientError.invalid(methodOf(message), 'HTTP 202 carries no answer, and a request needs one (JSON or an event stream)');
     }
+    // A notification or a response has no answer (the spec says 202): a body, an endless stream above all, is not held.
+    if (response.ok && requestId === undefined) return void (await response.body?.cancel());
     const type = response.headers.get('content-type') ?? '';
     if (response.ok && type.startsWith('text/event-stream')) {
       void this.stream(response, requestId, signal);
       return;
     }
     await this.answer(response, message, requestId, signal);
+  }
+
+  /** Keeps the session id the server gave first; it goes back in a header of every request, so only what the spec allows is kept. */
+  private async keepSession(response: Response, message: JsonRpcMessage): Promise<void> {
+    const sessionId = response.headers.get('mcp-session-id');
+    if (sessionId === null || this.sessionId !== undefined) return;
+    if (!SESSION_ID.test(sessionId)) {
+      await response.body?.cancel();
+      throw McpClientError.invalid(methodOf(message), 'its Mcp-Session-Id is not 1 to 1024 visible ASCII characters (0x21-0x7E)');
+    }
+    this.sessionId = sessionId;
   }
 
   /** Reads a JSON (or empty) answer to one POST: the message it carries goes to the sink; a refusal without one is thrown. */
