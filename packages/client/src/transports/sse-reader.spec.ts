@@ -38,4 +38,8 @@ describe('SseReader', () => {
   it('reads a priming event (an id, empty data) and ignores unknown fields', () => {
     expect(read('id: 1\ndata:\n\nfoo: bar\n\n', 5)).toEqual([{ kind: 'event', event: { data: '', id: '1' } }]);
   });
+
+  it('reports the id of an event without data, so a stream primed that way can be resumed', () => {
+    expect(read('id: 4\n\n: ping\n\nevent: x\n\n', 3)).toEqual([{ kind: 'event', event: { data: '', id: '4' } }]);
+  });
 });

@@ -20,6 +20,8 @@ export class SseReader {
   private size = 0;
   private id: string | undefined;
   private event: string | undefined;
+  /** An `id:` line came in this event: even without data, it is what a resumption starts after. */
+  private idSeen = false;
   private dropping = false;
 
   constructor(private readonly maxBytes: number) {}
@@ -68,8 +70,10 @@ export class SseReader {
       this.size += value.length + 1;
       if (this.size > this.maxBytes) this.drop(items);
       else this.data.push(value);
-    } else if (field === 'id' && !value.includes('\0')) this.id = value;
-    else if (field === 'event') this.event = value;
+    } else if (field === 'id' && !value.includes('\0')) {
+      this.id = value;
+      this.idSeen = true;
+    } else if (field === 'event') this.event = value;
     else if (field === 'retry' && /^\d+$/.test(value)) items.push({ kind: 'retry', ms: Number(value) });
   }
 
@@ -81,7 +85,13 @@ export class SseReader {
     this.dropping = false;
     const event = this.event;
     this.event = undefined;
-    if (dropped || data.length === 0) return;
+    const idSeen = this.idSeen;
+    this.idSeen = false;
+    if (dropped) return;
+    if (data.length === 0) {
+      if (idSeen) items.push({ kind: 'event', event: { data: '', id: this.id! } });
+      return;
+    }
     items.push({
       kind: 'event',
       event: { data: data.join('\n'), ...(this.id === undefined ? {} : { id: this.id }), ...(event === undefined ? {} : { event }) },
