@@ -1,10 +1,10 @@
-import { MODERN_PROTOCOL_VERSIONS, type Implementation, type ServerCapabilities } from '@mcpkit/core';
+import { MODERN_PROTOCOL_VERSIONS, type ServerCapabilities } from '@mcpkit/core';
 import { MAX_TIMER_MS, MODERN_META as META, SERVER_DISCOVER, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, isObject } from '@mcpkit/core/transport';
 import type { CallOptions } from '../call-options';
 import { ClientErrorCode, McpClientError } from '../client-error';
 import { answerServerRequest } from '../rpc-peer';
 import type { RelatedCall } from '../server-requests';
-import type { ClientEra, EraContext, ServerDescription } from './client-era';
+import { describeServer, type ClientEra, type EraContext, type ServerDescription } from './client-era';
 import { modernHeaders } from './modern-headers';
 import { ParamHeaders } from './param-headers';
 
@@ -53,14 +53,10 @@ export class ModernEra implements ClientEra {
       if (common === undefined) throw unsupported(supported);
       return this.open(common);
     }
-    this.capabilities = (isObject(discovered.capabilities) ? discovered.capabilities : {}) as ServerCapabilities;
     const serverInfo = isObject(discovered._meta) ? discovered._meta[META.SERVER_INFO] : undefined;
-    return {
-      protocolVersion: version,
-      capabilities: this.capabilities,
-      serverInfo: (serverInfo ?? { name: 'unknown', version: 'unknown' }) as Implementation,
-      ...(typeof discovered.instructions === 'string' ? { instructions: discovered.instructions } : {}),
-    };
+    const server = describeServer(version, discovered.capabilities, serverInfo, discovered.instructions);
+    this.capabilities = server.capabilities;
+    return server;
   }
 
   async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<Record<string, unknown>> {

@@ -114,6 +114,19 @@ describe('openEra', () => {
     await expect(openEra('legacy', context)).rejects.toMatchObject({ code: ClientErrorCode.UnsupportedProtocolVersion, data: { answered: '1999-01-01' } });
   });
 
+  it.each([
+    ['legacy', { result: { protocolVersion: '2025-11-25', capabilities: 'all', serverInfo: 7, instructions: { x: 1 } } }],
+    ['modern', { result: { resultType: 'complete', capabilities: [], _meta: { 'io.modelcontextprotocol/serverInfo': 'new' }, instructions: 3 } }],
+  ] as const)('%s: what the server says of itself is read by shape, garbage replaced by empty values', async (era, answer) => {
+    const { context } = contextFor(() => answer);
+    const { server } = await openEra(era, context);
+    expect(server).toEqual({
+      protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
+      capabilities: {},
+      serverInfo: { name: 'unknown', version: 'unknown' },
+    });
+  });
+
   it('modern: input-required results are answered by the handlers and sent again, up to maxInputRounds', async () => {
     let round = 0;
     const { context, transport } = contextFor(

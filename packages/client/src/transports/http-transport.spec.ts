@@ -1,6 +1,6 @@
 import { HttpClientTransport } from './http-transport';
 
-const LIMITS = { maxMessageBytes: 10_000, maxReconnects: 3, reconnectDelayMs: 1_000 };
+const LIMITS = { maxMessageBytes: 10_000, maxBatchBytes: 10_000, maxReconnects: 3, reconnectDelayMs: 1_000 };
 const INITIALIZED = { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: {} } } as const;
 
 /** A transport whose every POST gets `answer`; the messages the sink was given, by kind. */
