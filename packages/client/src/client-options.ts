@@ -35,7 +35,7 @@ export interface ClientOptions {
   openTimeoutMs?: number;
   /** Requests that may wait for their answers at once (default 1 000); one more fails at once. */
   maxPendingRequests?: number;
-  /** Requests of the server answered at once (default 64); one more is answered `-32600`. */
+  /** Requests of the server answered at once (default 64); one more is answered `-32600`. Also the most questions one 2026-07-28 input-required result may ask. */
   maxServerRequests?: number;
   /** Largest message in either direction, in UTF-8 bytes (default 64 MiB): a stdio line, an HTTP body, an SSE event. */
   maxMessageBytes?: number;

@@ -38,6 +38,8 @@ export interface EraContext {
   readonly clientInfo: Implementation;
   readonly handlers: ServerRequestHandlers;
   readonly maxInputRounds: number;
+  /** The questions one input-required result may ask at once (the bound of the server's requests). */
+  readonly maxServerRequests: number;
   /** The revision to ask for (default: the newest this client speaks in the era). */
   readonly protocolVersion: string | undefined;
   /** How long opening may wait for the server's first answer, in ms. */

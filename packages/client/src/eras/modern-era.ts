@@ -69,7 +69,7 @@ export class ModernEra implements ClientEra {
           limit: round,
         });
       }
-      const inputResponses = await this.answer(result.inputRequests, options.signal, { method, tag: options.tag });
+      const inputResponses = await this.answer(method, result.inputRequests, options.signal, { method, tag: options.tag });
       const retry = { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
       result = await this.context.peer.request(method, retry, options);
     }
@@ -152,9 +152,13 @@ export class ModernEra implements ClientEra {
   }
 
   /** The answers to the questions of an input-required result, by key, from the handlers. */
-  private async answer(requests: unknown, signal: AbortSignal | undefined, call: RelatedCall): Promise<Record<string, unknown>> {
+  private async answer(method: string, requests: unknown, signal: AbortSignal | undefined, call: RelatedCall): Promise<Record<string, unknown>> {
     const answers: Record<string, unknown> = {};
     if (!isObject(requests)) return answers;
+    // Each question may reach a person (an elicitation) or a model (sampling): a server asks for a bounded number.
+    const count = Object.keys(requests).length;
+    const limit = this.context.maxServerRequests;
+    if (count > limit) throw McpClientError.invalid(method, `it asks ${count} questions at once, over the ${limit} of maxServerRequests`);
     for (const [key, request] of Object.entries(requests)) {
       if (!isObject(request) || typeof request.method !== 'string')
         throw McpClientError.invalid('an input-required result', `its request ${key} has no method`);

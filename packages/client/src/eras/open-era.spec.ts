@@ -54,6 +54,7 @@ function contextFor(reply: Reply, handlers: ServerRequestHandlers = {}): { conte
     clientInfo: { name: 'spec', version: '1' },
     handlers,
     maxInputRounds: 2,
+    maxServerRequests: 2,
     protocolVersion: undefined,
     openTimeoutMs: 500,
     relistenDelayMs: 10,
@@ -148,6 +149,21 @@ describe('openEra', () => {
     expect(transport.sent[2].params).toMatchObject({ name: 'once', requestState: 's1', inputResponses: { where: { roots: [{ uri: 'file:///a' }] } } });
     expect(transport.sent[2].id).not.toBe(transport.sent[1].id);
     await expect(era.request('tools/call', { name: 'forever' })).rejects.toMatchObject({ code: ClientErrorCode.TooManyInputRounds });
+  });
+
+  it('modern: an input-required result asking more questions than maxServerRequests fails, no handler called', async () => {
+    let asked = 0;
+    const inputRequests = Object.fromEntries(['a', 'b', 'c'].map((key) => [key, { method: 'roots/list', params: {} }]));
+    const { context } = contextFor(
+      (message) => (message.method === 'server/discover' ? DISCOVERED : { result: { resultType: 'input_required', inputRequests } }),
+      { 'roots/list': () => (asked++, { roots: [] }) },
+    );
+    const { era } = await openEra('modern', context);
+    await expect(era.request('tools/call', { name: 'greedy' })).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidResponse,
+      message: 'Invalid answer to tools/call: it asks 3 questions at once, over the 2 of maxServerRequests',
+    });
+    expect(asked).toBe(0);
   });
 
   it("modern: a question no handler answers fails the call with the client's -32601", async () => {
