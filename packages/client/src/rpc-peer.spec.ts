@@ -19,7 +19,7 @@ class FakeTransport implements ClientTransport {
   close = () => Promise.resolve();
 }
 
-const LIMITS: PeerLimits = { timeoutMs: 1_000, resetTimeoutOnProgress: false, maxPendingRequests: 3, maxServerRequests: 2 };
+const LIMITS: PeerLimits = { timeoutMs: 1_000, maxTotalTimeoutMs: 10_000, resetTimeoutOnProgress: false, maxPendingRequests: 3, maxServerRequests: 2 };
 
 function peerWith(handlers: ServerRequestHandlers = {}, limits: Partial<PeerLimits> = {}) {
   const transport = new FakeTransport();
@@ -114,6 +114,24 @@ describe('RpcPeer', () => {
       params: { requestId: 1, reason: 'tools/call got no answer within 100 ms' },
     });
     expect(transport.signals[0].aborted).toBe(true);
+  });
+
+  it('ends a call whose progress keeps resetting its timeout at maxTotalTimeoutMs', async () => {
+    jest.useFakeTimers();
+    const { peer, transport } = peerWith({}, { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 250 });
+    const call = peer.request('tools/call', {}, { timeoutMs: 100, onProgress: () => undefined });
+    const failed = expect(call).rejects.toMatchObject({
+      code: ClientErrorCode.RequestTimeout,
+      message: 'tools/call still ran after 250 ms (maxTotalTimeoutMs), though its progress reset its timeout',
+      data: { maxTotalTimeoutMs: 250 },
+    });
+    for (let step = 0; step < 3; step++) {
+      jest.advanceTimersByTime(90);
+      peer.receive({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: step } });
+    }
+    expect(peer.pendingCount).toBe(0);
+    await failed;
+    expect(transport.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 1 } });
   });
 
   it('cancels on abort as the era says: a notification, or only the closed stream', async () => {

@@ -8,6 +8,7 @@ import type { ClientTransport } from './transports/client-transport';
 /** Bounds and defaults of a peer. */
 export interface PeerLimits {
   timeoutMs: number;
+  maxTotalTimeoutMs: number;
   resetTimeoutOnProgress: boolean;
   maxPendingRequests: number;
   maxServerRequests: number;
@@ -27,6 +28,8 @@ interface Pending {
   readonly tag: unknown;
   readonly stream: AbortController;
   timer: NodeJS.Timeout | undefined;
+  /** When progress may reset the timeout: the end no progress pushes back. */
+  deadline: NodeJS.Timeout | undefined;
   readonly restart: (() => void) | undefined;
   readonly detach: () => void;
 }
@@ -95,6 +98,7 @@ export class RpcPeer {
         tag: options.tag,
         stream,
         timer: undefined,
+        deadline: undefined,
         restart: (options.resetTimeoutOnProgress ?? this.limits.resetTimeoutOnProgress) ? () => arm() : undefined,
         detach: () => options.signal?.removeEventListener('abort', onAbort),
       };
@@ -106,6 +110,12 @@ export class RpcPeer {
         );
       };
       arm();
+      // The spec asks for a bound no progress lifts: a server could otherwise keep a call open forever.
+      if (entry.restart) {
+        const total = options.maxTotalTimeoutMs ?? this.limits.maxTotalTimeoutMs;
+        const why = `${method} still ran after ${total} ms (maxTotalTimeoutMs), though its progress reset its timeout`;
+        entry.deadline = setTimeout(() => this.cancel(id, new McpClientError(ClientErrorCode.RequestTimeout, why, { maxTotalTimeoutMs: total })), total);
+      }
       this.pending.set(id, entry);
       const message = { jsonrpc: '2.0', id, method, ...(body === undefined ? {} : { params: body }) } as JsonRpcMessage;
       this.transport.send(message, { signal: stream.signal }).catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
@@ -194,6 +204,7 @@ export class RpcPeer {
     if (!entry) return;
     this.pending.delete(id);
     clearTimeout(entry.timer);
+    clearTimeout(entry.deadline);
     entry.detach();
     entry.stream.abort();
     if (error) entry.reject(error);

@@ -45,7 +45,13 @@ const DISCOVERED = {
 
 function contextFor(reply: Reply, handlers: ServerRequestHandlers = {}): { context: EraContext; transport: ScriptedTransport } {
   const transport = new ScriptedTransport(reply);
-  const peer = new RpcPeer(transport, handlers, { timeoutMs: 1_000, resetTimeoutOnProgress: false, maxPendingRequests: 10, maxServerRequests: 10 });
+  const peer = new RpcPeer(transport, handlers, {
+    timeoutMs: 1_000,
+    maxTotalTimeoutMs: 10_000,
+    resetTimeoutOnProgress: false,
+    maxPendingRequests: 10,
+    maxServerRequests: 10,
+  });
   transport.peer = peer;
   const context: EraContext = {
     peer,
