@@ -242,7 +242,7 @@ describe('HTTP faults', () => {
     answer = 'not json';
     await expect(client.listTools()).rejects.toMatchObject({
       code: ClientErrorCode.InvalidResponse,
-      message: 'Invalid answer to tools/list: the HTTP answer is not JSON',
+      message: `Invalid answer to tools/list: the HTTP answer (application/json) is not JSON: is ${url} the MCP endpoint?`,
     });
     expect(client.closed).toBeUndefined();
     await client.close();

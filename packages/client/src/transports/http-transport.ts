@@ -133,10 +133,16 @@ export class HttpClientTransport implements ClientTransport {
     if (requestId !== undefined && isObject(read) && read.id === requestId) return this.sink!.message(read);
     if (!response.ok) throw this.statusError(response, read, methodOf(message));
     if (requestId === undefined) return;
-    if (read === undefined) throw McpClientError.invalid(methodOf(message), body.ok ? 'the HTTP answer is not JSON' : body.why);
+    if (read === undefined) throw McpClientError.invalid(methodOf(message), body.ok ? this.notJson(response) : body.why);
     // A message, but not the answer: the request would otherwise wait for an answer that cannot come.
     this.sink!.message(read);
     throw McpClientError.invalid(methodOf(message), 'the HTTP answer is not the answer to it');
+  }
+
+  /** Why an answer is unreadable, with the likely fix: a web page or a proxy's error page answers at that URL, not an MCP server. */
+  private notJson(response: Response): string {
+    const type = response.headers.get('content-type')?.split(';')[0] || 'no content type';
+    return `the HTTP answer (${type}) is not JSON: is ${String(this.target.url)} the MCP endpoint?`;
   }
 
   async close(): Promise<void> {
