@@ -206,6 +206,18 @@ describe('RpcPeer', () => {
     expect(transport.sent).toHaveLength(1);
   });
 
+  it('bounds the refusals still being sent too: a flood past the bound is dropped and reported, not one POST each', async () => {
+    const { peer, transport, unreadable } = peerWith({ 'roots/list': () => new Promise(() => undefined) });
+    // Over HTTP each answer is a POST: one that never completes keeps its refusal in flight.
+    transport.send = (message) => (transport.sent.push(message as unknown as Record<string, unknown>), new Promise(() => undefined));
+    for (let id = 1; id <= 12; id++) peer.receive({ jsonrpc: '2.0', id, method: 'roots/list' });
+    await flush();
+    expect(transport.sent.map((message) => message.id)).toEqual([3, 4]);
+    expect(unreadable).toEqual(
+      Array(8).fill('Invalid answer to the connection: a request of the server past maxServerRequests, while refusals are still being sent'),
+    );
+  });
+
   it('tells listeners of their notifications, and reports a listener that throws', () => {
     const { peer, unreadable } = peerWith();
     const seen: string[] = [];

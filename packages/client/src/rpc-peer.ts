@@ -44,6 +44,7 @@ export class RpcPeer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly serving = new Map<string, AbortController>();
+  private refusing = 0;
   private closedWith: McpClientError | undefined;
   /** How a request is cancelled; the era sets it once it knows itself. */
   cancelParams: CancelParams = (requestId, reason) => ({ requestId, reason });
@@ -244,6 +245,25 @@ export class RpcPeer {
     entry.onProgress(progress);
   }
 
+  /**
+   * Answers a request past the bound `-32600`. The refusals in flight are bounded too (over HTTP
+   * each is a POST): past that a flood is dropped and reported, so it cannot open a socket a request.
+   */
+  private refuse(id: RequestId, key: string): void {
+    if (this.refusing >= this.limits.maxServerRequests) {
+      this.onUnreadable(McpClientError.invalid('the connection', 'a request of the server past maxServerRequests, while refusals are still being sent'));
+      return;
+    }
+    const why = this.serving.has(key)
+      ? `request id ${key} is already being answered`
+      : `the client already answers ${this.limits.maxServerRequests} requests of the server`;
+    this.refusing++;
+    this.transport
+      .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } } as JsonRpcMessage)
+      .catch(() => undefined)
+      .finally(() => this.refusing--);
+  }
+
   private serve(id: RequestId, method: string, params: unknown, related: Pending | undefined): void {
     const key = JSON.stringify(id);
     const answer = (body: Record<string, unknown>) => {
@@ -253,10 +273,7 @@ export class RpcPeer {
     };
     const controller = new AbortController();
     if (this.serving.size >= this.limits.maxServerRequests || this.serving.has(key)) {
-      const why = this.serving.has(key)
-        ? `request id ${key} is already being answered`
-        : `the client already answers ${this.limits.maxServerRequests} requests of the server`;
-      this.transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } } as JsonRpcMessage).catch(() => undefined);
+      this.refuse(id, key);
       return;
     }
     this.serving.set(key, controller);
