@@ -59,6 +59,11 @@ describe('stdio faults', () => {
     await expect(calls[1]).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed });
   });
 
+  it('says the child exited, not that it wrote garbage, when it dies in the middle of a line', async () => {
+    const client = await McpClient.connect(rogue('partial'), { era: 'legacy' });
+    await expect(client.callTool('a')).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed, message: 'the server process exited with code 4' });
+  });
+
   it('breaks the connection on a line that is not JSON', async () => {
     const client = await McpClient.connect(rogue('garbage'), { era: 'legacy' });
     await expect(client.callTool('a')).rejects.toMatchObject({
