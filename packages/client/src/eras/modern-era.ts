@@ -33,6 +33,7 @@ export class ModernEra implements ClientEra {
   private logLevel: string | undefined;
   private readonly subscribed = new Set<string>();
   private listening: AbortController | undefined;
+  private relisten: NodeJS.Timeout | undefined;
   private readonly flags = new Set<string>();
   private closed = false;
   private readonly paramHeaders = new ParamHeaders();
@@ -109,6 +110,7 @@ export class ModernEra implements ClientEra {
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.relisten);
     this.listening?.abort();
   }
 
@@ -141,7 +143,7 @@ export class ModernEra implements ClientEra {
           reject(error ?? new McpClientError(ClientErrorCode.ConnectionClosed, 'the server ended the listen request before acknowledging it'));
           return;
         }
-        setTimeout(() => {
+        this.relisten = setTimeout(() => {
           if (this.listening === controller) this.listen().catch((failure: unknown) => this.context.report(failure as McpClientError));
         }, this.context.relistenDelayMs).unref();
       };

@@ -172,6 +172,26 @@ describe('openEra', () => {
     expect(asked).toBe(0);
   });
 
+  it('modern: close() leaves no timer behind, not even the one that would open an ended listen again', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const { context, transport } = contextFor((message) => {
+        if (message.method === 'server/discover') return DISCOVERED;
+        // The listen is acknowledged, then ended by the server at once: the era means to listen again later.
+        transport.peer.receive({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: {} });
+        return { result: { resultType: 'complete' } };
+      });
+      const { era } = await openEra('modern', { ...context, relistenDelayMs: 60_000 });
+      await era.subscribe('file:///watched');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(jest.getTimerCount()).toBe(1);
+      era.close();
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it("modern: a question no handler answers fails the call with the client's -32601", async () => {
     const { context } = contextFor((message) =>
       message.method === 'server/discover'
