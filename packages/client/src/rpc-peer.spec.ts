@@ -85,6 +85,23 @@ describe('RpcPeer', () => {
     expect(unreadable).toEqual(['Invalid answer to the connection: a batch inside a batch', 'Invalid answer to the connection: a batch inside a batch']);
   });
 
+  it('keeps its ids apart from the server\'s: "1" is not 1, a request of the server with id 1 is not the answer to 1, a second answer is stray', async () => {
+    const { peer, transport, unreadable } = peerWith({ 'roots/list': () => ({ roots: [] }) });
+    const call = peer.request('tools/list', {});
+    peer.receive({ jsonrpc: '2.0', id: '1', result: { tools: ['string id'] } });
+    peer.receive({ jsonrpc: '2.0', id: 1, method: 'roots/list' });
+    await flush();
+    expect(peer.pendingCount).toBe(1);
+    expect(transport.sent[1]).toEqual({ jsonrpc: '2.0', id: 1, result: { roots: [] } });
+    peer.receive({ jsonrpc: '2.0', id: 1, result: { tools: [] }, error: { code: 1, message: 'both' } });
+    peer.receive({ jsonrpc: '2.0', id: 1, result: { tools: ['again'] } });
+    await expect(call).rejects.toMatchObject({ code: 1, message: 'both' });
+    expect(unreadable).toEqual([
+      'Invalid answer to the connection: an answer to no request waiting (id "1")',
+      'Invalid answer to the connection: an answer to no request waiting (id 1)',
+    ]);
+  });
+
   it('asks for progress with the request id as token and routes each notification to its request', async () => {
     const { peer, transport } = peerWith();
     const seen: unknown[] = [];
