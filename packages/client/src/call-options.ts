@@ -13,6 +13,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Start the timeout again whenever progress arrives (default: the client's `resetTimeoutOnProgress`, false). */
   resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the longest the call may last however much progress comes, in ms (default: the client's `maxTotalTimeoutMs`, 600 000). */
+  maxTotalTimeoutMs?: number;
   /** Asks the server for progress (`_meta.progressToken`) and receives each notification. */
   onProgress?: (progress: Progress) => void;
   /** Extra `_meta` of the request (the era's own keys and the progress token are added). */

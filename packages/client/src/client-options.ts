@@ -31,11 +31,13 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Restart a request's timeout whenever its progress arrives (default false). */
   resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the longest a request may last however much progress comes, in ms (default 600 000). */
+  maxTotalTimeoutMs?: number;
   /** Longest wait in ms for the server's answer to `server/discover` or `initialize` (default 10 000). */
   openTimeoutMs?: number;
   /** Requests that may wait for their answers at once (default 1 000); one more fails at once. */
   maxPendingRequests?: number;
-  /** Requests of the server answered at once (default 64); one more is answered `-32600`. */
+  /** Requests of the server answered at once (default 64); one more is answered `-32600`. Also the most questions one 2026-07-28 input-required result may ask. */
   maxServerRequests?: number;
   /** Largest message in either direction, in UTF-8 bytes (default 64 MiB): a stdio line, an HTTP body, an SSE event. */
   maxMessageBytes?: number;
@@ -60,6 +62,7 @@ export const CLIENT_OPTIONS = {
   capabilities: { type: 'object', defaultText: 'none' },
   timeoutMs: duration({ min: 1, default: 60_000 }),
   resetTimeoutOnProgress: { type: 'boolean', default: false },
+  maxTotalTimeoutMs: duration({ min: 1, default: 600_000 }),
   openTimeoutMs: duration({ min: 1, default: 10_000 }),
   maxPendingRequests: { type: 'integer', min: 1, default: 1_000 },
   maxServerRequests: { type: 'integer', min: 1, default: 64 },

@@ -238,6 +238,7 @@ export class McpClient {
         clientInfo: options.clientInfo,
         handlers: options.handlers,
         maxInputRounds: options.maxInputRounds,
+        maxServerRequests: options.maxServerRequests,
         protocolVersion: options.protocolVersion,
         openTimeoutMs: options.openTimeoutMs,
         relistenDelayMs: options.reconnectDelayMs,

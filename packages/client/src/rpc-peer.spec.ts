@@ -19,7 +19,7 @@ class FakeTransport implements ClientTransport {
   close = () => Promise.resolve();
 }
 
-const LIMITS: PeerLimits = { timeoutMs: 1_000, resetTimeoutOnProgress: false, maxPendingRequests: 3, maxServerRequests: 2 };
+const LIMITS: PeerLimits = { timeoutMs: 1_000, maxTotalTimeoutMs: 10_000, resetTimeoutOnProgress: false, maxPendingRequests: 3, maxServerRequests: 2 };
 
 function peerWith(handlers: ServerRequestHandlers = {}, limits: Partial<PeerLimits> = {}) {
   const transport = new FakeTransport();
@@ -74,6 +74,34 @@ describe('RpcPeer', () => {
     await expect(call).rejects.toMatchObject({ message: 'done' });
   });
 
+  it('reads a batch one level deep: a nested one is reported, however deep, and never throws', async () => {
+    const { peer, unreadable } = peerWith();
+    const call = peer.request('tools/list', {});
+    let nested: unknown = [];
+    for (let depth = 0; depth < 100_000; depth++) nested = [nested];
+    expect(() => peer.receive(nested)).not.toThrow();
+    peer.receive([[{ jsonrpc: '2.0', id: 1, result: { tools: ['nested'] } }], { jsonrpc: '2.0', id: 1, result: { tools: [] } }]);
+    await expect(call).resolves.toEqual({ tools: [] });
+    expect(unreadable).toEqual(['Invalid answer to the connection: a batch inside a batch', 'Invalid answer to the connection: a batch inside a batch']);
+  });
+
+  it('keeps its ids apart from the server\'s: "1" is not 1, a request of the server with id 1 is not the answer to 1, a second answer is stray', async () => {
+    const { peer, transport, unreadable } = peerWith({ 'roots/list': () => ({ roots: [] }) });
+    const call = peer.request('tools/list', {});
+    peer.receive({ jsonrpc: '2.0', id: '1', result: { tools: ['string id'] } });
+    peer.receive({ jsonrpc: '2.0', id: 1, method: 'roots/list' });
+    await flush();
+    expect(peer.pendingCount).toBe(1);
+    expect(transport.sent[1]).toEqual({ jsonrpc: '2.0', id: 1, result: { roots: [] } });
+    peer.receive({ jsonrpc: '2.0', id: 1, result: { tools: [] }, error: { code: 1, message: 'both' } });
+    peer.receive({ jsonrpc: '2.0', id: 1, result: { tools: ['again'] } });
+    await expect(call).rejects.toMatchObject({ code: 1, message: 'both' });
+    expect(unreadable).toEqual([
+      'Invalid answer to the connection: an answer to no request waiting (id "1")',
+      'Invalid answer to the connection: an answer to no request waiting (id 1)',
+    ]);
+  });
+
   it('asks for progress with the request id as token and routes each notification to its request', async () => {
     const { peer, transport } = peerWith();
     const seen: unknown[] = [];
@@ -103,6 +131,24 @@ describe('RpcPeer', () => {
       params: { requestId: 1, reason: 'tools/call got no answer within 100 ms' },
     });
     expect(transport.signals[0].aborted).toBe(true);
+  });
+
+  it('ends a call whose progress keeps resetting its timeout at maxTotalTimeoutMs', async () => {
+    jest.useFakeTimers();
+    const { peer, transport } = peerWith({}, { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 250 });
+    const call = peer.request('tools/call', {}, { timeoutMs: 100, onProgress: () => undefined });
+    const failed = expect(call).rejects.toMatchObject({
+      code: ClientErrorCode.RequestTimeout,
+      message: 'tools/call still ran after 250 ms (maxTotalTimeoutMs), though its progress reset its timeout',
+      data: { maxTotalTimeoutMs: 250 },
+    });
+    for (let step = 0; step < 3; step++) {
+      jest.advanceTimersByTime(90);
+      peer.receive({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: step } });
+    }
+    expect(peer.pendingCount).toBe(0);
+    await failed;
+    expect(transport.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 1 } });
   });
 
   it('cancels on abort as the era says: a notification, or only the closed stream', async () => {
@@ -175,6 +221,18 @@ describe('RpcPeer', () => {
     await flush();
     expect(signals[0].aborted).toBe(true);
     expect(transport.sent).toHaveLength(1);
+  });
+
+  it('bounds the refusals still being sent too: a flood past the bound is dropped and reported, not one POST each', async () => {
+    const { peer, transport, unreadable } = peerWith({ 'roots/list': () => new Promise(() => undefined) });
+    // Over HTTP each answer is a POST: one that never completes keeps its refusal in flight.
+    transport.send = (message) => (transport.sent.push(message as unknown as Record<string, unknown>), new Promise(() => undefined));
+    for (let id = 1; id <= 12; id++) peer.receive({ jsonrpc: '2.0', id, method: 'roots/list' });
+    await flush();
+    expect(transport.sent.map((message) => message.id)).toEqual([3, 4]);
+    expect(unreadable).toEqual(
+      Array(8).fill('Invalid answer to the connection: a request of the server past maxServerRequests, while refusals are still being sent'),
+    );
   });
 
   it('tells listeners of their notifications, and reports a listener that throws', () => {

@@ -8,6 +8,7 @@ import type { ClientTransport } from './transports/client-transport';
 /** Bounds and defaults of a peer. */
 export interface PeerLimits {
   timeoutMs: number;
+  maxTotalTimeoutMs: number;
   resetTimeoutOnProgress: boolean;
   maxPendingRequests: number;
   maxServerRequests: number;
@@ -27,6 +28,8 @@ interface Pending {
   readonly tag: unknown;
   readonly stream: AbortController;
   timer: NodeJS.Timeout | undefined;
+  /** When progress may reset the timeout: the end no progress pushes back. */
+  deadline: NodeJS.Timeout | undefined;
   readonly restart: (() => void) | undefined;
   readonly detach: () => void;
 }
@@ -41,6 +44,7 @@ export class RpcPeer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly serving = new Map<string, AbortController>();
+  private refusing = 0;
   private closedWith: McpClientError | undefined;
   /** How a request is cancelled; the era sets it once it knows itself. */
   cancelParams: CancelParams = (requestId, reason) => ({ requestId, reason });
@@ -95,6 +99,7 @@ export class RpcPeer {
         tag: options.tag,
         stream,
         timer: undefined,
+        deadline: undefined,
         restart: (options.resetTimeoutOnProgress ?? this.limits.resetTimeoutOnProgress) ? () => arm() : undefined,
         detach: () => options.signal?.removeEventListener('abort', onAbort),
       };
@@ -106,6 +111,12 @@ export class RpcPeer {
         );
       };
       arm();
+      // The spec asks for a bound no progress lifts: a server could otherwise keep a call open forever.
+      if (entry.restart) {
+        const total = options.maxTotalTimeoutMs ?? this.limits.maxTotalTimeoutMs;
+        const why = `${method} still ran after ${total} ms (maxTotalTimeoutMs), though its progress reset its timeout`;
+        entry.deadline = setTimeout(() => this.cancel(id, new McpClientError(ClientErrorCode.RequestTimeout, why, { maxTotalTimeoutMs: total })), total);
+      }
       this.pending.set(id, entry);
       const message = { jsonrpc: '2.0', id, method, ...(body === undefined ? {} : { params: body }) } as JsonRpcMessage;
       this.transport.send(message, { signal: stream.signal }).catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
@@ -131,10 +142,15 @@ export class RpcPeer {
    * throws: what it cannot read is reported.
    */
   receive(message: unknown, relatedTo?: number): void {
-    if (Array.isArray(message)) {
-      for (const element of message) this.receive(element, relatedTo);
-      return;
+    if (!Array.isArray(message)) return this.receiveOne(message, relatedTo);
+    // One level only: a batch holds messages, and a server nesting batches deep must not exhaust the stack.
+    for (const element of message) {
+      if (Array.isArray(element)) this.onUnreadable(McpClientError.invalid('the connection', 'a batch inside a batch'));
+      else this.receiveOne(element, relatedTo);
     }
+  }
+
+  private receiveOne(message: unknown, relatedTo: number | undefined): void {
     if (!isObject(message) || message.jsonrpc !== '2.0') {
       this.onUnreadable(McpClientError.invalid('the connection', 'a message that is not JSON-RPC 2.0'));
       return;
@@ -189,6 +205,7 @@ export class RpcPeer {
     if (!entry) return;
     this.pending.delete(id);
     clearTimeout(entry.timer);
+    clearTimeout(entry.deadline);
     entry.detach();
     entry.stream.abort();
     if (error) entry.reject(error);
@@ -228,6 +245,25 @@ export class RpcPeer {
     entry.onProgress(progress);
   }
 
+  /**
+   * Answers a request past the bound `-32600`. The refusals in flight are bounded too (over HTTP
+   * each is a POST): past that a flood is dropped and reported, so it cannot open a socket a request.
+   */
+  private refuse(id: RequestId, key: string): void {
+    if (this.refusing >= this.limits.maxServerRequests) {
+      this.onUnreadable(McpClientError.invalid('the connection', 'a request of the server past maxServerRequests, while refusals are still being sent'));
+      return;
+    }
+    const why = this.serving.has(key)
+      ? `request id ${key} is already being answered`
+      : `the client already answers ${this.limits.maxServerRequests} requests of the server`;
+    this.refusing++;
+    this.transport
+      .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } } as JsonRpcMessage)
+      .catch(() => undefined)
+      .finally(() => this.refusing--);
+  }
+
   private serve(id: RequestId, method: string, params: unknown, related: Pending | undefined): void {
     const key = JSON.stringify(id);
     const answer = (body: Record<string, unknown>) => {
@@ -237,10 +273,7 @@ export class RpcPeer {
     };
     const controller = new AbortController();
     if (this.serving.size >= this.limits.maxServerRequests || this.serving.has(key)) {
-      const why = this.serving.has(key)
-        ? `request id ${key} is already being answered`
-        : `the client already answers ${this.limits.maxServerRequests} requests of the server`;
-      this.transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } } as JsonRpcMessage).catch(() => undefined);
+      this.refuse(id, key);
       return;
     }
     this.serving.set(key, controller);
@@ -279,12 +312,18 @@ function cancelled(method: string, reason: unknown): McpClientError {
 
 function asClientError(error: unknown, method: string): McpClientError {
   if (error instanceof McpClientError) return error;
-  return new McpClientError(
-    ClientErrorCode.ConnectionClosed,
-    `${method} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
-    undefined,
-    {
-      cause: error,
-    },
-  );
+  return new McpClientError(ClientErrorCode.ConnectionClosed, `${method} could not be sent: ${describe(error)}`, undefined, {
+    cause: error,
+  });
+}
+
+/**
+ * An error's message with its cause's: `fetch` says only "fetch failed", its cause says why
+ * (ECONNREFUSED …). Read by shape: undici's errors come from another realm under a test runner.
+ */
+function describe(error: unknown): string {
+  const message = (value: unknown) => (isObject(value) && typeof value.message === 'string' ? value.message : undefined);
+  const cause = isObject(error) ? message(error.cause) : undefined;
+  const own = message(error) ?? String(error);
+  return cause === undefined ? own : `${own} (${cause})`;
 }

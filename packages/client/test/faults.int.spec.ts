@@ -59,6 +59,11 @@ describe('stdio faults', () => {
     await expect(calls[1]).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed });
   });
 
+  it('says the child exited, not that it wrote garbage, when it dies in the middle of a line', async () => {
+    const client = await McpClient.connect(rogue('partial'), { era: 'legacy' });
+    await expect(client.callTool('a')).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed, message: 'the server process exited with code 4' });
+  });
+
   it('breaks the connection on a line that is not JSON', async () => {
     const client = await McpClient.connect(rogue('garbage'), { era: 'legacy' });
     await expect(client.callTool('a')).rejects.toMatchObject({
@@ -242,7 +247,7 @@ describe('HTTP faults', () => {
     answer = 'not json';
     await expect(client.listTools()).rejects.toMatchObject({
       code: ClientErrorCode.InvalidResponse,
-      message: 'Invalid answer to tools/list: the HTTP answer is not JSON',
+      message: `Invalid answer to tools/list: the HTTP answer (application/json) is not JSON: is ${url} the MCP endpoint?`,
     });
     expect(client.closed).toBeUndefined();
     await client.close();
@@ -312,6 +317,35 @@ describe('HTTP faults', () => {
       'mcp-protocol-version': '2026-07-28',
     });
     await client.close();
+  });
+
+  it('names why the endpoint cannot be reached, not only that fetch failed', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(McpClient.connect({ url: `http://127.0.0.1:${port}/mcp` })).rejects.toMatchObject({
+      code: ClientErrorCode.ConnectionClosed,
+      message: `server/discover could not be sent: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
+    });
+  });
+
+  it('follows no redirect: the headers given and the session never reach another address', async () => {
+    const elsewhere: string[] = [];
+    const other = createServer((request, response) => void (elsewhere.push(request.method ?? ''), response.writeHead(200).end('{}')));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const location = `http://127.0.0.1:${(other.address() as AddressInfo).port}/mcp`;
+    handler = legacy((_request, _body, response) => void response.writeHead(307, { location }).end());
+    const client = await McpClient.connect({ url, headers: { 'x-api-key': 'secret' } }, { era: 'legacy' });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: ClientErrorCode.HttpStatus,
+      message: `tools/list was redirected to ${location} (HTTP 307), which the client does not follow: connect to that URL`,
+      data: { status: 307, location },
+    });
+    await client.close();
+    other.closeAllConnections();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+    expect(elsewhere).toEqual([]);
   });
 
   it('fails a call whose SSE event is over maxMessageBytes', async () => {

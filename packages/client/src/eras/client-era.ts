@@ -1,4 +1,5 @@
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '@mcpkit/core';
+import { isObject } from '@mcpkit/core/transport';
 import type { CallOptions } from '../call-options';
 import type { McpClientError } from '../client-error';
 import type { RpcPeer } from '../rpc-peer';
@@ -14,6 +15,21 @@ export interface ServerDescription {
   instructions?: string;
 }
 
+/**
+ * The description of a server from what it said, read by shape: a hostile or broken server's
+ * garbage (capabilities that are not an object, a `serverInfo` without its name) becomes empty
+ * values here, not a `TypeError` in the code that reads `client.capabilities.tools`.
+ */
+export function describeServer(protocolVersion: string, capabilities: unknown, serverInfo: unknown, instructions: unknown): ServerDescription {
+  const named = isObject(serverInfo) && typeof serverInfo.name === 'string' && typeof serverInfo.version === 'string';
+  return {
+    protocolVersion,
+    capabilities: (isObject(capabilities) ? capabilities : {}) as ServerCapabilities,
+    serverInfo: named ? (serverInfo as unknown as Implementation) : { name: 'unknown', version: 'unknown' },
+    ...(typeof instructions === 'string' ? { instructions } : {}),
+  };
+}
+
 /** What an era speaks through. */
 export interface EraContext {
   readonly peer: RpcPeer;
@@ -22,6 +38,8 @@ export interface EraContext {
   readonly clientInfo: Implementation;
   readonly handlers: ServerRequestHandlers;
   readonly maxInputRounds: number;
+  /** The questions one input-required result may ask at once (the bound of the server's requests). */
+  readonly maxServerRequests: number;
   /** The revision to ask for (default: the newest this client speaks in the era). */
   readonly protocolVersion: string | undefined;
   /** How long opening may wait for the server's first answer, in ms. */

@@ -1,7 +1,7 @@
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '@mcpkit/core';
 import type { CallOptions } from '../call-options';
 import { ClientErrorCode, McpClientError } from '../client-error';
-import type { ClientEra, EraContext, ServerDescription } from './client-era';
+import { describeServer, type ClientEra, type EraContext, type ServerDescription } from './client-era';
 
 /**
  * The legacy era (2024-11-05 … 2025-11-25): `initialize` with the newest revision asked for (or
@@ -41,7 +41,7 @@ export class LegacyEra implements ClientEra {
     transport.setProtocolVersion(version);
     await peer.notify('notifications/initialized');
     transport.opened?.();
-    return result as unknown as ServerDescription;
+    return describeServer(version, result.capabilities, result.serverInfo, result.instructions);
   }
 
   request(method: string, params: Record<string, unknown> | undefined, options?: CallOptions): Promise<Record<string, unknown>> {

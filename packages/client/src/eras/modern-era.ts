@@ -1,10 +1,10 @@
-import { MODERN_PROTOCOL_VERSIONS, type Implementation, type ServerCapabilities } from '@mcpkit/core';
+import { MODERN_PROTOCOL_VERSIONS, type ServerCapabilities } from '@mcpkit/core';
 import { MAX_TIMER_MS, MODERN_META as META, SERVER_DISCOVER, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, isObject } from '@mcpkit/core/transport';
 import type { CallOptions } from '../call-options';
 import { ClientErrorCode, McpClientError } from '../client-error';
 import { answerServerRequest } from '../rpc-peer';
 import type { RelatedCall } from '../server-requests';
-import type { ClientEra, EraContext, ServerDescription } from './client-era';
+import { describeServer, type ClientEra, type EraContext, type ServerDescription } from './client-era';
 import { modernHeaders } from './modern-headers';
 import { ParamHeaders } from './param-headers';
 
@@ -33,6 +33,7 @@ export class ModernEra implements ClientEra {
   private logLevel: string | undefined;
   private readonly subscribed = new Set<string>();
   private listening: AbortController | undefined;
+  private relisten: NodeJS.Timeout | undefined;
   private readonly flags = new Set<string>();
   private closed = false;
   private readonly paramHeaders = new ParamHeaders();
@@ -53,14 +54,10 @@ export class ModernEra implements ClientEra {
       if (common === undefined) throw unsupported(supported);
       return this.open(common);
     }
-    this.capabilities = (isObject(discovered.capabilities) ? discovered.capabilities : {}) as ServerCapabilities;
     const serverInfo = isObject(discovered._meta) ? discovered._meta[META.SERVER_INFO] : undefined;
-    return {
-      protocolVersion: version,
-      capabilities: this.capabilities,
-      serverInfo: (serverInfo ?? { name: 'unknown', version: 'unknown' }) as Implementation,
-      ...(typeof discovered.instructions === 'string' ? { instructions: discovered.instructions } : {}),
-    };
+    const server = describeServer(version, discovered.capabilities, serverInfo, discovered.instructions);
+    this.capabilities = server.capabilities;
+    return server;
   }
 
   async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<Record<string, unknown>> {
@@ -73,7 +70,7 @@ export class ModernEra implements ClientEra {
           limit: round,
         });
       }
-      const inputResponses = await this.answer(result.inputRequests, options.signal, { method, tag: options.tag });
+      const inputResponses = await this.answer(method, result.inputRequests, options.signal, { method, tag: options.tag });
       const retry = { ...base, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
       result = await this.context.peer.request(method, retry, options);
     }
@@ -113,6 +110,7 @@ export class ModernEra implements ClientEra {
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.relisten);
     this.listening?.abort();
   }
 
@@ -145,7 +143,7 @@ export class ModernEra implements ClientEra {
           reject(error ?? new McpClientError(ClientErrorCode.ConnectionClosed, 'the server ended the listen request before acknowledging it'));
           return;
         }
-        setTimeout(() => {
+        this.relisten = setTimeout(() => {
           if (this.listening === controller) this.listen().catch((failure: unknown) => this.context.report(failure as McpClientError));
         }, this.context.relistenDelayMs).unref();
       };
@@ -156,9 +154,13 @@ export class ModernEra implements ClientEra {
   }
 
   /** The answers to the questions of an input-required result, by key, from the handlers. */
-  private async answer(requests: unknown, signal: AbortSignal | undefined, call: RelatedCall): Promise<Record<string, unknown>> {
+  private async answer(method: string, requests: unknown, signal: AbortSignal | undefined, call: RelatedCall): Promise<Record<string, unknown>> {
     const answers: Record<string, unknown> = {};
     if (!isObject(requests)) return answers;
+    // Each question may reach a person (an elicitation) or a model (sampling): a server asks for a bounded number.
+    const count = Object.keys(requests).length;
+    const limit = this.context.maxServerRequests;
+    if (count > limit) throw McpClientError.invalid(method, `it asks ${count} questions at once, over the ${limit} of maxServerRequests`);
     for (const [key, request] of Object.entries(requests)) {
       if (!isObject(request) || typeof request.method !== 'string')
         throw McpClientError.invalid('an input-required result', `its request ${key} has no method`);

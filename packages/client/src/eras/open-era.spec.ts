@@ -45,7 +45,13 @@ const DISCOVERED = {
 
 function contextFor(reply: Reply, handlers: ServerRequestHandlers = {}): { context: EraContext; transport: ScriptedTransport } {
   const transport = new ScriptedTransport(reply);
-  const peer = new RpcPeer(transport, handlers, { timeoutMs: 1_000, resetTimeoutOnProgress: false, maxPendingRequests: 10, maxServerRequests: 10 });
+  const peer = new RpcPeer(transport, handlers, {
+    timeoutMs: 1_000,
+    maxTotalTimeoutMs: 10_000,
+    resetTimeoutOnProgress: false,
+    maxPendingRequests: 10,
+    maxServerRequests: 10,
+  });
   transport.peer = peer;
   const context: EraContext = {
     peer,
@@ -54,6 +60,7 @@ function contextFor(reply: Reply, handlers: ServerRequestHandlers = {}): { conte
     clientInfo: { name: 'spec', version: '1' },
     handlers,
     maxInputRounds: 2,
+    maxServerRequests: 2,
     protocolVersion: undefined,
     openTimeoutMs: 500,
     relistenDelayMs: 10,
@@ -114,6 +121,19 @@ describe('openEra', () => {
     await expect(openEra('legacy', context)).rejects.toMatchObject({ code: ClientErrorCode.UnsupportedProtocolVersion, data: { answered: '1999-01-01' } });
   });
 
+  it.each([
+    ['legacy', { result: { protocolVersion: '2025-11-25', capabilities: 'all', serverInfo: 7, instructions: { x: 1 } } }],
+    ['modern', { result: { resultType: 'complete', capabilities: [], _meta: { 'io.modelcontextprotocol/serverInfo': 'new' }, instructions: 3 } }],
+  ] as const)('%s: what the server says of itself is read by shape, garbage replaced by empty values', async (era, answer) => {
+    const { context } = contextFor(() => answer);
+    const { server } = await openEra(era, context);
+    expect(server).toEqual({
+      protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
+      capabilities: {},
+      serverInfo: { name: 'unknown', version: 'unknown' },
+    });
+  });
+
   it('modern: input-required results are answered by the handlers and sent again, up to maxInputRounds', async () => {
     let round = 0;
     const { context, transport } = contextFor(
@@ -135,6 +155,41 @@ describe('openEra', () => {
     expect(transport.sent[2].params).toMatchObject({ name: 'once', requestState: 's1', inputResponses: { where: { roots: [{ uri: 'file:///a' }] } } });
     expect(transport.sent[2].id).not.toBe(transport.sent[1].id);
     await expect(era.request('tools/call', { name: 'forever' })).rejects.toMatchObject({ code: ClientErrorCode.TooManyInputRounds });
+  });
+
+  it('modern: an input-required result asking more questions than maxServerRequests fails, no handler called', async () => {
+    let asked = 0;
+    const inputRequests = Object.fromEntries(['a', 'b', 'c'].map((key) => [key, { method: 'roots/list', params: {} }]));
+    const { context } = contextFor(
+      (message) => (message.method === 'server/discover' ? DISCOVERED : { result: { resultType: 'input_required', inputRequests } }),
+      { 'roots/list': () => (asked++, { roots: [] }) },
+    );
+    const { era } = await openEra('modern', context);
+    await expect(era.request('tools/call', { name: 'greedy' })).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidResponse,
+      message: 'Invalid answer to tools/call: it asks 3 questions at once, over the 2 of maxServerRequests',
+    });
+    expect(asked).toBe(0);
+  });
+
+  it('modern: close() leaves no timer behind, not even the one that would open an ended listen again', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const { context, transport } = contextFor((message) => {
+        if (message.method === 'server/discover') return DISCOVERED;
+        // The listen is acknowledged, then ended by the server at once: the era means to listen again later.
+        transport.peer.receive({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: {} });
+        return { result: { resultType: 'complete' } };
+      });
+      const { era } = await openEra('modern', { ...context, relistenDelayMs: 60_000 });
+      await era.subscribe('file:///watched');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(jest.getTimerCount()).toBe(1);
+      era.close();
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it("modern: a question no handler answers fails the call with the client's -32601", async () => {

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import { encodeMessage, isObject, parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
+import { MAX_TIMER_MS, encodeMessage, isObject, parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
 import { ClientErrorCode, McpClientError } from '../client-error';
 import type { ClientTransport, SendOptions, TransportSink } from './client-transport';
 import { readBounded } from './read-bounded';
@@ -38,11 +38,18 @@ export type MessageHeaders = (message: JsonRpcMessage) => Record<string, string>
 
 const ACCEPT = 'application/json, text/event-stream';
 
+/** The shortest wait before a reconnection a server's `retry:` may ask for: `retry: 0` would reopen a stream in a busy loop. */
+const MIN_RETRY_MS = 100;
+
+/** What an `Mcp-Session-Id` may be (visible ASCII), with a bound of this client's. */
+const SESSION_ID = /^[\x21-\x7e]{1,1024}$/;
+
 /**
  * The client side of Streamable HTTP: one POST per message (JSON or SSE answers), the session id
  * the server gives, the GET stream of server-initiated messages once a session is open,
  * resumption with `Last-Event-ID` when a stream breaks before its answer, `DELETE` on close,
- * bearer tokens. Every body is read up to `maxMessageBytes`: past it, the request fails.
+ * bearer tokens. Every body is read up to `maxMessageBytes`: past it, the request fails. No
+ * redirect is followed: the headers given and the session would go to an address not chosen.
  */
 export class HttpClientTransport implements ClientTransport {
   readonly kind = 'http';
@@ -89,15 +96,32 @@ export class HttpClientTransport implements ClientTransport {
     const requestId = 'method' in message && 'id' in message && typeof message.id === 'number' ? message.id : undefined;
     const signal = options.signal ? AbortSignal.any([options.signal, this.life.signal]) : this.life.signal;
     const response = await this.post(body, this.messageHeaders(message), signal);
-    const sessionId = response.headers.get('mcp-session-id');
-    if (sessionId !== null && this.sessionId === undefined) this.sessionId = sessionId;
-    if (response.status === 202) return void (await response.body?.cancel());
+    await this.keepSession(response, message);
+    if (response.status === 202) {
+      await response.body?.cancel();
+      if (requestId === undefined) return;
+      // Waiting would last until the timeout: no answer comes for a request accepted this way.
+      throw McpClientError.invalid(methodOf(message), 'HTTP 202 carries no answer, and a request needs one (JSON or an event stream)');
+    }
+    // A notification or a response has no answer (the spec says 202): a body, an endless stream above all, is not held.
+    if (response.ok && requestId === undefined) return void (await response.body?.cancel());
     const type = response.headers.get('content-type') ?? '';
     if (response.ok && type.startsWith('text/event-stream')) {
       void this.stream(response, requestId, signal);
       return;
     }
     await this.answer(response, message, requestId, signal);
+  }
+
+  /** Keeps the session id the server gave first; it goes back in a header of every request, so only what the spec allows is kept. */
+  private async keepSession(response: Response, message: JsonRpcMessage): Promise<void> {
+    const sessionId = response.headers.get('mcp-session-id');
+    if (sessionId === null || this.sessionId !== undefined) return;
+    if (!SESSION_ID.test(sessionId)) {
+      await response.body?.cancel();
+      throw McpClientError.invalid(methodOf(message), 'its Mcp-Session-Id is not 1 to 1024 visible ASCII characters (0x21-0x7E)');
+    }
+    this.sessionId = sessionId;
   }
 
   /** Reads a JSON (or empty) answer to one POST: the message it carries goes to the sink; a refusal without one is thrown. */
@@ -109,10 +133,16 @@ export class HttpClientTransport implements ClientTransport {
     if (requestId !== undefined && isObject(read) && read.id === requestId) return this.sink!.message(read);
     if (!response.ok) throw this.statusError(response, read, methodOf(message));
     if (requestId === undefined) return;
-    if (read === undefined) throw McpClientError.invalid(methodOf(message), body.ok ? 'the HTTP answer is not JSON' : body.why);
+    if (read === undefined) throw McpClientError.invalid(methodOf(message), body.ok ? this.notJson(response) : body.why);
     // A message, but not the answer: the request would otherwise wait for an answer that cannot come.
     this.sink!.message(read);
     throw McpClientError.invalid(methodOf(message), 'the HTTP answer is not the answer to it');
+  }
+
+  /** Why an answer is unreadable, with the likely fix: a web page or a proxy's error page answers at that URL, not an MCP server. */
+  private notJson(response: Response): string {
+    const type = response.headers.get('content-type')?.split(';')[0] || 'no content type';
+    return `the HTTP answer (${type}) is not JSON: is ${String(this.target.url)} the MCP endpoint?`;
   }
 
   async close(): Promise<void> {
@@ -121,7 +151,12 @@ export class HttpClientTransport implements ClientTransport {
     this.sink?.closed(new McpClientError(ClientErrorCode.ConnectionClosed, 'the client closed the connection'));
     if (this.sessionId === undefined) return;
     try {
-      const response = await this.doFetch(this.target.url, { method: 'DELETE', headers: await this.headers({}, false), signal: AbortSignal.timeout(5_000) });
+      const response = await this.doFetch(this.target.url, {
+        method: 'DELETE',
+        headers: await this.headers({}, false),
+        signal: AbortSignal.timeout(5_000),
+        redirect: 'manual',
+      });
       await response.body?.cancel();
     } catch {
       // The session ends on the server's side anyway; a DELETE that fails changes nothing here.
@@ -135,6 +170,7 @@ export class HttpClientTransport implements ClientTransport {
         headers: { ...(await this.headers(extra, refused)), 'content-type': 'application/json', accept: ACCEPT },
         body,
         signal,
+        redirect: 'manual',
       });
     const first = await send(false);
     if (first.status !== 401 || typeof this.target.token !== 'function') return first;
@@ -162,6 +198,17 @@ export class HttpClientTransport implements ClientTransport {
       });
       this.sink?.closed(error);
       return error;
+    }
+    const location = response.headers.get('location');
+    if (status >= 300 && status < 400 && location !== null) {
+      return new McpClientError(
+        ClientErrorCode.HttpStatus,
+        `${method} was redirected to ${location} (HTTP ${status}), which the client does not follow: connect to that URL`,
+        {
+          status,
+          location,
+        },
+      );
     }
     const why = wire && typeof wire.message === 'string' ? `: ${wire.message}` : '';
     const challenge = response.headers.get('www-authenticate');
@@ -210,7 +257,7 @@ export class HttpClientTransport implements ClientTransport {
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         for (const item of reader.push(chunk)) {
-          if (item.kind === 'retry') state.retryMs = item.ms;
+          if (item.kind === 'retry') state.retryMs = Math.max(item.ms, MIN_RETRY_MS);
           else if (item.kind === 'oversized') return true;
           else {
             if (item.event.id !== undefined) state.lastEventId = item.event.id;
@@ -232,7 +279,7 @@ export class HttpClientTransport implements ClientTransport {
   /** A GET stream (resumed after `lastEventId`); `refused` when the server offers none (405, or another 4xx); undefined when it may later. */
   private async reopen(lastEventId: string | undefined, signal: AbortSignal): Promise<Response | 'refused' | undefined> {
     const headers = { ...(await this.headers({}, false)), accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) };
-    const response = await this.doFetch(this.target.url, { method: 'GET', headers, signal });
+    const response = await this.doFetch(this.target.url, { method: 'GET', headers, signal, redirect: 'manual' });
     if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
     await response.body?.cancel();
     return response.status >= 400 && response.status < 500 && response.status !== 429 ? 'refused' : undefined;
@@ -265,7 +312,8 @@ function methodOf(message: JsonRpcMessage): string {
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    // Past the timer range Node would wait 1 ms instead.
+    const timer = setTimeout(done, Math.min(ms, MAX_TIMER_MS));
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);

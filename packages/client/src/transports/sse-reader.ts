@@ -15,42 +15,50 @@ export type SseItem = { kind: 'event'; event: SseEvent } | { kind: 'retry'; ms: 
  */
 export class SseReader {
   private readonly decoder = new TextDecoder('utf-8');
-  private buffer = '';
+  /** The line read so far, in pieces: joined once its end comes, so each character is scanned once. */
+  private pieces: string[] = [];
+  private pending = 0;
+  /** The last chunk ended with CR: an LF starting the next one belongs to it. */
+  private skipLf = false;
   private data: string[] = [];
   private size = 0;
   private id: string | undefined;
   private event: string | undefined;
+  /** An `id:` line came in this event: even without data, it is what a resumption starts after. */
+  private idSeen = false;
   private dropping = false;
 
   constructor(private readonly maxBytes: number) {}
 
   /** Reads one chunk and returns the complete items in it. */
   push(chunk: Uint8Array): SseItem[] {
-    this.buffer += this.decoder.decode(chunk, { stream: true });
+    const text = this.decoder.decode(chunk, { stream: true });
     const items: SseItem[] = [];
-    let start = 0;
-    for (;;) {
-      const end = this.lineEnd(start);
-      if (end === -1) break;
-      this.line(this.buffer.slice(start, end), items);
-      start = end + (this.buffer[end] === '\r' && this.buffer[end + 1] === '\n' ? 2 : 1);
+    let start = this.skipLf && text.charCodeAt(0) === 0x0a ? 1 : 0;
+    if (text !== '') this.skipLf = false;
+    for (let index = start; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code !== 0x0a && code !== 0x0d) continue;
+      this.pieces.push(text.slice(start, index));
+      const line = this.pieces.join('');
+      this.pieces = [];
+      this.pending = 0;
+      this.line(line, items);
+      if (code === 0x0d && index + 1 === text.length) this.skipLf = true;
+      else if (code === 0x0d && text.charCodeAt(index + 1) === 0x0a) index++;
+      start = index + 1;
     }
-    this.buffer = this.buffer.slice(start);
+    if (start < text.length) {
+      this.pieces.push(text.slice(start));
+      this.pending += text.length - start;
+    }
     // A line with no end yet counts against the bound too.
-    if (this.buffer.length > this.maxBytes) {
-      this.buffer = '';
+    if (this.pending > this.maxBytes) {
+      this.pieces = [];
+      this.pending = 0;
       this.drop(items);
     }
     return items;
-  }
-
-  private lineEnd(from: number): number {
-    for (let index = from; index < this.buffer.length; index++) {
-      const code = this.buffer.charCodeAt(index);
-      // A lone CR at the end of the chunk may be the first half of a CRLF: wait for the next one.
-      if (code === 0x0a || (code === 0x0d && index + 1 < this.buffer.length)) return index;
-    }
-    return -1;
   }
 
   private line(line: string, items: SseItem[]): void {
@@ -68,8 +76,10 @@ export class SseReader {
       this.size += value.length + 1;
       if (this.size > this.maxBytes) this.drop(items);
       else this.data.push(value);
-    } else if (field === 'id' && !value.includes('\0')) this.id = value;
-    else if (field === 'event') this.event = value;
+    } else if (field === 'id' && !value.includes('\0')) {
+      this.id = value;
+      this.idSeen = true;
+    } else if (field === 'event') this.event = value;
     else if (field === 'retry' && /^\d+$/.test(value)) items.push({ kind: 'retry', ms: Number(value) });
   }
 
@@ -81,7 +91,13 @@ export class SseReader {
     this.dropping = false;
     const event = this.event;
     this.event = undefined;
-    if (dropped || data.length === 0) return;
+    const idSeen = this.idSeen;
+    this.idSeen = false;
+    if (dropped) return;
+    if (data.length === 0) {
+      if (idSeen) items.push({ kind: 'event', event: { data: '', id: this.id! } });
+      return;
+    }
     items.push({
       kind: 'event',
       event: { data: data.join('\n'), ...(this.id === undefined ? {} : { id: this.id }), ...(event === undefined ? {} : { event }) },

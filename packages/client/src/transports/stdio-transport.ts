@@ -41,6 +41,7 @@ export class StdioClientTransport implements ClientTransport {
   private child: ChildProcess | undefined;
   private sink: TransportSink | undefined;
   private ended = false;
+  private stdoutEnded = false;
   private tail = '';
 
   constructor(
@@ -75,7 +76,10 @@ export class StdioClientTransport implements ClientTransport {
     const reader = new LineReader(this.limits.maxMessageBytes);
     const emit = (event: LineEvent) => this.line(event);
     child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk, emit));
-    child.stdout!.on('end', () => reader.end(emit));
+    child.stdout!.on('end', () => {
+      this.stdoutEnded = true;
+      reader.end(emit);
+    });
     // Read always, so a child that logs much never blocks on a full pipe; only the tail is kept.
     child.stderr?.on('data', (chunk: Buffer) => (this.tail = (this.tail + chunk.toString('utf8')).slice(-STDERR_TAIL)));
     // A write to a child that is gone fails here; its exit says why.
@@ -144,6 +148,8 @@ export class StdioClientTransport implements ClientTransport {
       return;
     }
     const parsed = parseMessage(event.text);
+    // Half a line at the end of stdout: the child died writing it, and its exit (code, stderr) says more.
+    if (!parsed.ok && this.stdoutEnded) return;
     if (!parsed.ok) {
       this.fatal(`the server wrote a line that is not JSON on stdout: ${JSON.stringify(event.text.slice(0, 80))}`);
       return;
