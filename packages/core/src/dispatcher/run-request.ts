@@ -66,9 +66,7 @@ export async function runRequest(
     ctx.finish();
     release();
   }
-  // Only a request line or a trace needs the outcome as the client gets it; otherwise the
-  // transport's encodeMessage replaces an oversize answer by the same -32603 when it writes it.
-  if (logRequests || trace !== undefined) response = asWritten(response, options.maxAnswerBytes, ctx);
+  response = asWritten(response, options.maxAnswerBytes, ctx, logRequests || trace !== undefined);
   if (ctx.isCancelled) {
     if (logRequests) writeRequestLine(logger, bindings, started, 'cancelled');
     // Cancelled by the client (notifications/cancelled): no response follows. Cut short by the
@@ -146,8 +144,10 @@ function failure(frame: RequestFrame, ctx: HandlerContext, error: unknown, plan:
  * The answer as the transport will write it: over its `maxAnswerBytes`, the `-32603` error that
  * replaces it, which the request line and trace then say (whatever outcome the handler recorded).
  */
-function asWritten(response: JsonRpcResponse, maxAnswerBytes: number | undefined, ctx: HandlerContext): JsonRpcResponse {
-  if (maxAnswerBytes === undefined || ctx.isCancelled) return response;
+function asWritten(response: JsonRpcResponse, maxAnswerBytes: number | undefined, ctx: HandlerContext, reported: boolean): JsonRpcResponse {
+  // Only a request line or a trace needs the outcome as the client gets it; otherwise the
+  // transport's encodeMessage replaces an oversize answer by the same -32603 when it writes it.
+  if (!reported || maxAnswerBytes === undefined || ctx.isCancelled) return response;
   const written = fitAnswer(response, maxAnswerBytes, () => ctx.logger);
   if (written !== response) ctx.outcome = undefined;
   return written;
