@@ -1,0 +1,103 @@
+import type { McpClient } from '@mcpkit/client';
+import { createApp, type McpApp } from '@mcpkit/core';
+import { definitionOf, remoteCaller, type RemoteCall } from './definitions';
+import { itemId, readRemote, type RemoteItem } from './mirror';
+import type { ProxyOptions, ProxyTarget } from './proxy-options';
+import { QuestionRelay } from './relay';
+import { Upstream } from './upstream';
+
+/** What `proxy()` returns: an app to mount or serve, and the connection behind it. */
+export interface ProxyApp extends McpApp {
+  /** The connection to the remote: the client while connected, and `close()` to end it. */
+  readonly upstream: {
+    readonly client: McpClient | undefined;
+    readonly reconnecting: boolean;
+    /** Reads the remote's lists again and swaps what changed. */
+    refresh(): Promise<void>;
+    /** Stops reconnecting and closes the connection (a stdio child is stopped). */
+    close(): Promise<void>;
+  };
+}
+
+/** Swaps the mirrored items for the remote's current ones: what left or changed is removed, what is new or changed added. */
+function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem[], remote: RemoteCall): void {
+  const next = new Map(items.map((item) => [itemId(item), JSON.stringify(item.entry)]));
+  for (const [id, entry] of held) {
+    if (next.get(id) === entry) continue;
+    const [kind, ...rest] = id.split(':');
+    app.remove(kind as RemoteItem['kind'], rest.join(':'));
+    held.delete(id);
+  }
+  const added = items.filter((item) => !held.has(itemId(item)));
+  if (added.length === 0) return;
+  app.addProviders(added.map((item) => definitionOf(item, remote)));
+  for (const item of added) held.set(itemId(item), JSON.stringify(item.entry));
+}
+
+/**
+ * Another MCP server's tools, prompts, resources and templates, offered by an app of this
+ * process: mount it (`createApp({ imports: [{ app, prefix }] })`) so every call passes through
+ * the gateway's pipeline first (auth, guards, rate limits, audit). Progress, cancellation and
+ * trace context go to the remote with each call; the remote's elicitation, sampling and roots
+ * requests go to the caller of the call they belong to. The remote's list changes are mirrored
+ * (the gateway's clients get `list_changed`), its resource updates relayed. A remote that goes
+ * away fails its calls at once (an `isError` result for tools), is reconnected with a doubling
+ * wait, and its lists read again.
+ *
+ * @param target A command to spawn (`{ command, args, env, cwd }`) or an HTTP endpoint (`{ url, headers, token }`).
+ * @returns The proxy app, once connected and listed.
+ * @throws McpClientError when the first connection fails.
+ *
+ * @example
+ * const everything = await proxy({ command: 'node', args: ['everything/dist/main.js', 'stdio'] }, { exclude: [/^test_admin_/] });
+ * const gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], imports: [{ app: everything, prefix: 'everything' }] });
+ */
+export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Promise<ProxyApp> {
+  const relay = new QuestionRelay();
+  const held = new Map<string, string>();
+  let app: McpApp | undefined;
+  let remote: RemoteCall = () => Promise.reject(new Error('not started'));
+  // Re-lists run one after another: a change heard while listing is listed again after.
+  let queue: Promise<void> = Promise.resolve();
+  const relist = (client: McpClient) => {
+    queue = queue.then(async () => {
+      const items = await readRemote(client, options);
+      if (app !== undefined) swap(app, held, items, remote);
+    });
+    return queue;
+  };
+  const upstream = new Upstream(target, options, relay, {
+    listsChanged: relist,
+    resourceUpdated: (uri) => app?.resourceUpdated(uri),
+  });
+  const client = await upstream.connect();
+  remote = remoteCaller(() => upstream.client, relay);
+  let items: RemoteItem[];
+  try {
+    items = await readRemote(client, options);
+  } catch (error) {
+    await upstream.close();
+    throw error;
+  }
+  const info = client.server.serverInfo;
+  app = createApp({
+    name: options.name ?? info.name,
+    version: options.version ?? info.version,
+    dynamic: true,
+    subscriptions: client.capabilities.resources?.subscribe === true,
+    providers: items.map((item) => definitionOf(item, remote)),
+  });
+  for (const item of items) held.set(itemId(item), JSON.stringify(item.entry));
+  return Object.assign(app, {
+    upstream: {
+      get client() {
+        return upstream.client;
+      },
+      get reconnecting() {
+        return upstream.reconnecting;
+      },
+      refresh: () => (upstream.client ? relist(upstream.client) : Promise.resolve()),
+      close: () => upstream.close(),
+    },
+  });
+}
