@@ -1,4 +1,4 @@
-import { type CallOptions, type McpClient } from '@mcpkit/client';
+import { ClientErrorCode, type CallOptions, type McpClient } from '@mcpkit/client';
 import {
   McpError,
   definePrompt,
@@ -20,6 +20,11 @@ import type { QuestionRelay } from './relay';
 const INTERNAL = -32603;
 /** The client's own codes (a closed connection, a timeout …) sit in -31100…-31199; the remote's are JSON-RPC's. */
 const isClientCode = (code: number) => code <= -31100 && code > -31200;
+/**
+ * The client's codes that say the connection itself failed (closed, a broken stream, an HTTP
+ * status without an answer): an HTTP remote that went away shows only so, and is reconnected.
+ */
+const CONNECTION_LOST = new Set<number>([ClientErrorCode.ConnectionClosed, ClientErrorCode.InvalidResponse, ClientErrorCode.HttpStatus]);
 
 /** Runs one call of the remote for one call of the gateway. */
 export type RemoteCall = <T>(ctx: RequestContext, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>) => Promise<T>;
@@ -33,7 +38,7 @@ class QuestionEnded {
  * The remote call behind one gateway call: the caller's cancellation, progress and trace go to
  * the remote, and the remote's questions come back to the caller (`QuestionRelay`).
  */
-export function remoteCaller(current: () => McpClient | undefined, relay: QuestionRelay): RemoteCall {
+export function remoteCaller(current: () => McpClient | undefined, relay: QuestionRelay, lost: (client: McpClient, error: Error) => void): RemoteCall {
   return async (ctx, what, call) => {
     const client = current();
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
@@ -52,10 +57,11 @@ export function remoteCaller(current: () => McpClient | undefined, relay: Questi
       settled = true;
       return result;
     } catch (error) {
-      settled = true;
       if (error instanceof QuestionEnded) throw error.error;
+      settled = true;
       if (ctx.signal.aborted) throw error;
       const code = (error as { code?: unknown }).code;
+      if (typeof code === 'number' && CONNECTION_LOST.has(code)) lost(client, error as Error);
       if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, (error as { data?: unknown }).data);
       throw new McpError(INTERNAL, `${what}: the upstream server failed: ${(error as Error).message}`);
     } finally {

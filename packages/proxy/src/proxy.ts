@@ -6,17 +6,21 @@ import type { ProxyOptions, ProxyTarget } from './proxy-options';
 import { QuestionRelay } from './relay';
 import { Upstream } from './upstream';
 
-/** What `proxy()` returns: an app to mount or serve, and the connection behind it. */
-export interface ProxyApp extends McpApp {
-  /** The connection to the remote: the client while connected, and `close()` to end it. */
-  readonly upstream: {
-    readonly client: McpClient | undefined;
-    readonly reconnecting: boolean;
-    /** Reads the remote's lists again and swaps what changed. */
-    refresh(): Promise<void>;
-    /** Stops reconnecting and closes the connection (a stdio child is stopped). */
-    close(): Promise<void>;
-  };
+/**
+ * What `proxy()` returns: the app that mirrors the remote (mount it, or serve it), and the
+ * connection behind it. (An app is frozen once created, so the connection sits beside it.)
+ */
+export interface McpProxy {
+  /** The mirror: a dynamic app whose items are the remote's. */
+  readonly app: McpApp;
+  /** The connected client, or undefined while the remote is away. */
+  readonly client: McpClient | undefined;
+  /** Whether a reconnect is waiting for its timer. */
+  readonly reconnecting: boolean;
+  /** Reads the remote's lists again and swaps what changed. */
+  refresh(): Promise<void>;
+  /** Stops reconnecting and closes the connection (a stdio child is stopped). */
+  close(): Promise<void>;
 }
 
 /** Swaps the mirrored items for the remote's current ones: what left or changed is removed, what is new or changed added. */
@@ -45,14 +49,14 @@ function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem
  * wait, and its lists read again.
  *
  * @param target A command to spawn (`{ command, args, env, cwd }`) or an HTTP endpoint (`{ url, headers, token }`).
- * @returns The proxy app, once connected and listed.
+ * @returns The mirror app and its connection, once connected and listed.
  * @throws McpClientError when the first connection fails.
  *
  * @example
  * const everything = await proxy({ command: 'node', args: ['everything/dist/main.js', 'stdio'] }, { exclude: [/^test_admin_/] });
- * const gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], imports: [{ app: everything, prefix: 'everything' }] });
+ * const gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], imports: [{ app: everything.app, prefix: 'everything' }] });
  */
-export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Promise<ProxyApp> {
+export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Promise<McpProxy> {
   const relay = new QuestionRelay();
   const held = new Map<string, string>();
   let app: McpApp | undefined;
@@ -71,7 +75,7 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
     resourceUpdated: (uri) => app?.resourceUpdated(uri),
   });
   const client = await upstream.connect();
-  remote = remoteCaller(() => upstream.client, relay);
+  remote = remoteCaller(() => upstream.client, relay, (lostClient, error) => upstream.drop(lostClient, error));
   let items: RemoteItem[];
   try {
     items = await readRemote(client, options);
@@ -88,16 +92,16 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
     providers: items.map((item) => definitionOf(item, remote)),
   });
   for (const item of items) held.set(itemId(item), JSON.stringify(item.entry));
-  return Object.assign(app, {
-    upstream: {
-      get client() {
-        return upstream.client;
-      },
-      get reconnecting() {
-        return upstream.reconnecting;
-      },
-      refresh: () => (upstream.client ? relist(upstream.client) : Promise.resolve()),
-      close: () => upstream.close(),
+  const mirror = app;
+  return {
+    app: mirror,
+    get client() {
+      return upstream.client;
     },
-  });
+    get reconnecting() {
+      return upstream.reconnecting;
+    },
+    refresh: () => (upstream.client ? relist(upstream.client) : Promise.resolve()),
+    close: () => upstream.close(),
+  };
 }

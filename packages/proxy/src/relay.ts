@@ -45,7 +45,10 @@ export class QuestionRelay {
       return await question(call.ctx);
     } catch (error) {
       // The gateway's handler ends with it: on 2026-07-28 this is how the caller gets the question.
-      call.fail(error);
+      // After this answer is on its way, so that the caller's retry rarely reaches the remote
+      // before it (a legacy remote shares one pending roots/list between its calls: a retry that
+      // joins it gets this error; see docs/proxy.md, "Limits").
+      setImmediate(() => call.fail(error));
       throw new McpClientError(UNRELATED, `the gateway's client did not answer ${context.method}: ${(error as Error).message}`);
     }
   }

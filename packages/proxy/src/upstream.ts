@@ -76,6 +76,15 @@ export class Upstream {
     await client?.close();
   }
 
+  /** A call found the connection broken (an HTTP remote that went away): close it, and reconnect. */
+  drop(client: McpClient, error: Error): void {
+    if (this.current !== client) return;
+    this.current = undefined;
+    this.options.onError?.(error);
+    void client.close().catch(() => undefined);
+    if (!this.stopped) this.schedule();
+  }
+
   private async relist(client: McpClient): Promise<void> {
     try {
       await this.events.listsChanged(client);
