@@ -13,7 +13,9 @@ describe('the proxy example', () => {
       const names = (await client.listTools()).map((tool) => tool.name);
       expect(names).toContain('everything_test_simple_text');
       expect(names).not.toContain('everything_test_missing_capability');
-      expect(firstText(await client.callTool('everything_test_elicitation', { message: 'Go?' }))).toBe('User response: action=accept, content={"response":"ok"}');
+      expect(firstText(await client.callTool('everything_test_elicitation', { message: 'Go?' }))).toBe(
+        'User response: action=accept, content={"response":"ok"}',
+      );
     } finally {
       client.close();
       await upstream.close();

@@ -110,9 +110,8 @@ export function definitionOf(item: RemoteItem, remote: RemoteCall): Provider {
         (args, ctx) => toolResult(() => remote(ctx, `tool ${key}`, (client, options) => client.callTool(key, args, options)), ctx),
       );
     case 'prompt':
-      return definePrompt(
-        { name: key, ...common(entry), arguments: (entry.arguments as PromptArgument[] | undefined) ?? [] },
-        (args, ctx) => remote(ctx, `prompt ${key}`, (client, options) => client.getPrompt(key, args, options)),
+      return definePrompt({ name: key, ...common(entry), arguments: (entry.arguments as PromptArgument[] | undefined) ?? [] }, (args, ctx) =>
+        remote(ctx, `prompt ${key}`, (client, options) => client.getPrompt(key, args, options)),
       );
     case 'resource':
       return defineResource(

@@ -59,23 +59,31 @@ function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem
 export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Promise<McpProxy> {
   const relay = new QuestionRelay();
   const held = new Map<string, string>();
-  let app: McpApp | undefined;
+  // The app exists once the remote is listed; a change heard before then is in that first list.
+  const made: { app?: McpApp } = {};
   let remote: RemoteCall = () => Promise.reject(new Error('not started'));
   // Re-lists run one after another: a change heard while listing is listed again after.
   let queue: Promise<void> = Promise.resolve();
   const relist = (client: McpClient) => {
-    queue = queue.then(async () => {
-      const items = await readRemote(client, options);
-      if (app !== undefined) swap(app, held, items, remote);
-    });
+    // A failed re-list (told to onError by the upstream) must not stop the ones after it.
+    queue = queue
+      .catch(() => undefined)
+      .then(async () => {
+        const items = await readRemote(client, options);
+        if (made.app !== undefined) swap(made.app, held, items, remote);
+      });
     return queue;
   };
   const upstream = new Upstream(target, options, relay, {
     listsChanged: relist,
-    resourceUpdated: (uri) => app?.resourceUpdated(uri),
+    resourceUpdated: (uri) => made.app?.resourceUpdated(uri),
   });
   const client = await upstream.connect();
-  remote = remoteCaller(() => upstream.client, relay, (lostClient, error) => upstream.drop(lostClient, error));
+  remote = remoteCaller(
+    () => upstream.client,
+    relay,
+    (lostClient, error) => upstream.drop(lostClient, error),
+  );
   let items: RemoteItem[];
   try {
     items = await readRemote(client, options);
@@ -84,7 +92,7 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
     throw error;
   }
   const info = client.server.serverInfo;
-  app = createApp({
+  const app = createApp({
     name: options.name ?? info.name,
     version: options.version ?? info.version,
     dynamic: true,
@@ -92,9 +100,9 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
     providers: items.map((item) => definitionOf(item, remote)),
   });
   for (const item of items) held.set(itemId(item), JSON.stringify(item.entry));
-  const mirror = app;
+  made.app = app;
   return {
-    app: mirror,
+    app,
     get client() {
       return upstream.client;
     },

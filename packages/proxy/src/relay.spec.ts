@@ -11,7 +11,9 @@ describe('QuestionRelay', () => {
     const relay = new QuestionRelay();
     const first = relay.open({ ctx: ctxAnswering(['a']), fail: () => undefined });
     relay.open({ ctx: ctxAnswering(['b']), fail: () => undefined });
-    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal, call: { method: 'tools/call', tag: first.tag } })).resolves.toEqual({ roots: ['a'] });
+    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal, call: { method: 'tools/call', tag: first.tag } })).resolves.toEqual({
+      roots: ['a'],
+    });
   });
 
   it('asks the only call in flight when the protocol relates none, and refuses when it cannot tell', async () => {
@@ -19,9 +21,14 @@ describe('QuestionRelay', () => {
     const only = relay.open({ ctx: ctxAnswering(['only']), fail: () => undefined });
     await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).resolves.toEqual({ roots: ['only'] });
     relay.open({ ctx: ctxAnswering(['other']), fail: () => undefined });
-    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('not related to a call') });
+    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('not related to a call'),
+    });
     only.done();
-    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal, call: { method: 'tools/call', tag: 999 } })).rejects.toMatchObject({ code: -32600 });
+    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal, call: { method: 'tools/call', tag: 999 } })).rejects.toMatchObject({
+      code: -32600,
+    });
   });
 
   it("ends the gateway's call with the caller's failure, and answers the remote with an error", async () => {
@@ -29,7 +36,9 @@ describe('QuestionRelay', () => {
     const failed: unknown[] = [];
     const refusal = new Error('no roots capability');
     relay.open({ ctx: { roots: () => Promise.reject(refusal) } as unknown as RequestContext, fail: (error) => void failed.push(error) });
-    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).rejects.toMatchObject({ message: expect.stringContaining('no roots capability') });
+    await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).rejects.toMatchObject({
+      message: expect.stringContaining('no roots capability'),
+    });
     await new Promise((resolve) => setImmediate(resolve));
     expect(failed).toEqual([refusal]);
   });
