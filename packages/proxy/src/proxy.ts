@@ -23,6 +23,25 @@ export interface McpProxy {
   close(): Promise<void>;
 }
 
+/** At most this many of the remote's resources are followed for updates (one `resources/subscribe` each). */
+const MAX_FOLLOWED = 256;
+
+/**
+ * Subscribes, on this connection, to the remote's listed resources it does not follow yet, so
+ * their updates reach the gateway's subscribers (the mirror has no per-subscriber hook: it follows
+ * them all, up to `MAX_FOLLOWED`).
+ */
+async function follow(client: McpClient, followed: WeakMap<McpClient, Set<string>>, items: readonly RemoteItem[], options: ProxyOptions): Promise<void> {
+  if (client.capabilities.resources?.subscribe !== true) return;
+  const seen = followed.get(client) ?? new Set<string>();
+  followed.set(client, seen);
+  for (const item of items) {
+    if (item.kind !== 'resource' || seen.has(item.key) || seen.size >= MAX_FOLLOWED) continue;
+    seen.add(item.key);
+    await client.subscribe(item.key).catch((error: Error) => options.onError?.(error));
+  }
+}
+
 /** Swaps the mirrored items for the remote's current ones: what left or changed is removed, what is new or changed added. */
 function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem[], remote: RemoteCall): void {
   const next = new Map(items.map((item) => [itemId(item), JSON.stringify(item.entry)]));
@@ -59,6 +78,7 @@ function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem
 export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Promise<McpProxy> {
   const relay = new QuestionRelay();
   const held = new Map<string, string>();
+  const followed = new WeakMap<McpClient, Set<string>>();
   // The app exists once the remote is listed; a change heard before then is in that first list.
   const made: { app?: McpApp } = {};
   let remote: RemoteCall = () => Promise.reject(new Error('not started'));
@@ -71,6 +91,7 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
       .then(async () => {
         const items = await readRemote(client, options);
         if (made.app !== undefined) swap(made.app, held, items, remote);
+        await follow(client, followed, items, options);
       });
     return queue;
   };
@@ -101,6 +122,7 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
   });
   for (const item of items) held.set(itemId(item), JSON.stringify(item.entry));
   made.app = app;
+  await follow(client, followed, items, options);
   return {
     app,
     get client() {

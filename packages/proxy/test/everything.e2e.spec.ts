@@ -67,7 +67,7 @@ describe.each(WAYS)(
         timers,
         onError: (error) => void errors.push(error),
       });
-      gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], imports: [{ app: upstream.app, prefix: 'everything' }] });
+      gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], subscriptions: true, imports: [{ app: upstream.app, prefix: 'everything' }] });
       client = await TestClient.connect(gateway, { era: gatewayEra, handlers: HANDLERS });
     });
 
@@ -118,6 +118,18 @@ describe.each(WAYS)(
     it("fails a remote's unknown-argument call as the remote says", async () => {
       const result = await client.callTool('everything_test_elicitation', {});
       expect(result.isError).toBe(true);
+    });
+
+    it("relays the remote's resource updates to the gateway's subscribers", async () => {
+      // apps/everything updates test://watched-resource every 3 seconds.
+      if (gatewayEra === 'legacy') {
+        await client.subscribe('everything+test://watched-resource');
+        await until(() => client.notifications('notifications/resources/updated').some((params) => params.uri === 'everything+test://watched-resource'));
+      } else {
+        const listen = await client.listen({ resourceSubscriptions: ['everything+test://watched-resource'] });
+        await until(() => client.notifications('notifications/resources/updated').some((params) => params.uri === 'everything+test://watched-resource'));
+        await listen.close();
+      }
     });
 
     it("relays the remote's list change: a tool that left is gone from the gateway, and comes back", async () => {
