@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApp, defineTool, type McpApp, type RequestContext } from '@mcpkit/core';
 import { serveHttp, type HttpServer } from '@mcpkit/fastify';
+import { TestClient } from '@mcpkit/testing';
 import { proxy, type McpProxy } from '../src';
 
 // A remote of this process (so the test sees what it was sent) on a loopback socket, proxied and
@@ -73,5 +74,46 @@ describe('a proxied remote behind a gateway, driven by the official SDK client',
     const { tools } = await sdk.listTools();
     expect(tools.map((tool) => tool.name)).toContain('remote_added');
     expect(await sdk.callTool({ name: 'remote_added', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'added here' }] });
+  });
+});
+
+describe('a proxied HTTP remote that goes away', () => {
+  it('waits longer before each failed reconnect (capped), then reconnects and lists again', async () => {
+    const waits: number[] = [];
+    const waiting: Array<() => void> = [];
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => (waits.push(ms), waiting.push(callback), callback),
+      clearTimeout: () => undefined,
+    };
+    const make = () => createApp({ name: 'remote', version: '1.0.0', providers: [defineTool({ name: 'echo', description: 'Echoes.' }, () => 'echoed')] });
+    let remote = await serveHttp(make(), { host: '127.0.0.1', port: 0 });
+    const port = new URL(remote.url).port;
+    const errors: Error[] = [];
+    const mirror = await proxy({ url: remote.url }, { timers, reconnectDelayMs: 100, maxReconnectDelayMs: 250, onError: (error) => void errors.push(error) });
+    try {
+      await remote.close();
+      // The first call finds nobody listening: a clear error result, and a reconnect is scheduled.
+      const direct = await TestClient.connect(mirror.app);
+      const failed = await direct.callTool('echo');
+      direct.close();
+      expect(failed).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('tool echo: the upstream server failed') }] });
+      expect(mirror.client).toBeUndefined();
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await until(() => waiting.length > 0);
+        waiting.shift()!();
+        await until(() => waiting.length > 0);
+      }
+      expect(waits).toEqual([100, 200, 250, 250]);
+      remote = await serveHttp(make(), { host: '127.0.0.1', port: Number(port) });
+      waiting.shift()!();
+      await until(() => mirror.client !== undefined);
+      const again = await TestClient.connect(mirror.app);
+      expect(await again.callTool('echo')).toMatchObject({ content: [{ type: 'text', text: 'echoed' }] });
+      again.close();
+      expect(errors.length).toBeGreaterThanOrEqual(4);
+    } finally {
+      await mirror.close();
+      await remote.close();
+    }
   });
 });
