@@ -566,6 +566,7 @@ const NOT_AN_APP: Record<string, string> = {
   'websocket.example.ts': 'a transport (serveWebSocket), not an app: docs/test/websocket.spec.ts serves the testbed app with it',
   'redis.example.ts': 'starts an instance on a running Redis; packages/redis/test/readme-example.int.spec.ts runs two of them',
   'client.example.ts': 'a client of a server, not an app: docs/test/client.spec.ts runs it against apps/everything over stdio and HTTP',
+  'proxy.example.ts': 'an app made once the remote answered (proxy() is async): docs/test/proxy.spec.ts runs it against apps/everything over stdio',
 };
 
 describe('every documentation example is an app the CLI loads', () => {

@@ -1,4 +1,4 @@
-import type { Icon, JsonSchema, Meta, ToolAnnotations, ContentAnnotations } from '../protocol/mcp-types';
+import type { Icon, JsonSchema, Meta, PromptArgument, ToolAnnotations, ContentAnnotations } from '../protocol/mcp-types';
 import type { Constructor } from '../metadata/constructor';
 import type { CacheHint } from '../results/cache-hints';
 import type { ToolVisibility } from '../protocol/ui-extension';
@@ -156,4 +156,9 @@ export interface ResourceTemplateOptions<T extends string = string> extends Comm
 export interface PromptOptions extends CommonOptions {
   /** The arguments DTO (string fields only, as prompt arguments are strings on the wire). */
   input?: Constructor | null;
+  /**
+   * The arguments as the wire lists them, for a prompt without a DTO (one mirrored from another
+   * server): each is a string, `required` ones must be given. Ignored when there is a DTO.
+   */
+  arguments?: PromptArgument[];
 }

@@ -67,6 +67,20 @@ describe('definePrompt', () => {
     expect((await request([defined], 'prompts/get', { name: 'review', arguments: { language: 'go' } })).error).toMatchObject({ code: -32602 });
   });
 
+  it('takes raw arguments for a prompt without a DTO (a mirrored one): listed as given, required ones checked, strings passed on', async () => {
+    const seen: unknown[] = [];
+    const defined = definePrompt(
+      { name: 'greet', arguments: [{ name: 'who', description: 'Whom to greet', required: true }, { name: 'tone' }] },
+      (args) => (seen.push(args), `Greet ${String((args as Record<string, string>).who)}`),
+    );
+    expect((await request([defined], 'prompts/list')).result).toEqual({
+      prompts: [{ name: 'greet', arguments: [{ name: 'who', description: 'Whom to greet', required: true }, { name: 'tone' }] }],
+    });
+    await request([defined], 'prompts/get', { name: 'greet', arguments: { who: 'Ada', extra: 'dropped' } });
+    expect(seen).toEqual([{ who: 'Ada' }]);
+    expect((await request([defined], 'prompts/get', { name: 'greet', arguments: { tone: 'warm' } })).error).toMatchObject({ code: -32602 });
+  });
+
   it('hands the handler the DTO instance and the request context; without input, no arguments', async () => {
     const seen: unknown[] = [];
     const defined = definePrompt({ name: 'review', input: ReviewArgs }, (args, ctx) => {

@@ -17,7 +17,13 @@ export function compilePrompt(method: DecoratedMethod, validators: ValidatorFact
   const dto = resolveInputDto(method);
   const entry: Prompt = { name, ...copyCommonFields(options) };
   if (!dto) {
-    const schema = { type: 'object', properties: {} };
+    const given = options.arguments ?? [];
+    if (given.length > 0) entry.arguments = given.map((argument) => ({ ...argument }));
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(given.map((argument) => [argument.name, { type: 'string' }])),
+      required: given.filter((argument) => argument.required === true).map((argument) => argument.name),
+    };
     return Object.freeze({
       name,
       owner: method.owner,

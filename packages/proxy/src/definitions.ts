@@ -1,0 +1,130 @@
+import { ClientErrorCode, type CallOptions, type McpClient } from '@mcpkit/client';
+import {
+  McpError,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  defineTool,
+  type CallToolResult,
+  type JsonSchema,
+  type PromptArgument,
+  type Provider,
+  type RequestContext,
+  type ToolAnnotations,
+} from '@mcpkit/core';
+import { expandTemplate } from './expand-template';
+import type { RemoteItem } from './mirror';
+import type { QuestionRelay } from './relay';
+
+/** JSON-RPC "internal error": what a resource or prompt answers when the remote could not. */
+const INTERNAL = -32603;
+/** The client's own codes (a closed connection, a timeout …) sit in -31100…-31199; the remote's are JSON-RPC's. */
+const isClientCode = (code: number) => code <= -31100 && code > -31200;
+/**
+ * The client's codes that say the connection itself failed (closed, a broken stream, an HTTP
+ * status without an answer): an HTTP remote that went away shows only so, and is reconnected.
+ */
+const CONNECTION_LOST = new Set<number>([ClientErrorCode.ConnectionClosed, ClientErrorCode.InvalidResponse, ClientErrorCode.HttpStatus]);
+
+/** Runs one call of the remote for one call of the gateway. */
+export type RemoteCall = <T>(ctx: RequestContext, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>) => Promise<T>;
+
+/** A question the remote asked could not be put to the gateway's caller: the gateway's call ends with it. */
+class QuestionEnded {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * The remote call behind one gateway call: the caller's cancellation, progress and trace go to
+ * the remote, and the remote's questions come back to the caller (`QuestionRelay`).
+ */
+export function remoteCaller(current: () => McpClient | undefined, relay: QuestionRelay, lost: (client: McpClient, error: Error) => void): RemoteCall {
+  return async (ctx, what, call) => {
+    const client = current();
+    if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
+    const own = new AbortController();
+    let fail: (error: unknown) => void = () => undefined;
+    const ended = new Promise<never>((_, reject) => (fail = (error) => reject(new QuestionEnded(error))));
+    ended.catch(() => undefined);
+    const registration = relay.open({ ctx, fail });
+    const options: CallOptions = { signal: AbortSignal.any([ctx.signal, own.signal]), tag: registration.tag };
+    if (ctx.progressToken !== undefined) options.onProgress = (update) => ctx.progress(update.progress, update.total, update.message);
+    // One trace across the hop: the remote continues the caller's.
+    if (ctx.trace !== undefined) options._meta = traceMeta(ctx.trace);
+    let settled = false;
+    try {
+      const result = await Promise.race([call(client, options), ended]);
+      settled = true;
+      return result;
+    } catch (error) {
+      if (error instanceof QuestionEnded) throw error.error;
+      settled = true;
+      if (ctx.signal.aborted) throw error;
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'number' && CONNECTION_LOST.has(code)) lost(client, error as Error);
+      if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, (error as { data?: unknown }).data);
+      throw new McpError(INTERNAL, `${what}: the upstream server failed: ${(error as Error).message}`);
+    } finally {
+      registration.done();
+      // A question that ended the gateway's call leaves the remote call waiting: cancel it.
+      if (!settled) own.abort();
+    }
+  };
+}
+
+function traceMeta(trace: NonNullable<RequestContext['trace']>): Record<string, unknown> {
+  const meta: Record<string, unknown> = { traceparent: trace.traceparent };
+  if (trace.tracestate !== undefined) meta.tracestate = trace.tracestate;
+  if (trace.baggage !== undefined) meta.baggage = trace.baggage;
+  return meta;
+}
+
+const common = (entry: Record<string, unknown>) => ({
+  ...(typeof entry.title === 'string' ? { title: entry.title } : {}),
+  ...(typeof entry.description === 'string' ? { description: entry.description } : {}),
+});
+
+/** A tool's failure is its caller's `isError` result (a model can read it); a protocol error stays one. */
+async function toolResult(run: () => Promise<CallToolResult>, ctx: RequestContext): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (ctx.signal.aborted || !(error instanceof McpError) || error.code !== INTERNAL) throw error;
+    return { isError: true, content: [{ type: 'text', text: error.message }] };
+  }
+}
+
+/** The gateway's definition of one remote item: same name, schema and description, its handler a remote call. */
+export function definitionOf(item: RemoteItem, remote: RemoteCall): Provider {
+  const { entry, key } = item;
+  switch (item.kind) {
+    case 'tool':
+      return defineTool(
+        {
+          name: key,
+          ...common(entry),
+          inputSchema: (entry.inputSchema as JsonSchema | undefined) ?? { type: 'object' },
+          ...(entry.outputSchema === undefined ? {} : { outputSchema: entry.outputSchema as JsonSchema }),
+          ...(entry.annotations === undefined ? {} : { annotations: entry.annotations as ToolAnnotations }),
+        },
+        (args, ctx) => toolResult(() => remote(ctx, `tool ${key}`, (client, options) => client.callTool(key, args, options)), ctx),
+      );
+    case 'prompt':
+      return definePrompt({ name: key, ...common(entry), arguments: (entry.arguments as PromptArgument[] | undefined) ?? [] }, (args, ctx) =>
+        remote(ctx, `prompt ${key}`, (client, options) => client.getPrompt(key, args, options)),
+      );
+    case 'resource':
+      return defineResource(
+        { name: String(entry.name ?? key), uri: key, ...common(entry), ...(typeof entry.mimeType === 'string' ? { mimeType: entry.mimeType } : {}) },
+        (request, ctx) => remote(ctx, `resource ${key}`, (client, options) => client.readResource(request.uri, options)),
+      );
+    case 'resourceTemplate':
+      return defineResourceTemplate(
+        { name: String(entry.name ?? key), uriTemplate: key, ...common(entry), ...(typeof entry.mimeType === 'string' ? { mimeType: entry.mimeType } : {}) },
+        (variables, ctx) =>
+          remote(ctx, `resource template ${key}`, (client, options) =>
+            client.readResource(expandTemplate(key, variables as Record<string, string | string[]>), options),
+          ),
+      );
+  }
+}

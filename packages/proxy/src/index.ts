@@ -1,0 +1,2 @@
+export { proxy, type McpProxy } from './proxy';
+export type { ProxyMatcher, ProxyOptions, ProxyTarget, ProxyTimers } from './proxy-options';
