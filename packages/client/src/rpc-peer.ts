@@ -242,7 +242,12 @@ export class RpcPeer {
     const progress: Progress = { progress: params.progress };
     if (typeof params.total === 'number') progress.total = params.total;
     if (typeof params.message === 'string') progress.message = params.message;
-    entry.onProgress(progress);
+    try {
+      entry.onProgress(progress);
+    } catch (error) {
+      // The caller's callback, run from the transport's data handler: a throw there would take the process down.
+      this.onUnreadable(new McpClientError(ClientErrorCode.InvalidResponse, `the onProgress callback of a ${entry.method} threw`, undefined, { cause: error }));
+    }
   }
 
   /**
