@@ -1,3 +1,4 @@
+import { unrefTimer } from '../types/unref-timer';
 import { writeSync } from 'node:fs';
 
 /** Options of `LogDestination`; every size counts characters of JSON lines (about bytes). */
@@ -126,9 +127,8 @@ export class LogDestination {
 
   private schedule(): void {
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(this.onTimer, this.flushIntervalMs);
     // Never what keeps a process alive: the exit hook writes what is left.
-    this.timer.unref();
+    this.timer = unrefTimer(setTimeout(this.onTimer, this.flushIntervalMs));
   }
 
   /** One `write(2)` of everything waiting; true when nothing is left. */
