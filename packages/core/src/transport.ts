@@ -34,6 +34,7 @@ export { MessageChannel, type MessageChannelOptions, type ChannelAnswer } from '
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { principalOf } from './auth/principal';
 export { unrefTimer } from './types/unref-timer';
+export { validatorRuntime } from './validation/validator-runtime';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';
