@@ -1,5 +1,14 @@
 import { unrefTimer } from '../types/unref-timer';
-import { writeSync } from 'node:fs';
+import type * as NodeFs from 'node:fs';
+
+// Loaded at the first write, not at import: a Worker (the fetch binding) imports core without
+// `node:fs`, and one that never logs never needs it.
+let fs: typeof NodeFs | undefined;
+function nodeFs(): typeof NodeFs {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  fs ??= require('node:fs') as typeof NodeFs;
+  return fs;
+}
 
 /** Options of `LogDestination`; every size counts characters of JSON lines (about bytes). */
 export interface LogDestinationOptions {
@@ -150,6 +159,7 @@ export class LogDestination {
     let written: number;
     try {
       if (!this.opened) this.open();
+      const { writeSync } = nodeFs();
       written = typeof data === 'string' ? writeSync(this.fd, data) : writeSync(this.fd, data);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
