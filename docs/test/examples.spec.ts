@@ -189,12 +189,27 @@ describe('documentation examples', () => {
       expect(firstText(refused)).toContain('email');
       await client.close();
       // The Worker of docs/runtimes-workers.md, answering a validated call through its fetch.
-      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'docs', version: '1' } };
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'docs', version: '1' },
+      };
       const answer = await worker(validators).fetch(
         new Request('http://127.0.0.1/mcp', {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'invite' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'invite', arguments: { name: 'Ada', email: 'nope' }, _meta: meta } }),
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'invite',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'invite', arguments: { name: 'Ada', email: 'nope' }, _meta: meta },
+          }),
         }),
       );
       expect(await answer.text()).toContain('"isError":true');

@@ -53,10 +53,15 @@ const results = {};
 for (const mode of ['runtime', 'precompiled']) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
-    const out = execFileSync(process.execPath, ['-e', CHILD, mode], { encoding: 'utf8', env: { ...process.env, NODE_PATH: NODE_PATHS.join(':'), LOG_LEVEL: 'warn' } });
+    const out = execFileSync(process.execPath, ['-e', CHILD, mode], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_PATH: NODE_PATHS.join(':'), LOG_LEVEL: 'warn' },
+    });
     runs.push(JSON.parse(out));
   }
   results[mode] = { first: median(runs.map((r) => r.firstMs)), second: median(runs.map((r) => r.secondMs)) };
-  console.log(`${mode.padEnd(11)} first tools/call ${results[mode].first.toFixed(1)} ms, second ${results[mode].second.toFixed(1)} ms (median of ${RUNS} processes, Node ${process.version})`);
+  console.log(
+    `${mode.padEnd(11)} first tools/call ${results[mode].first.toFixed(1)} ms, second ${results[mode].second.toFixed(1)} ms (median of ${RUNS} processes, Node ${process.version})`,
+  );
 }
 console.log(`precompiled validators save ${(results.runtime.first - results.precompiled.first).toFixed(1)} ms on the first call`);

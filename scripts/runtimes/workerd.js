@@ -45,7 +45,9 @@ function installWorkerd() {
   if (!existsSync(installed) || JSON.parse(readFileSync(installed, 'utf8')).version !== WORKERD_VERSION) {
     mkdirSync(HOME, { recursive: true });
     writeFileSync(join(HOME, 'package.json'), '{ "private": true }\n');
-    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', HOME, `workerd@${WORKERD_VERSION}`], { stdio: 'inherit' });
+    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', HOME, `workerd@${WORKERD_VERSION}`], {
+      stdio: 'inherit',
+    });
   }
   return bin;
 }
@@ -55,16 +57,26 @@ async function buildWorker() {
   const ts = fromCore('typescript');
   const source = readFileSync(join(FIXTURE, 'app.ts'), 'utf8');
   const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true },
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      esModuleInterop: true,
+    },
   });
   writeFileSync(join(BUILD, 'app.js'), outputText);
   for (const entry of ['worker.mjs', 'worker-runtime.mjs']) copyFileSync(join(FIXTURE, entry), join(BUILD, entry));
   // The CLI, as a user runs it after `tsc`.
   const validators = join(BUILD, 'validators.generated.js');
-  execFileSync(process.execPath, [join(ROOT, 'packages', 'cli', 'dist', 'cli.js'), 'build-validators', join(BUILD, 'app.js'), '--export', 'createWorkerApp', '--out', validators], {
-    env: { ...process.env, NODE_PATH: NODE_PATHS.join(':'), LOG_LEVEL: 'warn' },
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'packages', 'cli', 'dist', 'cli.js'), 'build-validators', join(BUILD, 'app.js'), '--export', 'createWorkerApp', '--out', validators],
+    {
+      env: { ...process.env, NODE_PATH: NODE_PATHS.join(':'), LOG_LEVEL: 'warn' },
+      stdio: 'inherit',
+    },
+  );
   const { build } = fromCore('esbuild');
   await build({
     entryPoints: [join(BUILD, 'worker.mjs'), join(BUILD, 'worker-runtime.mjs')],
@@ -136,7 +148,13 @@ function config(port, controlPort) {
 async function controlFails(url) {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'greet',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,

@@ -152,7 +152,9 @@ program
 
 program
   .command('build-validators [entry]')
-  .description("compile the app's validators ahead of time (ajv standalone code) for createApp({ validators }): no code generated at run time, as Cloudflare Workers require")
+  .description(
+    "compile the app's validators ahead of time (ajv standalone code) for createApp({ validators }): no code generated at run time, as Cloudflare Workers require",
+  )
   .requiredOption('--out <file>', 'the CommonJS module to write (its .d.ts goes beside it)')
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit build-validators dist/app.js --out src/validators.generated.js')

@@ -31,7 +31,24 @@ function random(seed: number): () => number {
   };
 }
 
-const STRINGS = ['', 'a', 'hello', '12345', '1234', 'ada@example.com', 'not an email', '550e8400-e29b-41d4-a716-446655440000', 'urn:uuid:550e8400-e29b-41d4-a716-446655440000', '2026-12-05T04:00:00Z', '2026-12-05', 'https://example.com/x', 'admin', 'viewer', 'x'.repeat(70), 'é😀'];
+const STRINGS = [
+  '',
+  'a',
+  'hello',
+  '12345',
+  '1234',
+  'ada@example.com',
+  'not an email',
+  '550e8400-e29b-41d4-a716-446655440000',
+  'urn:uuid:550e8400-e29b-41d4-a716-446655440000',
+  '2026-12-05T04:00:00Z',
+  '2026-12-05',
+  'https://example.com/x',
+  'admin',
+  'viewer',
+  'x'.repeat(70),
+  'é😀',
+];
 const NUMBERS = [0, 1, -1, 2.5, 5, 6, 42, 100, 101, 150, 151, -0.5, 1e21];
 
 /** A value for `schema`: mostly of its shape, now and then of any other, to cross every keyword's edge. */
@@ -40,7 +57,15 @@ function valueFor(schema: unknown, next: () => number, depth = 0): unknown {
   const s = (typeof schema === 'object' && schema !== null ? schema : {}) as Schema;
   if (depth > 4 || next() < 0.1) return pick<unknown>([null, true, 7, 'x', [], {}, [1, 1]]);
   if (Array.isArray(s.enum) && next() < 0.7) return pick(s.enum as unknown[]);
-  const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : s.properties ? ['object'] : s.items ? ['array'] : ['string', 'number', 'object'];
+  const types = Array.isArray(s.type)
+    ? (s.type as string[])
+    : typeof s.type === 'string'
+      ? [s.type]
+      : s.properties
+        ? ['object']
+        : s.items
+          ? ['array']
+          : ['string', 'number', 'object'];
   const type = pick(types);
   if (type === 'string') return pick(STRINGS);
   if (type === 'number') return pick(NUMBERS);

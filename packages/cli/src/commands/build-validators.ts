@@ -18,12 +18,20 @@ export interface BuildValidatorsOptions {
  */
 export function buildValidators(entry: string | undefined, options: BuildValidatorsOptions): number {
   if (!/\.c?js$/.test(options.out))
-    throw new CliError(`--out must name a .js or .cjs file (the module is CommonJS): ${options.out}`, 'mcpkit build-validators dist/app.js --out src/validators.generated.js');
+    throw new CliError(
+      `--out must name a .js or .cjs file (the module is CommonJS): ${options.out}`,
+      'mcpkit build-validators dist/app.js --out src/validators.generated.js',
+    );
   const app = loadApp(resolveEntry(entry), { export: options.export });
-  const command = ['mcpkit build-validators', entry, options.export ? `--export ${options.export}` : undefined, `--out ${options.out}`].filter(Boolean).join(' ');
+  const command = ['mcpkit build-validators', entry, options.export ? `--export ${options.export}` : undefined, `--out ${options.out}`]
+    .filter(Boolean)
+    .join(' ');
   const { source, declaration } = precompiledValidatorsSource(app, command);
   writeFileSync(options.out, source);
-  writeFileSync(options.out.replace(/\.c?js$/, (ext) => (ext === '.cjs' ? '.d.cts' : '.d.ts')), declaration);
+  writeFileSync(
+    options.out.replace(/\.c?js$/, (ext) => (ext === '.cjs' ? '.d.cts' : '.d.ts')),
+    declaration,
+  );
   out(`${options.out}: ${(source.match(/\bexports(?:\.|\[")s[0-9a-f]{16}/g) ?? []).length} validators`);
   return EXIT.OK;
 }

@@ -3,7 +3,11 @@ import { unrefTimer } from './unref-timer';
 describe('unrefTimer', () => {
   it("calls a Node timer's unref and returns the same timer", () => {
     const calls: unknown[] = [];
-    const timer = { unref(this: unknown) { calls.push(this); } };
+    const timer = {
+      unref(this: unknown) {
+        calls.push(this);
+      },
+    };
     expect(unrefTimer(timer)).toBe(timer);
     expect(calls).toEqual([timer]);
   });

@@ -28,7 +28,9 @@ export function validatorRuntime(name: string): unknown {
     case 'ajv-formats/dist/formats':
       return require('ajv-formats/dist/formats');
     default:
-      throw new Error(`validatorRuntime: no helper named ${JSON.stringify(name)}; regenerate the validators with the installed @mcpkit/core (mcpkit build-validators)`);
+      throw new Error(
+        `validatorRuntime: no helper named ${JSON.stringify(name)}; regenerate the validators with the installed @mcpkit/core (mcpkit build-validators)`,
+      );
   }
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
