@@ -4,9 +4,9 @@ import { RpcPeer, type PeerLimits } from './rpc-peer';
 import type { ServerRequestHandlers } from './server-requests';
 import type { ClientTransport, SendOptions } from './transports/client-transport';
 
-/** A transport that keeps what is sent, with the stream signal of each request. */
+/** A transport that keeps what is sent, with the stream signal of each request (HTTP: a request owns its stream). */
 class FakeTransport implements ClientTransport {
-  readonly kind = 'stdio';
+  constructor(readonly kind: 'stdio' | 'http' = 'http') {}
   readonly sent: Array<Record<string, unknown>> = [];
   readonly signals: AbortSignal[] = [];
   start = () => Promise.resolve();
@@ -21,8 +21,8 @@ class FakeTransport implements ClientTransport {
 
 const LIMITS: PeerLimits = { timeoutMs: 1_000, maxTotalTimeoutMs: 10_000, resetTimeoutOnProgress: false, maxPendingRequests: 3, maxServerRequests: 2 };
 
-function peerWith(handlers: ServerRequestHandlers = {}, limits: Partial<PeerLimits> = {}) {
-  const transport = new FakeTransport();
+function peerWith(handlers: ServerRequestHandlers = {}, limits: Partial<PeerLimits> = {}, kind: 'stdio' | 'http' = 'http') {
+  const transport = new FakeTransport(kind);
   const unreadable: string[] = [];
   const peer = new RpcPeer(transport, handlers, { ...LIMITS, ...limits }, undefined, (error) => void unreadable.push(error.message));
   return { peer, transport, unreadable };
@@ -149,6 +149,19 @@ describe('RpcPeer', () => {
     expect(peer.pendingCount).toBe(0);
     await failed;
     expect(transport.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 1 } });
+  });
+
+  it('gives a stdio request no stream signal (nothing to close), and still cancels it by notification', async () => {
+    const { peer, transport } = peerWith({}, {}, 'stdio');
+    const answered = peer.request('tools/call', {});
+    peer.receive({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    await expect(answered).resolves.toEqual({ content: [] });
+    const controller = new AbortController();
+    const call = peer.request('tools/call', {}, { signal: controller.signal });
+    controller.abort('stop');
+    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
+    expect(transport.sent[2]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 2 } });
+    expect(transport.signals).toEqual([]);
   });
 
   it('cancels on abort as the era says: a notification, or only the closed stream', async () => {

@@ -26,7 +26,8 @@ interface Pending {
   readonly reject: (error: McpClientError) => void;
   readonly onProgress: ((progress: Progress) => void) | undefined;
   readonly tag: unknown;
-  readonly stream: AbortController;
+  /** Over HTTP, the request's own stream (a POST): closed when the request ends. None over stdio. */
+  readonly stream: AbortController | undefined;
   timer: NodeJS.Timeout | undefined;
   /** When progress may reset the timeout: the end no progress pushes back. */
   deadline: NodeJS.Timeout | undefined;
@@ -87,7 +88,8 @@ export class RpcPeer {
     if (options.onProgress) meta.progressToken = id;
     const body = Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
     return new Promise((resolve, reject) => {
-      const stream = new AbortController();
+      // Made only where a request owns a stream: aborting one costs a DOMException per request.
+      const stream = this.transport.kind === 'http' ? new AbortController() : undefined;
       const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
       const onAbort = () => this.cancel(id, cancelled(method, options.signal?.reason));
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -119,7 +121,7 @@ export class RpcPeer {
       }
       this.pending.set(id, entry);
       const message = { jsonrpc: '2.0', id, method, ...(body === undefined ? {} : { params: body }) } as JsonRpcMessage;
-      this.transport.send(message, { signal: stream.signal }).catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
+      this.transport.send(message, stream === undefined ? undefined : { signal: stream.signal }).catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
     });
   }
 
@@ -207,7 +209,7 @@ export class RpcPeer {
     clearTimeout(entry.timer);
     clearTimeout(entry.deadline);
     entry.detach();
-    entry.stream.abort();
+    entry.stream?.abort();
     if (error) entry.reject(error);
     else entry.resolve(result!);
   }
