@@ -133,6 +133,31 @@ describe('RpcPeer', () => {
     expect(transport.signals[0].aborted).toBe(true);
   });
 
+  it('times every request out with one timer, each at its own timeoutMs, and keeps no timer once none waits', async () => {
+    jest.useFakeTimers();
+    const { peer } = peerWith();
+    const slow = peer.request('tools/call', {}, { timeoutMs: 300 });
+    const quick = peer.request('tools/call', {}, { timeoutMs: 100 });
+    const answered = peer.request('tools/call', {});
+    expect(jest.getTimerCount()).toBe(1);
+    const quickFailed = expect(quick).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { timeoutMs: 100 } });
+    jest.advanceTimersByTime(100);
+    await quickFailed;
+    expect(peer.pendingCount).toBe(2);
+    peer.receive({ jsonrpc: '2.0', id: 3, result: {} });
+    await answered;
+    const slowFailed = expect(slow).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { timeoutMs: 300 } });
+    jest.advanceTimersByTime(199);
+    expect(peer.pendingCount).toBe(1);
+    jest.advanceTimersByTime(1);
+    await slowFailed;
+    expect(jest.getTimerCount()).toBe(0);
+    const last = peer.request('tools/call', {});
+    peer.receive({ jsonrpc: '2.0', id: 4, result: {} });
+    await last;
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
   it('ends a call whose progress keeps resetting its timeout at maxTotalTimeoutMs', async () => {
     jest.useFakeTimers();
     const { peer, transport } = peerWith({}, { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 250 });
