@@ -121,7 +121,9 @@ export class RpcPeer {
       }
       this.pending.set(id, entry);
       const message = { jsonrpc: '2.0', id, method, ...(body === undefined ? {} : { params: body }) } as JsonRpcMessage;
-      this.transport.send(message, stream === undefined ? undefined : { signal: stream.signal }).catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
+      this.transport
+        .send(message, stream === undefined ? undefined : { signal: stream.signal })
+        .catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
     });
   }
 
@@ -238,7 +240,10 @@ export class RpcPeer {
     for (const [id, entry] of [...this.pending]) {
       if (entry.due > now) next = Math.min(next, entry.due);
       else
-        this.cancel(id, new McpClientError(ClientErrorCode.RequestTimeout, `${entry.method} got no answer within ${entry.timeoutMs} ms`, { timeoutMs: entry.timeoutMs }));
+        this.cancel(
+          id,
+          new McpClientError(ClientErrorCode.RequestTimeout, `${entry.method} got no answer within ${entry.timeoutMs} ms`, { timeoutMs: entry.timeoutMs }),
+        );
     }
     if (next !== Infinity && this.pending.size > 0) this.watch(next);
   };

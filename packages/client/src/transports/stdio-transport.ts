@@ -114,13 +114,9 @@ export class StdioClientTransport implements ClientTransport {
     const waiting = stdin.writableLength + this.queuedBytes;
     if (waiting > this.limits.maxMessageBytes) {
       return Promise.reject(
-        new McpClientError(
-          ClientErrorCode.TooManyPendingRequests,
-          `the server reads nothing: ${waiting} bytes already wait for its stdin (maxMessageBytes)`,
-          {
-            limit: this.limits.maxMessageBytes,
-          },
-        ),
+        new McpClientError(ClientErrorCode.TooManyPendingRequests, `the server reads nothing: ${waiting} bytes already wait for its stdin (maxMessageBytes)`, {
+          limit: this.limits.maxMessageBytes,
+        }),
       );
     }
     const text = encodeMessage(message, this.limits);

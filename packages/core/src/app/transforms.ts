@@ -82,7 +82,5 @@ export interface PromptsAsTools {
  * { searchTools: { keep: ['create_note'], limit: 10, maxFound: 50 } }
  */
 export interface SearchTools {
-  readonly searchTools:
-    | true
-    | { readonly name?: string; readonly keep?: readonly string[]; readonly limit?: number; readonly maxFound?: number };
+  readonly searchTools: true | { readonly name?: string; readonly keep?: readonly string[]; readonly limit?: number; readonly maxFound?: number };
 }

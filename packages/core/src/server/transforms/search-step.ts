@@ -34,7 +34,8 @@ function searchTool(name: string, limit: number, maxFound: number, app: () => Ap
     name,
     description:
       'Searches the tools of this server by what they do (their names and descriptions) and returns the best matches with their input schemas. ' +
-      'Call a tool it returns by its name, as any listed tool' + (maxFound > 0 ? '; in a session, the tools it returns are also added to tools/list.' : '.'),
+      'Call a tool it returns by its name, as any listed tool' +
+      (maxFound > 0 ? '; in a session, the tools it returns are also added to tools/list.' : '.'),
     fields: { query: 'string', limit: 'integer' },
     required: ['query'],
     descriptions: { query: 'What the tool should do, in a few words.', limit: `How many tools at most (default ${limit}, at most ${MAX_LIMIT}).` },
