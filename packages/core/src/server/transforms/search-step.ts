@@ -1,5 +1,6 @@
 import type { SearchTools } from '../../app/transforms';
 import type { AppModel } from '../../dispatcher/app-model';
+import type { HandlerContext } from '../../dispatcher/handler-context';
 import { rememberFound, toolVisibleTo } from '../../dispatcher/found-tools';
 import { METHOD } from '../../protocol/methods';
 import { isObject } from '../../protocol/json-rpc';
@@ -28,6 +29,14 @@ function indexOf(tools: ReadonlyMap<string, ToolDefinition>, self: string): Tool
   return index;
 }
 
+/**
+ * Whether the request belongs to a session its next `tools/list` comes back to: none on 2026-07-28,
+ * and none on stateless HTTP (a connection per request, without a session id).
+ */
+function inSession(ctx: HandlerContext): boolean {
+  return ctx.session !== undefined && (ctx.session.id !== undefined || ctx.transport.kind !== 'http');
+}
+
 /** The search tool: the best matches this caller may see, with what it takes to call them. */
 function searchTool(name: string, limit: number, maxFound: number, app: () => AppModel): ToolDefinition {
   return generatedTool({
@@ -49,7 +58,7 @@ function searchTool(name: string, limit: number, maxFound: number, app: () => Ap
       }
       // In a session, what it found joins that session's tools/list, and its client is told so.
       const listed = found.filter((entry) => model.map.tools.get(entry.name)?.unlisted === true).map((entry) => entry.name);
-      if (ctx.session !== undefined && rememberFound(ctx.session, listed, maxFound)) ctx.notifyRelated(METHOD.TOOLS_LIST_CHANGED);
+      if (inSession(ctx) && rememberFound(ctx.session!, listed, maxFound)) ctx.notifyRelated(METHOD.TOOLS_LIST_CHANGED);
       return { tools: found };
     },
   });
