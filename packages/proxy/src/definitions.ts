@@ -47,7 +47,13 @@ export function remoteCaller(current: () => McpClient | undefined, relay: Questi
     const ended = new Promise<never>((_, reject) => (fail = (error) => reject(new QuestionEnded(error))));
     ended.catch(() => undefined);
     const registration = relay.open({ ctx, fail });
-    const options: CallOptions = { signal: AbortSignal.any([ctx.signal, own.signal]), tag: registration.tag };
+    // The caller's cancellation reaches the remote call through `own` (AbortSignal.any would cost
+    // a composite signal and its bookkeeping on every call).
+    const caller = ctx.signal;
+    const forward = () => own.abort(caller.reason);
+    if (caller.aborted) forward();
+    else caller.addEventListener('abort', forward, { once: true });
+    const options: CallOptions = { signal: own.signal, tag: registration.tag };
     if (ctx.progressToken !== undefined) options.onProgress = (update) => ctx.progress(update.progress, update.total, update.message);
     // One trace across the hop: the remote continues the caller's.
     if (ctx.trace !== undefined) options._meta = traceMeta(ctx.trace);
@@ -59,12 +65,13 @@ export function remoteCaller(current: () => McpClient | undefined, relay: Questi
     } catch (error) {
       if (error instanceof QuestionEnded) throw error.error;
       settled = true;
-      if (ctx.signal.aborted) throw error;
+      if (caller.aborted) throw error;
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'number' && CONNECTION_LOST.has(code)) lost(client, error as Error);
       if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, (error as { data?: unknown }).data);
       throw new McpError(INTERNAL, `${what}: the upstream server failed: ${(error as Error).message}`);
     } finally {
+      caller.removeEventListener('abort', forward);
       registration.done();
       // A question that ended the gateway's call leaves the remote call waiting: cancel it.
       if (!settled) own.abort();
