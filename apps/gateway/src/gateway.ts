@@ -62,7 +62,8 @@ export async function createGateway(config: GatewayConfig, parts: GatewayParts):
       name: 'mcpkit-gateway',
       version: '0.1.0',
       title: 'Gateway',
-      instructions: 'One endpoint for several servers: notes_* (notes), everything_* (the conformance server), remote_* (another notes server), rest_* (a REST API).',
+      instructions:
+        'One endpoint for several servers: notes_* (notes), everything_* (the conformance server), remote_* (another notes server), rest_* (a REST API).',
       providers: rest,
       imports: [{ app: parts.notes, prefix: PREFIXES.notes }, ...[...upstreams].map(([prefix, upstream]) => ({ app: upstream.app, prefix }))],
       subscriptions: true,

@@ -27,7 +27,10 @@ try {
 // loaded only then.
 startTelemetry()
   .then(async (stopTelemetry) => {
-    const gateway = await createGateway(config, { notes: createNotesApp(undefined, undefined, undefined, { guarded: auth !== undefined }), guarded: auth !== undefined });
+    const gateway = await createGateway(config, {
+      notes: createNotesApp(undefined, undefined, undefined, { guarded: auth !== undefined }),
+      guarded: auth !== undefined,
+    });
     try {
       const { serveHttp } = await import('@mcpkit/fastify');
       const server = await serveHttp(gateway.app, {

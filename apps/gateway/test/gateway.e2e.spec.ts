@@ -140,7 +140,14 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
 
   it('offers every kind of item of every source under its prefix', async () => {
     expect(names((await admin.listTools()).tools)).toEqual(
-      expect.arrayContaining(['notes_create_note', 'notes_delete_note', 'everything_test_simple_text', 'remote_create_note', 'rest_getStock', 'rest_receiveStock']),
+      expect.arrayContaining([
+        'notes_create_note',
+        'notes_delete_note',
+        'everything_test_simple_text',
+        'remote_create_note',
+        'rest_getStock',
+        'rest_receiveStock',
+      ]),
     );
     expect((await admin.listResources()).resources.map((entry) => entry.uri)).toEqual(
       expect.arrayContaining(['notes+notes://index', 'everything+test://static-text', 'remote+notes://index']),
@@ -148,7 +155,9 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
     expect((await admin.listResourceTemplates()).resourceTemplates.map((entry) => entry.uriTemplate)).toEqual(
       expect.arrayContaining(['notes+notes://{id}', 'everything+test://template/{id}/data', 'remote+notes://{id}']),
     );
-    expect(names((await admin.listPrompts()).prompts)).toEqual(expect.arrayContaining(['notes_summarize_notes', 'everything_test_simple_prompt', 'remote_summarize_notes']));
+    expect(names((await admin.listPrompts()).prompts)).toEqual(
+      expect.arrayContaining(['notes_summarize_notes', 'everything_test_simple_prompt', 'remote_summarize_notes']),
+    );
   });
 
   it('calls a tool, reads a resource and a template, and gets a prompt through the mount and both proxies', async () => {
@@ -191,7 +200,7 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
     expect(progress).toEqual([0, 50, 100]);
   });
 
-  it("hides from a reader what its token may not reach, and refuses it as an unknown tool", async () => {
+  it('hides from a reader what its token may not reach, and refuses it as an unknown tool', async () => {
     const reader = await connect(tokens.reader);
     const listed = names((await reader.listTools()).tools);
     expect(listed).toContain('notes_search_notes');
@@ -209,7 +218,9 @@ describe('the gateway at its door, in its log and in the trace', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/);
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
   });
 
   it('writes a request line naming the caller of a proxied call', async () => {

@@ -15,6 +15,8 @@ const ITEM = {
   required: ['sku', 'name', 'quantity'],
 } as const;
 
+const PROBLEM = { type: 'object', properties: { title: { type: 'string' }, status: { type: 'integer' } } } as const;
+
 /** Starts the service on a loopback port of its own. */
 export async function startStockService(): Promise<StockService> {
   const fastify = Fastify({ logger: false });
@@ -32,12 +34,18 @@ export async function startStockService(): Promise<StockService> {
         operationId: 'getStock',
         summary: 'Reads the stock of an item',
         params: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
-        response: { 200: ITEM },
+        response: { 200: ITEM, 404: PROBLEM },
       },
     },
     async (request, reply) => {
       const item = stock.get((request.params as { sku: string }).sku);
-      return item ?? reply.code(404).type('application/problem+json').send(JSON.stringify({ title: 'No such item', status: 404 }));
+      return (
+        item ??
+        reply
+          .code(404)
+          .type('application/problem+json')
+          .send(JSON.stringify({ title: 'No such item', status: 404 }))
+      );
     },
   );
   fastify.post(
