@@ -2,6 +2,7 @@ import { createApp, type AppOptions, type McpApp } from '@mcpkit/core';
 import { fromOpenApi } from '@mcpkit/openapi';
 import { proxy, type McpProxy } from '@mcpkit/proxy';
 import { PREFIXES, type GatewayConfig } from './config';
+import { UpstreamAccess } from './upstream-access';
 
 /** What a gateway is made of: the notes app to mount, whether callers need a token, where its own log goes. */
 export interface GatewayParts {
@@ -32,7 +33,8 @@ const EVERYTHING_LEFT_OUT = [/^test_input_required_/, 'test_reconnection'];
  * on stdio and proxied under `everything`, and, when configured, a second notes server proxied
  * over HTTP under `remote` and a REST service's operations (from its OpenAPI document) as
  * `rest_<operationId>`. Every call to any of them runs the gateway's pipeline first: its auth,
- * per-caller lists, audit line and spans. An upstream that cannot be reached at start-up fails
+ * per-caller lists, audit line and spans; in the authenticated mode a proxied tool the upstream
+ * calls destructive is the admins' alone (`UpstreamAccess`). An upstream that cannot be reached at start-up fails
  * the start; one that goes away later is reconnected by its proxy.
  *
  * @example
@@ -58,6 +60,8 @@ export async function createGateway(config: GatewayConfig, parts: GatewayParts):
     const rest = config.rest
       ? await fromOpenApi(config.rest.document, { baseUrl: config.rest.baseUrl, namePrefix: `${PREFIXES.rest}_`, timeoutMs: 10_000 })
       : [];
+    // Who may call what the gateway proxies: the upstreams' own rules know nothing of its callers.
+    const access = new UpstreamAccess([...upstreams.keys()]);
     const app = createApp({
       name: 'mcpkit-gateway',
       version: '0.1.0',
@@ -67,9 +71,10 @@ export async function createGateway(config: GatewayConfig, parts: GatewayParts):
       providers: rest,
       imports: [{ app: parts.notes, prefix: PREFIXES.notes }, ...[...upstreams].map(([prefix, upstream]) => ({ app: upstream.app, prefix }))],
       subscriptions: true,
-      ...(parts.guarded ? { requireAuth: true, impliedScopes: { 'notes:write': ['notes:read'] } } : {}),
+      ...(parts.guarded ? { requireAuth: true, impliedScopes: { 'notes:write': ['notes:read'] }, guards: [access] } : {}),
       ...(parts.logger ? { logger: parts.logger } : {}),
     });
+    access.serve(app);
     return { app, upstreams, close };
   } catch (error) {
     await close();

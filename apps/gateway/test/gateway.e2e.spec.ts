@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpServerProcess, OtlpReceiver, StubAuthorizationServer, type OtlpSpan } from '@mcpkit/testing';
+import { freePort } from '../../../packages/redis/test/support/redis-server';
 import { startStockService, type StockService } from './support/stock-service';
 
 // The built gateway (apps/gateway/dist/main.js) in its authenticated mode, started once: it
@@ -30,17 +30,6 @@ interface Caller {
   readResource(params: { uri: string }): Promise<{ contents: Array<{ uri: string; text?: unknown }> }>;
   getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: Array<{ content: unknown }> }>;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function until<T>(find: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
@@ -204,8 +193,12 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
     const reader = await connect(tokens.reader);
     const listed = names((await reader.listTools()).tools);
     expect(listed).toContain('notes_search_notes');
+    expect(listed).toContain('remote_search_notes');
+    // The notes' own role rule (mounted), and the gateway's rule on what an upstream calls destructive (proxied).
     expect(listed).not.toContain('notes_delete_note');
+    expect(listed).not.toContain('remote_delete_note');
     await expect(reader.callTool({ name: 'notes_delete_note', arguments: { id: 1 } })).rejects.toMatchObject({ code: -32602 });
+    await expect(reader.callTool({ name: 'remote_delete_note', arguments: { id: 1 } })).rejects.toMatchObject({ code: -32602 });
     await expect(reader.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 });
