@@ -73,22 +73,28 @@ beforeAll(async () => {
     NOTES_EXPORT_DIR: join(dir, 'remote-exports'),
     ...telemetry('remote-notes'),
   });
-  gateway = await HttpServerProcess.start(process.execPath, [GATEWAY_MAIN], {
-    PORT: new URL(resource).port,
-    LOG_LEVEL: 'info',
-    NOTES_DB: join(dir, 'gateway.db'),
-    NOTES_EXPORT_DIR: join(dir, 'gateway-exports'),
-    GATEWAY_AUTH_ISSUER: as.issuer,
-    GATEWAY_AUTH_RESOURCE: resource,
-    GATEWAY_NOTES_URL: remoteNotes.url,
-    GATEWAY_REST_URL: stock.baseUrl,
-    ...telemetry('gateway'),
-  });
+  gateway = await HttpServerProcess.start(
+    process.execPath,
+    [GATEWAY_MAIN],
+    {
+      PORT: new URL(resource).port,
+      LOG_LEVEL: 'info',
+      NOTES_DB: join(dir, 'gateway.db'),
+      NOTES_EXPORT_DIR: join(dir, 'gateway-exports'),
+      GATEWAY_AUTH_ISSUER: as.issuer,
+      GATEWAY_AUTH_RESOURCE: resource,
+      GATEWAY_NOTES_URL: remoteNotes.url,
+      GATEWAY_REST_URL: stock.baseUrl,
+      ...telemetry('gateway'),
+    },
+    30_000,
+  );
   [tokens.admin, tokens.reader] = await Promise.all([
     as.mint({ aud: resource, sub: 'ada', scope: 'notes:write', claims: { client_id: 'gateway-e2e', roles: ['admin'] } }),
     as.mint({ aud: resource, sub: 'bob', scope: 'notes:read', claims: { client_id: 'gateway-e2e' } }),
   ]);
-});
+  // Two processes start one after the other (the gateway spawns a third): on a loaded machine that takes a while.
+}, 60_000);
 
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
@@ -217,6 +223,8 @@ describe('the gateway at its door, in its log and in the trace', () => {
   });
 
   it('writes a request line naming the caller of a proxied call', async () => {
+    const client = await ERAS[0].connect(tokens.admin);
+    await client.callTool({ name: 'everything_test_simple_text', arguments: {} });
     const lines = () =>
       gateway.output
         .split('\n')
