@@ -28,6 +28,15 @@ export interface Gateway {
 // tests speak one era's rounds to its own client, and its reconnection test drops the stream.
 const EVERYTHING_LEFT_OUT = [/^test_input_required_/, 'test_reconnection'];
 
+/** What failed at start-up, named by the source: the error alone does not say which upstream it was. */
+async function named<T>(source: string, starting: Promise<T>): Promise<T> {
+  try {
+    return await starting;
+  } catch (error) {
+    throw new Error(`${source}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /**
  * One endpoint for several servers: the notes app mounted under `notes`, apps/everything spawned
  * on stdio and proxied under `everything`, and, when configured, a second notes server proxied
@@ -51,14 +60,26 @@ export async function createGateway(config: GatewayConfig, parts: GatewayParts):
   try {
     upstreams.set(
       PREFIXES.everything,
-      await proxy({ ...config.everything, stderr: 'inherit' }, { exclude: EVERYTHING_LEFT_OUT, onError: told(PREFIXES.everything) }),
+      await named(
+        'apps/everything (stdio)',
+        proxy({ ...config.everything, stderr: 'inherit' }, { exclude: EVERYTHING_LEFT_OUT, onError: told(PREFIXES.everything) }),
+      ),
     );
     if (config.remoteNotes) {
       const { url, token } = config.remoteNotes;
-      upstreams.set(PREFIXES.remoteNotes, await proxy(token === undefined ? { url } : { url, token }, { onError: told(PREFIXES.remoteNotes) }));
+      upstreams.set(
+        PREFIXES.remoteNotes,
+        await named(
+          `the notes server at ${url} (GATEWAY_NOTES_URL)`,
+          proxy(token === undefined ? { url } : { url, token }, { onError: told(PREFIXES.remoteNotes) }),
+        ),
+      );
     }
     const rest = config.rest
-      ? await fromOpenApi(config.rest.document, { baseUrl: config.rest.baseUrl, namePrefix: `${PREFIXES.rest}_`, timeoutMs: 10_000 })
+      ? await named(
+          `the OpenAPI document at ${config.rest.document} (GATEWAY_REST_URL)`,
+          fromOpenApi(config.rest.document, { baseUrl: config.rest.baseUrl, namePrefix: `${PREFIXES.rest}_`, timeoutMs: 10_000 }),
+        )
       : [];
     // Who may call what the gateway proxies: the upstreams' own rules know nothing of its callers.
     const access = new UpstreamAccess([...upstreams.keys()]);

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -210,6 +211,20 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
 });
 
 describe('the gateway at its door, in its log and in the trace', () => {
+  it('does not start with a malformed or unreachable upstream, and says which', async () => {
+    const exit = (env: NodeJS.ProcessEnv) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) =>
+        execFile(process.execPath, [GATEWAY_MAIN], { env: { ...process.env, PORT: '0', NOTES_DB: ':memory:', ...env } }, (error, _stdout, stderr) =>
+          resolve({ code: error ? (error.code as number) : 0, stderr }),
+        ),
+      );
+    const unreachable = `http://127.0.0.1:${await freePort()}/mcp`;
+    const [malformed, away] = await Promise.all([exit({ GATEWAY_NOTES_URL: 'notes.internal:3001' }), exit({ GATEWAY_NOTES_URL: unreachable })]);
+    expect(malformed).toEqual({ code: 1, stderr: 'gateway could not start: GATEWAY_NOTES_URL must be an absolute http(s) URL, got "notes.internal:3001"\n' });
+    expect(away.code).toBe(1);
+    expect(away.stderr).toContain(`gateway could not start: the notes server at ${unreachable} (GATEWAY_NOTES_URL): `);
+  });
+
   it('answers a request without a token 401 with a Bearer challenge', async () => {
     const response = await fetch(gateway.url, {
       method: 'POST',
