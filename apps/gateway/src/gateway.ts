@@ -58,13 +58,7 @@ export async function createGateway(config: GatewayConfig, parts: GatewayParts):
     await Promise.allSettled([...upstreams.values()].map((upstream) => upstream.close()));
   };
   try {
-    upstreams.set(
-      PREFIXES.everything,
-      await named(
-        'apps/everything (stdio)',
-        proxy({ ...config.everything, stderr: 'inherit' }, { exclude: EVERYTHING_LEFT_OUT, onError: told(PREFIXES.everything) }),
-      ),
-    );
+    // The remote sources first: one that cannot be reached fails the start before a child is spawned.
     if (config.remoteNotes) {
       const { url, token } = config.remoteNotes;
       upstreams.set(
@@ -81,6 +75,13 @@ export async function createGateway(config: GatewayConfig, parts: GatewayParts):
           fromOpenApi(config.rest.document, { baseUrl: config.rest.baseUrl, namePrefix: `${PREFIXES.rest}_`, timeoutMs: 10_000 }),
         )
       : [];
+    upstreams.set(
+      PREFIXES.everything,
+      await named(
+        'apps/everything (stdio)',
+        proxy({ ...config.everything, stderr: 'inherit' }, { exclude: EVERYTHING_LEFT_OUT, onError: told(PREFIXES.everything) }),
+      ),
+    );
     // Who may call what the gateway proxies: the upstreams' own rules know nothing of its callers.
     const access = new UpstreamAccess([...upstreams.keys()]);
     const app = createApp({
