@@ -52,9 +52,15 @@ async function named<T>(source: string, starting: Promise<T>): Promise<T> {
  */
 export async function createGateway(config: GatewayConfig, parts: GatewayParts): Promise<Gateway> {
   const upstreams = new Map<string, McpProxy>();
-  const told = (upstream: string) => (error: Error) =>
-    parts.onUpstreamError ? parts.onUpstreamError(upstream, error) : process.stderr.write(`gateway: upstream ${upstream}: ${error.message}\n`);
+  let closing = false;
+  // An upstream's connection closing because the gateway closes it is no failure to report.
+  const told = (upstream: string) => (error: Error) => {
+    if (closing) return;
+    if (parts.onUpstreamError) parts.onUpstreamError(upstream, error);
+    else process.stderr.write(`gateway: upstream ${upstream}: ${error.message}\n`);
+  };
   const close = async () => {
+    closing = true;
     await Promise.allSettled([...upstreams.values()].map((upstream) => upstream.close()));
   };
   try {
