@@ -615,6 +615,7 @@ const NOT_AN_APP: Record<string, string> = {
   'redis.example.ts': 'starts an instance on a running Redis; packages/redis/test/readme-example.int.spec.ts runs two of them',
   'client.example.ts': 'a client of a server, not an app: docs/test/client.spec.ts runs it against apps/everything over stdio and HTTP',
   'proxy.example.ts': 'an app made once the remote answered (proxy() is async): docs/test/proxy.spec.ts runs it against apps/everything over stdio',
+  'gateway.example.ts': 'an app made once its upstreams answered (proxy() and fromOpenApi() are async): docs/test/gateway.spec.ts runs it',
 };
 
 describe('every documentation example is an app the CLI loads', () => {
