@@ -93,7 +93,7 @@ function checks(tools, era) {
 }
 
 /** Prints and counts what `run` reports; a check that throws (no answer, bad JSON) is a failure too. */
-async function tally(cell, list, send) {
+async function tally(cell, list, send, log) {
   let passed = 0;
   let failed = 0;
   for (const check of list) {
@@ -105,10 +105,10 @@ async function tally(cell, list, send) {
     }
     if (why === null) {
       passed += 1;
-      console.log(`  ok   ${cell} ${check.name}`);
+      log(`  ok   ${cell} ${check.name}`);
     } else {
       failed += 1;
-      console.log(`  FAIL ${cell} ${check.name}: ${why}`);
+      log(`  FAIL ${cell} ${check.name}: ${why}`);
     }
   }
   return { passed, failed };
@@ -161,17 +161,17 @@ function modernHttp(url) {
 }
 
 /** Every check on both eras against an MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
-async function checkHttp(url, { cell = url, tools = ['greet', 'count'] } = {}) {
+async function checkHttp(url, { cell = url, tools = ['greet', 'count'], log = console.log } = {}) {
   const list = checks(tools, LEGACY);
   let legacy;
   try {
     legacy = await legacyHttp(url);
   } catch (error) {
-    console.log(`  FAIL ${cell} ${LEGACY} handshake: ${error.message}`);
+    log(`  FAIL ${cell} ${LEGACY} handshake: ${error.message}`);
     legacy = null;
   }
-  const first = legacy === null ? { passed: 0, failed: list.length } : await tally(`${cell} ${LEGACY}`, list, legacy);
-  const second = await tally(`${cell} ${MODERN}`, checks(tools, MODERN), modernHttp(url));
+  const first = legacy === null ? { passed: 0, failed: list.length } : await tally(`${cell} ${LEGACY}`, list, legacy, log);
+  const second = await tally(`${cell} ${MODERN}`, checks(tools, MODERN), modernHttp(url), log);
   return { passed: first.passed + second.passed, failed: first.failed + second.failed };
 }
 
@@ -246,7 +246,7 @@ function stdioChild(command, args, options) {
  * Every check on both eras against a server on stdio, started as an MCP client starts it. The
  * SSE check stands for stdio's own form of it: the progress notifications before the answer.
  */
-async function checkStdio(command, args, { cell = `${command} ${args.join(' ')}`, tools = ['greet', 'count'], cwd, env } = {}) {
+async function checkStdio(command, args, { cell = `${command} ${args.join(' ')}`, tools = ['greet', 'count'], cwd, env, log = console.log } = {}) {
   const list = checks(tools, LEGACY);
   const child = stdioChild(command, args, { cwd, env: env ?? process.env });
   let totals = { passed: 0, failed: 0 };
@@ -260,14 +260,17 @@ async function checkStdio(command, args, { cell = `${command} ${args.join(' ')}`
     const version = init.messages.find((m) => m.id === 1)?.result?.protocolVersion;
     if (version !== LEGACY) throw new Error(`initialize answered ${JSON.stringify(init.messages).slice(0, 200)}`);
     await child.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    totals = await tally(`${cell} ${LEGACY}`, list, child.send);
+    totals = await tally(`${cell} ${LEGACY}`, list, child.send, log);
   } catch (error) {
-    console.log(`  FAIL ${cell} ${LEGACY} handshake: ${error.message}`);
+    log(`  FAIL ${cell} ${LEGACY} handshake: ${error.message}`);
     totals = { passed: 0, failed: list.length };
   }
   // A 2026-07-28 request on the same stdio stream: stdio is one connection, the era is per request.
-  const modern = await tally(`${cell} ${MODERN}`, checks(tools, MODERN), (message) =>
-    child.send({ ...message, params: { ...message.params, _meta: modernMeta(message.params?._meta) } }),
+  const modern = await tally(
+    `${cell} ${MODERN}`,
+    checks(tools, MODERN),
+    (message) => child.send({ ...message, params: { ...message.params, _meta: modernMeta(message.params?._meta) } }),
+    log,
   );
   await child.close();
   return { passed: totals.passed + modern.passed, failed: totals.failed + modern.failed };

@@ -1,0 +1,8 @@
+import { createFetchHandler } from 'npm:@mcpkit/http';
+import { createRuntimeApp } from '../dist/app.js';
+
+const mcp = createFetchHandler(createRuntimeApp(), { path: '/mcp' });
+Deno.serve(
+  { hostname: '127.0.0.1', port: Number(Deno.env.get('PORT') ?? 0), onListen: ({ port }) => console.error(`listening http://127.0.0.1:${port}/mcp`) },
+  mcp,
+);
