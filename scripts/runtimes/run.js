@@ -103,7 +103,10 @@ function cells(bins) {
   list.push({ row: 'Bun', column: 'stdio', stdio: [bins.bun, [MAIN, 'stdio']] });
   list.push({ row: 'Bun', column: 'serveHttp', http: [bins.bun, [MAIN, 'http']] });
   list.push({ row: 'Bun', column: 'fetch: Bun.serve', http: [bins.bun, [MAIN, 'bun']] });
-  // Deno reads apps/runtimes/package.json, so `npm:@mcpkit/http` resolves to its node_modules.
+  // Deno runs the tsc output as CommonJS (the fixture's package.json says "type": "commonjs"), and
+  // reads that package.json, so `npm:@mcpkit/http` in deno/main.ts resolves to its node_modules.
+  list.push({ row: 'Deno', column: 'stdio', stdio: [bins.deno, ['run', '--allow-all', MAIN, 'stdio']] });
+  list.push({ row: 'Deno', column: 'serveHttp', http: [bins.deno, ['run', '--allow-all', MAIN, 'http']] });
   list.push({ row: 'Deno', column: 'fetch: Deno.serve', http: [bins.deno, ['run', '--allow-all', join(FIXTURE, 'deno', 'main.ts')]] });
   return list;
 }
@@ -116,7 +119,8 @@ async function runCell(cell) {
   const started = performance.now();
   let totals;
   if (cell.stdio) {
-    totals = await checkStdio(cell.stdio[0], cell.stdio[1], { cell: name, cwd: FIXTURE, env: { ...process.env, LOG_LEVEL: 'warn' }, log });
+    const env = { ...process.env, LOG_LEVEL: 'warn', DENO_DIR: join(CACHE, 'runtimes', 'deno-dir') };
+    totals = await checkStdio(cell.stdio[0], cell.stdio[1], { cell: name, cwd: FIXTURE, env, log });
   } else {
     const server = startServer(...cell.http, { DENO_DIR: join(CACHE, 'runtimes', 'deno-dir') });
     try {
