@@ -3,6 +3,8 @@ import { TestClient } from '@mcpkit/testing';
 import { transformSync as swc } from '@swc/core';
 import * as classValidator from 'class-validator';
 import { transformSync as esbuild } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { standardDecoratorCrashNote } from '../../../packages/core/src/decorators/standard-decorator-crash';
 
@@ -58,7 +60,7 @@ const compilers: Record<string, (source: string) => string> = {
 };
 
 /** Runs compiled CommonJS in this realm (its Reflect carries reflect-metadata), with core and class-validator as its imports. */
-function load(code: string): { build: () => core.McpApp } {
+function load(code: string): { build: () => core.McpApp; app?: core.McpApp } {
   const modules: Record<string, unknown> = { '@mcpkit/core': core, 'class-validator': classValidator };
   const module = { exports: {} as Record<string, unknown> };
   const require = (name: string) => {
@@ -67,14 +69,15 @@ function load(code: string): { build: () => core.McpApp } {
   };
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the compiled module under test, as a loader runs it
   new Function('require', 'module', 'exports', code)(require, module, module.exports);
-  return module.exports as { build: () => core.McpApp };
+  return module.exports as { build: () => core.McpApp; app?: core.McpApp };
 }
 
 /** The server started from `code`: its greeting of Ada, or what stopped it. */
 async function start(code: string): Promise<{ text?: string; schema?: unknown; error?: unknown }> {
   let app: core.McpApp;
   try {
-    app = load(code).build();
+    const loaded = load(code);
+    app = loaded.app ?? loaded.build();
   } catch (error) {
     return { error };
   }
@@ -104,6 +107,11 @@ describe('decorator toolchains: the server starts, or says what to change', () =
 
   it.each(['SWC without decoratorMetadata', 'esbuild (tsx, vitest)'])('%s: with the input named, it serves', async (name) => {
     expect(await start(compilers[name](EXPLICIT))).toEqual({ text: 'Hello, Ada!', schema: SCHEMA });
+  });
+
+  it("esbuild (tsx, vitest): docs/runtimes.md's example, its input named, serves", async () => {
+    const example = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'examples', 'runtimes.example.ts'), 'utf8');
+    expect(await start(compilers['esbuild (tsx, vitest)'](example))).toEqual({ text: 'Hello, Ada!', schema: SCHEMA });
   });
 
   it('esbuild without a tsconfig: class-validator fails on the standard decorators, and the crash note says why', async () => {
