@@ -211,7 +211,7 @@ async function main() {
     rmSync(elsewhere, { recursive: true, force: true });
   }
 
-  console.log(`\n${table(results)}\n`);
+  console.log(`\n${table(results)}\n\n${toolchains.table}\n`);
   console.log(`checks after the downloads: ${seconds(downloaded)} s (downloads and cache checks: ${((downloaded - started) / 1000).toFixed(1)} s)`);
   const sum = (key) => results.reduce((total, result) => total + result[key], 0) + toolchains[key];
   return { passed: sum('passed'), failed: sum('failed') };

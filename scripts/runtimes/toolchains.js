@@ -38,9 +38,11 @@ async function checkToolchains({ bins, fixture, elsewhere, denoDir }) {
   const env = { ...process.env, LOG_LEVEL: 'warn', DENO_DIR: denoDir };
   let passed = 0;
   let failed = 0;
+  const rows = [];
   const report = (name, why) => {
     if (why === null) passed += 1;
     else failed += 1;
+    rows.push(`| ${name} | ${why === null ? '✓' : '✗'} |`);
     console.log(why === null ? `  ok   ${name}` : `  FAIL ${name}: ${why}`);
   };
   const serves = async (name, command, args, cwd) => {
@@ -70,7 +72,7 @@ async function checkToolchains({ bins, fixture, elsewhere, denoDir }) {
     ['run', '--allow-all', join(fixture, 'deno', 'stdio.ts')],
     elsewhere,
   );
-  return { passed, failed };
+  return { passed, failed, table: ['| decorator toolchain (TypeScript run as is) | as expected |', '|---|---|', ...rows].join('\n') };
 }
 
 module.exports = { checkToolchains };
