@@ -50,6 +50,7 @@ export function remoteCaller(
   return async (ctx, what, call) => {
     const client = current();
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
+    await relay.caughtUp(client);
     const own = new AbortController();
     let fail: (error: unknown) => void = () => undefined;
     const ended = new Promise<never>((_, reject) => (fail = (error) => reject(new QuestionEnded(error))));
