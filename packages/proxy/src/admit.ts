@@ -30,9 +30,16 @@ export function toCandidates(items: readonly RemoteItem[], define: (item: Remote
  * when the whole set fails, each candidate is tried alone and the ones refused are left out, told
  * to `report`. Returns the app and the items it holds.
  */
-export function createMirror(options: Omit<AppOptions, 'providers'>, candidates: readonly Candidate[], report: (error: Error) => void): { app: McpApp; kept: RemoteItem[] } {
+export function createMirror(
+  options: Omit<AppOptions, 'providers'>,
+  candidates: readonly Candidate[],
+  report: (error: Error) => void,
+): { app: McpApp; kept: RemoteItem[] } {
   try {
-    return { app: createApp({ ...options, providers: candidates.map((candidate) => candidate.provider) }), kept: candidates.map((candidate) => candidate.item) };
+    return {
+      app: createApp({ ...options, providers: candidates.map((candidate) => candidate.provider) }),
+      kept: candidates.map((candidate) => candidate.item),
+    };
   } catch {
     const kept = candidates.filter((candidate) => accepted(candidate, report));
     return { app: createApp({ ...options, providers: kept.map((candidate) => candidate.provider) }), kept: kept.map((candidate) => candidate.item) };

@@ -148,7 +148,11 @@ export function definitionOf(item: RemoteItem, remote: RemoteCall): Provider {
         { name: String(entry.name ?? key), uriTemplate: key, ...common(entry), ...(typeof entry.mimeType === 'string' ? { mimeType: entry.mimeType } : {}) },
         (variables, ctx) =>
           remote(ctx, `resource template ${key}`, async (client, options) =>
-            checked('resource', `resource template ${key}`, await client.readResource(expandTemplate(key, variables as Record<string, string | string[]>), options)),
+            checked(
+              'resource',
+              `resource template ${key}`,
+              await client.readResource(expandTemplate(key, variables as Record<string, string | string[]>), options),
+            ),
           ),
       );
   }

@@ -53,7 +53,11 @@ function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem
     held.delete(id);
   }
   const fresh = items.filter((item) => !held.has(itemId(item)));
-  const added = addToMirror(app, toCandidates(fresh, (item) => definitionOf(item, remote), report), report);
+  const added = addToMirror(
+    app,
+    toCandidates(fresh, (item) => definitionOf(item, remote), report),
+    report,
+  );
   for (const item of added) held.set(itemId(item), JSON.stringify(item.entry));
 }
 

@@ -120,7 +120,9 @@ describe("a caller's credentials and the remote's address", () => {
     const sdk = new Client({ name: 'sdk', version: '1.0.0' });
     try {
       await sdk.connect(
-        new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { authorization: 'Bearer caller-secret', cookie: 'session=caller' } } }),
+        new StreamableHTTPClientTransport(new URL(gateway.url), {
+          requestInit: { headers: { authorization: 'Bearer caller-secret', cookie: 'session=caller' } },
+        }),
       );
       seen.length = 0;
       const result = (await sdk.callTool({ name: 'remote_whoami', arguments: {} })) as CallToolResult;
