@@ -5,6 +5,7 @@ import { definitionOf, remoteCaller, type RemoteCall } from './definitions';
 import { itemId, readRemote, type RemoteItem } from './mirror';
 import type { ProxyOptions, ProxyTarget } from './proxy-options';
 import { QuestionRelay } from './relay';
+import { ResourceUpdates } from './resource-updates';
 import { Upstream } from './upstream';
 
 /**
@@ -119,9 +120,10 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
     if (made.app !== undefined) swap(made.app, held, items, remote, report);
     await follow(client, followed, items, options);
   });
+  const updates = new ResourceUpdates((uri) => made.app?.resourceUpdated(uri));
   const upstream = new Upstream(target, options, relay, {
     listsChanged: relist,
-    resourceUpdated: (uri) => made.app?.resourceUpdated(uri),
+    resourceUpdated: (uri, client) => updates.heard(uri, followed.get(client)),
   });
   const client = await upstream.connect();
   remote = remoteCaller(

@@ -157,3 +157,23 @@ describe("a caller's credentials and the remote's address", () => {
     }
   });
 });
+
+describe('a remote flooding resource updates', () => {
+  it('reaches a subscriber with a few updates of the resource it follows, and none of a resource it never listed', async () => {
+    const mirror = await proxy({ ...stdioRemote([]), env: { ...process.env, REMOTE_RESOURCES: '1' } }, { client: { era: 'legacy' }, timers: NO_TIMERS });
+    try {
+      const gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], subscriptions: true, imports: [{ app: mirror.app, prefix: 'remote' }] });
+      const client = await TestClient.connect(gateway);
+      await client.subscribe('remote+test://watched');
+      await client.subscribe('remote+test://unlisted');
+      expect((await client.callTool('remote_update_flood', { count: 1_000 })).content).toEqual([{ type: 'text', text: 'updated' }]);
+      const updates = () => client.notifications('notifications/resources/updated').map((params) => params.uri);
+      while (updates().length === 0) await new Promise((resolve) => setImmediate(resolve));
+      expect(updates().length).toBeLessThanOrEqual(5);
+      expect(new Set(updates())).toEqual(new Set(['remote+test://watched']));
+      client.close();
+    } finally {
+      await mirror.close();
+    }
+  });
+});
