@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createApp } from '@mcpkit/core';
 import { serveHttp } from '@mcpkit/fastify';
-import { TestClient } from '@mcpkit/testing';
+import { TestClient, firstText } from '@mcpkit/testing';
 import { proxy, type ProxyTimers } from '../src';
 
 // A remote that means harm, and a caller that should not reach further than the gateway allows:
@@ -158,8 +158,21 @@ describe("a caller's credentials and the remote's address", () => {
   });
 });
 
-describe('a remote flooding resource updates', () => {
-  it('reaches a subscriber with a few updates of the resource it follows, and none of a resource it never listed', async () => {
+describe("a remote's resources", () => {
+  it('are followed up to 256 subscriptions, however many it lists', async () => {
+    const mirror = await proxy({ ...stdioRemote([]), env: { ...process.env, REMOTE_RESOURCES: '300' } }, { client: { era: 'legacy' }, timers: NO_TIMERS });
+    try {
+      const client = await TestClient.connect(mirror.app);
+      expect(await client.listResources()).toHaveLength(300);
+      const stats = JSON.parse(firstText(await client.callTool('stats'))) as { subscribed: number };
+      expect(stats.subscribed).toBe(256);
+      client.close();
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('flooding updates reach a subscriber with a few updates of the resource it follows, and none of a resource it never listed', async () => {
     const mirror = await proxy({ ...stdioRemote([]), env: { ...process.env, REMOTE_RESOURCES: '1' } }, { client: { era: 'legacy' }, timers: NO_TIMERS });
     try {
       const gateway = createApp({ name: 'gateway', version: '1.0.0', providers: [], subscriptions: true, imports: [{ app: mirror.app, prefix: 'remote' }] });
