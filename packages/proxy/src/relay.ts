@@ -8,6 +8,9 @@ interface RelayedCall {
   fail(error: unknown): void;
 }
 
+/** The longest the calls after a refusal wait for the remote's `ping`: a remote that never answers it delays them this much, then they go. */
+const CAUGHT_UP_MS = 2_000;
+
 /** The wire code of a question the proxy cannot relay (JSON-RPC "invalid request"). */
 const UNRELATED = -32600;
 
@@ -34,7 +37,7 @@ export class QuestionRelay {
       this.refused = false;
       if (client.era === 'legacy') {
         const barrier: Promise<void> = client
-          .request('ping')
+          .request('ping', undefined, { timeoutMs: CAUGHT_UP_MS })
           .then(
             () => undefined,
             () => undefined,
