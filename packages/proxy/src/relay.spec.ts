@@ -48,7 +48,7 @@ describe('QuestionRelay', () => {
 describe('QuestionRelay.caughtUp', () => {
   const refuse = async (relay: QuestionRelay) => {
     relay.open({ ctx: { roots: () => Promise.reject(new Error('input required')) } as unknown as RequestContext, fail: () => undefined });
-    await relay.handlers['roots/list']!({}, { method: 'roots/list', signal }).catch(() => undefined);
+    await Promise.resolve(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).catch(() => undefined);
   };
   const clientOf = (era: 'legacy' | 'modern', answer: () => Promise<unknown>) => {
     const pings: string[] = [];
@@ -73,9 +73,11 @@ describe('QuestionRelay.caughtUp', () => {
     const relay = new QuestionRelay();
     await refuse(relay);
     await expect(relay.caughtUp(legacy.client)).resolves.toBeUndefined();
+    expect(legacy.pings).toEqual(['ping']);
     const modern = clientOf('modern', () => Promise.resolve({}));
-    await refuse(relay);
-    await relay.caughtUp(modern.client);
+    const another = new QuestionRelay();
+    await refuse(another);
+    await another.caughtUp(modern.client);
     expect(modern.pings).toEqual([]);
   });
 });
