@@ -141,7 +141,7 @@ function textOf(answer: Message): string | undefined {
   return result?.isError ? undefined : result?.content?.[0]?.text;
 }
 
-interface Measurement {
+export interface Measurement {
   callsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -182,7 +182,7 @@ async function measure(started: Started, workload: Workload, concurrency: number
   };
 }
 
-function round(value: number): number {
+export function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
@@ -207,7 +207,7 @@ async function coldStart(server: ServerName, node: string): Promise<number> {
 
 // Of an even count, the mean of the middle two: of two rounds, the upper one alone would let one
 // disturbed round set the figure.
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : round((sorted[mid - 1] + sorted[mid]) / 2);
@@ -361,12 +361,12 @@ const SCALE_OUT_ROWS: Array<[string, boolean]> = [
 const SCALE_OUT_CALLS = smoke ? 40 : 20_000;
 const SCALE_OUT_CONCURRENCY = [1, 16];
 
-interface ScaleOutMeasurement extends Measurement {
+export interface ScaleOutMeasurement extends Measurement {
   redisCpuUsPerCall: number;
   redisCommandsPerCall: number;
 }
 
-async function scaleOutFigures(rounds: number): Promise<Record<string, ScaleOutMeasurement>> {
+export async function scaleOutFigures(rounds: number): Promise<Record<string, ScaleOutMeasurement>> {
   const redis = await startBenchRedis();
   try {
     const runs: Record<string, ScaleOutMeasurement[]> = {};
@@ -508,10 +508,13 @@ async function main(): Promise<void> {
   console.log(renderMarkdown(results));
 }
 
-main().catch((error: unknown) => {
-  console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);
-  // The servers of the figure that failed are still running: they must not outlive the bench
-  // (an HTTP one would keep this process, and CI, waiting for ever).
-  stopAllServers();
-  process.exit(1);
-});
+// pnpm bench:scale (scale.ts) reuses the scale-out figures: only a run of this file runs the bench.
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);
+    // The servers of the figure that failed are still running: they must not outlive the bench
+    // (an HTTP one would keep this process, and CI, waiting for ever).
+    stopAllServers();
+    process.exit(1);
+  });
+}
