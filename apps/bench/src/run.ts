@@ -36,7 +36,8 @@ const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[pr
 const OUT = flag('--out');
 const ONLY = flag('--only');
 const ONLY_MODES = ['startup', 'logging', 'auth', 'scale-out', 'http-clients'];
-if (ONLY !== undefined && !ONLY_MODES.includes(ONLY)) throw new Error(`--only takes ${ONLY_MODES.map((mode) => `"${mode}"`).join(', ')}, not "${ONLY}"`);
+if (require.main === module && ONLY !== undefined && !ONLY_MODES.includes(ONLY))
+  throw new Error(`--only takes ${ONLY_MODES.map((mode) => `"${mode}"`).join(', ')}, not "${ONLY}"`);
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
 // The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves

@@ -5,7 +5,7 @@
 // --smoke: tiny counts, every answer verified, goals not judged, nothing written (CI). Without it
 // (a few minutes; needs redis-server and an open-file limit above 11 000, which the root script
 // raises to the hard limit) it writes docs/benchmarks-scale.json and the scale section of
-// docs/benchmarks.md.
+// docs/benchmarks.md. --only memory | fan-out | tools-list | redis runs one figure alone.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -19,6 +19,11 @@ import { renderScale, type FanOut, type ListFigure, type MemoryPerSession, type 
 import type { ControlRequest, MemoryFigure } from './servers/scale-control';
 
 const smoke = process.argv.includes('--smoke');
+// --only memory | fan-out | tools-list | redis: one figure alone (written nowhere).
+const ONLY = process.argv.indexOf('--only') > 0 ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const SECTIONS = ['memory', 'fan-out', 'tools-list', 'redis'];
+if (ONLY !== undefined && !SECTIONS.includes(ONLY)) throw new Error(`--only takes ${SECTIONS.join(', ')}, not "${ONLY}"`);
+const runs = (section: string) => ONLY === undefined || ONLY === section;
 const COUNTS = smoke ? [20, 50] : [1_000, 10_000];
 const TOOLS = smoke ? 200 : 5_000;
 const LIST_CALLS = smoke ? 3 : 40;
@@ -170,7 +175,10 @@ async function main(): Promise<void> {
   // The client holds a socket per stream, and so does the server: each process needs the most
   // subscribers plus its own few hundred.
   const needed = Math.max(...COUNTS) + 1_000;
-  if (openFileLimit() < needed) throw new Error(`the open-file limit is ${openFileLimit()}, below ${needed}: run under \`ulimit -n ${needed}\` (pnpm bench:scale raises it to the hard limit)`);
+  if (openFileLimit() < needed)
+    throw new Error(
+      `the open-file limit is ${openFileLimit()}, below ${needed}: run under \`ulimit -n ${needed}\` (pnpm bench:scale raises it to the hard limit)`,
+    );
   const started = Date.now();
   const results: ScaleResults = {
     date: new Date().toISOString(),
@@ -182,7 +190,7 @@ async function main(): Promise<void> {
     toolsList: {},
     redis: {},
   };
-  for (const count of COUNTS) {
+  for (const count of runs('memory') ? COUNTS : []) {
     for (const server of ['mcpkit', 'sdk', 'raw'] as const) {
       (results.memory[server] ??= {})[count] = await memoryPerSession(server, count);
       console.log(`memory, ${server}, ${count} sessions: ${JSON.stringify(results.memory[server]![count])}`);
@@ -193,19 +201,19 @@ async function main(): Promise<void> {
     ['mcpkit, 2026-07-28 listens', 'mcpkit', 'listen'],
     ['official SDK, GET streams', 'sdk', 'GET'],
   ];
-  for (const count of COUNTS) {
+  for (const count of runs('fan-out') ? COUNTS : []) {
     for (const [label, server, kind] of kinds) {
       (results.fanOut[label] ??= {})[count] = await fanOut(server, kind, count);
       console.log(`fan-out, ${label}, ${count}: ${JSON.stringify(results.fanOut[label][count])}`);
     }
   }
   const count = tokenCounter('o200k_base');
-  for (const server of ['mcpkit', 'sdk', 'raw'] as const) results.toolsList[server] = await toolsList(server, count);
-  results.redis = await scaleOutFigures(REDIS_ROUNDS);
+  for (const server of runs('tools-list') ? (['mcpkit', 'sdk', 'raw'] as const) : []) results.toolsList[server] = await toolsList(server, count);
+  if (runs('redis')) results.redis = await scaleOutFigures(REDIS_ROUNDS);
   results.load.end = loadavg();
   results.seconds = Math.round((Date.now() - started) / 1000);
 
-  if (!smoke) {
+  if (!smoke && ONLY === undefined) {
     const docs = join(__dirname, '..', '..', '..', 'docs');
     writeFileSync(join(docs, 'benchmarks-scale.json'), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(docs, 'benchmarks.md'), withScaleSection(readFileSync(join(docs, 'benchmarks.md'), 'utf8'), results));

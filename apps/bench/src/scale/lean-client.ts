@@ -61,7 +61,10 @@ export class LeanSessions {
   }
 
   async subscribe(sid: string, uri: string): Promise<void> {
-    const result = this.resultOf(await this.post({ jsonrpc: '2.0', id: this.next++, method: 'resources/subscribe', params: { uri } }, sid), 'resources/subscribe');
+    const result = this.resultOf(
+      await this.post({ jsonrpc: '2.0', id: this.next++, method: 'resources/subscribe', params: { uri } }, sid),
+      'resources/subscribe',
+    );
     if (Object.keys(result).length !== 0) throw new Error(`resources/subscribe answered ${JSON.stringify(result)}`);
   }
 

@@ -128,7 +128,16 @@ function listTable(results: ScaleResults): string[] {
 }
 
 function redisTable(results: ScaleResults): string[] {
-  const lines = head(['`echo`, HTTP with a session', 'in flight', 'calls/s', 'p50 ms', 'p99 ms', 'server CPU µs/call', 'Redis CPU µs/call', 'server CPU vs memory']);
+  const lines = head([
+    '`echo`, HTTP with a session',
+    'in flight',
+    'calls/s',
+    'p50 ms',
+    'p99 ms',
+    'server CPU µs/call',
+    'Redis CPU µs/call',
+    'server CPU vs memory',
+  ]);
   for (const inFlight of ['1', '16']) {
     const memory = results.redis[`memory stores|${inFlight}`];
     for (const stores of ['memory stores', 'Redis stores']) {
