@@ -190,11 +190,22 @@ async function main(): Promise<void> {
     toolsList: {},
     redis: {},
   };
-  for (const count of runs('memory') ? COUNTS : []) {
-    for (const server of ['mcpkit', 'sdk', 'raw'] as const) {
-      (results.memory[server] ??= {})[count] = await memoryPerSession(server, count);
-      console.log(`memory, ${server}, ${count} sessions: ${JSON.stringify(results.memory[server]![count])}`);
+  // Each figure is a check: its answers and deliveries verified. One that fails is reported and
+  // the others still run; the last line counts them (what CI reads).
+  let passed = 0;
+  const failed: string[] = [];
+  const check = async (name: string, figure: () => Promise<unknown>): Promise<void> => {
+    try {
+      console.log(`${name}: ${JSON.stringify(await figure())}`);
+      passed += 1;
+    } catch (error) {
+      console.error(`FAILED ${name}: ${(error as Error).stack ?? String(error)}`);
+      failed.push(name);
     }
+  };
+  for (const count of runs('memory') ? COUNTS : []) {
+    for (const server of ['mcpkit', 'sdk', 'raw'] as const)
+      await check(`memory, ${server}, ${count} sessions`, async () => ((results.memory[server] ??= {})[count] = await memoryPerSession(server, count)));
   }
   const kinds: Array<[string, ScaleServer, 'GET' | 'listen']> = [
     ['mcpkit, GET streams', 'mcpkit', 'GET'],
@@ -202,24 +213,25 @@ async function main(): Promise<void> {
     ['official SDK, GET streams', 'sdk', 'GET'],
   ];
   for (const count of runs('fan-out') ? COUNTS : []) {
-    for (const [label, server, kind] of kinds) {
-      (results.fanOut[label] ??= {})[count] = await fanOut(server, kind, count);
-      console.log(`fan-out, ${label}, ${count}: ${JSON.stringify(results.fanOut[label][count])}`);
-    }
+    for (const [label, server, kind] of kinds)
+      await check(`fan-out, ${label}, ${count} subscribers`, async () => ((results.fanOut[label] ??= {})[count] = await fanOut(server, kind, count)));
   }
   const count = tokenCounter('o200k_base');
-  for (const server of runs('tools-list') ? (['mcpkit', 'sdk', 'raw'] as const) : []) results.toolsList[server] = await toolsList(server, count);
-  if (runs('redis')) results.redis = await scaleOutFigures(REDIS_ROUNDS);
+  for (const server of runs('tools-list') ? (['mcpkit', 'sdk', 'raw'] as const) : [])
+    await check(`tools/list, ${server}, ${TOOLS} tools`, async () => (results.toolsList[server] = await toolsList(server, count)));
+  if (runs('redis')) await check('echo, sessions in memory and on Redis', async () => (results.redis = await scaleOutFigures(REDIS_ROUNDS)));
   results.load.end = loadavg();
   results.seconds = Math.round((Date.now() - started) / 1000);
 
-  if (!smoke && ONLY === undefined) {
+  if (!smoke && ONLY === undefined && failed.length === 0) {
     const docs = join(__dirname, '..', '..', '..', 'docs');
     writeFileSync(join(docs, 'benchmarks-scale.json'), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(docs, 'benchmarks.md'), withScaleSection(readFileSync(join(docs, 'benchmarks.md'), 'utf8'), results));
   }
   console.log(renderScale(results));
-  console.log(`bench:scale ${smoke ? 'smoke ' : ''}done in ${results.seconds} s`);
+  console.log(`bench:scale ${smoke ? 'smoke ' : ''}done in ${results.seconds} s${failed.length > 0 ? `; failed: ${failed.join('; ')}` : ''}`);
+  console.log(`${passed} passed, ${failed.length} failed`);
+  if (failed.length > 0) process.exitCode = 1;
 }
 
 const BEGIN = '<!-- scale:begin (generated from benchmarks-scale.json by pnpm bench:scale; do not edit) -->';
