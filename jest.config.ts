@@ -20,7 +20,8 @@ const SLOW = [
 
 /**
  * Suites that read the repository's sources or built declarations with the TypeScript compiler
- * (API reports, import graph, era boundaries, the generated client's types): their answer does not
+ * (API reports, import graph, era boundaries, the generated client's types), or what npm packs of
+ * each package (its packlist, twelve `npm pack --dry-run`): their answer does not
  * depend on the Node that runs them, so the second run of the suite on another Node
  * (`MCPKIT_JEST_RUNTIME_ONLY=1`, .ci/run's Node 24 stage) leaves them out.
  */
@@ -31,6 +32,7 @@ const SOURCE_ANALYSIS = [
   '<rootDir>/packages/core/test/named-era-imports.int.spec.ts',
   '<rootDir>/packages/http/test/status-table.int.spec.ts',
   '<rootDir>/apps/notes/test/notes.client-types.spec.ts',
+  '<rootDir>/packages/core/test/package-files.int.spec.ts',
 ];
 const runtimeOnly = process.env.MCPKIT_JEST_RUNTIME_ONLY === '1';
 

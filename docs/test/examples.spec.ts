@@ -2,10 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildManifest, formatManifest } from '@mcpkit/cli';
-import { createApp, type Logger } from '@mcpkit/core';
+import { createApp, precompiledValidatorsSource, type Logger, type PrecompiledValidators } from '@mcpkit/core';
 import { firstText, RawStdioClient, TestClient } from '@mcpkit/testing';
 import { weatherApp } from '../examples/tools.example';
-import { accountsApp } from '../examples/validation.example';
+import { Accounts, accountsApp } from '../examples/validation.example';
+import { createInvitesApp } from '../examples/precompiled-validators.example';
+import { worker } from '../examples/workers.example';
 import { plannerApp } from '../examples/shapes.example';
 import { filesApp } from '../examples/resources.example';
 import { reviewApp } from '../examples/prompts.example';
@@ -170,6 +172,52 @@ describe('documentation examples', () => {
     expect(firstText(await client.callTool('signup', { ...input, address: { street: 'Main', zip: 'x' } }))).toContain('address.zip');
     expect(firstText(await client.callTool('lookup', { id: 7 }))).toBe('#7');
     expect((await client.callTool('lookup', { id: 0 })).isError).toBe(true);
+  });
+
+  it('validation: precompiled validators check what ajv checks, and a stale module is refused naming the command', async () => {
+    const command = 'mcpkit build-validators dist/app.js --export createInvitesApp --out src/validators.generated.js';
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-validators-'));
+    try {
+      const file = join(dir, 'validators.generated.js');
+      writeFileSync(file, precompiledValidatorsSource(createInvitesApp(), command).source);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated module, loaded as an app loads it
+      const validators = require(file) as PrecompiledValidators;
+      const client = await TestClient.connect(createInvitesApp(validators));
+      expect(firstText(await client.callTool('invite', { name: 'Ada', email: 'ada@example.com' }))).toBe('Invited Ada <ada@example.com>');
+      const refused = await client.callTool('invite', { name: 'Ada', email: 'ada' });
+      expect(refused.isError).toBe(true);
+      expect(firstText(refused)).toContain('email');
+      await client.close();
+      // The Worker of docs/runtimes-workers.md, answering a validated call through its fetch.
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'docs', version: '1' },
+      };
+      const answer = await worker(validators).fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'invite',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'invite', arguments: { name: 'Ada', email: 'nope' }, _meta: meta },
+          }),
+        }),
+      );
+      expect(await answer.text()).toContain('"isError":true');
+      // Another app's schemas: refused at start-up, naming the command that regenerates the module.
+      expect(() => createApp({ name: 'accounts', version: '1.0.0', providers: [Accounts], validators })).toThrow(command);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('validation: every shape from decorators', async () => {
@@ -567,6 +615,7 @@ const NOT_AN_APP: Record<string, string> = {
   'redis.example.ts': 'starts an instance on a running Redis; packages/redis/test/readme-example.int.spec.ts runs two of them',
   'client.example.ts': 'a client of a server, not an app: docs/test/client.spec.ts runs it against apps/everything over stdio and HTTP',
   'proxy.example.ts': 'an app made once the remote answered (proxy() is async): docs/test/proxy.spec.ts runs it against apps/everything over stdio',
+  'gateway.example.ts': 'an app made once its upstreams answered (proxy() and fromOpenApi() are async): docs/test/gateway.spec.ts runs it',
 };
 
 describe('every documentation example is an app the CLI loads', () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
 // Linux reports CPU time in clock ticks of 1/100 s (USER_HZ).
@@ -53,4 +53,22 @@ export async function waitForPort(port: number, timeoutMs = 15_000): Promise<voi
     if (Date.now() > deadline) throw new Error(`nothing listens on port ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A process and its descendants, from the parent ids in /proc (processes that end meanwhile are skipped). */
+export function processTree(root: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(parent, [...(parents.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i]) ?? []));
+  return tree;
 }

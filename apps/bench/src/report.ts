@@ -78,11 +78,27 @@ export function renderMarkdown(results: Record<string, unknown>): string {
         );
     }
   }
+  // Composition (#30): echo direct, mounted and proxied (gateway plus remote), against direct.
+  const compose = results.compose as Record<string, Record<string, ClientRow>> | undefined;
+  if (compose) {
+    if (lines.length > 0) lines.push('');
+    lines.push(
+      '| transport | server (echo, 16 in flight) | calls/s | CPU µs/call | main thread µs/call | CPU vs direct |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
+    for (const [transport, rows] of Object.entries(compose)) {
+      const direct = rows['echo, direct'];
+      for (const [server, row] of Object.entries(rows))
+        lines.push(
+          `| ${transport} | ${server} | ${row.callsPerSecond} | ${row.cpuUsPerCall} | ${row.mainThreadCpuUsPerCall ?? '–'} | ${direct ? ratio(row.cpuUsPerCall, direct.cpuUsPerCall) : '–'} |`,
+        );
+    }
+  }
   type Memory = Record<string, { idleMb: number; after20kMb: number }>;
   const cold = results.coldStartMs as Record<string, number>;
   const memory = results.memory as Memory;
   const list = results.toolsList505P50Ms as Record<string, number> | undefined;
-  // A `--only logging`, `--only auth`, `--only scale-out` or `--only http-clients` run has nothing else.
+  // A `--only logging`, `--only auth`, `--only scale-out`, `--only http-clients` or `--only compose` run has nothing else.
   if (!cold) return lines.join('\n');
   if (lines.length > 0) lines.push('');
   lines.push(

@@ -7,19 +7,21 @@
 // on HTTP, beside the testbed's echo, interleaved: ~3 minutes), --only scale-out (HTTP with a
 // session, its sessions in memory and on Redis: ~2 minutes; needs redis-server), --only
 // http-clients (HTTP echo at 16 in flight in one session, from Node's http client and from an
-// undici pool, raw and mcpkit at warn and in its default configuration, interleaved: ~4 minutes).
+// undici pool, raw and mcpkit at warn and in its default configuration, interleaved: ~4 minutes),
+// --only compose (#30: echo at 16 in flight direct, mounted, and proxied over stdio, the proxied
+// row's CPU that of the gateway plus the remote it spawned, interleaved, stdio and HTTP: ~3 minutes).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpRpc, spawnServer, stopAllServers, StdioRpc, UndiciRpc, type Message, type RpcClient } from './clients';
 import { BAD_VALIDATE, callFor, type Workload } from './payloads';
-import { cpuMicros, freePort, mainThreadCpuMicros, rssMb, waitForPort } from './proc';
+import { cpuMicros, freePort, mainThreadCpuMicros, processTree, rssMb, waitForPort } from './proc';
 import { otlpSink } from './otlp-sink';
 import { renderMarkdown } from './report';
 import { startBenchRedis } from './redis-server';
 import { withTables } from './render';
 
-export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth' | 'mcpkit-plain';
+export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth' | 'mcpkit-plain' | 'mcpkit-gateway';
 export type Transport = 'stdio' | 'http' | 'http-stateless' | 'stdio-2026' | 'http-2026';
 
 const SCRIPTS: Record<ServerName, string> = {
@@ -29,13 +31,14 @@ const SCRIPTS: Record<ServerName, string> = {
   raw: join(__dirname, 'servers', 'raw-server.js'),
   'mcpkit-auth': join(__dirname, 'servers', 'mcpkit-auth-server.js'),
   'mcpkit-plain': join(__dirname, 'servers', 'mcpkit-plain-server.js'),
+  'mcpkit-gateway': join(__dirname, 'servers', 'mcpkit-gateway-server.js'),
 };
 
 const smoke = process.argv.includes('--smoke');
 const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const OUT = flag('--out');
 const ONLY = flag('--only');
-const ONLY_MODES = ['startup', 'logging', 'auth', 'scale-out', 'http-clients'];
+const ONLY_MODES = ['startup', 'logging', 'auth', 'scale-out', 'http-clients', 'compose'];
 if (require.main === module && ONLY !== undefined && !ONLY_MODES.includes(ONLY))
   throw new Error(`--only takes ${ONLY_MODES.map((mode) => `"${mode}"`).join(', ')}, not "${ONLY}"`);
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
@@ -61,6 +64,8 @@ const COLD_START_SAMPLES = 15;
 
 interface Started {
   pid: number;
+  /** The CPU of a figure counts this process's descendants too (a gateway's remote). */
+  tree?: boolean;
   client: RpcClient;
   stop: () => Promise<void>;
 }
@@ -155,8 +160,11 @@ export interface Measurement {
 async function measure(started: Started, workload: Workload, concurrency: number, count: number): Promise<Measurement> {
   const latencies: number[] = [];
   let next = 0;
-  const cpuBefore = cpuMicros(started.pid);
-  const mainBefore = mainThreadCpuMicros(started.pid);
+  // Found once, before the calls: a process that ended during them would leave no /proc entry to read.
+  const pids = started.tree ? processTree(started.pid) : [started.pid];
+  const sum = (read: (pid: number) => number) => pids.reduce((total, pid) => total + read(pid), 0);
+  const cpuBefore = sum(cpuMicros);
+  const mainBefore = sum(mainThreadCpuMicros);
   const begin = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -171,8 +179,8 @@ async function measure(started: Started, workload: Workload, concurrency: number
     }),
   );
   const elapsed = (performance.now() - begin) / 1000;
-  const cpu = cpuMicros(started.pid) - cpuBefore;
-  const main = mainThreadCpuMicros(started.pid) - mainBefore;
+  const cpu = sum(cpuMicros) - cpuBefore;
+  const main = sum(mainThreadCpuMicros) - mainBefore;
   latencies.sort((a, b) => a - b);
   return {
     callsPerSecond: Math.round(count / elapsed),
@@ -249,6 +257,7 @@ async function callFigures(results: Record<string, unknown>): Promise<void> {
   results.auth = await authFigures(ROUNDS + 1);
   results.scaleOut = await scaleOutFigures(ROUNDS + 1);
   results.httpClients = await httpClientFigures(HTTP_CLIENT_ROUNDS);
+  results.compose = await composeFigures(ROUNDS + 1);
 }
 
 // The cost of mcpkit's one info line per request (the matrix runs at LOG_LEVEL=warn), and the
@@ -292,8 +301,6 @@ async function loggingFigures(rounds: number): Promise<Record<string, Record<str
 const AUTH_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv, ReadonlyArray<'stdio' | 'http'>]> = [
   ['mcpkit (testbed)', 'mcpkit', {}, ['stdio', 'http']],
   ['echo, no pipeline', 'mcpkit-auth', {}, ['stdio', 'http']],
-  // #30: the same echo mounted into a gateway (createApp({ imports })) and renamed back by a transform.
-  ['echo, mounted', 'mcpkit-auth', { BENCH_MOUNTED: '1' }, ['stdio', 'http']],
   // HTTP: a resource server whose verifier names a fixed caller, without and with the pipeline.
   ['echo, resource server (fixed AuthInfo)', 'mcpkit-auth', { BENCH_AUTH: 'fixed' }, ['http']],
   ['echo + @RequireScopes + guard', 'mcpkit-auth', { BENCH_GUARDED: '1', BENCH_AUTH: 'fixed' }, ['stdio', 'http']],
@@ -317,6 +324,35 @@ async function authFigures(rounds: number): Promise<Record<string, Record<string
   const figures = medians(runs);
   const byTransport: Record<string, Record<string, Measurement>> = {};
   for (const [key, figure] of Object.entries(figures)) (byTransport[key.split('|')[1]] ??= {})[key.split('|')[0]] = figure;
+  return byTransport;
+}
+
+// Composition (#30): the auth rows' plain echo called directly, mounted into a gateway
+// (createApp({ imports }), renamed back to `echo`), and proxied: a gateway whose `echo` is
+// @mcpkit/proxy onto that same server, spawned over stdio, its CPU the gateway's plus the
+// remote's. Interleaved, so the ratios (proxied ≤ 1.5× direct; mounted = direct) come from one
+// stretch of time on a noisy machine.
+const COMPOSE_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv]> = [
+  ['echo, direct', 'mcpkit-auth', {}],
+  ['echo, mounted', 'mcpkit-auth', { BENCH_MOUNTED: '1' }],
+  ['echo, proxied (gateway + remote)', 'mcpkit-gateway', {}],
+];
+const COMPOSE_CALLS: Record<'stdio' | 'http', number> = smoke ? { stdio: 40, http: 40 } : { stdio: 40_000, http: 8_000 };
+
+async function composeFigures(rounds: number): Promise<Record<string, Record<string, Measurement>>> {
+  const runs: Record<string, Measurement[]> = {};
+  for (let pass = 0; pass < rounds; pass++) {
+    for (const transport of ['stdio', 'http'] as const) {
+      for (const [row, server, env] of COMPOSE_ROWS) {
+        const target = { ...(await start(server, transport, env)), tree: true };
+        if (!smoke) await measure(target, 'echo', 16, COMPOSE_CALLS[transport] / 10);
+        (runs[`${row}|${transport}`] ??= []).push(await measure(target, 'echo', 16, COMPOSE_CALLS[transport]));
+        await target.stop();
+      }
+    }
+  }
+  const byTransport: Record<string, Record<string, Measurement>> = {};
+  for (const [key, figure] of Object.entries(medians(runs))) (byTransport[key.split('|')[1]] ??= {})[key.split('|')[0]] = figure;
   return byTransport;
 }
 
@@ -494,6 +530,8 @@ async function main(): Promise<void> {
     results.scaleOut = await scaleOutFigures(smoke ? 1 : 3);
   } else if (ONLY === 'http-clients') {
     results.httpClients = await httpClientFigures(HTTP_CLIENT_ROUNDS);
+  } else if (ONLY === 'compose') {
+    results.compose = await composeFigures(smoke ? 1 : 3);
   } else {
     await callFigures(results);
     await startupFigures(results);

@@ -56,3 +56,19 @@ describe('the HTTP clients table', () => {
     ]);
   });
 });
+
+describe('the composition table', () => {
+  it('puts the mounted and proxied echo beside the direct one of the same transport, with CPU against direct', () => {
+    const figure = (cpuUsPerCall: number) => ({ callsPerSecond: 1000, p50Ms: 1, p99Ms: 2, cpuUsPerCall, mainThreadCpuUsPerCall: cpuUsPerCall / 2 });
+    const markdown = renderMarkdown({
+      compose: { stdio: { 'echo, direct': figure(10), 'echo, mounted': figure(10), 'echo, proxied (gateway + remote)': figure(14) } },
+    });
+    expect(markdown.split('\n')).toEqual([
+      '| transport | server (echo, 16 in flight) | calls/s | CPU µs/call | main thread µs/call | CPU vs direct |',
+      '| --- | --- | --- | --- | --- | --- |',
+      '| stdio | echo, direct | 1000 | 10 | 5 | 1.00× |',
+      '| stdio | echo, mounted | 1000 | 10 | 5 | 1.00× |',
+      '| stdio | echo, proxied (gateway + remote) | 1000 | 14 | 7 | 1.40× |',
+    ]);
+  });
+});

@@ -17,6 +17,16 @@ describe('the notes authenticated mode from the environment', () => {
     expect(() => notesAuthFromEnv({ NOTES_AUTH_RESOURCE: resource })).toThrow(/both NOTES_AUTH_ISSUER and NOTES_AUTH_RESOURCE/);
   });
 
+  it('reads the variables of another prefix for a server that mounts the notes', () => {
+    expect(notesAuthFromEnv({ NOTES_AUTH_ISSUER: issuer, NOTES_AUTH_RESOURCE: resource }, 'GATEWAY')).toBeUndefined();
+    expect(notesAuthFromEnv({ GATEWAY_AUTH_ISSUER: issuer, GATEWAY_AUTH_RESOURCE: resource, GATEWAY_AUTH_TYP: 'at+jwt' }, 'GATEWAY')).toEqual({
+      issuer,
+      resource,
+      requireTyp: 'at+jwt',
+    });
+    expect(() => notesAuthFromEnv({ GATEWAY_AUTH_ISSUER: issuer }, 'GATEWAY')).toThrow(/both GATEWAY_AUTH_ISSUER and GATEWAY_AUTH_RESOURCE/);
+  });
+
   it('refuses a relative URL in either', () => {
     expect(() => notesAuthFromEnv({ NOTES_AUTH_ISSUER: issuer, NOTES_AUTH_RESOURCE: '/mcp' })).toThrow(
       'NOTES_AUTH_RESOURCE must be an absolute URL, got "/mcp"',
@@ -28,6 +38,7 @@ describe('the notes authenticated mode from the environment', () => {
     const options = await notesHttpAuth({ issuer, resource });
     expect(options.auth).toMatchObject({ resource, authorizationServers: [issuer], scopesSupported: ['notes:read', 'notes:write'] });
     expect(options.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'notes.example.com']);
+    expect((await notesHttpAuth({ issuer, resource }, 'mcpkit gateway')).auth).toMatchObject({ resourceName: 'mcpkit gateway' });
   });
 
   it('pins the JWT typ only when NOTES_AUTH_TYP says so (default: any, as most providers send JWT)', async () => {

@@ -18,21 +18,27 @@ export interface NotesAuth {
 /**
  * The authenticated mode from the environment: undefined when neither variable is set. One
  * without the other is a mistake that must not end in a server open to anyone, so it throws.
+ * `prefix` names the variables of another server that mounts the notes (apps/gateway reads
+ * `GATEWAY_AUTH_ISSUER`, `GATEWAY_AUTH_RESOURCE` and `GATEWAY_AUTH_TYP` with `'GATEWAY'`).
+ *
+ * @example
+ * const auth = notesAuthFromEnv(process.env, 'GATEWAY');
  */
-export function notesAuthFromEnv(env: NodeJS.ProcessEnv = process.env): NotesAuth | undefined {
-  const issuer = env.NOTES_AUTH_ISSUER || undefined;
-  const resource = env.NOTES_AUTH_RESOURCE || undefined;
+export function notesAuthFromEnv(env: NodeJS.ProcessEnv = process.env, prefix = 'NOTES'): NotesAuth | undefined {
+  const [issuerVar, resourceVar] = [`${prefix}_AUTH_ISSUER`, `${prefix}_AUTH_RESOURCE`];
+  const issuer = env[issuerVar] || undefined;
+  const resource = env[resourceVar] || undefined;
   if (issuer === undefined && resource === undefined) return undefined;
   if (issuer === undefined || resource === undefined) {
-    throw new Error('set both NOTES_AUTH_ISSUER and NOTES_AUTH_RESOURCE for the authenticated mode, or neither');
+    throw new Error(`set both ${issuerVar} and ${resourceVar} for the authenticated mode, or neither`);
   }
   for (const [name, url] of [
-    ['NOTES_AUTH_ISSUER', issuer],
-    ['NOTES_AUTH_RESOURCE', resource],
+    [issuerVar, issuer],
+    [resourceVar, resource],
   ] as const) {
     if (!URL.canParse(url)) throw new Error(`${name} must be an absolute URL, got ${JSON.stringify(url)}`);
   }
-  const requireTyp = env.NOTES_AUTH_TYP || undefined;
+  const requireTyp = env[`${prefix}_AUTH_TYP`] || undefined;
   return requireTyp === undefined ? { issuer, resource } : { issuer, resource, requireTyp };
 }
 
@@ -40,9 +46,13 @@ export function notesAuthFromEnv(env: NodeJS.ProcessEnv = process.env): NotesAut
  * The HTTP options of the authenticated mode: an OAuth 2.1 resource server for `resource` that
  * takes JWT access tokens from `issuer`, and the resource's own host besides loopback (a proxy
  * in front forwards its public name in `Host`). Loads the HTTP package only when asked, as
- * main.ts loads Fastify: a stdio server does not pay for either.
+ * main.ts loads Fastify: a stdio server does not pay for either. `resourceName` is what the
+ * protected-resource metadata calls the server (a gateway that mounts the notes names itself).
  */
-export async function notesHttpAuth({ issuer, resource, requireTyp }: NotesAuth): Promise<Pick<McpHttpOptions, 'auth' | 'allowedHosts'>> {
+export async function notesHttpAuth(
+  { issuer, resource, requireTyp }: NotesAuth,
+  resourceName = 'mcpkit notes',
+): Promise<Pick<McpHttpOptions, 'auth' | 'allowedHosts'>> {
   const { jwtVerifier, LOOPBACK_HOSTS } = await import('@mcpkit/http');
   return {
     auth: {
@@ -50,7 +60,7 @@ export async function notesHttpAuth({ issuer, resource, requireTyp }: NotesAuth)
       authorizationServers: [issuer],
       verifier: jwtVerifier({ issuer, requireTyp }),
       scopesSupported: [...NOTES_SCOPES],
-      resourceName: 'mcpkit notes',
+      resourceName,
     },
     allowedHosts: [...new Set([...LOOPBACK_HOSTS, new URL(resource).host])],
   };

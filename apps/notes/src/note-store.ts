@@ -1,6 +1,4 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { isBusy, openSqlite, type SqliteDatabase } from './sqlite';
 
 /** A stored note. */
 export interface Note {
@@ -35,13 +33,13 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * SQLITE_BUSY (seen once in CI: two instances started together on a new file, on a loaded
  * machine), so it is tried a few times. The mode stays in the file: a later start finds it set.
  */
-function useWal(db: Database.Database): void {
+function useWal(db: SqliteDatabase): void {
   for (let attempt = 1; ; attempt++) {
     try {
-      db.pragma('journal_mode = WAL');
+      db.exec('PRAGMA journal_mode = WAL');
       return;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= WAL_ATTEMPTS) throw error;
+      if (!isBusy(error) || attempt >= WAL_ATTEMPTS) throw error;
       Atomics.wait(pause, 0, 0, WAL_PAUSE_MS);
     }
   }
@@ -49,13 +47,12 @@ function useWal(db: Database.Database): void {
 
 /** Notes in one SQLite file; statements are prepared once. */
 export class NoteStore {
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly statements;
   private readonly listeners = new Set<(id: number) => void>();
 
   constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
+    this.db = openSqlite(path);
     useWal(this.db);
     this.db.exec(`CREATE TABLE IF NOT EXISTS notes (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -66,14 +63,14 @@ export class NoteStore {
       updated_at TEXT NOT NULL
     )`);
     this.statements = {
-      insert: this.db.prepare<[string, string, string, string, string]>('INSERT INTO notes (title, body, tags, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
-      get: this.db.prepare<[number], NoteRow>('SELECT * FROM notes WHERE id = ?'),
-      all: this.db.prepare<[], NoteRow>('SELECT * FROM notes ORDER BY id'),
-      search: this.db.prepare<[string, string, string, number], NoteRow>(
+      insert: this.db.prepare('INSERT INTO notes (title, body, tags, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+      get: this.db.prepare<NoteRow>('SELECT * FROM notes WHERE id = ?'),
+      all: this.db.prepare<NoteRow>('SELECT * FROM notes ORDER BY id'),
+      search: this.db.prepare<NoteRow>(
         "SELECT * FROM notes WHERE title LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\' OR tags LIKE ? ESCAPE '\\' ORDER BY updated_at DESC, id DESC LIMIT ?",
       ),
-      update: this.db.prepare<[string, string, string, string, number]>('UPDATE notes SET title = ?, body = ?, tags = ?, updated_at = ? WHERE id = ?'),
-      remove: this.db.prepare<[number]>('DELETE FROM notes WHERE id = ?'),
+      update: this.db.prepare('UPDATE notes SET title = ?, body = ?, tags = ?, updated_at = ? WHERE id = ?'),
+      remove: this.db.prepare('DELETE FROM notes WHERE id = ?'),
     };
   }
 

@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoredTask } from '@mcpkit/core';
 import { taskStoreContract } from '../../../packages/http/test/contracts/task-store.contract';
+import { openSqlite, type SqliteDatabase } from './sqlite';
 import { LOST_TASK_MESSAGE, SqliteTaskStore } from './sqlite-task-store';
 
 taskStoreContract('SqliteTaskStore', (setup) => {
@@ -50,7 +50,7 @@ describe('SqliteTaskStore', () => {
 
   it('counts the tasks of a database written before the counts existed, and makes room by them', async () => {
     const path = join(dir, 'old.db');
-    const old = new Database(path);
+    const old = openSqlite(path);
     old.exec(`CREATE TABLE tasks (task_id TEXT PRIMARY KEY, owner TEXT, tool TEXT NOT NULL, status TEXT NOT NULL, status_message TEXT,
       created_at INTEGER NOT NULL, last_updated_at INTEGER NOT NULL, ttl_ms INTEGER, poll_interval_ms INTEGER NOT NULL, result TEXT, error TEXT,
       input_requests TEXT, worker TEXT)`);
@@ -73,10 +73,11 @@ describe('SqliteTaskStore', () => {
 
   it('makes room with indexes only: no statement a create runs reads the whole table', () => {
     const store = new SqliteTaskStore(':memory:');
-    const { db, statements } = store as unknown as { db: Database.Database; statements: Record<string, Database.Statement> };
+    // The statement's SQL: `source` on better-sqlite3, `sourceSQL` on node:sqlite.
+    const { db, statements } = store as unknown as { db: SqliteDatabase; statements: Record<string, { source?: string; sourceSQL?: string }> };
     const plan = (name: string, ...args: unknown[]): string =>
       db
-        .prepare(`EXPLAIN QUERY PLAN ${statements[name].source}`)
+        .prepare(`EXPLAIN QUERY PLAN ${statements[name].source ?? statements[name].sourceSQL}`)
         .all(...args)
         .map((row) => (row as { detail: string }).detail)
         .join('; ');

@@ -1,7 +1,5 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { resolveTaskStoreBounds, TaskStoreFullError, type StoredTask, type TaskChange, type TaskStore, type TaskStoreBounds } from '@mcpkit/core';
+import { openSqlite, type RunResult, type SqliteDatabase } from './sqlite';
 
 interface TaskRow {
   task_id: string;
@@ -63,7 +61,7 @@ export interface SqliteTaskStoreOptions extends Partial<TaskStoreBounds> {
  * or is refused. Triggers keep each owner's counts, so no bound reads the whole table.
  */
 export class SqliteTaskStore implements TaskStore {
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly statements;
   private readonly now: () => number;
   private readonly bounds: TaskStoreBounds;
@@ -74,9 +72,8 @@ export class SqliteTaskStore implements TaskStore {
   constructor(path: string, options: SqliteTaskStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.bounds = resolveTaskStoreBounds(options);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
+    this.db = openSqlite(path);
+    this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec(`CREATE TABLE IF NOT EXISTS tasks (
       task_id TEXT PRIMARY KEY,
       owner TEXT,
@@ -115,34 +112,32 @@ export class SqliteTaskStore implements TaskStore {
         `INSERT INTO tasks (task_id, owner, tool, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms, result, error, input_requests, worker)
          VALUES (@task_id, @owner, @tool, @status, @status_message, @created_at, @last_updated_at, @ttl_ms, @poll_interval_ms, @result, @error, @input_requests, @worker)`,
       ),
-      get: this.db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE task_id = ?'),
-      remove: this.db.prepare<[string]>('DELETE FROM tasks WHERE task_id = ?'),
-      expire: this.db.prepare<{ now: number }>('DELETE FROM tasks WHERE ttl_ms IS NOT NULL AND created_at + ttl_ms <= @now'),
-      countAll: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks'),
-      countOwner: this.db.prepare<[string], { n: number }>('SELECT tasks AS n FROM task_owners WHERE owner = ?'),
+      get: this.db.prepare<TaskRow>('SELECT * FROM tasks WHERE task_id = ?'),
+      remove: this.db.prepare('DELETE FROM tasks WHERE task_id = ?'),
+      expire: this.db.prepare('DELETE FROM tasks WHERE ttl_ms IS NOT NULL AND created_at + ttl_ms <= @now'),
+      countAll: this.db.prepare<{ n: number }>('SELECT COUNT(*) AS n FROM tasks'),
+      countOwner: this.db.prepare<{ n: number }>('SELECT tasks AS n FROM task_owners WHERE owner = ?'),
       // Rebuilt at start: a database written before the counts existed, or by hand, is counted right.
       recount: this.db.prepare(
         `INSERT INTO task_owners (owner, tasks, finished) SELECT owner, COUNT(*), SUM(${FINISHED}) FROM tasks WHERE owner IS NOT NULL GROUP BY owner`,
       ),
       uncount: this.db.prepare('DELETE FROM task_owners'),
       // The owner holding the most tasks among those holding a finished one.
-      largestGiver: this.db.prepare<[], { owner: string; tasks: number }>(
-        'SELECT owner, tasks FROM task_owners WHERE finished > 0 ORDER BY tasks DESC LIMIT 1',
-      ),
-      dropOldestFinished: this.db.prepare<[string]>(
+      largestGiver: this.db.prepare<{ owner: string; tasks: number }>('SELECT owner, tasks FROM task_owners WHERE finished > 0 ORDER BY tasks DESC LIMIT 1'),
+      dropOldestFinished: this.db.prepare(
         `DELETE FROM tasks WHERE rowid = (SELECT rowid FROM tasks WHERE owner = ? AND ${FINISHED} ORDER BY created_at LIMIT 1)`,
       ),
-      dropOldestOwnerless: this.db.prepare<[]>(
+      dropOldestOwnerless: this.db.prepare(
         `DELETE FROM tasks WHERE rowid = (SELECT rowid FROM tasks WHERE owner IS NULL AND ${FINISHED} ORDER BY created_at LIMIT 1)`,
       ),
       update: this.db.prepare(
         `UPDATE tasks SET status = @status, status_message = @status_message, result = @result, error = @error, input_requests = @input_requests, last_updated_at = @now
          WHERE task_id = @task_id AND status IN ('working', 'input_required')`,
       ),
-      list: this.db.prepare<{ owner: string; now: number; limit: number; offset: number }, TaskRow>(
+      list: this.db.prepare<TaskRow>(
         'SELECT * FROM tasks WHERE owner = @owner AND (ttl_ms IS NULL OR created_at + ttl_ms > @now) ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset',
       ),
-      orphans: this.db.prepare<[string, string, number]>(
+      orphans: this.db.prepare(
         `UPDATE tasks SET status = 'failed', status_message = ?, error = ?, input_requests = NULL, last_updated_at = ? WHERE status IN ('working', 'input_required')`,
       ),
     };
@@ -194,7 +189,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   /** Whether a DELETE took a row, which then no longer counts. */
-  private dropped(outcome: Database.RunResult): boolean {
+  private dropped(outcome: RunResult): boolean {
     this.total -= outcome.changes;
     return outcome.changes > 0;
   }

@@ -17,6 +17,7 @@ import { CLI_VERSION } from './version';
 const commands = {
   call: () => require('./commands/call') as typeof import('./commands/call'),
   client: () => require('./commands/client') as typeof import('./commands/client'),
+  buildValidators: () => require('./commands/build-validators') as typeof import('./commands/build-validators'),
   diff: () => require('./commands/diff') as typeof import('./commands/diff'),
   dev: () => require('./commands/dev') as typeof import('./commands/dev'),
   install: () => require('./commands/install') as typeof import('./commands/install'),
@@ -148,6 +149,16 @@ program
   .addOption(exportOption())
   .addHelpText('after', '\nExamples:\n  mcpkit inspect\n  mcpkit inspect dist/app.js --json\n  mcpkit inspect dist/tools.js --export weatherApp')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.inspect().inspect(entry, options))));
+
+program
+  .command('build-validators [entry]')
+  .description(
+    "compile the app's validators ahead of time (ajv standalone code) for createApp({ validators }): no code generated at run time, as Cloudflare Workers require",
+  )
+  .requiredOption('--out <file>', 'the CommonJS module to write (its .d.ts goes beside it)')
+  .addOption(exportOption())
+  .addHelpText('after', '\nExamples:\n  mcpkit build-validators dist/app.js --out src/validators.generated.js')
+  .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.buildValidators().buildValidators(entry, options))));
 
 program
   .command('manifest [entry]')

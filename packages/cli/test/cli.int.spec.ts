@@ -449,3 +449,37 @@ describe('mcpkit new, the files of each transport', () => {
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);
 });
+
+describe('mcpkit build-validators', () => {
+  it("writes the testbed's validators and their .d.ts; the module loads with core alone", async () => {
+    // Inside packages/cli, so that the module's require('@mcpkit/core/transport') resolves as in a project.
+    const dir = mkdtempSync(join(__dirname, '..', '.validators-test-'));
+    try {
+      const out = join(dir, 'validators.generated.js');
+      const result = await mcpkit(['build-validators', TESTBED, '--out', out]);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/: \d+ validators\n$/);
+      expect(readFileSync(join(dir, 'validators.generated.d.ts'), 'utf8')).toContain('PrecompiledValidators');
+      const source = readFileSync(out, 'utf8');
+      expect(source).toContain(`mcpkit build-validators ${TESTBED} --out ${out}`);
+      expect(source).not.toMatch(/require\("ajv/);
+      const loaded = await new Promise<string>((resolve) =>
+        execFile(
+          process.execPath,
+          ['-e', `const v = require(${JSON.stringify(out)}); process.stdout.write(typeof v.schemasHash + ' ' + Object.keys(v).length)`],
+          (_, stdout) => resolve(stdout),
+        ),
+      );
+      expect(loaded).toMatch(/^string \d+$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an --out that is not a .js module, writing nothing, exit 2', async () => {
+    const result = await mcpkit(['build-validators', TESTBED, '--out', 'validators.ts']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--out must name a \.js or \.cjs file[\s\S]*hint/);
+    expect(existsSync('validators.ts')).toBe(false);
+  });
+});

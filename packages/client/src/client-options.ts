@@ -49,7 +49,7 @@ export interface ClientOptions {
   reconnectDelayMs?: number;
   /** stdio: after closing the child's stdin, the wait in ms before SIGTERM, and as long again before SIGKILL (default 2 000). */
   shutdownGraceMs?: number;
-  /** Told of what the server sent that the client cannot read and that fails no request (a stray answer, a listener that threw). */
+  /** Told of what the server sent that the client cannot read and that fails no request (a stray answer), and of a callback of yours that threw (a listener, `onProgress`, `onClose`). What `onError` itself throws is dropped. */
   onError?: (error: McpClientError) => void;
 }
 

@@ -215,7 +215,14 @@ export class McpClient {
         : 'url' in this.target
           ? new HttpClientTransport(this.target, options)
           : new StdioClientTransport(this.target, options);
-    const peer = new RpcPeer(transport, options.handlers, options, this.listeners, (error) => options.onError?.(error));
+    const report = (error: McpClientError): void => {
+      try {
+        options.onError?.(error);
+      } catch {
+        // The reporter is the caller's: what it throws has nowhere left to go, and must not end the process.
+      }
+    };
+    const peer = new RpcPeer(transport, options.handlers, options, this.listeners, report);
     this.transportOf = transport;
     this.peer = peer;
     let told = false;
@@ -227,7 +234,13 @@ export class McpClient {
         if (told) return;
         told = true;
         this.eraOf?.close();
-        for (const listener of [...this.closeListeners]) listener(error);
+        for (const listener of [...this.closeListeners]) {
+          try {
+            listener(error);
+          } catch (thrown) {
+            report(new McpClientError(ClientErrorCode.ConnectionClosed, 'an onClose listener threw', undefined, { cause: thrown }));
+          }
+        }
       },
     });
     try {
@@ -242,7 +255,7 @@ export class McpClient {
         protocolVersion: options.protocolVersion,
         openTimeoutMs: options.openTimeoutMs,
         relistenDelayMs: options.reconnectDelayMs,
-        report: (error) => options.onError?.(error),
+        report,
       });
       this.eraOf = era;
       this.description = server;

@@ -4,9 +4,9 @@ import { RpcPeer, type PeerLimits } from './rpc-peer';
 import type { ServerRequestHandlers } from './server-requests';
 import type { ClientTransport, SendOptions } from './transports/client-transport';
 
-/** A transport that keeps what is sent, with the stream signal of each request. */
+/** A transport that keeps what is sent, with the stream signal of each request (HTTP: a request owns its stream). */
 class FakeTransport implements ClientTransport {
-  readonly kind = 'stdio';
+  constructor(readonly kind: 'stdio' | 'http' = 'http') {}
   readonly sent: Array<Record<string, unknown>> = [];
   readonly signals: AbortSignal[] = [];
   start = () => Promise.resolve();
@@ -21,8 +21,8 @@ class FakeTransport implements ClientTransport {
 
 const LIMITS: PeerLimits = { timeoutMs: 1_000, maxTotalTimeoutMs: 10_000, resetTimeoutOnProgress: false, maxPendingRequests: 3, maxServerRequests: 2 };
 
-function peerWith(handlers: ServerRequestHandlers = {}, limits: Partial<PeerLimits> = {}) {
-  const transport = new FakeTransport();
+function peerWith(handlers: ServerRequestHandlers = {}, limits: Partial<PeerLimits> = {}, kind: 'stdio' | 'http' = 'http') {
+  const transport = new FakeTransport(kind);
   const unreadable: string[] = [];
   const peer = new RpcPeer(transport, handlers, { ...LIMITS, ...limits }, undefined, (error) => void unreadable.push(error.message));
   return { peer, transport, unreadable };
@@ -133,6 +133,31 @@ describe('RpcPeer', () => {
     expect(transport.signals[0].aborted).toBe(true);
   });
 
+  it('times every request out with one timer, each at its own timeoutMs, and keeps no timer once none waits', async () => {
+    jest.useFakeTimers();
+    const { peer } = peerWith();
+    const slow = peer.request('tools/call', {}, { timeoutMs: 300 });
+    const quick = peer.request('tools/call', {}, { timeoutMs: 100 });
+    const answered = peer.request('tools/call', {});
+    expect(jest.getTimerCount()).toBe(1);
+    const quickFailed = expect(quick).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { timeoutMs: 100 } });
+    jest.advanceTimersByTime(100);
+    await quickFailed;
+    expect(peer.pendingCount).toBe(2);
+    peer.receive({ jsonrpc: '2.0', id: 3, result: {} });
+    await answered;
+    const slowFailed = expect(slow).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { timeoutMs: 300 } });
+    jest.advanceTimersByTime(199);
+    expect(peer.pendingCount).toBe(1);
+    jest.advanceTimersByTime(1);
+    await slowFailed;
+    expect(jest.getTimerCount()).toBe(0);
+    const last = peer.request('tools/call', {});
+    peer.receive({ jsonrpc: '2.0', id: 4, result: {} });
+    await last;
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
   it('ends a call whose progress keeps resetting its timeout at maxTotalTimeoutMs', async () => {
     jest.useFakeTimers();
     const { peer, transport } = peerWith({}, { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 250 });
@@ -149,6 +174,19 @@ describe('RpcPeer', () => {
     expect(peer.pendingCount).toBe(0);
     await failed;
     expect(transport.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 1 } });
+  });
+
+  it('gives a stdio request no stream signal (nothing to close), and still cancels it by notification', async () => {
+    const { peer, transport } = peerWith({}, {}, 'stdio');
+    const answered = peer.request('tools/call', {});
+    peer.receive({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    await expect(answered).resolves.toEqual({ content: [] });
+    const controller = new AbortController();
+    const call = peer.request('tools/call', {}, { signal: controller.signal });
+    controller.abort('stop');
+    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
+    expect(transport.sent[2]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 2 } });
+    expect(transport.signals).toEqual([]);
   });
 
   it('cancels on abort as the era says: a notification, or only the closed stream', async () => {

@@ -1,5 +1,5 @@
 import { ErrorCode, type JsonRpcMessage, type RequestId } from '@mcpkit/core';
-import { isObject } from '@mcpkit/core/transport';
+import { isObject, MAX_TIMER_MS } from '@mcpkit/core/transport';
 import type { CallOptions, Progress } from './call-options';
 import { ClientErrorCode, McpClientError } from './client-error';
 import type { RelatedCall, ServerRequestHandlers } from './server-requests';
@@ -26,8 +26,11 @@ interface Pending {
   readonly reject: (error: McpClientError) => void;
   readonly onProgress: ((progress: Progress) => void) | undefined;
   readonly tag: unknown;
-  readonly stream: AbortController;
-  timer: NodeJS.Timeout | undefined;
+  /** Over HTTP, the request's own stream (a POST): closed when the request ends. None over stdio. */
+  readonly stream: AbortController | undefined;
+  /** When it times out (`Date.now()` ms): the peer's one timer finds it (progress may push it back). */
+  due: number;
+  readonly timeoutMs: number;
   /** When progress may reset the timeout: the end no progress pushes back. */
   deadline: NodeJS.Timeout | undefined;
   readonly restart: (() => void) | undefined;
@@ -46,6 +49,10 @@ export class RpcPeer {
   private readonly serving = new Map<string, AbortController>();
   private refusing = 0;
   private closedWith: McpClientError | undefined;
+  // One timer for every request's timeout, set for the earliest that may be due: a timer of its
+  // own per request cost a proxied call more than the rest of its bookkeeping.
+  private sweeper: NodeJS.Timeout | undefined = undefined;
+  private sweepAt = Infinity;
   /** How a request is cancelled; the era sets it once it knows itself. */
   cancelParams: CancelParams = (requestId, reason) => ({ requestId, reason });
 
@@ -87,7 +94,8 @@ export class RpcPeer {
     if (options.onProgress) meta.progressToken = id;
     const body = Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
     return new Promise((resolve, reject) => {
-      const stream = new AbortController();
+      // Made only where a request owns a stream: aborting one costs a DOMException per request.
+      const stream = this.transport.kind === 'http' ? new AbortController() : undefined;
       const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
       const onAbort = () => this.cancel(id, cancelled(method, options.signal?.reason));
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -98,19 +106,13 @@ export class RpcPeer {
         onProgress: options.onProgress,
         tag: options.tag,
         stream,
-        timer: undefined,
+        due: Date.now() + timeoutMs,
+        timeoutMs,
         deadline: undefined,
-        restart: (options.resetTimeoutOnProgress ?? this.limits.resetTimeoutOnProgress) ? () => arm() : undefined,
+        restart: (options.resetTimeoutOnProgress ?? this.limits.resetTimeoutOnProgress) ? () => void (entry.due = Date.now() + timeoutMs) : undefined,
         detach: () => options.signal?.removeEventListener('abort', onAbort),
       };
-      const arm = () => {
-        clearTimeout(entry.timer);
-        entry.timer = setTimeout(
-          () => this.cancel(id, new McpClientError(ClientErrorCode.RequestTimeout, `${method} got no answer within ${timeoutMs} ms`, { timeoutMs })),
-          timeoutMs,
-        );
-      };
-      arm();
+      this.watch(entry.due);
       // The spec asks for a bound no progress lifts: a server could otherwise keep a call open forever.
       if (entry.restart) {
         const total = options.maxTotalTimeoutMs ?? this.limits.maxTotalTimeoutMs;
@@ -119,7 +121,9 @@ export class RpcPeer {
       }
       this.pending.set(id, entry);
       const message = { jsonrpc: '2.0', id, method, ...(body === undefined ? {} : { params: body }) } as JsonRpcMessage;
-      this.transport.send(message, { signal: stream.signal }).catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
+      this.transport
+        .send(message, stream === undefined ? undefined : { signal: stream.signal })
+        .catch((error: unknown) => this.settle(id, undefined, asClientError(error, method)));
     });
   }
 
@@ -204,13 +208,45 @@ export class RpcPeer {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
-    clearTimeout(entry.timer);
+    // Nothing left to time out: no timer keeps the process alive.
+    if (this.pending.size === 0) this.unwatch();
     clearTimeout(entry.deadline);
     entry.detach();
-    entry.stream.abort();
+    entry.stream?.abort();
     if (error) entry.reject(error);
     else entry.resolve(result!);
   }
+
+  /** Makes sure the timer fires by `due`. */
+  private watch(due: number): void {
+    if (due >= this.sweepAt) return;
+    clearTimeout(this.sweeper);
+    this.sweepAt = due;
+    this.sweeper = setTimeout(this.sweep, Math.min(Math.max(0, due - Date.now()), MAX_TIMER_MS));
+  }
+
+  private unwatch(): void {
+    clearTimeout(this.sweeper);
+    this.sweeper = undefined;
+    this.sweepAt = Infinity;
+  }
+
+  /** Times out every request past its due time, and waits for the next. */
+  private readonly sweep = (): void => {
+    this.sweeper = undefined;
+    this.sweepAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [id, entry] of [...this.pending]) {
+      if (entry.due > now) next = Math.min(next, entry.due);
+      else
+        this.cancel(
+          id,
+          new McpClientError(ClientErrorCode.RequestTimeout, `${entry.method} got no answer within ${entry.timeoutMs} ms`, { timeoutMs: entry.timeoutMs }),
+        );
+    }
+    if (next !== Infinity && this.pending.size > 0) this.watch(next);
+  };
 
   private notified(method: string, params: unknown): void {
     const body = isObject(params) ? params : {};
@@ -242,7 +278,12 @@ export class RpcPeer {
     const progress: Progress = { progress: params.progress };
     if (typeof params.total === 'number') progress.total = params.total;
     if (typeof params.message === 'string') progress.message = params.message;
-    entry.onProgress(progress);
+    try {
+      entry.onProgress(progress);
+    } catch (error) {
+      // The caller's callback, run from the transport's data handler: a throw there would take the process down.
+      this.onUnreadable(new McpClientError(ClientErrorCode.InvalidResponse, `the onProgress callback of a ${entry.method} threw`, undefined, { cause: error }));
+    }
   }
 
   /**

@@ -27,6 +27,41 @@ describe('stdio faults', () => {
     await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.ConnectionClosed });
   });
 
+  it('survives callbacks of its caller that throw: a listener, onProgress, onClose, and onError itself', async () => {
+    const reported: string[] = [];
+    const client = await McpClient.connect(
+      { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } },
+      {
+        era: 'legacy',
+        onError: (error) => {
+          reported.push(error.message);
+          throw new Error('a bug in the reporter');
+        },
+      },
+    );
+    client.on('notifications/progress', () => {
+      throw new Error('a bug in a listener');
+    });
+    client.onClose(() => {
+      throw new Error('a bug in a close listener');
+    });
+    const result = await client.callTool(
+      'test_tool_with_progress',
+      {},
+      {
+        onProgress: () => {
+          throw new Error('a bug in onProgress');
+        },
+      },
+    );
+    expect(result.content).toBeDefined();
+    expect((await client.callTool('test_simple_text')).isError).toBeFalsy();
+    await client.close();
+    expect(reported).toEqual(
+      expect.arrayContaining(['the onProgress callback of a tools/call threw', 'a listener of notifications/progress threw', 'an onClose listener threw']),
+    );
+  });
+
   it('reconnects after the server died: a new child, the same listeners, the subscriptions renewed', async () => {
     const client = await McpClient.connect(
       { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { ...process.env, LOG_LEVEL: 'warn' } },

@@ -2,6 +2,8 @@
 import 'reflect-metadata';
 
 export { createApp } from './server/create-app';
+export { precompiledValidatorsSource } from './server/validators-source';
+export type { PrecompiledValidators } from './validation/precompiled-validators';
 export { McpApp, type RevisionView } from './server/mcp-app';
 export type { ListPages } from './model/list-pages';
 export type { AppOptions } from './app/app-options';

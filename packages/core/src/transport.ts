@@ -33,6 +33,8 @@ export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
 export { MessageChannel, type MessageChannelOptions, type ChannelAnswer } from './wire/message-channel';
 export { isObject, isRequestId } from './protocol/json-rpc';
 export { principalOf } from './auth/principal';
+export { unrefTimer } from './types/unref-timer';
+export { validatorRuntime } from './validation/validator-runtime';
 export { toJsonRpcError } from './errors/to-json-rpc-error';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-versions';
 export { hasModernClaim } from './eras/modern/read-request';

@@ -1,3 +1,4 @@
+import { unrefTimer } from '@mcpkit/core/transport';
 import type { Logger } from '@mcpkit/core';
 
 /** The longest delay a Node timer keeps (a longer one fires at once). */
@@ -49,7 +50,7 @@ export class DetachedRequests {
       },
       Math.min(this.timeoutMs, MAX_TIMER_MS),
     );
-    timer.unref();
+    unrefTimer(timer);
     this.waiting.set(stream, { requests, cancel, timer });
     this.total += requests;
     if (this.total <= this.max) {

@@ -1,3 +1,4 @@
+import { unrefTimer } from '@mcpkit/core/transport';
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage, Logger, McpApp } from '@mcpkit/core';
 import {
@@ -87,8 +88,7 @@ export class HttpSseEndpoints {
     const connection = this.app.connect({ kind: 'http', headers: request.headers }, { sessionId: id });
     const stream = new EventStream();
     stream.write(`event: endpoint\ndata: ${this.messagesUrl}?sessionId=${id}\n\n`);
-    const keepAlive = this.keepAliveMs > 0 ? setInterval(() => stream.write(': keepalive\n\n'), this.keepAliveMs) : undefined;
-    keepAlive?.unref();
+    const keepAlive = this.keepAliveMs > 0 ? unrefTimer(setInterval(() => stream.write(': keepalive\n\n'), this.keepAliveMs)) : undefined;
     const channel = new MessageChannel<Posted>({
       dispatch: ({ body, options }, send) =>
         this.app.dispatcher.handle(body, connection, { ...options, send, maxAnswerBytes: this.writeOptions.limits.maxMessageBytes }),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { METHOD, type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
-import { classify, encodeMessage, primesStreams, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
+import { classify, encodeMessage, primesStreams, unrefTimer, type ConnectionOptions, type EncodeLimits } from '@mcpkit/core/transport';
 import type { StoredEvent } from './event-store';
 import type { EventStream } from './event-stream';
 import { answeredIds } from './answered-ids';
@@ -165,7 +165,7 @@ export class RoutedSessions {
     for (const text of early.splice(0)) write(text);
     if (this.options.keepAliveMs > 0 && !finished) {
       keepAlive = setInterval(() => write(': keepalive\n\n'), this.options.keepAliveMs);
-      keepAlive.unref();
+      unrefTimer(keepAlive);
     }
     return true;
   }
@@ -247,7 +247,7 @@ export class RoutedSessions {
     if (endedEarly) finish();
     if (keepAliveMs > 0 && !finished) {
       keepAlive = setInterval(() => write(': keepalive\n\n'), keepAliveMs);
-      keepAlive.unref();
+      unrefTimer(keepAlive);
     }
     return true;
   }

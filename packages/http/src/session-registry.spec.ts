@@ -20,6 +20,20 @@ describe('SessionRegistry', () => {
   const registries: SessionRegistry[] = [];
   afterEach(async () => Promise.all(registries.splice(0).map((r) => r.closeAll())));
 
+  it('starts no timer until its first session (a Worker builds it in global scope, where timers are refused), then one', async () => {
+    const setInterval = jest.spyOn(globalThis, 'setInterval');
+    try {
+      const sessions = registry(3);
+      registries.push(sessions);
+      expect(setInterval).not.toHaveBeenCalled();
+      sessions.create({})!.leave();
+      sessions.create({})!.leave();
+      expect(setInterval).toHaveBeenCalledTimes(1);
+    } finally {
+      setInterval.mockRestore();
+    }
+  });
+
   it('evicts the least recently used idle session; busy ones stay', async () => {
     const sessions = registry(3);
     registries.push(sessions);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type JsonRpcMessage, type Logger, type McpApp } from '@mcpkit/core';
-import { primesStreams, type Connection, type ConnectionOptions } from '@mcpkit/core/transport';
+import { primesStreams, unrefTimer, type Connection, type ConnectionOptions } from '@mcpkit/core/transport';
 import type { EventStore } from './event-store';
 import type { SessionRecord, SessionStore } from './session-store';
 import { SseStream, type SseStreamOptions } from './sse-stream';
@@ -137,7 +137,9 @@ export interface SessionRegistryOptions {
 export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
   private readonly idle = new Map<string, LiveSession>();
-  private readonly sweeper: NodeJS.Timeout;
+  // Started with the first session, not when the endpoint is built: a Worker builds it at import,
+  // in global scope, where Workers allow no timer.
+  private sweeper: ReturnType<typeof setInterval> | undefined;
   // Read once: a shared store is asked on every request, and only this instance's copies expire here.
   private readonly shared: boolean;
 
@@ -146,8 +148,6 @@ export class SessionRegistry {
     private readonly options: SessionRegistryOptions,
   ) {
     this.shared = options.sessionStore.shared === true;
-    this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(options.idleTimeoutMs / 2, 30_000)));
-    this.sweeper.unref();
   }
 
   /** This instance's live copy of session `id`, not held (scale-out delivery). */
@@ -270,6 +270,7 @@ export class SessionRegistry {
   /** Ends every session (shutdown). */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
+    this.sweeper = undefined;
     // Shared sessions outlive this instance: other instances go on serving them.
     if (this.shared) for (const session of [...this.live.values()]) this.dropCopy(session);
     else await Promise.all([...this.live.keys()].map((id) => this.delete(id)));
@@ -299,6 +300,7 @@ export class SessionRegistry {
       routed ? { outbound: routed.outbound(id), streamPrefix: routed.streamPrefix() } : undefined,
     );
     this.live.set(id, session);
+    this.sweeper ??= unrefTimer(setInterval(() => this.sweep(), Math.max(10, Math.min(this.options.idleTimeoutMs / 2, 30_000))));
     this.idle.set(id, session);
     return session;
   }

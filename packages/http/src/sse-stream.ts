@@ -1,5 +1,5 @@
 import { type JsonRpcMessage, type Logger } from '@mcpkit/core';
-import { encodeMessage, type EncodeLimits } from '@mcpkit/core/transport';
+import { encodeMessage, unrefTimer, type EncodeLimits } from '@mcpkit/core/transport';
 import type { EventStore, StoredEvent } from './event-store';
 import type { EventStream } from './event-stream';
 
@@ -126,8 +126,7 @@ export class SseStream {
     // Some clients and proxies flush nothing until the first bytes: send them now.
     if (missed === undefined && !(this.options.priming && this.options.store)) response.write(': open\n\n');
     if (this.options.keepAliveMs > 0) {
-      this.keepAlive = setInterval(() => this.write(': keepalive\n\n'), this.options.keepAliveMs);
-      this.keepAlive.unref();
+      this.keepAlive = unrefTimer(setInterval(() => this.write(': keepalive\n\n'), this.options.keepAliveMs));
     }
   }
 

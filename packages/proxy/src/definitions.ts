@@ -13,6 +13,7 @@ import {
   type ToolAnnotations,
 } from '@mcpkit/core';
 import { expandTemplate } from './expand-template';
+import { tracedHop } from './trace-hop';
 import type { RemoteItem } from './mirror';
 import type { QuestionRelay } from './relay';
 
@@ -27,7 +28,7 @@ const isClientCode = (code: number) => code <= -31100 && code > -31200;
 const CONNECTION_LOST = new Set<number>([ClientErrorCode.ConnectionClosed, ClientErrorCode.InvalidResponse, ClientErrorCode.HttpStatus]);
 
 /** Runs one call of the remote for one call of the gateway. */
-export type RemoteCall = <T>(ctx: RequestContext, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>) => Promise<T>;
+export type RemoteCall = <T>(ctx: RequestContext, method: string, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>) => Promise<T>;
 
 /** A question the remote asked could not be put to the gateway's caller: the gateway's call ends with it. */
 class QuestionEnded {
@@ -39,7 +40,7 @@ class QuestionEnded {
  * the remote, and the remote's questions come back to the caller (`QuestionRelay`).
  */
 export function remoteCaller(current: () => McpClient | undefined, relay: QuestionRelay, lost: (client: McpClient, error: Error) => void): RemoteCall {
-  return async (ctx, what, call) => {
+  return async (ctx, method, what, call) => {
     const client = current();
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
     const own = new AbortController();
@@ -47,36 +48,36 @@ export function remoteCaller(current: () => McpClient | undefined, relay: Questi
     const ended = new Promise<never>((_, reject) => (fail = (error) => reject(new QuestionEnded(error))));
     ended.catch(() => undefined);
     const registration = relay.open({ ctx, fail });
-    const options: CallOptions = { signal: AbortSignal.any([ctx.signal, own.signal]), tag: registration.tag };
+    // The caller's cancellation reaches the remote call through `own` (AbortSignal.any would cost
+    // a composite signal and its bookkeeping on every call).
+    const caller = ctx.signal;
+    const forward = () => own.abort(caller.reason);
+    if (caller.aborted) forward();
+    else caller.addEventListener('abort', forward, { once: true });
+    const options: CallOptions = { signal: own.signal, tag: registration.tag };
     if (ctx.progressToken !== undefined) options.onProgress = (update) => ctx.progress(update.progress, update.total, update.message);
-    // One trace across the hop: the remote continues the caller's.
-    if (ctx.trace !== undefined) options._meta = traceMeta(ctx.trace);
     let settled = false;
     try {
-      const result = await Promise.race([call(client, options), ended]);
+      // One trace across the hop: the remote continues the caller's, under the gateway's span when traced.
+      const sent = tracedHop(method, ctx, (meta) => call(client, meta === undefined ? options : { ...options, _meta: meta }));
+      const result = await Promise.race([sent, ended]);
       settled = true;
       return result;
     } catch (error) {
       if (error instanceof QuestionEnded) throw error.error;
       settled = true;
-      if (ctx.signal.aborted) throw error;
+      if (caller.aborted) throw error;
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'number' && CONNECTION_LOST.has(code)) lost(client, error as Error);
       if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, (error as { data?: unknown }).data);
       throw new McpError(INTERNAL, `${what}: the upstream server failed: ${(error as Error).message}`);
     } finally {
+      caller.removeEventListener('abort', forward);
       registration.done();
       // A question that ended the gateway's call leaves the remote call waiting: cancel it.
       if (!settled) own.abort();
     }
   };
-}
-
-function traceMeta(trace: NonNullable<RequestContext['trace']>): Record<string, unknown> {
-  const meta: Record<string, unknown> = { traceparent: trace.traceparent };
-  if (trace.tracestate !== undefined) meta.tracestate = trace.tracestate;
-  if (trace.baggage !== undefined) meta.baggage = trace.baggage;
-  return meta;
 }
 
 const common = (entry: Record<string, unknown>) => ({
@@ -107,22 +108,22 @@ export function definitionOf(item: RemoteItem, remote: RemoteCall): Provider {
           ...(entry.outputSchema === undefined ? {} : { outputSchema: entry.outputSchema as JsonSchema }),
           ...(entry.annotations === undefined ? {} : { annotations: entry.annotations as ToolAnnotations }),
         },
-        (args, ctx) => toolResult(() => remote(ctx, `tool ${key}`, (client, options) => client.callTool(key, args, options)), ctx),
+        (args, ctx) => toolResult(() => remote(ctx, 'tools/call', `tool ${key}`, (client, options) => client.callTool(key, args, options)), ctx),
       );
     case 'prompt':
       return definePrompt({ name: key, ...common(entry), arguments: (entry.arguments as PromptArgument[] | undefined) ?? [] }, (args, ctx) =>
-        remote(ctx, `prompt ${key}`, (client, options) => client.getPrompt(key, args, options)),
+        remote(ctx, 'prompts/get', `prompt ${key}`, (client, options) => client.getPrompt(key, args, options)),
       );
     case 'resource':
       return defineResource(
         { name: String(entry.name ?? key), uri: key, ...common(entry), ...(typeof entry.mimeType === 'string' ? { mimeType: entry.mimeType } : {}) },
-        (request, ctx) => remote(ctx, `resource ${key}`, (client, options) => client.readResource(request.uri, options)),
+        (request, ctx) => remote(ctx, 'resources/read', `resource ${key}`, (client, options) => client.readResource(request.uri, options)),
       );
     case 'resourceTemplate':
       return defineResourceTemplate(
         { name: String(entry.name ?? key), uriTemplate: key, ...common(entry), ...(typeof entry.mimeType === 'string' ? { mimeType: entry.mimeType } : {}) },
         (variables, ctx) =>
-          remote(ctx, `resource template ${key}`, (client, options) =>
+          remote(ctx, 'resources/read', `resource template ${key}`, (client, options) =>
             client.readResource(expandTemplate(key, variables as Record<string, string | string[]>), options),
           ),
       );

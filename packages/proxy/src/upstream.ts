@@ -1,9 +1,10 @@
+import { unrefTimer } from '@mcpkit/core/transport';
 import { McpClient, type McpClientError } from '@mcpkit/client';
 import type { ProxyOptions, ProxyTarget, ProxyTimers } from './proxy-options';
 import type { QuestionRelay } from './relay';
 
 const DEFAULT_TIMERS: ProxyTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
+  setTimeout: (callback, ms) => unrefTimer(setTimeout(callback, ms)),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 

@@ -73,6 +73,55 @@ describe.each(['legacy', 'modern'] as const)('searchTools (%s era)', (era) => {
   });
 });
 
+const names = (tools: Array<{ name: string }>) => tools.map((tool) => tool.name);
+const LIST_CHANGED = 'notifications/tools/list_changed';
+
+describe('searchTools: what a session found joins its tools/list', () => {
+  it('lists the found tools for that session alone, after a list_changed to it alone', async () => {
+    const shared = app([{ searchTools: { keep: ['ping'] } }]);
+    const searcher = await TestClient.connect(shared);
+    const bystander = await TestClient.connect(shared);
+    expect(shared.capabilities.tools).toEqual({ listChanged: true });
+    expect(found(await searcher.callTool('search_tools', { query: 'delete a note', limit: 1 })).tools[0].name).toBe('delete_note');
+    expect(searcher.notifications(LIST_CHANGED)).toHaveLength(1);
+    expect(names(await searcher.listTools())).toEqual(['search_tools', 'ping', 'delete_note']);
+    expect(firstText(await searcher.callTool('delete_note', { id: '3' }))).toBe('deleted 3');
+    // Found again: nothing changed, nothing sent.
+    await searcher.callTool('search_tools', { query: 'delete a note', limit: 1 });
+    expect(searcher.notifications(LIST_CHANGED)).toHaveLength(1);
+    expect(bystander.notifications(LIST_CHANGED)).toHaveLength(0);
+    expect(names(await bystander.listTools())).toEqual(['search_tools', 'ping']);
+  });
+
+  it('never lists a tool hidden from the caller, and holds at most maxFound', async () => {
+    const shared = app([{ searchTools: { maxFound: 2 } }]);
+    const anyone = await TestClient.connect(shared);
+    expect(found(await anyone.callTool('search_tools', { query: 'note', limit: 10 })).tools).toHaveLength(3);
+    const listed = names(await anyone.listTools());
+    expect(listed).toHaveLength(3);
+    expect(listed).not.toContain('purge_notes');
+    const admin = await TestClient.connect(shared, { auth: { subject: 'root', scopes: ['admin'] } });
+    await admin.callTool('search_tools', { query: 'purge', limit: 1 });
+    expect(names(await admin.listTools())).toEqual(['search_tools', 'purge_notes']);
+  });
+
+  it('lists nothing found with maxFound 0, and sends no list_changed', async () => {
+    const client = await TestClient.connect(app([{ searchTools: { maxFound: 0 } }]));
+    await client.callTool('search_tools', { query: 'delete a note' });
+    expect(client.notifications(LIST_CHANGED)).toHaveLength(0);
+    expect(names(await client.listTools())).toEqual(['search_tools']);
+  });
+
+  it('on 2026-07-28 (no session) keeps tools/list small: the answer carries the definitions, and each is callable by name', async () => {
+    const client = await TestClient.connect(app([{ searchTools: true }]), { era: 'modern' });
+    const result = found(await client.callTool('search_tools', { query: 'delete a note', limit: 1 }));
+    expect(result.tools[0]).toMatchObject({ name: 'delete_note', inputSchema: { type: 'object' } });
+    expect(client.notifications(LIST_CHANGED)).toHaveLength(0);
+    expect(names(await client.listTools())).toEqual(['search_tools']);
+    expect(firstText(await client.callTool('delete_note', { id: '4' }))).toBe('deleted 4');
+  });
+});
+
 describe('searchTools on a large catalog', () => {
   it('sends a fraction of the bytes of the full list', async () => {
     const tools = Array.from({ length: 500 }, (_, index) =>
@@ -100,6 +149,7 @@ describe('searchTools: start-up errors', () => {
     ['a kept tool the app lacks', [{ searchTools: { keep: ['nope'] } }], /MCPKIT_ERR_INVALID_TRANSFORM.*keeps "nope"/s],
     ['a name taken', [{ searchTools: { name: 'ping' } }], /MCPKIT_ERR_INVALID_TRANSFORM.*"ping"/s],
     ['a limit out of range', [{ searchTools: { limit: 500 } }], /MCPKIT_ERR_INVALID_TRANSFORM.*searchTools takes/s],
+    ['a maxFound out of range', [{ searchTools: { maxFound: -1 } }], /MCPKIT_ERR_INVALID_TRANSFORM.*searchTools takes/s],
   ])('refuses %s', (_label, transforms, message) => {
     expect(() => app(transforms as never)).toThrow(message);
   });

@@ -1,5 +1,13 @@
 import { MODERN_PROTOCOL_VERSIONS, type ServerCapabilities } from '@mcpkit/core';
-import { MAX_TIMER_MS, MODERN_META as META, SERVER_DISCOVER, SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN, isObject } from '@mcpkit/core/transport';
+import {
+  MAX_TIMER_MS,
+  MODERN_META as META,
+  SERVER_DISCOVER,
+  SUBSCRIPTIONS_ACKNOWLEDGED,
+  SUBSCRIPTIONS_LISTEN,
+  isObject,
+  unrefTimer,
+} from '@mcpkit/core/transport';
 import type { CallOptions } from '../call-options';
 import { ClientErrorCode, McpClientError } from '../client-error';
 import { answerServerRequest } from '../rpc-peer';
@@ -143,9 +151,11 @@ export class ModernEra implements ClientEra {
           reject(error ?? new McpClientError(ClientErrorCode.ConnectionClosed, 'the server ended the listen request before acknowledging it'));
           return;
         }
-        this.relisten = setTimeout(() => {
-          if (this.listening === controller) this.listen().catch((failure: unknown) => this.context.report(failure as McpClientError));
-        }, this.context.relistenDelayMs).unref();
+        this.relisten = unrefTimer(
+          setTimeout(() => {
+            if (this.listening === controller) this.listen().catch((failure: unknown) => this.context.report(failure as McpClientError));
+          }, this.context.relistenDelayMs),
+        );
       };
       peer
         .request(SUBSCRIPTIONS_LISTEN, { notifications, _meta: this.meta }, { signal: controller.signal, timeoutMs: MAX_TIMER_MS })

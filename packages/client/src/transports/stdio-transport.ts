@@ -43,6 +43,11 @@ export class StdioClientTransport implements ClientTransport {
   private ended = false;
   private stdoutEnded = false;
   private tail = '';
+  // The lines sent this tick, written together: one pipe write (and one wake-up of the child) for
+  // every request a burst of calls makes, instead of one each.
+  private queued: string[] = [];
+  private queuedBytes = 0;
+  private flushing: NodeJS.Immediate | undefined = undefined;
 
   constructor(
     private readonly target: StdioTarget,
@@ -106,22 +111,32 @@ export class StdioClientTransport implements ClientTransport {
     const stdin = this.child?.stdin;
     if (this.ended || !stdin || !stdin.writable) return Promise.reject(new McpClientError(ClientErrorCode.ConnectionClosed, 'the server process is gone'));
     // A child that stops reading would make this process hold every message sent after it.
-    if (stdin.writableLength > this.limits.maxMessageBytes) {
+    const waiting = stdin.writableLength + this.queuedBytes;
+    if (waiting > this.limits.maxMessageBytes) {
       return Promise.reject(
-        new McpClientError(
-          ClientErrorCode.TooManyPendingRequests,
-          `the server reads nothing: ${stdin.writableLength} bytes already wait for its stdin (maxMessageBytes)`,
-          {
-            limit: this.limits.maxMessageBytes,
-          },
-        ),
+        new McpClientError(ClientErrorCode.TooManyPendingRequests, `the server reads nothing: ${waiting} bytes already wait for its stdin (maxMessageBytes)`, {
+          limit: this.limits.maxMessageBytes,
+        }),
       );
     }
     const text = encodeMessage(message, this.limits);
     if (text === undefined) return Promise.reject(tooLarge(message, this.limits.maxMessageBytes));
-    stdin.write(`${text}\n`);
+    this.queued.push(text);
+    this.queuedBytes += text.length + 1;
+    this.flushing ??= setImmediate(this.flush);
     return Promise.resolve();
   }
+
+  /** Writes the lines queued this tick, in order, in one write. */
+  private readonly flush = (): void => {
+    this.flushing = undefined;
+    const lines = this.queued;
+    this.queued = [];
+    this.queuedBytes = 0;
+    const stdin = this.child?.stdin;
+    if (lines.length === 0 || this.ended || !stdin || !stdin.writable) return;
+    stdin.write(lines.length === 1 ? `${lines[0]}\n` : `${lines.join('\n')}\n`);
+  };
 
   setProtocolVersion(): void {}
 
@@ -129,6 +144,11 @@ export class StdioClientTransport implements ClientTransport {
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
+    // What was sent before the close still goes (a last notification).
+    if (this.flushing !== undefined) {
+      clearImmediate(this.flushing);
+      this.flush();
+    }
     this.end(new McpClientError(ClientErrorCode.ConnectionClosed, 'the client closed the connection'));
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

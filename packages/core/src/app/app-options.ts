@@ -15,6 +15,7 @@ import type { ServerExtension } from './server-extension';
 import type { AppImport } from './app-import';
 import type { Transform } from './transforms';
 import type { RootsChangedHook } from '../model/roots-change';
+import type { PrecompiledValidators } from '../validation/precompiled-validators';
 import { LOG_LEVELS } from '../logging/log-levels';
 import { duration, type OptionTable } from '../validation/option-table';
 
@@ -33,6 +34,17 @@ export interface AppOptions extends Implementation {
   logger?: Logger;
   /** Include tool arguments in the per-request log line (default false: arguments may hold secrets). */
   logArguments?: boolean;
+  /**
+   * Validators compiled ahead of time: the module `mcpkit build-validators` writes. The app then
+   * generates no code (as Cloudflare Workers require) and a tool's first call compiles nothing. A
+   * module made from other schemas is refused at start-up (`MCPKIT_ERR_STALE_VALIDATORS`).
+   * Default: each validator is compiled by ajv at its first use. See docs/validation.md.
+   *
+   * @example
+   * import validators from './validators.generated.js';
+   * createApp({ name: 'notes', version: '1.0.0', providers: [Notes], validators });
+   */
+  validators?: PrecompiledValidators;
   /**
    * Client-visible logging through `ctx.log`: declares the `logging` capability and answers
    * `logging/setLevel`. Nothing is sent until the client sets a level, unless `defaultLevel` says so.
@@ -206,6 +218,12 @@ export const APP_OPTIONS = {
   resolve: { type: 'function', defaultText: 'new Class()' },
   logger: { type: 'object', methods: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'child'], defaultText: 'JSON lines on stderr at LOG_LEVEL' },
   logArguments: { type: 'boolean', default: false },
+  validators: {
+    type: 'custom',
+    expected: 'the module mcpkit build-validators writes (with a schemasHash)',
+    defaultText: 'compiled by ajv at first use',
+    test: (value) => isObject(value) && typeof value.schemasHash === 'string',
+  },
   clientLogging: {
     type: 'anyOf',
     rules: [{ type: 'boolean' }, { type: 'object', table: { defaultLevel: { type: 'enum', values: LOG_LEVELS } } }],

@@ -73,11 +73,14 @@ export interface PromptsAsTools {
 /**
  * Progressive disclosure for large catalogs: `tools/list` shows a search tool (`search_tools`)
  * and the kept tools only; every other tool stays callable by name, and the search ranks them
- * over their names and descriptions for the model (only those the caller may see). Put it last.
+ * over their names and descriptions for the model (only those the caller may see). In a session
+ * the tools a search found join that session's `tools/list`, and the session alone is sent
+ * `notifications/tools/list_changed` (`maxFound`: at most so many, the least recently found
+ * leaving first, default 50; 0 lists none). Put it last.
  *
  * @example
- * { searchTools: { keep: ['create_note'], limit: 10 } }
+ * { searchTools: { keep: ['create_note'], limit: 10, maxFound: 50 } }
  */
 export interface SearchTools {
-  readonly searchTools: true | { readonly name?: string; readonly keep?: readonly string[]; readonly limit?: number };
+  readonly searchTools: true | { readonly name?: string; readonly keep?: readonly string[]; readonly limit?: number; readonly maxFound?: number };
 }

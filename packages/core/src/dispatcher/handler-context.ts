@@ -282,6 +282,11 @@ export class HandlerContext implements RequestContext {
     return this.link.ask({ method, params, key, kind, usable, beforeTask }, timing, this);
   }
 
+  /** @internal A notification this request caused (a list it changed): on its own stream when it has one, else its session's. */
+  notifyRelated(method: string, params?: Record<string, unknown>): void {
+    this.related(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
   private related(message: JsonRpcMessage): void {
     if (this.send) this.send(message);
     else if ('method' in message && !('id' in message)) this.link.notify(message.method, message.params);

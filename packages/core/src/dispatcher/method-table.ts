@@ -13,6 +13,7 @@ import { readResource } from './handle-resources';
 import { getPrompt } from './handle-prompts';
 import { listFor } from './visible-list';
 import { coreToolsShape, offersViews } from './view-tools';
+import { foundTools, withFoundTools } from './found-tools';
 import { subscriptionGrant } from './readable-resource';
 import type { SubscriptionGrant } from '../model/subscription-grant';
 
@@ -28,11 +29,13 @@ export function buildMethodTable(app: AppModel): MethodTable {
   if (app.capabilities.tools) {
     table.set(METHOD.TOOLS_LIST, (params, ctx) => {
       const view = app.view(ctx.client.protocolVersion);
-      if (!view.viewTools) return listFor(app, view.tools, 'tools', params.cursor, ctx, app.pipelines?.tools);
+      const core = offersViews(ctx.client) ? undefined : coreToolsShape(app.map.tools, app.settings.pageSize);
       // MCP Apps: the list depends on the client's extensions, so no other client may reuse it.
-      ctx.declaredCacheHint = PER_CLIENT;
-      const shape = offersViews(ctx.client) ? undefined : coreToolsShape(app.map.tools, app.settings.pageSize);
-      return listFor(app, view.tools, 'tools', params.cursor, ctx, app.pipelines?.tools, shape);
+      if (view.viewTools) ctx.declaredCacheHint = PER_CLIENT;
+      const listed = listFor(app, view.tools, 'tools', params.cursor, ctx, app.pipelines?.tools, view.viewTools ? core : undefined);
+      // Progressive disclosure: what this session's searches found joins its list.
+      const found = foundTools(ctx.session);
+      return found === undefined ? listed : withFoundTools(app, view, listed, found, ctx, core?.entries);
     });
     // Decided once: an app without task tools calls its tools as before, nothing asked per call.
     const tasks = app.settings.tasks;

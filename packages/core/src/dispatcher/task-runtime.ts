@@ -1,3 +1,4 @@
+import { unrefTimer } from '../types/unref-timer';
 import { toJsonRpcError } from '../errors/to-json-rpc-error';
 import { ErrorCode } from '../errors/error-codes';
 import { McpError } from '../errors/mcp-error';
@@ -120,7 +121,7 @@ export class TaskRuntime implements TaskChanges {
     this.running.set(record.taskId, live);
     live.markStored();
     // The store forgets the task at its TTL: its handler must not run on for nobody.
-    if (record.ttlMs !== null) setTimeout(() => this.expire(live), record.ttlMs).unref();
+    if (record.ttlMs !== null) unrefTimer(setTimeout(() => this.expire(live), record.ttlMs));
     running ??= body(ctx);
     running.then(
       (result) => this.change(live, { status: 'completed', result }),

@@ -23,6 +23,7 @@ export const DefinitionErrorCode = {
   MOUNT_COLLISION: 'MCPKIT_ERR_MOUNT_COLLISION',
   INVALID_MOUNT: 'MCPKIT_ERR_INVALID_MOUNT',
   INVALID_TRANSFORM: 'MCPKIT_ERR_INVALID_TRANSFORM',
+  STALE_VALIDATORS: 'MCPKIT_ERR_STALE_VALIDATORS',
 } as const;
 
 export type DefinitionErrorCodeValue = (typeof DefinitionErrorCode)[keyof typeof DefinitionErrorCode];

@@ -1,4 +1,14 @@
-import { writeSync } from 'node:fs';
+import { unrefTimer } from '../types/unref-timer';
+import type * as NodeFs from 'node:fs';
+
+// Loaded at the first write, not at import: a Worker (the fetch binding) imports core without
+// `node:fs`, and one that never logs never needs it.
+let fs: typeof NodeFs | undefined;
+function nodeFs(): typeof NodeFs {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  fs ??= require('node:fs') as typeof NodeFs;
+  return fs;
+}
 
 /** Options of `LogDestination`; every size counts characters of JSON lines (about bytes). */
 export interface LogDestinationOptions {
@@ -126,9 +136,8 @@ export class LogDestination {
 
   private schedule(): void {
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(this.onTimer, this.flushIntervalMs);
     // Never what keeps a process alive: the exit hook writes what is left.
-    this.timer.unref();
+    this.timer = unrefTimer(setTimeout(this.onTimer, this.flushIntervalMs));
   }
 
   /** One `write(2)` of everything waiting; true when nothing is left. */
@@ -150,6 +159,7 @@ export class LogDestination {
     let written: number;
     try {
       if (!this.opened) this.open();
+      const { writeSync } = nodeFs();
       written = typeof data === 'string' ? writeSync(this.fd, data) : writeSync(this.fd, data);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -13,4 +13,9 @@ export interface RevisionView {
    * gets the tools without it, and none that only a view may call.
    */
   readonly viewTools: boolean;
+  /**
+   * The tools left out of `tools/list` yet callable (`searchTools`), shaped for this revision: a
+   * session's list adds those its searches found.
+   */
+  readonly unlistedTools: ReadonlyMap<string, Tool>;
 }

@@ -39,7 +39,7 @@ export function createApp(given: AppOptions): McpApp {
   });
   const extensions = compileExtensions(options.extensions);
   const cacheHints = new Map([...cacheHintTable(options.cache), ...extensions.cacheHints]);
-  const validators = new ValidatorFactory();
+  const validators = new ValidatorFactory(options.validators);
   const registry = compileProviders([...options.providers, ...extensions.providers], options.resolve, validators);
   const logger = options.logger ?? createLogger({ name: options.name });
   const mounts = readImports(options.imports, logger);
@@ -87,6 +87,7 @@ export function createApp(given: AppOptions): McpApp {
   relayImports(app, mounts);
   attachExtensions(options.extensions, app);
   if (options.tokenBudget !== undefined) checkTokenBudget(app, options.tokenBudget, logger);
+  validators.seal();
   return app;
 }
 

@@ -81,7 +81,9 @@ export class McpApp {
     if (registry.resources.size > 0 || registry.templates.size > 0 || settings.subscriptions || dynamic) {
       capabilities.resources = { ...(settings.subscriptions ? { subscribe: true } : {}), ...(dynamic ? { listChanged: true } : {}) };
     }
-    if (registry.tools.size > 0 || dynamic) capabilities.tools = dynamic ? { listChanged: true } : {};
+    // A session's tools/list also changes with what its searches found (`searchTools`: the unlisted tools).
+    const foundChange = [...registry.tools.values()].some((tool) => tool.unlisted === true);
+    if (registry.tools.size > 0 || dynamic) capabilities.tools = dynamic || foundChange ? { listChanged: true } : {};
     if (settings.tasks) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     declareExtensions(capabilities, settings.extensions);
     // MCP Apps (SEP-1865): declared by an app that has views at start-up, on both eras.

@@ -1,5 +1,5 @@
 import type Ajv2020 from 'ajv/dist/2020';
-import type { ErrorObject } from 'ajv';
+import type { Code, KeywordCxt } from 'ajv';
 
 /**
  * The first two equal items of `items` as JSON Schema compares them (objects by their members
@@ -47,7 +47,7 @@ function scalarText(value: unknown): string {
  * JSON text with every object's members sorted by name, built with an explicit stack: arguments
  * nest as deep as a client likes, and a recursion would end in a stack overflow.
  */
-function canonicalText(root: object): string {
+export function canonicalText(root: object): string {
   let text = '';
   // A string on the stack is text to write; an object or array is still to be taken apart.
   const stack: Array<string | object> = [root];
@@ -86,22 +86,30 @@ function canonicalText(root: object): string {
  * Replaces ajv's `uniqueItems`, which compares every pair of items whose type the schema leaves
  * open (objects, arrays, mixed): a few hundred kB of distinct objects held a server's CPU for
  * minutes. This one is linear, with ajv's error (`params: { i, j }`, i the later index).
+ *
+ * A code-generating keyword, not a `validate` one: ajv's standalone code (precompiled validators,
+ * `mcpkit build-validators`) can hold only those. The generated module reaches `duplicateOf`
+ * through core's validator runtime, so that it needs no package but `@mcpkit/core`.
  */
 export function linearUniqueItems(ajv: Ajv2020): void {
+  // Loaded with ajv, not with this module: ajv costs its ~55 ms only once a validator is built.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { _, str } = require('ajv') as typeof import('ajv');
   ajv.removeKeyword('uniqueItems');
-  const validate = (unique: boolean, data: unknown): boolean => {
-    if (unique !== true || !Array.isArray(data)) return true;
-    const duplicate = duplicateOf(data);
-    if (duplicate === undefined) return true;
-    const [j, i] = duplicate;
-    const error: Partial<ErrorObject> = {
-      keyword: 'uniqueItems',
-      params: { i, j },
-      message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
-    };
-    validate.errors = [error];
-    return false;
-  };
-  validate.errors = [] as Array<Partial<ErrorObject>>;
-  ajv.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, validate });
+  ajv.addKeyword({
+    keyword: 'uniqueItems',
+    type: 'array',
+    schemaType: 'boolean',
+    error: {
+      message: ({ params }) => str`must NOT have duplicate items (items ## ${params.j as Code} and ${params.i as Code} are identical)`,
+      params: ({ params }) => _`{i: ${params.i as Code}, j: ${params.j as Code}}`,
+    },
+    code(cxt: KeywordCxt) {
+      if (cxt.schema !== true) return;
+      const find = cxt.gen.scopeValue('func', { ref: duplicateOf, code: _`require("@mcpkit/core/transport").validatorRuntime("duplicateOf")` });
+      const duplicate = cxt.gen.const('duplicate', _`${find}(${cxt.data})`);
+      cxt.setParams({ i: _`${duplicate}[1]`, j: _`${duplicate}[0]` });
+      cxt.fail(_`${duplicate} !== undefined`);
+    },
+  });
 }

@@ -12,6 +12,7 @@ import { argumentDepthCheck } from './argument-depth';
 import { linearUniqueItems } from './unique-items';
 import { checkSchemaPatterns } from './unsafe-pattern';
 import { isKnownValidSchema } from './known-valid-schema';
+import { precompiledValidator, schemaKey, schemasHash, staleValidators, type PrecompiledValidators } from './precompiled-validators';
 
 /** The outcome of checking one input: the value to hand the handler, or what was wrong. */
 export type InputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -45,7 +46,8 @@ export interface InputParserOptions {
   schemaChecked?: SchemaChecked;
 }
 
-function newAjv(): Ajv2020 {
+/** The ajv that compiles mcpkit's validators, at run time or (`source`) as standalone code. */
+export function newAjv(options: { source?: boolean } = {}): Ajv2020 {
   // Loaded on first use: ajv and its formats cost ~55 ms to load, and an app whose tools are
   // never called (or not yet: cold start to the first tools/list) should not pay it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -55,7 +57,7 @@ function newAjv(): Ajv2020 {
   // strict: false because published schemas may carry annotations ajv does not know (`x-…`).
   // No removeAdditional: it deletes keys from the data it checks, i.e. from the client's message
   // (which the MRTR requestState digests); unknown keys are dropped from a copy (known-properties.ts).
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, code: { source: options.source === true, lines: options.source === true } });
   addFormats(ajv);
   linearUniqueItems(ajv);
   return ajv;
@@ -63,15 +65,40 @@ function newAjv(): Ajv2020 {
 
 /**
  * Compiles validators once per app at start-up: the published schema is the truth, ajv enforces
- * it, class-validator runs only when a DTO has constraints JSON Schema can't express.
+ * it, class-validator runs only when a DTO has constraints JSON Schema can't express. Given
+ * precompiled validators (`createApp({ validators })`), it takes each from them instead and
+ * generates no code: every schema the app compiles at start-up must be in them.
  */
 export class ValidatorFactory {
   private ajvInstance: Ajv2020 | undefined = undefined;
   private readonly memos = new WeakMap<object, unknown>();
+  // Every schema compiled while the app starts, in order: what `mcpkit build-validators` generates
+  // from. Schemas met later (an elicitation's, a tool added at run time) are compiled as they come.
+  private readonly startup: JsonSchema[] = [];
+  private started = false;
+  private readonly precompiledKeys = new Set<string>();
+
+  constructor(private readonly precompiled?: PrecompiledValidators) {}
 
   private get ajv(): Ajv2020 {
     this.ajvInstance ??= newAjv();
     return this.ajvInstance;
+  }
+
+  /** The schemas compiled at start-up, once each (the same schema twice is one validator). */
+  get startupSchemas(): readonly JsonSchema[] {
+    return this.startup;
+  }
+
+  /**
+   * The app has started: later schemas are not the start-up set. With precompiled validators,
+   * checks that they were made from exactly these schemas (none missing was checked as each came).
+   */
+  seal(): void {
+    this.started = true;
+    const module = this.precompiled;
+    if (module && schemasHash(this.precompiledKeys) !== module.schemasHash)
+      throw staleValidators(module, 'they were generated from other schemas than this app has (the hashes differ)');
   }
 
   /** Builds something for `key` once (e.g. the checker of an elicitation schema) and keeps it. */
@@ -82,9 +109,25 @@ export class ValidatorFactory {
     return value;
   }
 
+  /** The precompiled validator of a start-up schema, or undefined when compiling is ours to do. */
+  private fromPrecompiled(schema: JsonSchema): ValidateFunction | undefined {
+    if (this.started) {
+      const module = this.precompiled;
+      return module ? precompiledValidator(module, schemaKey(schema)) : undefined;
+    }
+    this.startup.push(schema);
+    const module = this.precompiled;
+    if (!module) return undefined;
+    const key = schemaKey(schema);
+    const found = precompiledValidator(module, key);
+    if (!found) throw staleValidators(module, `they have no validator for ${JSON.stringify(schema).slice(0, 200)}`);
+    this.precompiledKeys.add(key);
+    return found;
+  }
+
   /** Compiles now; throws when the schema itself is invalid. The validator never changes its data. */
   compile(schema: JsonSchema): ValidateFunction {
-    return this.ajv.compile(schema);
+    return this.fromPrecompiled(schema) ?? this.ajv.compile(schema);
   }
 
   /**
@@ -92,6 +135,9 @@ export class ValidatorFactory {
    * fast, and a tool nobody calls costs nothing. Throws when the schema is invalid.
    */
   compileLazily(schema: JsonSchema, generated = false): ValidateFunction {
+    // Precompiled: checked and compiled when the module was generated.
+    const precompiled = this.fromPrecompiled(schema);
+    if (precompiled) return precompiled;
     // Schemas we generated from DTOs are valid by construction, and so is one made only of
     // keywords isKnownValidSchema checks itself: checking them against the meta-schema would
     // load ajv and compile that meta-schema at start-up for nothing (~200 ms of CPU).

@@ -8,6 +8,7 @@ import { IMPLEMENTATION_FIELDS, PROMPT_ARGUMENT_FIELDS, PROMPT_FIELDS, RESOURCE_
 function viewOf(map: CapabilityMap, info: Implementation, pageSize: number | undefined, version: string): RevisionView {
   // An unlisted tool is callable by name but never listed (progressive disclosure).
   const tools = [...map.tools.values()].filter((tool) => tool.unlisted !== true);
+  const unlisted = [...map.tools.values()].filter((tool) => tool.unlisted === true);
   return Object.freeze({
     serverInfo: shapeForRevision({ ...info }, IMPLEMENTATION_FIELDS, version),
     tools: pagesOf(
@@ -35,6 +36,7 @@ function viewOf(map: CapabilityMap, info: Implementation, pageSize: number | und
       pageSize,
     ),
     viewTools: tools.some((tool) => tool.entry._meta?.ui !== undefined),
+    unlistedTools: new Map(unlisted.map((tool) => [tool.name, shapeForRevision(tool.entry, TOOL_FIELDS, version)])),
   });
 }
 

@@ -1,0 +1,44 @@
+import { createApp, defineTool, type AuthInfo } from '@mcpkit/core';
+import { RpcError, TestClient } from '@mcpkit/testing';
+import { UpstreamAccess } from './upstream-access';
+
+// What the authenticated gateway lets each caller reach of what it proxies: tools of the upstream
+// prefixes annotated destructive are for the admin role only, hidden from everyone else.
+const DESTRUCTIVE = { destructiveHint: true };
+const admin: AuthInfo = { subject: 'ada', clientId: 'spec', scopes: [], claims: { roles: ['admin'] } };
+const reader: AuthInfo = { subject: 'bob', clientId: 'spec', scopes: [], claims: { roles: ['reader'] } };
+
+function gateway(serve = true) {
+  const access = new UpstreamAccess(['remote']);
+  const app = createApp({
+    name: 'gateway',
+    version: '1.0.0',
+    guards: [access],
+    providers: [
+      defineTool({ name: 'remote_drop', description: 'Drops.', annotations: DESTRUCTIVE }, () => 'dropped'),
+      defineTool({ name: 'remote_read', description: 'Reads.' }, () => 'read'),
+      defineTool({ name: 'own_drop', description: 'Drops its own.', annotations: DESTRUCTIVE }, () => 'own'),
+    ],
+  });
+  if (serve) access.serve(app);
+  return app;
+}
+
+describe('UpstreamAccess', () => {
+  it('lists and runs an upstream destructive tool for an admin only; everyone else finds no such tool', async () => {
+    const app = gateway();
+    const asAdmin = await TestClient.connect(app, { auth: admin });
+    const asReader = await TestClient.connect(app, { auth: reader });
+    expect((await asAdmin.listTools()).map((tool) => tool.name)).toEqual(['remote_drop', 'remote_read', 'own_drop']);
+    expect((await asReader.listTools()).map((tool) => tool.name)).toEqual(['remote_read', 'own_drop']);
+    expect(await asAdmin.callTool('remote_drop')).toMatchObject({ content: [{ text: 'dropped' }] });
+    await expect(asReader.callTool('remote_drop')).rejects.toMatchObject({ code: -32602 });
+    await expect(asReader.callTool('remote_drop')).rejects.toBeInstanceOf(RpcError);
+    expect(await asReader.callTool('remote_read')).toMatchObject({ content: [{ text: 'read' }] });
+  });
+
+  it('judges no upstream tool harmless before it knows the app', async () => {
+    const asReader = await TestClient.connect(gateway(false), { auth: reader });
+    expect((await asReader.listTools()).map((tool) => tool.name)).toEqual(['own_drop']);
+  });
+});
