@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitepress';
-import { examplesPlugin, githubSlug, literalInlineCodePlugin, REPOSITORY, repositoryLinksPlugin } from './markdown.mjs';
+import { examplesPlugin, githubSlug, literalInlineCodePlugin, REPOSITORY, repositoryLinksPlugin, slugifyWithState } from './markdown.mjs';
 
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUTPUTS = join(DOCS, '..', '.cache', 'docs', 'example-output.json');
@@ -93,7 +93,11 @@ const sidebar = [
   ...(unlisted.length > 0 ? [{ text: 'More', items: unlisted.map((page) => ({ text: titleOf(page), link: `/${page}` })) }] : []),
 ];
 if (existsSync(REFERENCE_SIDEBAR)) {
-  sidebar.push({ text: 'API reference', collapsed: true, items: [{ text: 'Packages', link: '/reference/' }, ...JSON.parse(readFileSync(REFERENCE_SIDEBAR, 'utf8'))] });
+  sidebar.push({
+    text: 'API reference',
+    collapsed: true,
+    items: [{ text: 'Packages', link: '/reference/' }, ...JSON.parse(readFileSync(REFERENCE_SIDEBAR, 'utf8'))],
+  });
 }
 
 const outputs = existsSync(OUTPUTS) ? JSON.parse(readFileSync(OUTPUTS, 'utf8')) : {};
@@ -112,7 +116,7 @@ export default defineConfig({
   // Every internal link must resolve: the build fails on a dead one (the browser test then checks anchors).
   ignoreDeadLinks: false,
   markdown: {
-    anchor: { slugify: githubSlug },
+    anchor: { slugify: githubSlug, slugifyWithState },
     // `{…}` after a heading is literal text on GitHub: keep it so here.
     attrs: { disable: true },
     config(md) {

@@ -27,6 +27,24 @@ export function githubSlug(text) {
     .replace(/ /g, '-');
 }
 
+/**
+ * The heading ids typedoc-plugin-markdown links its API pages by (underscores and runs of
+ * separators become one hyphen): the pages under reference/ are its output.
+ */
+export function typedocSlug(text) {
+  return text
+    .toLowerCase()
+    .trim()
+    .replace(/[^\w\s-]/g, '')
+    .replace(/[\s_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** Each page's heading ids by the rules its links were written for. */
+export function slugifyWithState(text, state) {
+  return (state.env.relativePath ?? '').startsWith('reference/') ? typedocSlug(text) : githubSlug(text);
+}
+
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**

@@ -9,7 +9,7 @@
 'use strict';
 
 const { spawnSync } = require('node:child_process');
-const { readdirSync, readFileSync, rmSync, existsSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
 const ROOT = join(__dirname, '..', '..');
@@ -75,10 +75,51 @@ async function buildReference() {
     const name = file && bySource.get(file);
     if (name) module.name = name;
   }
+  // Members keyed by a module-private symbol (the error brands: `[MCP_ERROR_BRAND]`) are no API a
+  // user can name, and the Markdown plugin links them by an anchor their heading does not get.
+  const symbolKeyed = Object.values(project.reflections).filter((reflection) => reflection.name.startsWith('['));
+  for (const reflection of symbolKeyed) project.removeReflection(reflection);
   await app.generateOutputs(project);
   if (app.logger.hasErrors()) throw new Error('TypeDoc reported errors (see above)');
+  repairAnchors();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(`API reference: ${entries.length} entry points (${entries.map((entry) => entry.name).join(', ')}) into docs/reference in ${seconds.toFixed(1)} s`);
+  console.log(
+    `API reference: ${entries.length} entry points (${entries.map((entry) => entry.name).join(', ')}) into docs/reference in ${seconds.toFixed(1)} s`,
+  );
+}
+
+/** typedoc-plugin-markdown's heading ids (docs/.vitepress/markdown.mjs gives its pages the same). */
+const slug = (text) =>
+  text
+    .toLowerCase()
+    .trim()
+    .replace(/[^\w\s-]/g, '')
+    .replace(/[\s_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+
+/**
+ * The plugin numbers a few links to a heading as if a like-named heading came before it
+ * (`#definitionkind-1` for the one `### DefinitionKind`): such a link is pointed at the one
+ * heading its name has. The browser test checks every anchor of the built pages.
+ */
+function repairAnchors() {
+  for (const entry of readdirSync(REFERENCE, { recursive: true })) {
+    if (!entry.endsWith('.md')) continue;
+    const path = join(REFERENCE, entry);
+    const text = readFileSync(path, 'utf8');
+    const ids = new Set();
+    const counts = new Map();
+    for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
+      const base = slug(heading.replace(/[`*\\]/g, ''));
+      const seen = counts.get(base) ?? 0;
+      counts.set(base, seen + 1);
+      ids.add(seen === 0 ? base : `${base}-${seen}`);
+    }
+    const repaired = text.replace(/\]\(#([\w-]+)-(\d+)\)/g, (link, base, number) =>
+      ids.has(`${base}-${number}`) || counts.get(base) !== 1 ? link : `](#${base})`,
+    );
+    if (repaired !== text) writeFileSync(path, repaired);
+  }
 }
 
 function vitepress(command) {
