@@ -6,10 +6,14 @@
 // and its #anchor an element of that page. Then a search in the site's local index, following the
 // first result, and screenshots of the home page and one guide in .cache/artifacts/docs/ (CI's
 // artefacts). Exit 0/1; the last line is "N passed, M failed". CHROMIUM=<path> picks the browser.
+// `--build` (CI's stage) first builds the site (scripts/docs/build.js) and counts that as a check,
+// and another that it shows the examples' output docs/test/examples.spec.ts recorded (run that spec
+// first: .cache/docs/example-output.json).
 'use strict';
 // The functions given to page.evaluate and page.waitForFunction run in the page, where document is.
 /* global document */
 
+const { spawnSync } = require('node:child_process');
 const { createServer } = require('node:http');
 const { existsSync, mkdirSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { extname, join, relative, sep } = require('node:path');
@@ -18,6 +22,7 @@ const ROOT = join(__dirname, '..', '..');
 const SITE = join(ROOT, 'docs', '.site', 'dist');
 const ARTIFACTS = join(ROOT, '.cache', 'artifacts', 'docs');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const OUTPUTS = join(ROOT, '.cache', 'docs', 'example-output.json');
 const GUIDE = 'tools.html';
 const SEARCH = { query: 'elicitation', expect: /elicit/i };
 const TYPES = {
@@ -158,10 +163,28 @@ async function search(page, origin) {
   return problems;
 }
 
+/** `pnpm docs:build`, timed, as the first checks of CI's stage. */
+function build() {
+  const recorded = existsSync(OUTPUTS) ? Object.keys(JSON.parse(readFileSync(OUTPUTS, 'utf8'))).length : 0;
+  check(
+    `the examples' output recorded by docs/test/examples.spec.ts is there to show (${recorded} examples)`,
+    recorded > 0 ? [] : [`${relative(ROOT, OUTPUTS)} is missing or empty: run npx jest docs/test/examples.spec.ts first`],
+  );
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [join(__dirname, 'build.js')], { stdio: 'inherit' });
+  console.log(`docs:build took ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(0)} s`);
+  check('pnpm docs:build (TypeDoc, then VitePress)', result.status === 0 ? [] : [`exit status ${result.status ?? result.signal}`]);
+  return result.status === 0;
+}
+
 async function main() {
+  if (process.argv.includes('--build') && !build()) {
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(1);
+  }
   if (!existsSync(join(SITE, 'index.html'))) {
     console.log(`FAILED: no built site in ${relative(ROOT, SITE)}: run pnpm docs:build first`);
-    console.log('0 passed, 1 failed');
+    console.log(`${passed} passed, ${failed + 1} failed`);
     process.exit(1);
   }
   const { chromium } = require(require.resolve('playwright-core', { paths: [join(ROOT, 'docs')] }));
