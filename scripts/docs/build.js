@@ -124,8 +124,16 @@ function repairAnchors() {
 
 function vitepress(command) {
   const bin = join(require.resolve('vitepress/package.json', { paths: [DOCS] }), '..', 'bin', 'vitepress.js');
-  const result = spawnSync(process.execPath, [bin, command, DOCS], { stdio: 'inherit' });
+  if (command !== 'build') {
+    const result = spawnSync(process.execPath, [bin, command, DOCS], { stdio: 'inherit' });
+    process.exit(result.status ?? 1);
+  }
+  const result = spawnSync(process.execPath, [bin, command, DOCS], { stdio: ['inherit', 'inherit', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  process.stderr.write(result.stderr ?? '');
   if (result.status !== 0) process.exit(result.status ?? 1);
+  // A page whose render throws (a `{{ … }}` Vue reads as an expression) is logged, not fatal, to VitePress.
+  const thrown = /^\w*Error\b.*$/m.exec(result.stderr ?? '');
+  if (thrown) throw new Error(`VitePress logged an error while rendering the pages: ${thrown[0]}`);
 }
 
 async function main() {
