@@ -138,6 +138,14 @@ export default defineConfig({
     search: { provider: 'local' },
     outline: { level: [2, 3] },
     socialLinks: [{ icon: 'github', link: REPOSITORY }],
-    editLink: { pattern: `${REPOSITORY}/edit/main/docs/:path`, text: 'Edit this page on GitHub' },
+    // The reference is generated from the packages' JSDoc: that is where it is edited. The
+    // function runs in the browser, serialized on its own: it names the repository itself.
+    editLink: {
+      pattern: ({ filePath }) =>
+        filePath.startsWith('reference/')
+          ? 'https://github.com/mcpkit/mcpkit/tree/main/packages'
+          : `https://github.com/mcpkit/mcpkit/edit/main/docs/${filePath}`,
+      text: 'Edit this page on GitHub',
+    },
   },
 });
