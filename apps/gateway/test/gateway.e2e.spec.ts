@@ -143,6 +143,7 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
         'remote_create_note',
         'rest_getStock',
         'rest_receiveStock',
+        'rest_deleteStock',
       ]),
     );
     expect((await admin.listResources()).resources.map((entry) => entry.uri)).toEqual(
@@ -183,6 +184,10 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
     expect(await admin.callTool({ name: 'rest_getStock', arguments: { sku: 'nope' } })).toMatchObject({ isError: true });
     expect(await admin.callTool({ name: 'rest_receiveStock', arguments: { sku: 'SKU-2', body: { quantity: 0 } } })).toMatchObject({ isError: true });
     expect(stock.calls.receiveStock).toBe(before + 1);
+    // An admin may call a DELETE operation (the reader's case below finds no such tool).
+    const deletes = stock.calls.deleteStock ?? 0;
+    expect(((await admin.callTool({ name: 'rest_deleteStock', arguments: { sku: 'SKU-3' } })) as Result).isError).toBeFalsy();
+    expect(stock.calls.deleteStock).toBe(deletes + 1);
   });
 
   it("relays the proxied tool's progress to the caller", async () => {
@@ -198,14 +203,20 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
 
   it('hides from a reader what its token may not reach, and refuses it as an unknown tool', async () => {
     const reader = await connect(tokens.reader);
+    const deletes = stock.calls.deleteStock ?? 0;
     const listed = names((await reader.listTools()).tools);
     expect(listed).toContain('notes_search_notes');
     expect(listed).toContain('remote_search_notes');
     // The notes' own role rule (mounted), and the gateway's rule on what an upstream calls destructive (proxied).
     expect(listed).not.toContain('notes_delete_note');
     expect(listed).not.toContain('remote_delete_note');
+    // The REST service's DELETE knows no more of the gateway's callers than a proxied server does.
+    expect(listed).toContain('rest_getStock');
+    expect(listed).not.toContain('rest_deleteStock');
     await expect(reader.callTool({ name: 'notes_delete_note', arguments: { id: 1 } })).rejects.toMatchObject({ code: -32602 });
     await expect(reader.callTool({ name: 'remote_delete_note', arguments: { id: 1 } })).rejects.toMatchObject({ code: -32602 });
+    await expect(reader.callTool({ name: 'rest_deleteStock', arguments: { sku: 'SKU-1' } })).rejects.toMatchObject({ code: -32602 });
+    expect(stock.calls.deleteStock ?? 0).toBe(deletes);
     await expect(reader.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 });

@@ -67,6 +67,21 @@ export async function startStockService(): Promise<StockService> {
       return item;
     },
   );
+  fastify.delete(
+    '/stock/:sku',
+    {
+      schema: {
+        operationId: 'deleteStock',
+        summary: 'Removes an item from the stock',
+        params: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+        response: { 204: { type: 'null' } },
+      },
+    },
+    async (request, reply) => {
+      stock.delete((request.params as { sku: string }).sku);
+      return reply.code(204).send();
+    },
+  );
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   const { port } = fastify.server.address() as { port: number };
