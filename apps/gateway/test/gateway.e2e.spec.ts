@@ -248,20 +248,36 @@ describe('the gateway at its door, in its log and in the trace', () => {
     );
   });
 
-  it('writes a request line naming the caller of a proxied call', async () => {
-    const client = await ERAS[0].connect(tokens.admin);
-    await client.callTool({ name: 'everything_test_simple_text', arguments: {} });
+  it('writes a request line naming the caller of every path (mounted, proxied on stdio and HTTP, OpenAPI, refused), and passes no token on', async () => {
+    const [client, reader] = await Promise.all([ERAS[0].connect(tokens.admin), ERAS[0].connect(tokens.reader)]);
+    const called = ['notes_search_notes', 'everything_test_simple_text', 'remote_search_notes', 'rest_getStock'];
+    const args: Record<string, Record<string, unknown>> = {
+      notes_search_notes: { query: 'audit' },
+      remote_search_notes: { query: 'audit' },
+      rest_getStock: { sku: 'SKU-1' },
+    };
+    for (const name of called) await client.callTool({ name, arguments: args[name] ?? {} });
+    await expect(reader.callTool({ name: 'rest_deleteStock', arguments: { sku: 'SKU-1' } })).rejects.toMatchObject({ code: -32602 });
     const lines = () =>
       gateway.output
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const line = await until(
-      () => lines().find((entry) => entry.msg === 'request' && entry.target === 'everything_test_simple_text'),
-      'the request line of everything_test_simple_text',
+    for (const name of called) {
+      const line = await until(
+        () => lines().find((entry) => entry.msg === 'request' && entry.target === name && entry.subject === 'ada'),
+        `the request line of ${name}`,
+      );
+      expect(line).toMatchObject({ method: 'tools/call', outcome: 'ok', subject: 'ada', clientId: 'gateway-e2e' });
+    }
+    const refused = await until(
+      () => lines().find((entry) => entry.msg === 'request' && entry.target === 'rest_deleteStock' && entry.subject === 'bob'),
+      'the refusal',
     );
-    expect(line).toMatchObject({ method: 'tools/call', outcome: 'ok', subject: 'ada', clientId: 'gateway-e2e' });
+    expect(refused.outcome).not.toBe('ok');
     expect(gateway.output).not.toContain(tokens.admin);
+    // The REST service is called as the gateway (no credentials here), never with the caller's token.
+    expect(stock.authorizations).toEqual([]);
   });
 
   it("continues the caller's trace across the hop: the remote's span is a child of the gateway's", async () => {
