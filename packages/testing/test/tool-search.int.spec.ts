@@ -124,6 +124,27 @@ describe('searchTools: what a session found joins its tools/list', () => {
     expect(names(await admin.listTools())).toEqual(['search_tools', 'purge_notes']);
   });
 
+  it('drops a found tool the app disables or removes, from searches and from the lists that found it', async () => {
+    const dynamic = createApp({
+      name: 's',
+      version: '1',
+      providers: [Notes],
+      transforms: [{ searchTools: true }],
+      dynamic: true,
+      logger: pino({ level: 'silent' }),
+    });
+    const client = await TestClient.connect(dynamic);
+    await client.callTool('search_tools', { query: 'note', limit: 10 });
+    expect(names(await client.listTools())).toEqual(['search_tools', 'create_note', 'delete_note', 'search_notes']);
+    dynamic.disable('tool', 'delete_note');
+    expect(found(await client.callTool('search_tools', { query: 'delete' })).tools).toEqual([]);
+    expect(names(await client.listTools())).toEqual(['search_tools', 'create_note', 'search_notes']);
+    await expect(client.callTool('delete_note', { id: '1' })).rejects.toBeInstanceOf(RpcError);
+    dynamic.remove('tool', 'create_note');
+    expect(found(await client.callTool('search_tools', { query: 'stores a new note' })).tools.map((tool) => tool.name)).not.toContain('create_note');
+    expect(names(await client.listTools())).toEqual(['search_tools', 'search_notes']);
+  });
+
   it('lists nothing found with maxFound 0, and sends no list_changed', async () => {
     const client = await TestClient.connect(app([{ searchTools: { maxFound: 0 } }]));
     await client.callTool('search_tools', { query: 'delete a note' });
