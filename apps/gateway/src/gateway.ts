@@ -43,7 +43,7 @@ async function named<T>(source: string, starting: Promise<T>): Promise<T> {
  * over HTTP under `remote` and a REST service's operations (from its OpenAPI document) as
  * `rest_<operationId>`. Every call to any of them runs the gateway's pipeline first: its auth,
  * per-caller lists, audit line and spans; in the authenticated mode a proxied tool the upstream
- * calls destructive is the admins' alone (`UpstreamAccess`). An upstream that cannot be reached at start-up fails
+ * calls destructive (a REST operation: `DELETE`) is the admins' alone (`UpstreamAccess`). An upstream that cannot be reached at start-up fails
  * the start; one that goes away later is reconnected by its proxy.
  *
  * @example
@@ -88,8 +88,10 @@ export async function createGateway(config: GatewayConfig, parts: GatewayParts):
         proxy({ ...config.everything, stderr: 'inherit' }, { exclude: EVERYTHING_LEFT_OUT, onError: told(PREFIXES.everything) }),
       ),
     );
-    // Who may call what the gateway proxies: the upstreams' own rules know nothing of its callers.
-    const access = new UpstreamAccess([...upstreams.keys()]);
+    // Who may call what the gateway proxies: the upstreams' own rules know nothing of its callers,
+    // nor does the REST service (it gets the gateway's requests, never the caller's token), whose
+    // DELETE operations are as destructive as a proxied delete_note.
+    const access = new UpstreamAccess([...upstreams.keys(), ...(config.rest ? [PREFIXES.rest] : [])]);
     const app = createApp({
       name: 'mcpkit-gateway',
       version: '0.1.0',

@@ -143,6 +143,7 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
         'remote_create_note',
         'rest_getStock',
         'rest_receiveStock',
+        'rest_deleteStock',
       ]),
     );
     expect((await admin.listResources()).resources.map((entry) => entry.uri)).toEqual(
@@ -183,6 +184,10 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
     expect(await admin.callTool({ name: 'rest_getStock', arguments: { sku: 'nope' } })).toMatchObject({ isError: true });
     expect(await admin.callTool({ name: 'rest_receiveStock', arguments: { sku: 'SKU-2', body: { quantity: 0 } } })).toMatchObject({ isError: true });
     expect(stock.calls.receiveStock).toBe(before + 1);
+    // An admin may call a DELETE operation (the reader's case below finds no such tool).
+    const deletes = stock.calls.deleteStock ?? 0;
+    expect(((await admin.callTool({ name: 'rest_deleteStock', arguments: { sku: 'SKU-3' } })) as Result).isError).toBeFalsy();
+    expect(stock.calls.deleteStock).toBe(deletes + 1);
   });
 
   it("relays the proxied tool's progress to the caller", async () => {
@@ -198,14 +203,20 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
 
   it('hides from a reader what its token may not reach, and refuses it as an unknown tool', async () => {
     const reader = await connect(tokens.reader);
+    const deletes = stock.calls.deleteStock ?? 0;
     const listed = names((await reader.listTools()).tools);
     expect(listed).toContain('notes_search_notes');
     expect(listed).toContain('remote_search_notes');
     // The notes' own role rule (mounted), and the gateway's rule on what an upstream calls destructive (proxied).
     expect(listed).not.toContain('notes_delete_note');
     expect(listed).not.toContain('remote_delete_note');
+    // The REST service's DELETE knows no more of the gateway's callers than a proxied server does.
+    expect(listed).toContain('rest_getStock');
+    expect(listed).not.toContain('rest_deleteStock');
     await expect(reader.callTool({ name: 'notes_delete_note', arguments: { id: 1 } })).rejects.toMatchObject({ code: -32602 });
     await expect(reader.callTool({ name: 'remote_delete_note', arguments: { id: 1 } })).rejects.toMatchObject({ code: -32602 });
+    await expect(reader.callTool({ name: 'rest_deleteStock', arguments: { sku: 'SKU-1' } })).rejects.toMatchObject({ code: -32602 });
+    expect(stock.calls.deleteStock ?? 0).toBe(deletes);
     await expect(reader.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 });
@@ -237,20 +248,36 @@ describe('the gateway at its door, in its log and in the trace', () => {
     );
   });
 
-  it('writes a request line naming the caller of a proxied call', async () => {
-    const client = await ERAS[0].connect(tokens.admin);
-    await client.callTool({ name: 'everything_test_simple_text', arguments: {} });
+  it('writes a request line naming the caller of every path (mounted, proxied on stdio and HTTP, OpenAPI, refused), and passes no token on', async () => {
+    const [client, reader] = await Promise.all([ERAS[0].connect(tokens.admin), ERAS[0].connect(tokens.reader)]);
+    const called = ['notes_search_notes', 'everything_test_simple_text', 'remote_search_notes', 'rest_getStock'];
+    const args: Record<string, Record<string, unknown>> = {
+      notes_search_notes: { query: 'audit' },
+      remote_search_notes: { query: 'audit' },
+      rest_getStock: { sku: 'SKU-1' },
+    };
+    for (const name of called) await client.callTool({ name, arguments: args[name] ?? {} });
+    await expect(reader.callTool({ name: 'rest_deleteStock', arguments: { sku: 'SKU-1' } })).rejects.toMatchObject({ code: -32602 });
     const lines = () =>
       gateway.output
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const line = await until(
-      () => lines().find((entry) => entry.msg === 'request' && entry.target === 'everything_test_simple_text'),
-      'the request line of everything_test_simple_text',
+    for (const name of called) {
+      const line = await until(
+        () => lines().find((entry) => entry.msg === 'request' && entry.target === name && entry.subject === 'ada'),
+        `the request line of ${name}`,
+      );
+      expect(line).toMatchObject({ method: 'tools/call', outcome: 'ok', subject: 'ada', clientId: 'gateway-e2e' });
+    }
+    const refused = await until(
+      () => lines().find((entry) => entry.msg === 'request' && entry.target === 'rest_deleteStock' && entry.subject === 'bob'),
+      'the refusal',
     );
-    expect(line).toMatchObject({ method: 'tools/call', outcome: 'ok', subject: 'ada', clientId: 'gateway-e2e' });
+    expect(refused.outcome).not.toBe('ok');
     expect(gateway.output).not.toContain(tokens.admin);
+    // The REST service is called as the gateway (no credentials here), never with the caller's token.
+    expect(stock.authorizations).toEqual([]);
   });
 
   it("continues the caller's trace across the hop: the remote's span is a child of the gateway's", async () => {

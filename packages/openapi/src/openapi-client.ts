@@ -177,7 +177,11 @@ export function openApiClient(options: OpenApiClientOptions): OpenApiClient {
       if (ctx.signal.aborted) throw error;
       if (error instanceof RedirectRefused) return failure(`The API's answer to ${operation.method} ${operation.path} was not read: ${error.message}.`);
       if (timeout.aborted) return failure(`The API did not answer ${operation.method} ${operation.path} within ${timeoutMs} ms (timeoutMs).`);
-      return failure(`The API at ${request.url.origin} could not be reached for ${operation.method} ${operation.path}: ${reason(error)}.`);
+      // The API's address is for the operator's log, not the caller's: behind a gateway it is an
+      // internal host the caller has no business learning (as a proxy's remote URL).
+      const why = reason(error);
+      ctx.logger?.warn({ api: request.url.origin, operation: `${operation.method} ${operation.path}`, reason: why }, 'the API could not be reached');
+      return failure(`The API could not be reached for ${operation.method} ${operation.path}: ${why}.`);
     }
   };
 

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createApp } from '@mcpkit/core';
 import { serveHttp, type HttpServer } from '@mcpkit/fastify';
 import { fromOpenApi, type FromOpenApiOptions } from '@mcpkit/openapi';
+import pino from 'pino';
 import { startRestService, type RestService } from './rest-service';
 
 type Content = Array<{ type: string; text?: string }>;
@@ -36,9 +37,11 @@ describe('fromOpenApi against a Fastify service (official SDK client over HTTP)'
     await rest.close();
   });
 
-  async function connect(options: FromOpenApiOptions & { document?: Record<string, unknown> }): Promise<Client> {
-    const tools = await fromOpenApi(options.document ?? rest.document, { baseUrl: rest.baseUrl, ...options });
-    const server = await serveHttp(createApp({ name: 'notes-gateway', version: '1.0.0', providers: tools }), { port: 0 });
+  async function connect(options: FromOpenApiOptions & { document?: Record<string, unknown>; logged?: string[] }): Promise<Client> {
+    const { logged, ...given } = options;
+    const tools = await fromOpenApi(given.document ?? rest.document, { baseUrl: rest.baseUrl, ...given });
+    const logger = logged ? pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) }) : undefined;
+    const server = await serveHttp(createApp({ name: 'notes-gateway', version: '1.0.0', providers: tools, ...(logger ? { logger } : {}) }), { port: 0 });
     servers.push(server);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
@@ -128,10 +131,15 @@ describe('fromOpenApi against a Fastify service (official SDK client over HTTP)'
 
   it('answers an unreachable API as isError naming the failure', async () => {
     const port = await closedPort();
-    const unreachable = await connect({ baseUrl: `http://127.0.0.1:${port}` });
+    const logged: string[] = [];
+    const unreachable = await connect({ baseUrl: `http://127.0.0.1:${port}`, logged });
     const result = await unreachable.callTool({ name: 'getNote', arguments: { id: 'n1' } });
     expect(result.isError).toBe(true);
-    expect(texts(result)[0]).toBe(`The API at http://127.0.0.1:${port} could not be reached for GET /notes/{id}: ECONNREFUSED.`);
+    // The API's address is the operator's to read in the log, not the caller's (behind a gateway it is an internal host).
+    expect(texts(result)[0]).toBe('The API could not be reached for GET /notes/{id}: ECONNREFUSED.');
+    expect(JSON.stringify(result)).not.toContain(String(port));
+    const warned = logged.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'the API could not be reached');
+    expect(warned).toMatchObject({ api: `http://127.0.0.1:${port}`, operation: 'GET /notes/{id}', reason: 'ECONNREFUSED' });
   });
 
   it('answers 204 as a result without a body', async () => {

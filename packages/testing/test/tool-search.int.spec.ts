@@ -64,6 +64,25 @@ describe.each(['legacy', 'modern'] as const)('searchTools (%s era)', (era) => {
     expect((await client.callTool('search_tools', {})).isError).toBe(true);
   });
 
+  it('refuses a query over 1 000 characters, which would make one search cost its words times the tools', async () => {
+    const client = await TestClient.connect(app([{ searchTools: true }]), { era });
+    const longest = 'delete a note '.repeat(72).slice(0, 1_000);
+    expect(found(await client.callTool('search_tools', { query: longest })).tools[0].name).toBe('delete_note');
+    const refused = await client.callTool('search_tools', { query: `${longest}x` });
+    expect(refused.isError).toBe(true);
+    expect(firstText(refused)).toMatch(/1001 characters.*at most 1000/);
+    // Not even a megabyte of distinct words is ranked.
+    const huge = Array.from({ length: 100_000 }, (_, index) => `w${index}`).join(' ');
+    expect((await client.callTool('search_tools', { query: huge })).isError).toBe(true);
+  });
+
+  it('ranks odd queries without throwing: empty, only punctuation or regex metacharacters, non-Latin text', async () => {
+    const client = await TestClient.connect(app([{ searchTools: true }]), { era });
+    for (const query of ['', '   ', '.*+?^${}()|[]\\', '__proto__ constructor', 'ノートを削除', '\u0000\ud800']) {
+      expect(found(await client.callTool('search_tools', { query })).tools).toEqual([]);
+    }
+  });
+
   it('never shows a caller a tool hidden from it', async () => {
     const anyone = await TestClient.connect(app([{ searchTools: true }]), { era });
     expect(found(await anyone.callTool('search_tools', { query: 'purge' })).tools).toEqual([]);
@@ -103,6 +122,27 @@ describe('searchTools: what a session found joins its tools/list', () => {
     const admin = await TestClient.connect(shared, { auth: { subject: 'root', scopes: ['admin'] } });
     await admin.callTool('search_tools', { query: 'purge', limit: 1 });
     expect(names(await admin.listTools())).toEqual(['search_tools', 'purge_notes']);
+  });
+
+  it('drops a found tool the app disables or removes, from searches and from the lists that found it', async () => {
+    const dynamic = createApp({
+      name: 's',
+      version: '1',
+      providers: [Notes],
+      transforms: [{ searchTools: true }],
+      dynamic: true,
+      logger: pino({ level: 'silent' }),
+    });
+    const client = await TestClient.connect(dynamic);
+    await client.callTool('search_tools', { query: 'note', limit: 10 });
+    expect(names(await client.listTools())).toEqual(['search_tools', 'create_note', 'delete_note', 'search_notes']);
+    dynamic.disable('tool', 'delete_note');
+    expect(found(await client.callTool('search_tools', { query: 'delete' })).tools).toEqual([]);
+    expect(names(await client.listTools())).toEqual(['search_tools', 'create_note', 'search_notes']);
+    await expect(client.callTool('delete_note', { id: '1' })).rejects.toBeInstanceOf(RpcError);
+    dynamic.remove('tool', 'create_note');
+    expect(found(await client.callTool('search_tools', { query: 'stores a new note' })).tools.map((tool) => tool.name)).not.toContain('create_note');
+    expect(names(await client.listTools())).toEqual(['search_tools', 'search_notes']);
   });
 
   it('lists nothing found with maxFound 0, and sends no list_changed', async () => {

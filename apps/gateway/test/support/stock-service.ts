@@ -6,6 +6,8 @@ export interface StockService {
   readonly baseUrl: string;
   /** How many requests each operation received. */
   readonly calls: Record<string, number>;
+  /** The `Authorization` headers the service received (a gateway must not pass its caller's on). */
+  readonly authorizations: string[];
   close(): Promise<void>;
 }
 
@@ -21,11 +23,13 @@ const PROBLEM = { type: 'object', properties: { title: { type: 'string' }, statu
 export async function startStockService(): Promise<StockService> {
   const fastify = Fastify({ logger: false });
   const calls: Record<string, number> = {};
+  const authorizations: string[] = [];
   const stock = new Map([['SKU-1', { sku: 'SKU-1', name: 'Notebook', quantity: 12 }]]);
   await fastify.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'Stock', version: '1.0.0' } } });
   fastify.addHook('onRequest', async (request) => {
     const operation = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
     if (operation !== undefined) calls[operation] = (calls[operation] ?? 0) + 1;
+    if (request.headers.authorization !== undefined) authorizations.push(request.headers.authorization);
   });
   fastify.get(
     '/stock/:sku',
@@ -67,8 +71,23 @@ export async function startStockService(): Promise<StockService> {
       return item;
     },
   );
+  fastify.delete(
+    '/stock/:sku',
+    {
+      schema: {
+        operationId: 'deleteStock',
+        summary: 'Removes an item from the stock',
+        params: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+        response: { 204: { type: 'null' } },
+      },
+    },
+    async (request, reply) => {
+      stock.delete((request.params as { sku: string }).sku);
+      return reply.code(204).send();
+    },
+  );
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   const { port } = fastify.server.address() as { port: number };
-  return { baseUrl: `http://127.0.0.1:${port}`, calls, close: () => fastify.close() };
+  return { baseUrl: `http://127.0.0.1:${port}`, calls, authorizations, close: () => fastify.close() };
 }

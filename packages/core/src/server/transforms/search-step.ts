@@ -2,6 +2,7 @@ import type { SearchTools } from '../../app/transforms';
 import type { AppModel } from '../../dispatcher/app-model';
 import type { HandlerContext } from '../../dispatcher/handler-context';
 import { rememberFound, toolVisibleTo } from '../../dispatcher/found-tools';
+import { ToolError } from '../../errors/tool-error';
 import { METHOD } from '../../protocol/methods';
 import { isObject } from '../../protocol/json-rpc';
 import type { ToolDefinition } from '../../scanner/definitions';
@@ -16,6 +17,9 @@ const MAX_LIMIT = 50;
 // How many found tools a session's tools/list holds at most (the least recently found leave first).
 const DEFAULT_MAX_FOUND = 50;
 const MAX_MAX_FOUND = 500;
+// A query is a few words: ranking costs the query's words times the catalog's tools, so a caller
+// must not make one search cost seconds with a megabyte of words.
+const MAX_QUERY_LENGTH = 1_000;
 
 // One index per app state: the tools a search ranks are those of the app when it is called.
 const indexes = new WeakMap<ReadonlyMap<string, ToolDefinition>, ToolIndex>();
@@ -49,10 +53,12 @@ function searchTool(name: string, limit: number, maxFound: number, app: () => Ap
     required: ['query'],
     descriptions: { query: 'What the tool should do, in a few words.', limit: `How many tools at most (default ${limit}, at most ${MAX_LIMIT}).` },
     run: async (args, ctx) => {
+      const query = args.query as string;
+      if (query.length > MAX_QUERY_LENGTH) throw new ToolError(`The query is ${query.length} characters long; write at most ${MAX_QUERY_LENGTH}, a few words.`);
       const model = app();
       const wanted = Math.min((args.limit as number | undefined) ?? limit, MAX_LIMIT);
       const found: Array<ToolDefinition['entry']> = [];
-      for (const tool of rankTools(indexOf(model.map.tools, name), args.query as string)) {
+      for (const tool of rankTools(indexOf(model.map.tools, name), query)) {
         if (found.length === wanted) break;
         if (await toolVisibleTo(model, tool, ctx)) found.push(tool.entry);
       }

@@ -8,6 +8,12 @@ describe('wordsOf', () => {
   it('splits camelCase, snake_case and punctuation, lowercase', () => {
     expect(wordsOf('createNote search_notes, Fetch-URL v2')).toEqual(['create', 'note', 'search', 'notes', 'fetch', 'url', 'v2']);
   });
+
+  it('keeps the letters of every script: accented words whole, non-Latin words found', () => {
+    expect(wordsOf('Supprime définitivement, ÉtéNote')).toEqual(['supprime', 'définitivement', 'été', 'note']);
+    expect(wordsOf('ノート 削除')).toEqual(['ノート', '削除']);
+    expect(wordsOf('.*+?^${}()|[]\\ \u0000\ud800')).toEqual([]);
+  });
 });
 
 describe('rankTools', () => {
@@ -31,6 +37,12 @@ describe('rankTools', () => {
     expect(names('weath')).toEqual(['get_weather']);
     expect(names('zebra')).toEqual([]);
     expect(names('')).toEqual([]);
+  });
+
+  it('finds a tool by a word of its description in any script', () => {
+    const translated = indexTools([tool('supprimer_note', 'Supprime une note définitivement'), tool('ノート削除', 'ノート を 削除 します')]);
+    expect(rankTools(translated, 'définitivement').map((found) => found.name)).toEqual(['supprimer_note']);
+    expect(rankTools(translated, '削除').map((found) => found.name)).toEqual(['ノート削除']);
   });
 
   it('orders ties by name', () => {

@@ -1,11 +1,14 @@
 import type { ToolDefinition } from '../../scanner/definitions';
 
-/** The words of a name or a text: camelCase and snake_case split, lowercase. */
+/**
+ * The words of a name or a text: camelCase and snake_case split, lowercase. Letters and digits of
+ * any script make words (a catalog described in French or Japanese is searched in its language).
+ */
 export function wordsOf(text: string): string[] {
   return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
 }
 
