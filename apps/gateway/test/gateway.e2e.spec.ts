@@ -198,7 +198,10 @@ describe.each(ERAS)('the gateway, $era', ({ era, connect }) => {
       ? await admin.callTool({ name: 'everything_test_tool_with_progress', arguments: {} }, undefined, { onprogress })
       : await admin.callTool({ name: 'everything_test_tool_with_progress', arguments: {} }, { onprogress });
     expect((result as Result).isError).toBeFalsy();
-    expect(progress).toEqual([0, 50, 100]);
+    // The proxy passes on the latest update of each turn: on a loaded machine two of the remote's
+    // steps can arrive in one read, and only the later one goes on. In order, ending at 100.
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([0, 50, 100].filter((step) => progress.includes(step)));
   });
 
   it('hides from a reader what its token may not reach, and refuses it as an unknown tool', async () => {

