@@ -215,7 +215,9 @@ describe('RedisTaskStore keys', () => {
     const prefix = `tasks-${++tests}:`;
     const link = new RedisLink({ url: redis.url }, 2_000, undefined);
     await link.ready();
-    let now = Date.now();
+    // An hour ahead: the keys expire (PEXPIREAT, on the store clock) long after the test, so only
+    // the store's own pruning can drop them; at the real time a loaded machine let Redis expire them first.
+    let now = Date.now() + 3_600_000;
     const store = new RedisTaskStore(link, new Keys(prefix), {}, () => now);
     try {
       await store.create(task('old', 'o', now, 100));
