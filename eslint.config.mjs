@@ -43,6 +43,21 @@ export default defineConfig(
     rules: { complexity: ['error', 20] },
   },
   {
+    // Off Node a timer may be a number (Workers, browsers): `.unref()` on it throws. unrefTimer
+    // (@mcpkit/core/transport) asks first. The CLI runs on Node only.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'packages/cli/'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='unref']",
+          message: 'Use unrefTimer(…) from @mcpkit/core/transport: off Node a timer may have no unref.',
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/core/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: { 'max-lines': ['error', { max: 400 }] },

@@ -18,7 +18,7 @@ class Invitations {
 }
 
 // The entry the CLI reads: `mcpkit build-validators dist/app.js --export createInvitesApp
-// --out src/validators.generated.js` calls it with no validators, and writes the ajv code of
+// --out dist/validators.generated.js` calls it with no validators, and writes the ajv code of
 // every schema it validates with. The server (a Worker, say) passes that module back in.
 export function createInvitesApp(validators?: PrecompiledValidators) {
   return createApp({ name: 'invites', version: '1.0.0', providers: [Invitations], validators });

@@ -180,7 +180,7 @@ describe('documentation examples', () => {
   });
 
   it('validation: precompiled validators check what ajv checks, and a stale module is refused naming the command', async () => {
-    const command = 'mcpkit build-validators dist/app.js --export createInvitesApp --out src/validators.generated.js';
+    const command = 'mcpkit build-validators dist/app.js --export createInvitesApp --out dist/validators.generated.js';
     const dir = mkdtempSync(join(tmpdir(), 'mcpkit-validators-'));
     try {
       const file = join(dir, 'validators.generated.js');

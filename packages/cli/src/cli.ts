@@ -157,7 +157,7 @@ program
   )
   .requiredOption('--out <file>', 'the CommonJS module to write (its .d.ts goes beside it)')
   .addOption(exportOption())
-  .addHelpText('after', '\nExamples:\n  mcpkit build-validators dist/app.js --out src/validators.generated.js')
+  .addHelpText('after', '\nExamples:\n  mcpkit build-validators dist/app.js --out dist/validators.generated.js')
   .action((entry: string | undefined, options) => run(() => (quietLogs(), commands.buildValidators().buildValidators(entry, options))));
 
 program

@@ -34,6 +34,26 @@ describe('SessionRegistry', () => {
     }
   });
 
+  it('stops its sweeper once no session is left, and starts it again with the next one', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const sessions = registry(3, 1_000);
+      registries.push(sessions);
+      const timers = jest.getTimerCount();
+      const session = sessions.create({})!;
+      session.leave();
+      expect(jest.getTimerCount()).toBe(timers + 1);
+      // Expired at the first sweep past its idle timeout; the sweep after finds nothing left to watch.
+      await jest.advanceTimersByTimeAsync(3_000);
+      expect(sessions.has(session)).toBe(false);
+      expect(jest.getTimerCount()).toBe(timers);
+      sessions.create({})!.leave();
+      expect(jest.getTimerCount()).toBe(timers + 1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('evicts the least recently used idle session; busy ones stay', async () => {
     const sessions = registry(3);
     registries.push(sessions);

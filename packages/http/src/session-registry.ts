@@ -320,6 +320,12 @@ export class SessionRegistry {
   };
 
   private sweep(): void {
+    // Lazy both ways: a server whose sessions all ended keeps no interval (the next session starts it).
+    if (this.live.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+      return;
+    }
     const cutoff = Date.now() - this.options.idleTimeoutMs;
     // Oldest first: stop at the first session used since the cutoff.
     for (const session of this.idle.values()) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventBus, RateLimitStore, RequestStateStore, TaskStore } from '@mcpkit/core';
+import { unrefTimer } from '@mcpkit/core/transport';
 import type { EventStore, SessionStore } from '@mcpkit/http';
 import type { SessionRouter } from '@mcpkit/http/scale-out';
 import { Keys } from './keys';
@@ -144,10 +145,9 @@ export function resolveRedisOptions(options: RedisScaleOutOptions): ResolvedRedi
 
 /** `start`, or a rejection once `ms` passed without it settling (the connections retry forever on their own). */
 function withStartTimeout(start: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis could not be reached within ${ms} ms (startTimeoutMs)`)), ms);
-    timer.unref();
+    timer = unrefTimer(setTimeout(() => reject(new Error(`Redis could not be reached within ${ms} ms (startTimeoutMs)`)), ms));
   });
   return Promise.race([start, expired]).finally(() => clearTimeout(timer));
 }

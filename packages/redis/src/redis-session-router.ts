@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from '@mcpkit/core';
+import { unrefTimer } from '@mcpkit/core/transport';
 import {
   broadcastText,
   compareStreamIds,
@@ -193,8 +194,7 @@ export class RedisSessionRouter implements SessionRouter {
       this.broadcastsChanged();
     });
     this.broadcastCursor ??= await this.broadcastTail();
-    this.renewer = setInterval(() => this.renewAll(), Math.max(50, Math.floor(this.leaseMs / 3)));
-    this.renewer.unref();
+    this.renewer = unrefTimer(setInterval(() => this.renewAll(), Math.max(50, Math.floor(this.leaseMs / 3))));
   }
 
   start(handlers: RouterHandlers): void {
@@ -350,8 +350,7 @@ export class RedisSessionRouter implements SessionRouter {
     this.follows.add(followed);
     // Polled: the writer stores a POST stream's events without telling anyone, and a wake-up
     // would cost it a round trip per event for the rare stream that is followed.
-    followed.timer = setInterval(() => this.poll(followed), this.followBounds.pollMs);
-    followed.timer.unref();
+    followed.timer = unrefTimer(setInterval(() => this.poll(followed), this.followBounds.pollMs));
     return { stop: () => this.unfollow(followed) };
   }
 

@@ -8,6 +8,7 @@ import {
   type ExtensionMethod,
   type ServerExtension,
 } from '@mcpkit/core';
+import { unrefTimer } from '@mcpkit/core/transport';
 import type { CatalogSnapshot } from './build-catalog';
 import { sha256Of } from './digest';
 import { page, requireUri } from './page';
@@ -136,10 +137,11 @@ export class SkillsExtension implements ServerExtension {
       const now = Date.now();
       burst ??= now;
       clearTimeout(timer);
-      timer = setTimeout(reload, Math.max(0, Math.min(delayMs, burst + 10 * delayMs - now)));
       // A pending reload must not keep a server that is done from exiting.
-      timer.unref();
+      timer = unrefTimer(setTimeout(reload, Math.max(0, Math.min(delayMs, burst + 10 * delayMs - now))));
     });
+    // Nor the watcher: node:fs's, which every runtime with that module gives an unref.
+    // eslint-disable-next-line no-restricted-syntax
     watcher.unref();
     const stop = () => {
       clearTimeout(timer);

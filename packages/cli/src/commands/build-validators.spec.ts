@@ -167,6 +167,77 @@ describe('precompiled validators (mcpkit build-validators)', () => {
   });
 });
 
+describe('precompiled validators on the keywords the testbed does not sample', () => {
+  const tree = {
+    type: 'object',
+    required: ['root'],
+    properties: { root: { $ref: '#/$defs/node' } },
+    $defs: {
+      node: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string', pattern: '^\\p{L}[\\p{L}\\p{N} ]*$' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+        additionalProperties: false,
+      },
+    },
+  };
+  const formats = {
+    type: 'object',
+    properties: {
+      email: { type: 'string', format: 'email' },
+      uri: { type: 'string', format: 'uri' },
+      at: { type: 'string', format: 'date-time' },
+      word: { type: 'string', pattern: '^\\p{Lu}\\p{Ll}+$', minLength: 2, maxLength: 4 },
+      ids: { type: 'array', uniqueItems: true, items: { anyOf: [{ type: 'integer' }, { type: 'object' }] } },
+    },
+  };
+  const large = Array.from({ length: 20_000 }, (_, i) => (i % 2 === 0 ? i : { id: i, tags: ['a', 'b'] }));
+  const samples: Array<[string, object, unknown]> = [
+    ['a tree', tree, { root: { name: 'Ärbre', children: [{ name: 'ß 1' }, { name: 'Ω', children: [] }] } }],
+    ['a tree with a bad name deep down', tree, { root: { name: 'a', children: [{ name: 'b', children: [{ name: '1x' }] }] } }],
+    ['a tree with an extra member deep down', tree, { root: { name: 'a', children: [{ name: 'b', extra: 1 }] } }],
+    ['a tree 200 levels deep', tree, { root: nested(200) }],
+    ['formats that hold', formats, { email: 'ada@example.com', uri: 'https://example.com/a?b#c', at: '2026-12-05T04:00:00.5+01:00', word: 'Éte' }],
+    ['formats that fail', formats, { email: 'ada@', uri: 'not a uri', at: '2026-13-05T25:00:00Z', word: 'éte' }],
+    ['a date-time without its offset', formats, { at: '2026-12-05T04:00:00' }],
+    ['a relative uri', formats, { uri: '/a/b' }],
+    ['astral letters counted as one character each', formats, { word: 'A𝒜𝒜𝒜' }],
+    ['astral letters past maxLength', formats, { word: 'A𝒜𝒜𝒜𝒜' }],
+    ['20 000 distinct items', formats, { ids: large }],
+    ['20 000 items, the last equal to an object far before it (members reordered)', formats, { ids: [...large, { tags: ['a', 'b'], id: 1 }] }],
+    ['an integer written twice', formats, { ids: [1, 2, 1.0] }],
+  ];
+
+  // One module and one run-time factory for all: each costs an app.
+  const module = load(precompiledValidatorsSource(schemasApp([tree, formats]), 'x').source);
+  const runtime = coreTransportFactory();
+  const verdicts: boolean[] = [];
+
+  it.each(samples)("gives runtime ajv's verdict and errors on %s", (_name, schema, value) => {
+    const standalone = module[coreSchemaKey(schema)] as Validate;
+    const compiled = runtime.compile(schema);
+    const verdict = compiled(value);
+    verdicts.push(verdict);
+    expect(standalone(value)).toBe(verdict);
+    expect(standalone.errors ?? null).toEqual(compiled.errors ?? null);
+  });
+
+  it('sampled both verdicts', () => {
+    expect(verdicts.filter(Boolean).length).toBeGreaterThan(2);
+    expect(verdicts.filter((verdict) => !verdict).length).toBeGreaterThan(2);
+  });
+});
+
+function nested(depth: number): object {
+  let node: object = { name: 'leaf' };
+  for (let i = 0; i < depth; i++) node = { name: `n${i}`, children: [node] };
+  return node;
+}
+
+function schemasApp(schemas: object[]): McpApp {
+  return { settings: { validators: { startupSchemas: schemas } } } as unknown as McpApp;
+}
+
 function coreSchemaKey(schema: object): string {
   return (coreTransport as unknown as { schemaKey?: (s: object) => string }).schemaKey?.(schema) ?? keyOf(schema);
 }

@@ -20,7 +20,7 @@ export function buildValidators(entry: string | undefined, options: BuildValidat
   if (!/\.c?js$/.test(options.out))
     throw new CliError(
       `--out must name a .js or .cjs file (the module is CommonJS): ${options.out}`,
-      'mcpkit build-validators dist/app.js --out src/validators.generated.js',
+      'mcpkit build-validators dist/app.js --out dist/validators.generated.js',
     );
   const app = loadApp(resolveEntry(entry), { export: options.export });
   const command = ['mcpkit build-validators', entry, options.export ? `--export ${options.export}` : undefined, `--out ${options.out}`]

@@ -34,24 +34,68 @@ describe('the note on a crash of decorators compiled as standard ones', () => {
     expect(standardDecoratorCrashNote('a string')).toBeUndefined();
   });
 
-  it('listens once however often core loads, and prints the note once per error', () => {
-    const ours = () => process.listeners('uncaughtExceptionMonitor').filter((listener) => listener.name === 'explain');
-    const before = ours();
-    watchForStandardDecoratorCrash();
-    watchForStandardDecoratorCrash();
-    const listeners = ours();
-    expect(listeners).toHaveLength(1);
-    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      const crash = crashOf(() => (IsString() as unknown as (value: undefined, context: object) => void)(undefined, STANDARD_FIELD));
-      listeners[0](crash as Error, 'uncaughtException');
-      listeners[0](crash as Error, 'uncaughtException');
-      listeners[0](new TypeError('other'), 'uncaughtException');
-      expect(write).toHaveBeenCalledTimes(1);
-      expect(String(write.mock.calls[0][0])).toContain('mcpkit: this crash is a DTO');
-    } finally {
-      write.mockRestore();
-      for (const listener of listeners) if (!before.includes(listener)) process.removeListener('uncaughtExceptionMonitor', listener);
-    }
+  describe('the monitor', () => {
+    const WATCHING = Symbol.for('mcpkit.standardDecoratorMonitor');
+    const monitors = () => process.listeners('uncaughtExceptionMonitor');
+    let before: ReturnType<typeof monitors>;
+    beforeEach(() => {
+      before = monitors();
+      delete (process as unknown as Record<symbol, unknown>)[WATCHING];
+    });
+    afterEach(() => {
+      for (const listener of monitors()) if (!before.includes(listener)) process.removeListener('uncaughtExceptionMonitor', listener);
+      delete (process as unknown as Record<symbol, unknown>)[WATCHING];
+    });
+    const added = () => monitors().filter((listener) => !before.includes(listener));
+    const standardCrash = () => crashOf(() => (IsString() as unknown as (value: undefined, context: object) => void)(undefined, STANDARD_FIELD));
+
+    it('listens once however often core loads, two copies included, and prints the note once per error', () => {
+      watchForStandardDecoratorCrash();
+      watchForStandardDecoratorCrash();
+      // A second copy of core (another folder of node_modules): its own module, its own function.
+      jest.isolateModules(() =>
+        (jest.requireActual('./standard-decorator-crash') as typeof import('./standard-decorator-crash')).watchForStandardDecoratorCrash(),
+      );
+      const listeners = added();
+      expect(listeners).toHaveLength(1);
+      const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      try {
+        const crash = standardCrash();
+        listeners[0](crash as Error, 'uncaughtException');
+        listeners[0](crash as Error, 'uncaughtException');
+        listeners[0](new TypeError('other'), 'uncaughtException');
+        listeners[0](new Error('boom'), 'unhandledRejection');
+        expect(write).toHaveBeenCalledTimes(1);
+        expect(String(write.mock.calls[0][0])).toContain('mcpkit: this crash is a DTO');
+        // In stdio mode stdout is the protocol's: nothing goes there.
+        expect(stdout).not.toHaveBeenCalled();
+      } finally {
+        write.mockRestore();
+        stdout.mockRestore();
+      }
+    });
+
+    it("is installed beside another library's monitor that happens to share its function's name", () => {
+      process.on('uncaughtExceptionMonitor', function explain() {});
+      watchForStandardDecoratorCrash();
+      expect(added()).toHaveLength(2);
+    });
+
+    it('never throws, so the crash being reported stays the one Node reports', () => {
+      watchForStandardDecoratorCrash();
+      const [listener] = added();
+      const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => {
+        throw new Error('EPIPE');
+      });
+      try {
+        expect(() => listener(standardCrash() as Error, 'uncaughtException')).not.toThrow();
+        const frozen = Object.freeze(standardCrash() as Error);
+        write.mockImplementation(() => true);
+        expect(() => listener(frozen, 'uncaughtException')).not.toThrow();
+      } finally {
+        write.mockRestore();
+      }
+    });
   });
 });

@@ -7,6 +7,9 @@ import { STANDARD_DECORATOR_FIXES } from './experimental-decorators';
 const UNDEFINED_TARGET = /^$|reading 'constructor'|evaluating '\w+\.constructor'|undefined is not an object/;
 const DECORATOR_LIBRARIES = /[/\\]class-(validator|transformer)[/\\@]/;
 const NOTE = Symbol.for('mcpkit.standardDecoratorNote');
+// Marks the process once for every copy of core in it (two in node_modules, a bundle beside a
+// package): a listener's name says nothing (a minifier renames it, another library may share it).
+const WATCHING = Symbol.for('mcpkit.standardDecoratorMonitor');
 
 /**
  * The note to print when `error` is class-validator or class-transformer failing on decorators
@@ -22,11 +25,17 @@ export function standardDecoratorCrashNote(error: unknown): string | undefined {
 }
 
 function explain(error: unknown): void {
-  const note = standardDecoratorCrashNote(error);
-  // Once per error: two copies of core in one process both listen.
-  if (note === undefined || (error as Record<symbol, unknown>)[NOTE] === true) return;
-  (error as Record<symbol, unknown>)[NOTE] = true;
-  process.stderr.write(`${note}\n`);
+  // A monitor that throws would replace the crash being reported with its own: never.
+  try {
+    const note = standardDecoratorCrashNote(error);
+    // Once per error, should two copies of core listen after all.
+    if (note === undefined || (error as Record<symbol, unknown>)[NOTE] === true) return;
+    (error as Record<symbol, unknown>)[NOTE] = true;
+    // stderr only: in stdio mode stdout is the client's JSON-RPC stream.
+    process.stderr.write(`${note}\n`);
+  } catch {
+    // Nothing to add: the runtime's own report follows.
+  }
 }
 
 /**
@@ -34,7 +43,9 @@ function explain(error: unknown): void {
  * with its runtime's own report. Runtimes without `process` (Workers without nodejs_compat) get none.
  */
 export function watchForStandardDecoratorCrash(): void {
-  if (typeof process === 'undefined' || typeof process.on !== 'function' || typeof process.listeners !== 'function') return;
-  if (process.listeners('uncaughtExceptionMonitor').some((listener) => listener.name === explain.name)) return;
+  if (typeof process === 'undefined' || typeof process.on !== 'function') return;
+  const marked = process as unknown as Record<symbol, unknown>;
+  if (marked[WATCHING] === true) return;
+  marked[WATCHING] = true;
   process.on('uncaughtExceptionMonitor', explain);
 }

@@ -165,9 +165,15 @@ export class LiveTask implements TaskHandle, TaskQuestions {
     }
   }
 
+  /** @internal The timer that stops the task at its TTL; cleared when it ends sooner. */
+  expiry: ReturnType<typeof setTimeout> | undefined = undefined;
+
   /** @internal The task ended: whoever waits learns how. */
   settled(task: StoredTask): void {
     this.status = task.status;
+    // Left running, it would hold this task (its context, its result) until the TTL, hours maybe.
+    clearTimeout(this.expiry);
+    this.expiry = undefined;
     for (const resolve of this.waiters.splice(0)) resolve(task);
   }
 

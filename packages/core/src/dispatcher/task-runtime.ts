@@ -121,7 +121,7 @@ export class TaskRuntime implements TaskChanges {
     this.running.set(record.taskId, live);
     live.markStored();
     // The store forgets the task at its TTL: its handler must not run on for nobody.
-    if (record.ttlMs !== null) unrefTimer(setTimeout(() => this.expire(live), record.ttlMs));
+    if (record.ttlMs !== null) live.expiry = unrefTimer(setTimeout(() => this.expire(live), record.ttlMs));
     running ??= body(ctx);
     running.then(
       (result) => this.change(live, { status: 'completed', result }),

@@ -271,6 +271,27 @@ describe('tasks and their limits', () => {
     }
   });
 
+  it('leaves no TTL timer behind a task that ended before its TTL (it held the task until then)', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const hourly = createApp({ name: 't', version: '1', providers: [Jobs], logger: silent, tasks: { defaultTtlMs: 3_600_000 } });
+      const connection = hourly.connect({ kind: 'memory' });
+      await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+      const timers = jest.getTimerCount();
+      for (const [id, name] of [
+        [1, 'must'],
+        [3, 'broken'],
+      ] as const) {
+        const created = (await connection.receive({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {}, task: {} } })) as Answer;
+        const taskId = (created.result?.task as { taskId: string }).taskId;
+        await connection.receive({ jsonrpc: '2.0', id: id + 1, method: 'tasks/result', params: { taskId } });
+      }
+      expect(jest.getTimerCount()).toBe(timers);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('stops a handler whose task another instance cancelled, at its next status change', async () => {
     const { MemoryTaskStore } = await import('../app/memory-task-store');
     const store = new MemoryTaskStore();

@@ -8,7 +8,7 @@ import { STANDALONE_DECLARATION, standaloneValidatorsSource } from '../validatio
  * error that refuses a stale module.
  *
  * @example
- * const { source, declaration } = precompiledValidatorsSource(app, 'mcpkit build-validators dist/app.js --out src/validators.generated.js');
+ * const { source, declaration } = precompiledValidatorsSource(app, 'mcpkit build-validators dist/app.js --out dist/validators.generated.js');
  */
 export function precompiledValidatorsSource(app: McpApp, command: string): { source: string; declaration: string } {
   return { source: standaloneValidatorsSource(app.settings.validators.startupSchemas, command), declaration: STANDALONE_DECLARATION };

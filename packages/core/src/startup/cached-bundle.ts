@@ -6,6 +6,7 @@ import nodeModule = require('node:module');
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { hashOf } from './path-hash';
+import { unrefTimer } from '../types/unref-timer';
 
 type ModuleRecord = { exports: unknown; filename: string; paths: string[]; loaded: boolean };
 type ModuleStatics = {
@@ -149,9 +150,8 @@ function keepCode(script: Script, cacheFile: string, source: Buffer, atExit: boo
     }
   };
   const onExit = (): void => keep(false);
-  const timer = setTimeout(() => keep(true), SAVE_AFTER_MS);
   // Never what keeps a process alive: exit keeps the code instead.
-  timer.unref();
+  const timer = unrefTimer(setTimeout(() => keep(true), SAVE_AFTER_MS));
   if (atExit) process.once('exit', onExit);
 }
 

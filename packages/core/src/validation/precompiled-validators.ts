@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../protocol/mcp-types';
 import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import { InternalError } from '../errors/mcp-error';
 import { canonicalText } from './unique-items';
 
 /**
@@ -57,4 +58,25 @@ export function staleValidators(module: PrecompiledValidators, problem: string):
 export function precompiledValidator(module: PrecompiledValidators, key: string): ValidateFunction | undefined {
   const found = module[key];
   return typeof found === 'function' ? found : undefined;
+}
+
+/** What a runtime that forbids generating code throws when ajv compiles (Workers: an EvalError). */
+export function isCodeGenerationRefused(error: unknown): boolean {
+  return error instanceof EvalError || (error instanceof Error && /code generation from strings|eval.*(disallowed|not allowed)/i.test(error.message));
+}
+
+/**
+ * The error of a schema met after start-up (a `ctx.elicit` DTO, a tool added to a dynamic app)
+ * where compiling it is refused: the precompiled module cannot hold it, and the runtime forbids
+ * the code ajv generates. Said to the caller too: an operator reading `-32603 Internal error`
+ * could not tell this from a bug.
+ */
+export function lateSchemaRefused(cause: unknown): InternalError {
+  return new InternalError(
+    'This input cannot be validated on this runtime: its schema was first met after start-up (an elicitation DTO, a tool added at run time), ' +
+      'so the precompiled validators do not hold it, and the runtime forbids generating code (Cloudflare Workers). ' +
+      'Declare every tool at start-up and elicit on this runtime with a schema that a tool declared at start-up already uses.',
+    undefined,
+    { cause },
+  );
 }

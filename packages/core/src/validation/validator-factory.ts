@@ -12,7 +12,15 @@ import { argumentDepthCheck } from './argument-depth';
 import { linearUniqueItems } from './unique-items';
 import { checkSchemaPatterns } from './unsafe-pattern';
 import { isKnownValidSchema } from './known-valid-schema';
-import { precompiledValidator, schemaKey, schemasHash, staleValidators, type PrecompiledValidators } from './precompiled-validators';
+import {
+  isCodeGenerationRefused,
+  lateSchemaRefused,
+  precompiledValidator,
+  schemaKey,
+  schemasHash,
+  staleValidators,
+  type PrecompiledValidators,
+} from './precompiled-validators';
 
 /** The outcome of checking one input: the value to hand the handler, or what was wrong. */
 export type InputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -127,7 +135,16 @@ export class ValidatorFactory {
 
   /** Compiles now; throws when the schema itself is invalid. The validator never changes its data. */
   compile(schema: JsonSchema): ValidateFunction {
-    return this.fromPrecompiled(schema) ?? this.ajv.compile(schema);
+    return this.fromPrecompiled(schema) ?? this.generated(() => this.ajv.compile(schema));
+  }
+
+  /** Runs what makes ajv generate code, naming the cause where the runtime refuses it. */
+  private generated<T>(make: () => T): T {
+    try {
+      return make();
+    } catch (error) {
+      throw isCodeGenerationRefused(error) ? lateSchemaRefused(error) : error;
+    }
   }
 
   /**
@@ -141,10 +158,11 @@ export class ValidatorFactory {
     // Schemas we generated from DTOs are valid by construction, and so is one made only of
     // keywords isKnownValidSchema checks itself: checking them against the meta-schema would
     // load ajv and compile that meta-schema at start-up for nothing (~200 ms of CPU).
-    if (!generated && !isKnownValidSchema(schema) && !this.ajv.validateSchema(schema)) throw new Error(this.ajv.errorsText(this.ajv.errors));
+    if (!generated && !isKnownValidSchema(schema) && !this.generated(() => this.ajv.validateSchema(schema)))
+      throw new Error(this.ajv.errorsText(this.ajv.errors));
     let compiled: ValidateFunction | undefined;
     const check = ((data: unknown) => {
-      compiled ??= this.ajv.compile(schema);
+      compiled ??= this.generated(() => this.ajv.compile(schema));
       const valid = compiled(data) as boolean;
       check.errors = compiled.errors;
       return valid;
