@@ -13,10 +13,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 function imports(file: string): string[] {
-  // Code lines only: a JSDoc example may show an import.
+  // Code lines only: a JSDoc example may show an import, and a string a generated file's.
   const text = readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
+    .filter((line) => !/^\s*(\*|\/\/|\/\*|"|`)/.test(line))
     .join('\n');
   return [...text.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((match) => match[1]);
 }

@@ -35,8 +35,7 @@ export function standaloneValidatorsSource(schemas: readonly JsonSchema[], comma
 
 /** The declaration file beside the generated module. */
 export const STANDALONE_DECLARATION = [
-  // Double quotes: the generated file's own style, and the architecture spec reads single-quoted specifiers as this file's imports.
-  'import type { PrecompiledValidators } from "@mcpkit/core";',
+  "import type { PrecompiledValidators } from '@mcpkit/core';",
   'declare const validators: PrecompiledValidators;',
   'export = validators;',
   '',
