@@ -53,6 +53,7 @@ const GUIDES = [
       ['stdio', 'stdio'],
       ['http', 'Streamable HTTP'],
       ['transports', 'Transports of your own'],
+      ['runtimes', 'JavaScript runtimes'],
       ['runtimes-workers', 'Cloudflare Workers'],
       ['scale-out', 'Scale-out'],
       ['eras', 'Two eras, one handler'],
