@@ -53,6 +53,7 @@ const GUIDES = [
       ['stdio', 'stdio'],
       ['http', 'Streamable HTTP'],
       ['transports', 'Transports of your own'],
+      ['runtimes', 'JavaScript runtimes'],
       ['runtimes-workers', 'Cloudflare Workers'],
       ['scale-out', 'Scale-out'],
       ['eras', 'Two eras, one handler'],
@@ -102,7 +103,15 @@ if (existsSync(REFERENCE_SIDEBAR)) {
 }
 
 const outputs = existsSync(OUTPUTS) ? JSON.parse(readFileSync(OUTPUTS, 'utf8')) : {};
-const sitePages = new Set([...pages, ...(existsSync(join(DOCS, 'reference')) ? ['reference/index.md'] : [])]);
+// Every page of the site, the reference's included: a link between two of its pages (client.md to
+// core.md#jsonrpcmessage) stays in the site rather than going to GitHub, where the reference is not.
+const referencePages = existsSync(join(DOCS, 'reference'))
+  ? readdirSync(join(DOCS, 'reference'), { recursive: true })
+      .map((path) => String(path).split('\\').join('/'))
+      .filter((path) => path.endsWith('.md'))
+      .map((path) => `reference/${path}`)
+  : [];
+const sitePages = new Set([...pages, ...referencePages]);
 
 export default defineConfig({
   title: 'mcpkit',
@@ -135,7 +144,21 @@ export default defineConfig({
       ...(existsSync(REFERENCE_SIDEBAR) ? [{ text: 'API reference', link: '/reference/' }] : []),
     ],
     sidebar,
-    search: { provider: 'local' },
+    search: {
+      provider: 'local',
+      // The reference's ~6 000 member headings (a property named `tool`, a rule `tool-added`) outrank
+      // the guides on a plain word: 'tool' listed ten reference members before the Tools guide, and
+      // 'oauth' nine before Authorization. Reference sections count half and a page's opening
+      // section double: a word finds its guide, an API name (`McpError`, `serveHttp`) still its
+      // member (the browser test checks both). Serialized into the page on its own, like editLink's.
+      options: {
+        miniSearch: {
+          searchOptions: {
+            boostDocument: (id, term, fields) => (id.includes('/reference/') ? 0.5 : 1) * (fields?.titles?.length ? 1 : 2),
+          },
+        },
+      },
+    },
     outline: { level: [2, 3] },
     socialLinks: [{ icon: 'github', link: REPOSITORY }],
     // The reference is generated from the packages' JSDoc: that is where it is edited. The

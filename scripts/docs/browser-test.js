@@ -5,7 +5,12 @@
 // exception, failed request or answer >= 400; every link inside the site must reach a built page,
 // and its #anchor an element of that page. Then a search in the site's local index, following the
 // first result, and screenshots of the home page and one guide in .cache/artifacts/docs/ (CI's
-// artefacts). Exit 0/1; the last line is "N passed, M failed". CHROMIUM=<path> picks the browser.
+// artefacts). What a reader would call broken but a page load does not show is checked too: every
+// page has a place in the sidebar or nav; every image (a lazy one never loads in the test) names a
+// file of the site; a link into this repository on GitHub (the reference's "Defined in", edit links)
+// names a tracked file and a line it has; clicks (the appearance switch, the menus at 390 px, the
+// sidebar's client-side navigation) raise no error; and a plain word ('tool', 'oauth') finds its
+// guide first, not a reference member. Exit 0/1; the last line is "N passed, M failed". CHROMIUM=<path> picks the browser.
 // `--build` (CI's stage) first builds the site (scripts/docs/build.js) and counts that as a check,
 // and another that it shows the examples' output docs/test/examples.spec.ts recorded (run that spec
 // first: .cache/docs/example-output.json).
@@ -25,6 +30,16 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const OUTPUTS = join(ROOT, '.cache', 'docs', 'example-output.json');
 const GUIDE = 'tools.html';
 const SEARCH = { query: 'elicitation', expect: /elicit/i };
+// The page a reader means by a plain word: its first search result must be one of them.
+const FIRST_RESULTS = {
+  tool: ['/tools.html'],
+  elicitation: ['/client-requests.html'],
+  oauth: ['/auth.html'],
+  workers: ['/runtimes-workers.html', '/runtimes.html'],
+  // An API name still finds its member in the reference.
+  McpError: ['/reference/@mcpkit/core.html'],
+};
+const REPOSITORY_FILES = /^https:\/\/github\.com\/mcpkit\/mcpkit\/(?:blob|tree|edit)\/main\/([^#?]+)(?:#L(\d+))?/;
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -80,9 +95,8 @@ async function serveSite() {
   return { server, origin: `http://127.0.0.1:${server.address().port}` };
 }
 
-/** Loads `path` and collects what went wrong on the way, its element ids and the links it holds. */
-async function visit(page, origin, path) {
-  const problems = [];
+/** Records console errors, uncaught exceptions, failed requests and answers >= 400 into `problems` until the returned function is called. */
+function watch(page, problems) {
   const onConsole = (message) => message.type() === 'error' && problems.push(`console error: ${message.text()}`);
   const onError = (error) => problems.push(`uncaught: ${error.message}`);
   // ERR_ABORTED: a prefetch of a linked page the browser dropped when the test moved on.
@@ -93,24 +107,98 @@ async function visit(page, origin, path) {
   page.on('pageerror', onError);
   page.on('requestfailed', onFailed);
   page.on('response', onResponse);
-  try {
-    await page.goto(origin + path, { waitUntil: 'load', timeout: 30_000 });
-    // Hydrated: VitePress marks the document once its app has mounted.
-    await page.waitForFunction(() => document.querySelector('#app')?.__vue_app__ !== undefined, undefined, { timeout: 30_000 });
-    const { ids, links } = await page.evaluate(() => ({
-      ids: [...document.querySelectorAll('[id]')].map((element) => element.id),
-      links: [...document.querySelectorAll('a[href]')].map((anchor) => anchor.href),
-    }));
-    return { problems, ids, links };
-  } catch (error) {
-    problems.push(`did not load: ${error.message}`);
-    return { problems, ids: [], links: [] };
-  } finally {
+  return () => {
     page.off('console', onConsole);
     page.off('pageerror', onError);
     page.off('requestfailed', onFailed);
     page.off('response', onResponse);
+  };
+}
+
+/**
+ * Loads `path` and collects what went wrong on the way, its element ids, the links it holds (and
+ * those of its sidebar and nav), and its images' sources. The page's own toggles (a `<details>`, a
+ * code group's tabs, a button but the copy one) are clicked: an error they raise is the page's.
+ */
+async function visit(page, origin, path) {
+  const problems = [];
+  const unwatch = watch(page, problems);
+  try {
+    await page.goto(origin + path, { waitUntil: 'load', timeout: 30_000 });
+    // Hydrated: VitePress marks the document once its app has mounted.
+    await page.waitForFunction(() => document.querySelector('#app')?.__vue_app__ !== undefined, undefined, { timeout: 30_000 });
+    const found = await page.evaluate(() => ({
+      ids: [...document.querySelectorAll('[id]')].map((element) => element.id),
+      links: [...document.querySelectorAll('a[href]')].map((anchor) => anchor.href),
+      navigation: [...document.querySelectorAll('.VPSidebar a[href], .VPNav a[href]')].map((anchor) => anchor.href),
+      // `src` as resolved, whether or not a lazy image has loaded yet; srcset candidates too.
+      images: [...document.querySelectorAll('img[src], source[srcset], img[srcset]')].flatMap((image) => [
+        ...(image.src ? [image.src] : []),
+        ...(image.srcset ?? '')
+          .split(',')
+          .map((candidate) => candidate.trim().split(/\s+/)[0])
+          .filter(Boolean)
+          .map((url) => new URL(url, document.baseURI).href),
+      ]),
+    }));
+    const toggles = page.locator('.vp-doc summary, .vp-doc .tabs label, .vp-doc button:not(.copy)');
+    for (let index = 0; index < (await toggles.count()); index++)
+      await toggles
+        .nth(index)
+        .click({ timeout: 5_000 })
+        .catch((error) => problems.push(`could not click a toggle: ${error.message}`));
+    return { problems, ...found };
+  } catch (error) {
+    problems.push(`did not load: ${error.message}`);
+    return { problems, ids: [], links: [], navigation: [], images: [] };
+  } finally {
+    unwatch();
   }
+}
+
+/** Images that are no file of the site (a lazy one is never requested while the test looks), or come from elsewhere. */
+function brokenImages(origin, images) {
+  return images.flatMap((src) => {
+    const url = new URL(src);
+    if (url.protocol === 'data:') return [];
+    if (url.origin !== origin) return [`image from another site (blocked offline, tracked online): ${src}`];
+    return fileOf(url.pathname) ? [] : [`image ${src}: no such file in the site`];
+  });
+}
+
+/** The files git tracks (what GitHub shows on main once this commit is pushed), and their folders. */
+function trackedFiles() {
+  const listed = spawnSync('git', ['-C', ROOT, 'ls-files', '-z'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (listed.status !== 0) throw new Error(`git ls-files: ${listed.stderr}`);
+  const files = new Set(listed.stdout.split('\0').filter(Boolean));
+  const folders = new Set(
+    [...files].flatMap((file) =>
+      file
+        .split('/')
+        .slice(0, -1)
+        .map((_, index, parts) => parts.slice(0, index + 1).join('/')),
+    ),
+  );
+  return { files, folders };
+}
+
+/** Links to this repository on GitHub that name no tracked file or folder, or a line past a file's end. */
+function brokenRepositoryLinks(links, tracked) {
+  const lineCounts = new Map();
+  const broken = new Set();
+  for (const href of links) {
+    const match = REPOSITORY_FILES.exec(href);
+    if (!match) continue;
+    const path = decodeURIComponent(match[1]).replace(/\/$/, '');
+    if (!tracked.files.has(path)) {
+      if (!tracked.folders.has(path)) broken.add(`${href}: ${path} is not in the repository`);
+      continue;
+    }
+    if (!match[2]) continue;
+    if (!lineCounts.has(path)) lineCounts.set(path, readFileSync(join(ROOT, path), 'utf8').split('\n').length);
+    if (Number(match[2]) > lineCounts.get(path)) broken.add(`${href}: ${path} has ${lineCounts.get(path)} lines`);
+  }
+  return [...broken];
 }
 
 /** Links inside the site that reach no built page, or an anchor that page does not have. */
@@ -133,14 +221,52 @@ function brokenLinks(origin, links, idsByPage) {
   return broken;
 }
 
-async function search(page, origin) {
-  const problems = [];
-  await page.goto(origin + '/', { waitUntil: 'load' });
-  await page.waitForFunction(() => document.querySelector('#app')?.__vue_app__ !== undefined);
-  await page.locator('.DocSearch-Button').click();
-  await page.locator('.VPLocalSearchBox input.search-input').fill(SEARCH.query);
+/** Types `query` into the open search box; its first result once the list shows this query's. */
+async function typeQuery(page, query) {
+  const before = await page.evaluate(() => document.querySelector('.VPLocalSearchBox ul.results')?.innerText ?? '');
+  await page.locator('.VPLocalSearchBox input.search-input').fill(query);
+  // The results follow the input after a debounce, all at once: wait until the list is another
+  // (each query here gives a list of its own; the first starts from an empty one).
+  await page.waitForFunction((previous) => (document.querySelector('.VPLocalSearchBox ul.results')?.innerText ?? '') !== previous, before, {
+    timeout: 20_000,
+  });
   const first = page.locator('.VPLocalSearchBox ul.results a.result').first();
   await first.waitFor({ timeout: 20_000 });
+  return first;
+}
+
+/** Each word of FIRST_RESULTS typed into the open search box: its first result must be on its guide. */
+async function firstResults(page) {
+  const problems = [];
+  for (const [query, expected] of Object.entries(FIRST_RESULTS)) {
+    const first = await typeQuery(page, query);
+    const href = (await first.getAttribute('href')) ?? '';
+    const title = (await first.locator('.titles').innerText()).replace(/\s+/g, ' ').trim();
+    const path = fileOf(new URL(href, 'http://x').pathname);
+    const pagePath = path && '/' + relative(SITE, path).split(sep).join('/');
+    console.log(`  search "${query}": first "${title}" (${href})`);
+    if (!expected.includes(pagePath)) problems.push(`"${query}": the first result is "${title}" (${href}), not on ${expected.join(' or ')}`);
+  }
+  return problems;
+}
+
+async function search(page, origin) {
+  const problems = [];
+  const unwatch = watch(page, problems);
+  try {
+    await page.goto(origin + '/', { waitUntil: 'load' });
+    await page.waitForFunction(() => document.querySelector('#app')?.__vue_app__ !== undefined);
+    await page.locator('.DocSearch-Button').click();
+    problems.push(...(await firstResults(page)));
+    await followFirst(page, problems);
+  } finally {
+    unwatch();
+  }
+  return problems;
+}
+
+async function followFirst(page, problems) {
+  const first = await typeQuery(page, SEARCH.query);
   const count = await page.locator('.VPLocalSearchBox ul.results a.result').count();
   const target = await first.getAttribute('href');
   const title = (await first.locator('.titles').innerText()).replace(/\s+/g, ' ').trim();
@@ -159,6 +285,65 @@ async function search(page, origin) {
       const text = await page.locator('.vp-doc').innerText();
       if (!SEARCH.expect.test(text)) problems.push(`${url.pathname} does not mention ${SEARCH.query}`);
     }
+  }
+}
+
+/**
+ * What a reader clicks, with errors watched: the appearance switch (dark mode), every guide by its
+ * sidebar link (client-side navigation fetches each page's chunk, which a full load of that page
+ * does not prove), then at 390 px the nav and sidebar menus and a link in them; no page may be wider
+ * than that screen.
+ */
+async function clickThrough(browser, origin) {
+  const problems = [];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort('blockedbyclient'));
+  const page = await context.newPage();
+  const unwatch = watch(page, problems);
+  const hydrated = () => page.waitForFunction(() => document.querySelector('#app')?.__vue_app__ !== undefined);
+  try {
+    await page.goto(`${origin}/getting-started.html`, { waitUntil: 'load' });
+    await hydrated();
+    const dark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    const before = await dark();
+    await page.locator('.VPNavBarAppearance .VPSwitchAppearance').click();
+    if ((await dark()) === before) problems.push('the appearance switch did not change the colour scheme');
+    const guides = await page
+      .locator('.VPSidebar a.link[href]:not([href*="/reference/"])')
+      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+    for (const href of new Set(guides.map((href) => href.split('#')[0]))) {
+      // Getting started's entries are its sections: the first link into the page will do.
+      const link = page.locator(`.VPSidebar a.link[href^="${href}"]`).first();
+      await link.click();
+      await page
+        .waitForURL((url) => url.pathname === new URL(href, origin).pathname, { timeout: 20_000 })
+        .catch(() => problems.push(`clicking ${href} in the sidebar did not open it`));
+      await page
+        .locator('.vp-doc h1')
+        .first()
+        .waitFor({ timeout: 20_000 })
+        .catch(() => problems.push(`${href} opened from the sidebar shows no heading`));
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/', '/getting-started.html', `/${GUIDE}`, '/reference/@mcpkit/core.html']) {
+      await page.goto(origin + path, { waitUntil: 'load' });
+      await hydrated();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 390) problems.push(`${path} is ${width} px wide on a 390 px screen`);
+    }
+    await page.locator('.VPNavBarHamburger').click();
+    await page.locator('.VPNavScreen a[href]').first().waitFor({ timeout: 10_000 });
+    await page.locator('.VPNavBarHamburger').click();
+    await page.locator('.VPLocalNav button.menu').click();
+    const link = page.locator(`.VPSidebar a.link[href^="/${GUIDE.replace('.html', '')}"]`).first();
+    await link.click();
+    await page.waitForURL((url) => url.pathname.startsWith(`/${GUIDE.replace('.html', '')}`), { timeout: 20_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'guide-tools-390px-dark.png') });
+  } catch (error) {
+    problems.push(error.message.split('\n')[0]);
+  } finally {
+    unwatch();
+    await context.close();
   }
   return problems;
 }
@@ -210,17 +395,38 @@ async function main() {
     const pages = builtPages();
     const idsByPage = new Map();
     const linksByPage = new Map();
+    const navigation = new Set();
+    const tracked = trackedFiles();
     for (const path of pages) {
-      const { problems, ids, links } = await visit(page, origin, path);
+      const { problems, ids, links, navigation: navLinks, images } = await visit(page, origin, path);
       idsByPage.set(path, new Set(ids));
       linksByPage.set(path, links);
-      check(`${path} loads with no console error or failed request`, problems);
+      for (const href of navLinks) navigation.add(href);
+      check(`${path} loads with no console error or failed request, its images are there`, [...problems, ...brokenImages(origin, images)]);
     }
-    for (const path of pages) check(`${path}: its links inside the site reach a page and anchor`, brokenLinks(origin, linksByPage.get(path), idsByPage));
+    for (const path of pages) {
+      const links = linksByPage.get(path);
+      check(`${path}: its links inside the site reach a page and anchor, into the repository a file and line`, [
+        ...brokenLinks(origin, links, idsByPage),
+        ...brokenRepositoryLinks(links, tracked),
+      ]);
+    }
+    const placed = new Set(
+      [...navigation]
+        .map((href) => new URL(href))
+        .filter((url) => url.origin === origin)
+        .map((url) => fileOf(url.pathname)),
+    );
+    const orphans = pages.filter((path) => path !== '/index.html' && !placed.has(join(SITE, path)));
+    check(
+      `every page has a place in the sidebar or nav (${pages.length - orphans.length} of ${pages.length})`,
+      orphans.map((path) => `${path}: in no sidebar or nav`),
+    );
+    mkdirSync(ARTIFACTS, { recursive: true });
+    check('clicks: appearance, every guide from the sidebar, the menus at 390 px', await clickThrough(browser, origin));
 
     check(`search "${SEARCH.query}" finds it and its first result opens`, await search(page, origin).catch((error) => [error.message]));
 
-    mkdirSync(ARTIFACTS, { recursive: true });
     const shots = [];
     for (const [name, path] of [
       ['home.png', '/'],

@@ -55,6 +55,10 @@ async function buildReference() {
     excludePrivate: true,
     excludeInternal: true,
     disableGit: true,
+    // Without git, `{path}` is relative to displayBasePath (else the entry points' common folder,
+    // packages/): the repository's root, or every "Defined in"
+    // link would lack its `packages/` (the browser test checks each names a tracked file and line).
+    displayBasePath: ROOT,
     sourceLinkTemplate: `${REPOSITORY}/blob/main/{path}#L{line}`,
     // One page per entry point, members as its headings: 15 pages rather than 600 (each page
     // carries the whole sidebar), so the site builds and the browser test opens every page in CI.
@@ -82,6 +86,7 @@ async function buildReference() {
   await app.generateOutputs(project);
   if (app.logger.hasErrors()) throw new Error('TypeDoc reported errors (see above)');
   repairAnchors();
+  unlinkDependencies();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   console.log(
     `API reference: ${entries.length} entry points (${entries.map((entry) => entry.name).join(', ')}) into docs/reference in ${seconds.toFixed(1)} s`,
@@ -115,10 +120,27 @@ function repairAnchors() {
       counts.set(base, seen + 1);
       ids.add(seen === 0 ? base : `${base}-${seen}`);
     }
-    const repaired = text.replace(/\]\(#([\w-]+)-(\d+)\)/g, (link, base, number) =>
-      ids.has(`${base}-${number}`) || counts.get(base) !== 1 ? link : `](#${base})`,
-    );
+    // A variable's anchor is linked as its name (`#supported_protocol_versions`); its heading's id has hyphens.
+    const repaired = text
+      .replace(/\]\(([^)#\s]*)#(\w*_[\w-]*)\)/g, (link, file, anchor) => `](${file}#${slug(anchor)})`)
+      .replace(/\]\(#([\w-]+)-(\d+)\)/g, (link, base, number) => (ids.has(`${base}-${number}`) || counts.get(base) !== 1 ? link : `](#${base})`));
     if (repaired !== text) writeFileSync(path, repaired);
+  }
+}
+
+/**
+ * Members inherited from TypeScript's and Node's declarations (an error's `message`, `stack`,
+ * `captureStackTrace`) are "Defined in" a file under node_modules/, which TypeDoc links as if it
+ * were in the repository: the link becomes the package's path, as text.
+ */
+function unlinkDependencies() {
+  const link = new RegExp(`\\[[^\\]]*\\]\\(${REPOSITORY.replace(/[.]/g, '\\.')}/blob/main/(?:[^)]*/)?node_modules/([^)#]+)(?:#L\\d+)?\\)`, 'g');
+  for (const entry of readdirSync(REFERENCE, { recursive: true })) {
+    if (!entry.endsWith('.md')) continue;
+    const path = join(REFERENCE, entry);
+    const text = readFileSync(path, 'utf8');
+    const unlinked = text.replace(link, (_, file) => `\`${file}\``);
+    if (unlinked !== text) writeFileSync(path, unlinked);
   }
 }
 
