@@ -40,42 +40,44 @@ class QuestionEnded {
  * the remote, and the remote's questions come back to the caller (`QuestionRelay`).
  */
 export function remoteCaller(current: () => McpClient | undefined, relay: QuestionRelay, lost: (client: McpClient, error: Error) => void): RemoteCall {
-  return async (ctx, method, what, call) => {
+  return async <T>(ctx: RequestContext, method: string, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>): Promise<T> => {
     const client = current();
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
-    const own = new AbortController();
+    // A question that ends the gateway's call cancels the remote call by its tag. So does the
+    // caller's cancellation on a legacy remote, where a call is one request: no AbortSignal is
+    // made per call. A 2026-07-28 call may be several (input-required rounds): it takes the signal.
     let fail: (error: unknown) => void = () => undefined;
-    const ended = new Promise<never>((_, reject) => (fail = (error) => reject(new QuestionEnded(error))));
-    ended.catch(() => undefined);
-    const registration = relay.open({ ctx, fail });
-    // The caller's cancellation reaches the remote call through `own` (AbortSignal.any would cost
-    // a composite signal and its bookkeeping on every call).
-    const caller = ctx.signal;
-    const forward = () => own.abort(caller.reason);
-    if (caller.aborted) forward();
-    else caller.addEventListener('abort', forward, { once: true });
-    const options: CallOptions = { signal: own.signal, tag: registration.tag };
+    const registration = relay.open({ ctx, fail: (error) => fail(error) });
+    const relayed = client.era === 'legacy';
+    const options: CallOptions = relayed ? { tag: registration.tag } : { signal: ctx.signal, tag: registration.tag };
     if (ctx.progressToken !== undefined) options.onProgress = (update) => ctx.progress(update.progress, update.total, update.message);
     let settled = false;
+    let stopRelay: (() => void) | undefined;
     try {
       // One trace across the hop: the remote continues the caller's, under the gateway's span when traced.
       const sent = tracedHop(method, ctx, (meta) => call(client, meta === undefined ? options : { ...options, _meta: meta }));
-      const result = await Promise.race([sent, ended]);
+      // After the request is waiting, so that a caller that cancelled already cancels it at once.
+      if (relayed) stopRelay = ctx.onCancel((reason) => client.cancelTagged(registration.tag, reason));
+      // One promise settles the gateway's call: the remote's answer, or a question that ended it.
+      const result = await new Promise<T>((resolve, reject) => {
+        fail = (error) => reject(new QuestionEnded(error));
+        sent.then(resolve, reject);
+      });
       settled = true;
       return result;
     } catch (error) {
       if (error instanceof QuestionEnded) throw error.error;
       settled = true;
-      if (caller.aborted) throw error;
+      if (ctx.signal.aborted) throw error;
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'number' && CONNECTION_LOST.has(code)) lost(client, error as Error);
       if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, (error as { data?: unknown }).data);
       throw new McpError(INTERNAL, `${what}: the upstream server failed: ${(error as Error).message}`);
     } finally {
-      caller.removeEventListener('abort', forward);
+      stopRelay?.();
       registration.done();
       // A question that ended the gateway's call leaves the remote call waiting: cancel it.
-      if (!settled) own.abort();
+      if (!settled) client.cancelTagged(registration.tag, `${what}: the gateway's call ended`);
     }
   };
 }
