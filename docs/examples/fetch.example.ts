@@ -16,7 +16,7 @@ export const app = createApp({ name: 'catalogue', version: '1.0.0', providers: [
 // Same options, defaults and answers as the Fastify plugin (sessions, SSE, resumption, Host/Origin).
 const mcp = createFetchHandler(app, { path: '/mcp' });
 
-// Hono (or Bun.serve({ fetch: mcp }), Deno.serve(mcp), a Workers `fetch`, a Next.js route handler).
+// Hono (or Bun.serve({ fetch: mcp }), Deno.serve(mcp), a Workers `fetch`).
 export const hono = new Hono();
 hono.get('/health', (c) => c.json({ ok: true }));
 hono.all('/mcp', (c) => mcp(c.req.raw));

@@ -24,11 +24,15 @@ import { reviewContract, searchApp } from '../examples/contract.example';
 import { clockHandler, registryFiles } from '../examples/contract-files.example';
 import { createFoldersApp } from '../examples/server-input.example';
 import { todoApp } from '../examples/apps.example';
+import { recordExampleOutput } from './example-output';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
 const EXAMPLES = join(DOCS, 'examples');
 const CLI = require.resolve('@mcpkit/cli/package.json').replace(/package\.json$/, 'dist/cli.js');
+
+// What the examples answer here is what the docs site shows under them (`pnpm docs:build`).
+recordExampleOutput('docs/test/examples.spec.ts', EXAMPLES, join(ROOT, '.cache', 'docs', 'example-output.json'));
 
 /**
  * A server logger that keeps its lines at warn and above in `lines` (with the bindings of the child
@@ -62,11 +66,12 @@ function embeddedExamples(markdownPath: string): Array<{ file: string; code: str
 }
 
 describe('documentation examples', () => {
-  // Feature pages and package READMEs carry runnable examples; benchmarks.md is a generated report.
+  // Feature pages and package READMEs carry runnable examples; benchmarks.md is a generated report,
+  // index.md the docs site's home page.
   const pages = [
     join(ROOT, 'README.md'),
     ...readdirSync(DOCS)
-      .filter((name) => name.endsWith('.md') && name !== 'benchmarks.md')
+      .filter((name) => name.endsWith('.md') && name !== 'benchmarks.md' && name !== 'index.md')
       .map((name) => join(DOCS, name)),
     ...readdirSync(join(ROOT, 'packages'))
       .map((name) => join(ROOT, 'packages', name, 'README.md'))

@@ -39,7 +39,8 @@ const flag = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[pr
 const OUT = flag('--out');
 const ONLY = flag('--only');
 const ONLY_MODES = ['startup', 'logging', 'auth', 'scale-out', 'http-clients', 'compose'];
-if (ONLY !== undefined && !ONLY_MODES.includes(ONLY)) throw new Error(`--only takes ${ONLY_MODES.map((mode) => `"${mode}"`).join(', ')}, not "${ONLY}"`);
+if (require.main === module && ONLY !== undefined && !ONLY_MODES.includes(ONLY))
+  throw new Error(`--only takes ${ONLY_MODES.map((mode) => `"${mode}"`).join(', ')}, not "${ONLY}"`);
 const SERVERS: ServerName[] = ['mcpkit', 'sdk', 'raw'];
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'http-stateless', 'stdio-2026', 'http-2026'];
 // The 2026-07-28 revision: the v1 SDK does not speak it, the v2 SDK does (its HTTP handler serves
@@ -146,7 +147,7 @@ function textOf(answer: Message): string | undefined {
   return result?.isError ? undefined : result?.content?.[0]?.text;
 }
 
-interface Measurement {
+export interface Measurement {
   callsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -190,7 +191,7 @@ async function measure(started: Started, workload: Workload, concurrency: number
   };
 }
 
-function round(value: number): number {
+export function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
@@ -215,7 +216,7 @@ async function coldStart(server: ServerName, node: string): Promise<number> {
 
 // Of an even count, the mean of the middle two: of two rounds, the upper one alone would let one
 // disturbed round set the figure.
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : round((sorted[mid - 1] + sorted[mid]) / 2);
@@ -397,12 +398,12 @@ const SCALE_OUT_ROWS: Array<[string, boolean]> = [
 const SCALE_OUT_CALLS = smoke ? 40 : 20_000;
 const SCALE_OUT_CONCURRENCY = [1, 16];
 
-interface ScaleOutMeasurement extends Measurement {
+export interface ScaleOutMeasurement extends Measurement {
   redisCpuUsPerCall: number;
   redisCommandsPerCall: number;
 }
 
-async function scaleOutFigures(rounds: number): Promise<Record<string, ScaleOutMeasurement>> {
+export async function scaleOutFigures(rounds: number): Promise<Record<string, ScaleOutMeasurement>> {
   const redis = await startBenchRedis();
   try {
     const runs: Record<string, ScaleOutMeasurement[]> = {};
@@ -546,10 +547,13 @@ async function main(): Promise<void> {
   console.log(renderMarkdown(results));
 }
 
-main().catch((error: unknown) => {
-  console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);
-  // The servers of the figure that failed are still running: they must not outlive the bench
-  // (an HTTP one would keep this process, and CI, waiting for ever).
-  stopAllServers();
-  process.exit(1);
-});
+// pnpm bench:scale (scale.ts) reuses the scale-out figures: only a run of this file runs the bench.
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);
+    // The servers of the figure that failed are still running: they must not outlive the bench
+    // (an HTTP one would keep this process, and CI, waiting for ever).
+    stopAllServers();
+    process.exit(1);
+  });
+}

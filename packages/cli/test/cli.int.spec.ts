@@ -359,7 +359,11 @@ describe('mcpkit new, the files of each transport', () => {
     const dir = join(root, transport);
     const result = await mcpkit(['new', 'demo', '--dir', dir, '--transport', transport, '--registry', '^0.1.0', '--no-install', '--yes'], root);
     expect(result.code).toBe(0);
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      type: string;
+      dependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     const text = (readdirSync(dir, { recursive: true }) as string[])
       .filter((file) => file.includes('.'))
       .map((file) => readFileSync(join(dir, file), 'utf8'))
@@ -396,6 +400,8 @@ describe('mcpkit new, the files of each transport', () => {
 
   it('both: both transports, stdio by default', async () => {
     const { pkg, readme } = await scaffolded('both');
+    // Deno, unlike Node, runs the built .js as CommonJS only when the package says so.
+    expect(pkg.type).toBe('commonjs');
     expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['@mcpkit/stdio', '@mcpkit/fastify', 'fastify']));
     expect(pkg.scripts.start).toBe('mcpkit start');
     expect(readme).toContain('npm start -- --stdio');

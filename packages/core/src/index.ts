@@ -1,5 +1,10 @@
 // Decorator metadata needs the polyfill before any decorated class is evaluated.
 import 'reflect-metadata';
+import { watchForStandardDecoratorCrash } from './decorators/standard-decorator-crash';
+
+// Before the app's DTO classes are defined: a runner that missed the tsconfig crashes there, in
+// class-validator, and only this note can name the cause.
+watchForStandardDecoratorCrash();
 
 export { createApp } from './server/create-app';
 export { precompiledValidatorsSource } from './server/validators-source';

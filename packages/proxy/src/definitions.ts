@@ -15,7 +15,10 @@ import {
 import { expandTemplate } from './expand-template';
 import { tracedHop } from './trace-hop';
 import type { RemoteItem } from './mirror';
+import { ProgressRelay } from './progress-relay';
 import type { QuestionRelay } from './relay';
+import { shapeProblem } from './result-shape';
+import { upstreamFailure } from './upstream-failure';
 
 /** JSON-RPC "internal error": what a resource or prompt answers when the remote could not. */
 const INTERNAL = -32603;
@@ -39,10 +42,16 @@ class QuestionEnded {
  * The remote call behind one gateway call: the caller's cancellation, progress and trace go to
  * the remote, and the remote's questions come back to the caller (`QuestionRelay`).
  */
-export function remoteCaller(current: () => McpClient | undefined, relay: QuestionRelay, lost: (client: McpClient, error: Error) => void): RemoteCall {
+export function remoteCaller(
+  current: () => McpClient | undefined,
+  relay: QuestionRelay,
+  lost: (client: McpClient, error: Error) => void,
+  report: (error: Error) => void,
+): RemoteCall {
   return async <T>(ctx: RequestContext, method: string, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>): Promise<T> => {
     const client = current();
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
+    await relay.caughtUp(client);
     // A question that ends the gateway's call cancels the remote call by its tag. So does the
     // caller's cancellation on a legacy remote, where a call is one request: no AbortSignal is
     // made per call. A 2026-07-28 call may be several (input-required rounds): it takes the signal.
@@ -50,7 +59,8 @@ export function remoteCaller(current: () => McpClient | undefined, relay: Questi
     const registration = relay.open({ ctx, fail: (error) => fail(error) });
     const relayed = client.era === 'legacy';
     const options: CallOptions = relayed ? { tag: registration.tag } : { signal: ctx.signal, tag: registration.tag };
-    if (ctx.progressToken !== undefined) options.onProgress = (update) => ctx.progress(update.progress, update.total, update.message);
+    const progress = ctx.progressToken === undefined ? undefined : new ProgressRelay((update) => ctx.progress(update.progress, update.total, update.message));
+    if (progress !== undefined) options.onProgress = progress.update;
     let settled = false;
     let stopRelay: (() => void) | undefined;
     try {
@@ -71,10 +81,13 @@ export function remoteCaller(current: () => McpClient | undefined, relay: Questi
       if (ctx.signal.aborted) throw error;
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'number' && CONNECTION_LOST.has(code)) lost(client, error as Error);
-      if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, (error as { data?: unknown }).data);
-      throw new McpError(INTERNAL, `${what}: the upstream server failed: ${(error as Error).message}`);
+      else if (typeof code === 'number' && isClientCode(code)) report(error as Error);
+      const data = (error as { data?: unknown }).data;
+      if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, data);
+      throw new McpError(INTERNAL, `${what}: the upstream server failed: ${upstreamFailure(typeof code === 'number' ? code : 0, data)}`);
     } finally {
       stopRelay?.();
+      progress?.flush();
       registration.done();
       // A question that ended the gateway's call leaves the remote call waiting: cancel it.
       if (!settled) client.cancelTagged(registration.tag, `${what}: the gateway's call ended`);
@@ -97,6 +110,13 @@ async function toolResult(run: () => Promise<CallToolResult>, ctx: RequestContex
   }
 }
 
+/** The remote's result, once it has the shape its method promises; otherwise the call fails (the caller is never handed a malformed result). */
+function checked<T>(kind: 'tool' | 'prompt' | 'resource', what: string, result: T): T {
+  const problem = shapeProblem(kind, result);
+  if (problem !== undefined) throw new McpError(INTERNAL, `${what}: the upstream server answered a result of the wrong shape (${problem})`);
+  return result;
+}
+
 /** The gateway's definition of one remote item: same name, schema and description, its handler a remote call. */
 export function definitionOf(item: RemoteItem, remote: RemoteCall): Provider {
   const { entry, key } = item;
@@ -110,23 +130,35 @@ export function definitionOf(item: RemoteItem, remote: RemoteCall): Provider {
           ...(entry.outputSchema === undefined ? {} : { outputSchema: entry.outputSchema as JsonSchema }),
           ...(entry.annotations === undefined ? {} : { annotations: entry.annotations as ToolAnnotations }),
         },
-        (args, ctx) => toolResult(() => remote(ctx, 'tools/call', `tool ${key}`, (client, options) => client.callTool(key, args, options)), ctx),
+        (args, ctx) =>
+          toolResult(
+            () =>
+              remote(ctx, 'tools/call', `tool ${key}`, async (client, options) => checked('tool', `tool ${key}`, await client.callTool(key, args, options))),
+            ctx,
+          ),
       );
     case 'prompt':
       return definePrompt({ name: key, ...common(entry), arguments: (entry.arguments as PromptArgument[] | undefined) ?? [] }, (args, ctx) =>
-        remote(ctx, 'prompts/get', `prompt ${key}`, (client, options) => client.getPrompt(key, args, options)),
+        remote(ctx, 'prompts/get', `prompt ${key}`, async (client, options) => checked('prompt', `prompt ${key}`, await client.getPrompt(key, args, options))),
       );
     case 'resource':
       return defineResource(
         { name: String(entry.name ?? key), uri: key, ...common(entry), ...(typeof entry.mimeType === 'string' ? { mimeType: entry.mimeType } : {}) },
-        (request, ctx) => remote(ctx, 'resources/read', `resource ${key}`, (client, options) => client.readResource(request.uri, options)),
+        (request, ctx) =>
+          remote(ctx, 'resources/read', `resource ${key}`, async (client, options) =>
+            checked('resource', `resource ${key}`, await client.readResource(request.uri, options)),
+          ),
       );
     case 'resourceTemplate':
       return defineResourceTemplate(
         { name: String(entry.name ?? key), uriTemplate: key, ...common(entry), ...(typeof entry.mimeType === 'string' ? { mimeType: entry.mimeType } : {}) },
         (variables, ctx) =>
-          remote(ctx, 'resources/read', `resource template ${key}`, (client, options) =>
-            client.readResource(expandTemplate(key, variables as Record<string, string | string[]>), options),
+          remote(ctx, 'resources/read', `resource template ${key}`, async (client, options) =>
+            checked(
+              'resource',
+              `resource template ${key}`,
+              await client.readResource(expandTemplate(key, variables as Record<string, string | string[]>), options),
+            ),
           ),
       );
   }

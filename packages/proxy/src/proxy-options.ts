@@ -28,6 +28,11 @@ export interface ProxyOptions {
    * gateway's caller.
    */
   client?: Omit<ClientOptions, 'handlers' | 'onError'>;
+  /**
+   * The most items (tools, prompts, resources and templates together) mirrored from the remote;
+   * past it the rest are not offered (told to `onError`). Default 10 000.
+   */
+  maxItems?: number;
   /** First wait before reconnecting to a remote that went away, doubled each attempt; default 500 ms. */
   reconnectDelayMs?: number;
   /** Longest wait between two attempts; default 30 000 ms. */
@@ -36,7 +41,10 @@ export interface ProxyOptions {
   maxReconnects?: number;
   /** Timers for the reconnect loop; default the global ones (unref'd so they keep no process alive). */
   timers?: ProxyTimers;
-  /** Told what failed out of any call: a lost connection, a failed re-list, a failed reconnect. */
+  /**
+   * Told what failed out of any call (a lost connection, a failed re-list or reconnect, an item of
+   * the remote left out), and the full error of a failed call, whose caller gets a short sentence.
+   */
   onError?: (error: Error) => void;
 }
 

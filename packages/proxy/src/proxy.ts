@@ -1,9 +1,11 @@
 import type { McpClient } from '@mcpkit/client';
-import { createApp, type McpApp } from '@mcpkit/core';
+import type { McpApp } from '@mcpkit/core';
+import { addToMirror, createMirror, toCandidates } from './admit';
 import { definitionOf, remoteCaller, type RemoteCall } from './definitions';
 import { itemId, readRemote, type RemoteItem } from './mirror';
 import type { ProxyOptions, ProxyTarget } from './proxy-options';
 import { QuestionRelay } from './relay';
+import { ResourceUpdates } from './resource-updates';
 import { Upstream } from './upstream';
 
 /**
@@ -43,7 +45,7 @@ async function follow(client: McpClient, followed: WeakMap<McpClient, Set<string
 }
 
 /** Swaps the mirrored items for the remote's current ones: what left or changed is removed, what is new or changed added. */
-function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem[], remote: RemoteCall): void {
+function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem[], remote: RemoteCall, report: (error: Error) => void): void {
   const next = new Map(items.map((item) => [itemId(item), JSON.stringify(item.entry)]));
   for (const [id, entry] of held) {
     if (next.get(id) === entry) continue;
@@ -51,10 +53,40 @@ function swap(app: McpApp, held: Map<string, string>, items: readonly RemoteItem
     app.remove(kind as RemoteItem['kind'], rest.join(':'));
     held.delete(id);
   }
-  const added = items.filter((item) => !held.has(itemId(item)));
-  if (added.length === 0) return;
-  app.addProviders(added.map((item) => definitionOf(item, remote)));
+  const fresh = items.filter((item) => !held.has(itemId(item)));
+  const added = addToMirror(
+    app,
+    toCandidates(fresh, (item) => definitionOf(item, remote), report),
+    report,
+  );
   for (const item of added) held.set(itemId(item), JSON.stringify(item.entry));
+}
+
+/**
+ * Re-lists one after another, and a burst of list changes costs one more re-list, not one each:
+ * while a re-list waits to start, every change heard joins it (a change heard while one runs
+ * starts the next, so nothing heard is missed).
+ */
+function coalesced(run: (client: McpClient) => Promise<void>): (client: McpClient) => Promise<void> {
+  let queue: Promise<void> = Promise.resolve();
+  let waiting: { client: McpClient; done: Promise<void> } | undefined;
+  return (client) => {
+    if (waiting !== undefined) {
+      waiting.client = client;
+      return waiting.done;
+    }
+    const next: { client: McpClient; done: Promise<void> } = { client, done: Promise.resolve() };
+    // A failed re-list (told to onError by the upstream) must not stop the ones after it.
+    next.done = queue
+      .catch(() => undefined)
+      .then(() => {
+        waiting = undefined;
+        return run(next.client);
+      });
+    waiting = next;
+    queue = next.done;
+    return next.done;
+  };
 }
 
 /**
@@ -82,28 +114,23 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
   // The app exists once the remote is listed; a change heard before then is in that first list.
   const made: { app?: McpApp } = {};
   let remote: RemoteCall = () => Promise.reject(new Error('not started'));
-  // Re-lists run one after another: a change heard while listing is listed again after.
-  let queue: Promise<void> = Promise.resolve();
-  const relist = (client: McpClient) => {
-    // A failed re-list (told to onError by the upstream) must not stop the ones after it.
-    queue = queue
-      .catch(() => undefined)
-      .then(async () => {
-        const items = await readRemote(client, options);
-        if (made.app !== undefined) swap(made.app, held, items, remote);
-        await follow(client, followed, items, options);
-      });
-    return queue;
-  };
+  const report = (error: Error) => options.onError?.(error);
+  const relist = coalesced(async (client) => {
+    const items = await readRemote(client, options);
+    if (made.app !== undefined) swap(made.app, held, items, remote, report);
+    await follow(client, followed, items, options);
+  });
+  const updates = new ResourceUpdates((uri) => made.app?.resourceUpdated(uri));
   const upstream = new Upstream(target, options, relay, {
     listsChanged: relist,
-    resourceUpdated: (uri) => made.app?.resourceUpdated(uri),
+    resourceUpdated: (uri, client) => updates.heard(uri, followed.get(client)),
   });
   const client = await upstream.connect();
   remote = remoteCaller(
     () => upstream.client,
     relay,
     (lostClient, error) => upstream.drop(lostClient, error),
+    report,
   );
   let items: RemoteItem[];
   try {
@@ -113,16 +140,19 @@ export async function proxy(target: ProxyTarget, options: ProxyOptions = {}): Pr
     throw error;
   }
   const info = client.server.serverInfo;
-  const app = createApp({
-    name: options.name ?? info.name,
-    version: options.version ?? info.version,
-    dynamic: true,
-    subscriptions: client.capabilities.resources?.subscribe === true,
-    providers: items.map((item) => definitionOf(item, remote)),
-  });
-  for (const item of items) held.set(itemId(item), JSON.stringify(item.entry));
+  const { app, kept } = createMirror(
+    {
+      name: options.name ?? info.name,
+      version: options.version ?? info.version,
+      dynamic: true,
+      subscriptions: client.capabilities.resources?.subscribe === true,
+    },
+    toCandidates(items, (item) => definitionOf(item, remote), report),
+    report,
+  );
+  for (const item of kept) held.set(itemId(item), JSON.stringify(item.entry));
   made.app = app;
-  await follow(client, followed, items, options);
+  await follow(client, followed, kept, options);
   return {
     app,
     get client() {

@@ -1,3 +1,4 @@
+import type { McpClient } from '@mcpkit/client';
 import type { RequestContext } from '@mcpkit/core';
 import { expandTemplate } from './expand-template';
 import { offered } from './proxy-options';
@@ -41,6 +42,43 @@ describe('QuestionRelay', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     expect(failed).toEqual([refusal]);
+  });
+});
+
+describe('QuestionRelay.caughtUp', () => {
+  const refuse = async (relay: QuestionRelay) => {
+    relay.open({ ctx: { roots: () => Promise.reject(new Error('input required')) } as unknown as RequestContext, fail: () => undefined });
+    await Promise.resolve(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).catch(() => undefined);
+  };
+  const clientOf = (era: 'legacy' | 'modern', answer: () => Promise<unknown>) => {
+    const pings: string[] = [];
+    const client = { era, request: (method: string) => (pings.push(method), answer()) } as unknown as McpClient;
+    return { client, pings };
+  };
+
+  it('pings a legacy remote once after a refusal, the calls of that moment waiting for the same answer', async () => {
+    const relay = new QuestionRelay();
+    const { client, pings } = clientOf('legacy', () => Promise.resolve({}));
+    await relay.caughtUp(client);
+    expect(pings).toEqual([]);
+    await refuse(relay);
+    await Promise.all([relay.caughtUp(client), relay.caughtUp(client)]);
+    expect(pings).toEqual(['ping']);
+    await relay.caughtUp(client);
+    expect(pings).toEqual(['ping']);
+  });
+
+  it('lets the calls go when the ping fails, and never pings a modern remote', async () => {
+    const legacy = clientOf('legacy', () => Promise.reject(new Error('no answer within 2000 ms')));
+    const relay = new QuestionRelay();
+    await refuse(relay);
+    await expect(relay.caughtUp(legacy.client)).resolves.toBeUndefined();
+    expect(legacy.pings).toEqual(['ping']);
+    const modern = clientOf('modern', () => Promise.resolve({}));
+    const another = new QuestionRelay();
+    await refuse(another);
+    await another.caughtUp(modern.client);
+    expect(modern.pings).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { McpClientError, type ServerRequestContext, type ServerRequestHandlers } from '@mcpkit/client';
+import { McpClientError, type McpClient, type ServerRequestContext, type ServerRequestHandlers } from '@mcpkit/client';
 import type { JsonSchema, RequestContext, SamplingRequest } from '@mcpkit/core';
 
 /** One call of the gateway being served by the remote: the caller's context, and how to end it. */
@@ -7,6 +7,9 @@ interface RelayedCall {
   /** Ends the gateway's handler with the error a question raised (a 2026-07-28 input-required round ends so). */
   fail(error: unknown): void;
 }
+
+/** The longest the calls after a refusal wait for the remote's `ping`: a remote that never answers it delays them this much, then they go. */
+const CAUGHT_UP_MS = 2_000;
 
 /** The wire code of a question the proxy cannot relay (JSON-RPC "invalid request"). */
 const UNRELATED = -32600;
@@ -18,6 +21,35 @@ const UNRELATED = -32600;
 export class QuestionRelay {
   private readonly calls = new Map<number, RelayedCall>();
   private next = 0;
+  /** Set when a question was refused: the next calls wait for the remote to have read the refusal. */
+  private refused = false;
+  private barrier: Promise<void> | undefined;
+
+  /**
+   * Resolves once the remote has read every refusal sent so far. A legacy remote shares one
+   * pending `roots/list` between its calls, and reads a chunk of its input at once: a caller's
+   * retry written just after the refusal of its first round would join that pending question and
+   * get the refusal. A `ping` answered means the remote took in what came before it; only a
+   * legacy remote after a refusal pays that round trip.
+   */
+  caughtUp(client: McpClient): Promise<void> {
+    if (this.refused) {
+      this.refused = false;
+      if (client.era === 'legacy') {
+        const barrier: Promise<void> = client
+          .request('ping', undefined, { timeoutMs: CAUGHT_UP_MS })
+          .then(
+            () => undefined,
+            () => undefined,
+          )
+          .finally(() => {
+            if (this.barrier === barrier) this.barrier = undefined;
+          });
+        this.barrier = barrier;
+      }
+    }
+    return this.barrier ?? Promise.resolve();
+  }
 
   /** Registers a call; returns its tag and the function that forgets it. */
   open(call: RelayedCall): { tag: number; done(): void } {
@@ -45,9 +77,8 @@ export class QuestionRelay {
       return await question(call.ctx);
     } catch (error) {
       // The gateway's handler ends with it: on 2026-07-28 this is how the caller gets the question.
-      // After this answer is on its way, so that the caller's retry rarely reaches the remote
-      // before it (a legacy remote shares one pending roots/list between its calls: a retry that
-      // joins it gets this error; see docs/proxy.md, "Limits").
+      // After this answer is on its way; the caller's retry waits for the remote to read it (`caughtUp`).
+      this.refused = true;
       setImmediate(() => call.fail(error));
       throw new McpClientError(UNRELATED, `the gateway's client did not answer ${context.method}: ${(error as Error).message}`);
     }

@@ -23,6 +23,11 @@ function fakeClient(era: 'legacy' | 'modern') {
   return { client, calls, cancelled };
 }
 
+/** Waits until the remote call is made (the proxy first waits for the remote to have read a refusal). */
+async function made(calls: unknown[]): Promise<void> {
+  while (calls.length === 0) await Promise.resolve();
+}
+
 /** A context whose signal is counted when read, and whose cancellation the test triggers. */
 function fakeContext() {
   const listeners: Array<(reason: Error) => void> = [];
@@ -56,6 +61,7 @@ describe('remoteCaller', () => {
       () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool slow', (upstream, options) => upstream.callTool('slow', {}, options));
+    await made(calls);
     expect(calls[0]!.options.signal).toBeUndefined();
     expect(listeners).toHaveLength(1);
     cancel(new Error('the user gave up'));
@@ -75,6 +81,7 @@ describe('remoteCaller', () => {
       () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
+    await made(calls);
     calls[0]!.answer({ content: [] });
     await expect(result).resolves.toEqual({ content: [] });
     expect(seen.signalReads).toBe(0);
@@ -91,6 +98,7 @@ describe('remoteCaller', () => {
       () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
+    await made(calls);
     expect(calls[0]!.options.signal).toBeInstanceOf(AbortSignal);
     expect(listeners).toHaveLength(0);
     calls[0]!.answer({ content: [] });
@@ -109,6 +117,7 @@ describe('remoteCaller', () => {
       () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool asks', (upstream, options) => upstream.callTool('asks', {}, options));
+    await made(calls);
     const signal = new AbortController().signal;
     await expect(relay.handlers['roots/list']!({}, { method: 'roots/list', signal })).rejects.toMatchObject({ code: -32600 });
     await expect(result).rejects.toBe(refusal);

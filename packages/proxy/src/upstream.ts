@@ -21,7 +21,7 @@ export function upstreamEra(target: ProxyTarget, options: ProxyOptions): ClientO
 /** What the upstream tells the proxy: the lists may have changed, a resource was updated. */
 export interface UpstreamEvents {
   listsChanged(client: McpClient): Promise<void>;
-  resourceUpdated(uri: string): void;
+  resourceUpdated(uri: string, client: McpClient): void;
 }
 
 /**
@@ -73,7 +73,7 @@ export class Upstream {
     client.on('notifications/tools/list_changed', () => void this.relist(client));
     client.on('notifications/prompts/list_changed', () => void this.relist(client));
     client.on('notifications/resources/list_changed', () => void this.relist(client));
-    client.on('notifications/resources/updated', (params) => typeof params.uri === 'string' && this.events.resourceUpdated(params.uri));
+    client.on('notifications/resources/updated', (params) => typeof params.uri === 'string' && this.events.resourceUpdated(params.uri, client));
     client.onClose((error) => this.lost(client, error));
     return client;
   }

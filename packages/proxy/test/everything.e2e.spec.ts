@@ -115,9 +115,9 @@ describe.each(WAYS)(
         'User response: action=accept, content={"response":"yes to proceed?"}',
       );
       expect(firstText(await client.callTool('everything_test_sampling', { prompt: 'hi' }))).toBe('LLM response: sampled at the gateway');
-      // Not asserted for a legacy remote behind a 2026-07-28 caller: its one shared roots/list may
-      // give the caller's retry the first round's refusal (docs/proxy.md, "Limits").
-      if (remote === 'modern' || gatewayEra === 'legacy') expect(firstText(await client.callTool('everything_list_roots'))).toContain('file:///gateway/root');
+      // A legacy remote behind a 2026-07-28 caller too: the caller's retry reaches the remote only
+      // once it read the first round's refused roots/list (QuestionRelay.caughtUp).
+      expect(firstText(await client.callTool('everything_list_roots'))).toContain('file:///gateway/root');
     });
 
     it("fails a remote's unknown-argument call as the remote says", async () => {

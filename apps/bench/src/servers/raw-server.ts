@@ -5,6 +5,7 @@
 // Run: node raw-server.js stdio | http   (MCP_HTTP_MODE=stateful|stateless, PORT, HOST, TOOLS)
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { serveControl } from './scale-control';
 
 type Json = Record<string, unknown>;
 
@@ -229,6 +230,8 @@ if (process.argv[2] === 'http') {
   server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     const address = server.address() as { port: number };
     process.stderr.write(`raw testbed listening on http://127.0.0.1:${address.port}/mcp\n`);
+    // Under pnpm bench:scale (an IPC channel): memory per session. It has no streams to update.
+    serveControl(() => undefined);
   });
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
 } else {

@@ -30,6 +30,8 @@ function packageJson(options: ScaffoldOptions, specs: Record<string, string>): s
     version: '0.1.0',
     private: true,
     description: 'An MCP server built with mcpkit',
+    // tsc writes CommonJS; said outright, because Deno reads a .js of a package without "type" as an ES module (`exports is not defined`).
+    type: 'commonjs',
     engines: { node: '>=20.19' },
     mcpkit: { app: 'dist/app.js' },
     scripts: {

@@ -10,6 +10,13 @@ function isStandardContext(value: unknown): value is StandardDecoratorContext {
   return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
 }
 
+/** What to do when decorators were compiled as standard ones: the start-up error's fixes, and the crash note's. */
+export const STANDARD_DECORATOR_FIXES: readonly string[] = [
+  'Set "experimentalDecorators": true and "emitDecoratorMetadata": true in the tsconfig.json your compiler or runner reads.',
+  'A runner started from another folder (an MCP client launching tsx or Bun) may not find that tsconfig: build with tsc and run the JavaScript, or point the runner at it (tsx --tsconfig <path>, bun --tsconfig-override <path>).',
+  'esbuild and tsx do not emit design types: give each handler its input explicitly (@Tool({ input: MyInput })).',
+];
+
 /**
  * mcpkit's decorators are TypeScript's experimental ones, which also emit the design types the
  * scanner reads. A compiler that did not see `experimentalDecorators` (a tsconfig it did not find,
@@ -23,10 +30,6 @@ export function assertExperimentalDecorators(decorator: string, second: unknown)
   throw new DefinitionError(
     DefinitionErrorCode.STANDARD_DECORATORS,
     `${decorator} on ${member} was compiled as a standard (TC39) decorator; mcpkit's decorators are TypeScript's experimental decorators, with the design types they emit.`,
-    [
-      'Set "experimentalDecorators": true and "emitDecoratorMetadata": true in the tsconfig.json your compiler or runner reads.',
-      'A runner started from another folder (an MCP client launching tsx, Bun or Deno) may not find that tsconfig: build with tsc and run the JavaScript, or point the runner at it (tsx --tsconfig <path>).',
-      'esbuild and tsx do not emit design types: give each handler its input explicitly (@Tool({ input: MyInput })).',
-    ],
+    [...STANDARD_DECORATOR_FIXES],
   );
 }

@@ -56,4 +56,28 @@ describe('RequestTable', () => {
     expect(table.values()).toEqual(['b', 'c', 'd', 'e']);
     expect(table.get('d')).toBe('d');
   });
+
+  it('keeps every entry and its order across each widening of its arrays (4, 8 … 64), with deletes between', () => {
+    const table = new RequestTable<number>();
+    const live: number[] = [];
+    for (let key = 0; key < 64; key++) {
+      table.set(key, key * 10);
+      live.push(key);
+      // Every fifth key leaves again: a swap on delete across the boundaries too.
+      if (key % 5 === 4) {
+        const gone = live.splice(1, 1)[0];
+        expect(table.delete(gone)).toBe(true);
+      }
+      expect(table.values()).toEqual(live.map((k) => k * 10));
+      expect(table.size).toBe(live.length);
+    }
+    for (const key of live) expect(table.get(key)).toBe(key * 10);
+    expect(table.get(64)).toBeUndefined();
+  });
+
+  it('starts with no dictionary of its own: a key named like an Object property is absent', () => {
+    const table = new RequestTable<string>();
+    for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(table.get(key)).toBeUndefined();
+    expect(table.values()).toEqual([]);
+  });
 });

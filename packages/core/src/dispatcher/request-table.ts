@@ -1,30 +1,37 @@
 /** How many requests a table keeps in its arrays before it moves them to dictionaries. */
 const SMALL_LIMIT = 64;
+/** The arrays' first length: every connection has a table, and most never run more than this at once. */
+const FIRST_CAPACITY = 4;
+/** What the dictionaries are until a table first needs them: nothing is ever written to it. */
+const NONE: Record<string | number, never> = Object.freeze(Object.create(null) as Record<string | number, never>);
 
 /**
  * What a connection runs, by request id key (`idKey`): what a `Map` would do, without a `Map`.
  *
- * Up to 64 requests (a client rarely has more in flight) live in three preallocated arrays,
- * found by a linear scan: a few comparisons, where adding and deleting a dictionary property
+ * Up to 64 requests (a client rarely has more in flight) live in three arrays, found by a
+ * linear scan: a few comparisons, where adding and deleting a dictionary property
  * cost a quarter of a microsecond each, a twentieth of a stdio call. Past that the table moves
  * to two null-prototype objects (numbers, strings) until it is empty again, so a flood of
  * requests costs no scan. Neither a `Map`: one whose entries come and go with every request
  * rehashes into a new table every few dozen requests, and V8 links each obsolete table to the
  * next; once one of them is in the old generation, that chain holds every table since, and the
  * requests they held, through each minor GC (~1 MB promoted per scavenge on a busy connection).
- * Arrays that never grow, and dictionaries, leave nothing behind.
+ * Arrays that never shrink, and dictionaries, leave nothing behind. The arrays start at 4 entries
+ * and double, up to 64, when a connection first runs more at once: an idle HTTP session keeps
+ * its table, so 10 000 of them would otherwise hold 15 MB of empty slots (pnpm bench:scale).
  */
 export class RequestTable<V> {
   // Small mode: entries 0 … count-1, in no particular order; `orders` says when each was added.
-  private keys: Array<string | number | undefined> = new Array<string | number | undefined>(SMALL_LIMIT).fill(undefined);
-  private vals: Array<V | undefined> = new Array<V | undefined>(SMALL_LIMIT).fill(undefined);
-  private orders: number[] = new Array<number>(SMALL_LIMIT).fill(0);
-  // Large mode (`large`): by kind of key, with when each key was added (small integers).
+  private keys: Array<string | number | undefined> = new Array<string | number | undefined>(FIRST_CAPACITY).fill(undefined);
+  private vals: Array<V | undefined> = new Array<V | undefined>(FIRST_CAPACITY).fill(undefined);
+  private orders: number[] = new Array<number>(FIRST_CAPACITY).fill(0);
+  // Large mode (`large`): by kind of key, with when each key was added (small integers); `NONE`
+  // until the table first goes large.
   private large = false;
-  private numbers: Record<number, V> = Object.create(null) as Record<number, V>;
-  private strings: Record<string, V> = Object.create(null) as Record<string, V>;
-  private numberOrder: Record<number, number> = Object.create(null) as Record<number, number>;
-  private stringOrder: Record<string, number> = Object.create(null) as Record<string, number>;
+  private numbers: Record<number, V> = NONE;
+  private strings: Record<string, V> = NONE;
+  private numberOrder: Record<number, number> = NONE;
+  private stringOrder: Record<string, number> = NONE;
   private count = 0;
   private added = 0;
 
@@ -50,6 +57,7 @@ export class RequestTable<V> {
         this.vals[at] = value;
         return;
       }
+      if (this.count === this.keys.length && this.count < SMALL_LIMIT) this.widen();
       if (this.count < SMALL_LIMIT) {
         this.keys[this.count] = key;
         this.vals[this.count] = value;
@@ -100,10 +108,10 @@ export class RequestTable<V> {
     this.vals.fill(undefined);
     if (this.large) {
       this.large = false;
-      this.numbers = Object.create(null) as Record<number, V>;
-      this.strings = Object.create(null) as Record<string, V>;
-      this.numberOrder = Object.create(null) as Record<number, number>;
-      this.stringOrder = Object.create(null) as Record<string, number>;
+      this.numbers = NONE;
+      this.strings = NONE;
+      this.numberOrder = NONE;
+      this.stringOrder = NONE;
     }
     this.count = 0;
   }
@@ -123,8 +131,28 @@ export class RequestTable<V> {
     return -1;
   }
 
-  /** Moves the arrays' entries to the dictionaries, keeping when each was added. */
+  /** Doubles the arrays (up to SMALL_LIMIT): the new ones replace the old, which nothing holds. */
+  private widen(): void {
+    const length = Math.min(SMALL_LIMIT, this.keys.length * 2);
+    const keys = new Array<string | number | undefined>(length).fill(undefined);
+    const vals = new Array<V | undefined>(length).fill(undefined);
+    const orders = new Array<number>(length).fill(0);
+    for (let i = 0; i < this.count; i++) {
+      keys[i] = this.keys[i];
+      vals[i] = this.vals[i];
+      orders[i] = this.orders[i];
+    }
+    this.keys = keys;
+    this.vals = vals;
+    this.orders = orders;
+  }
+
+  /** Moves the arrays' entries to fresh dictionaries, keeping when each was added. */
   private grow(): void {
+    this.numbers = Object.create(null) as Record<number, V>;
+    this.strings = Object.create(null) as Record<string, V>;
+    this.numberOrder = Object.create(null) as Record<number, number>;
+    this.stringOrder = Object.create(null) as Record<string, number>;
     for (let i = 0; i < this.count; i++) {
       const key = this.keys[i] as string | number;
       if (typeof key === 'number') {

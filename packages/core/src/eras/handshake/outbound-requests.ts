@@ -18,6 +18,9 @@ interface Pending {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
 
+/** Every idle session's table until it first asks its client something: never written to. */
+const NONE_PENDING: ReadonlyMap<RequestId, Pending> = new Map();
+
 /**
  * Requests this server sends its client (sampling, elicitation, roots, ping), correlated with
  * the answers by id. Like the SDK's Protocol: a timeout that progress resets, a hard maximum,
@@ -25,7 +28,9 @@ const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
  */
 export class OutboundRequests {
   private sequence = 0;
-  private readonly pending = new Map<RequestId, Pending>();
+  // Made on the first request: most sessions never ask their client anything, and an empty Map
+  // weighs ~200 bytes in each of 10 000 idle sessions (pnpm bench:scale).
+  private pending = NONE_PENDING as Map<RequestId, Pending>;
 
   // A prefix the client is unlikely to use for its own ids keeps logs readable in both directions.
   constructor(private readonly idPrefix = 'mcpkit-') {}
@@ -62,6 +67,7 @@ export class OutboundRequests {
         timer: setTimeout(() => this.giveUp(id, new RequestTimeoutError(method, timeoutMs), 'timeout'), Math.min(timeoutMs, deadline - Date.now())),
         cleanup: () => options.signal?.removeEventListener('abort', onAbort),
       };
+      if (this.pending === NONE_PENDING) this.pending = new Map();
       this.pending.set(id, entry);
       // The progress token lets the client's progress reset our timeout.
       send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), progressToken: id } } });
