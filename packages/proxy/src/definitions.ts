@@ -51,7 +51,8 @@ export function remoteCaller(
   return async <T>(ctx: RequestContext, method: string, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>): Promise<T> => {
     const client = current();
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
-    await relay.caughtUp(client);
+    // Awaited only when a refusal is pending: an await per call is a promise and a turn more.
+    if (relay.behind) await relay.caughtUp(client);
     // A question that ends the gateway's call cancels the remote call by its tag. So does the
     // caller's cancellation on a legacy remote, where a call is one request: no AbortSignal is
     // made per call. A 2026-07-28 call may be several (input-required rounds): it takes the signal.

@@ -24,8 +24,8 @@ function fakeClient(era: 'legacy' | 'modern') {
 }
 
 /** Waits until the remote call is made (the proxy first waits for the remote to have read a refusal). */
-async function made(calls: unknown[]): Promise<void> {
-  while (calls.length === 0) await Promise.resolve();
+async function made(calls: unknown[], count = 1): Promise<void> {
+  while (calls.length < count) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** A context whose signal is counted when read, and whose cancellation the test triggers. */
@@ -87,6 +87,29 @@ describe('remoteCaller', () => {
     expect(seen.signalReads).toBe(0);
     expect(listeners).toHaveLength(0);
     expect(cancelled).toEqual([]);
+  });
+
+  it('makes the remote call at once when no refusal waits, and after the ping when one does', async () => {
+    const { client, calls } = fakeClient('legacy');
+    const relay = new QuestionRelay();
+    const remote = remoteCaller(
+      () => client,
+      relay,
+      () => undefined,
+      () => undefined,
+    );
+    void remote(fakeContext().ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
+    expect(calls).toHaveLength(1);
+    let pinged: (value: unknown) => void = () => undefined;
+    Object.assign(client, { request: () => new Promise((resolve) => (pinged = resolve)) });
+    Object.assign(relay, { refused: true });
+    expect(relay.behind).toBe(true);
+    void remote(fakeContext().ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
+    await Promise.resolve();
+    expect(calls).toHaveLength(1);
+    pinged({});
+    await made(calls, 2);
+    expect(relay.behind).toBe(false);
   });
 
   it('gives a 2026-07-28 remote call the caller’s signal (its input-required rounds are several requests)', async () => {
