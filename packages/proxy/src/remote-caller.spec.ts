@@ -59,6 +59,7 @@ describe('remoteCaller', () => {
       () => client,
       new QuestionRelay(),
       () => undefined,
+      () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool slow', (upstream, options) => upstream.callTool('slow', {}, options));
     await made(calls);
@@ -78,6 +79,7 @@ describe('remoteCaller', () => {
     const remote = remoteCaller(
       () => client,
       new QuestionRelay(),
+      () => undefined,
       () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
@@ -119,6 +121,7 @@ describe('remoteCaller', () => {
       () => client,
       new QuestionRelay(),
       () => undefined,
+      () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
     await made(calls);
@@ -137,6 +140,7 @@ describe('remoteCaller', () => {
     const remote = remoteCaller(
       () => client,
       relay,
+      () => undefined,
       () => undefined,
     );
     const result = remote(ctx, 'tools/call', 'tool asks', (upstream, options) => upstream.callTool('asks', {}, options));
