@@ -161,6 +161,21 @@ export class McpClient {
     return this.eraOf.request(method, params, options);
   }
 
+  /**
+   * Cancels every waiting request made with `tag` (`CallOptions.tag`), as an aborted `signal`
+   * would: the server is told as the era says, each call rejects with `-31102`. For a caller
+   * that gives no signal of its own per call, and rarely needs to cancel one.
+   *
+   * @returns How many requests were cancelled.
+   * @example
+   * const call = client.callTool('slow', {}, { tag: 7 });
+   * client.cancelTagged(7, 'the caller went away');
+   * await call.catch((error: McpClientError) => error.code); // -31102
+   */
+  cancelTagged(tag: unknown, reason: unknown = 'cancelled'): number {
+    return this.peer.cancelTagged(tag, reason);
+  }
+
   /** A result of a typed method as the legacy era gives it: a complete 2026-07-28 result without its `resultType`. */
   private async typed(method: string, params: Record<string, unknown>, options: CallOptions | undefined): Promise<Record<string, unknown>> {
     const result = await this.eraOf.request(method, params, options);

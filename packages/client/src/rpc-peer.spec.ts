@@ -206,6 +206,33 @@ describe('RpcPeer', () => {
     await expect(peer.request('tools/call', {}, { signal: other.signal })).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
   });
 
+  it('cancels the waiting requests of one tag, and only those, as an abort would', async () => {
+    const { peer, transport } = peerWith({}, {}, 'stdio');
+    const tagged = peer.request('tools/call', { name: 'slow' }, { tag: 7 });
+    const other = peer.request('tools/call', { name: 'other' }, { tag: 8 });
+    expect(peer.cancelTagged(7, new Error('the caller went away'))).toBe(1);
+    await expect(tagged).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled, message: 'tools/call was cancelled: the caller went away' });
+    expect(transport.sent.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, reason: 'tools/call was cancelled: the caller went away' },
+    });
+    expect(peer.cancelTagged(7, 'again')).toBe(0);
+    expect(peer.pendingCount).toBe(1);
+    peer.receive({ jsonrpc: '2.0', id: 2, result: {} });
+    await expect(other).resolves.toEqual({});
+  });
+
+  it('sends the params as given when nothing is added to their _meta', () => {
+    const { peer, transport } = peerWith();
+    const params = { name: 'echo', arguments: {}, _meta: { traceparent: 'x' } };
+    void peer.request('tools/call', params).catch(() => undefined);
+    void peer.request('tools/call', params, { _meta: { a: 1 }, onProgress: () => undefined }).catch(() => undefined);
+    expect((transport.sent[0] as { params: unknown }).params).toBe(params);
+    expect((transport.sent[1] as { params: unknown }).params).toEqual({ name: 'echo', arguments: {}, _meta: { traceparent: 'x', a: 1, progressToken: 2 } });
+    expect(params._meta).toEqual({ traceparent: 'x' });
+  });
+
   it('bounds the waiting requests and rejects them all on close', async () => {
     const { peer } = peerWith();
     const waiting = [1, 2, 3].map(() => peer.request('tools/list', {}));

@@ -34,7 +34,9 @@ interface Pending {
   /** When progress may reset the timeout: the end no progress pushes back. */
   deadline: NodeJS.Timeout | undefined;
   readonly restart: (() => void) | undefined;
-  readonly detach: () => void;
+  /** The caller's signal and the listener that cancels on it (no closure of its own: a call makes few objects). */
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: (() => void) | undefined;
 }
 
 /**
@@ -90,15 +92,20 @@ export class RpcPeer {
     }
     if (options.signal?.aborted) return Promise.reject(cancelled(method, options.signal.reason));
     const id = this.nextId++;
-    const meta = { ...(params?._meta as Record<string, unknown> | undefined), ...options._meta };
-    if (options.onProgress) meta.progressToken = id;
-    const body = Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+    // The params go as given unless `_meta` gains something (a proxied call adds nothing: no copy).
+    let body = params;
+    if (options._meta !== undefined || options.onProgress !== undefined) {
+      const meta: Record<string, unknown> = { ...(params?._meta as Record<string, unknown> | undefined), ...options._meta };
+      if (options.onProgress) meta.progressToken = id;
+      if (Object.keys(meta).length > 0) body = { ...params, _meta: meta };
+    }
     return new Promise((resolve, reject) => {
       // Made only where a request owns a stream: aborting one costs a DOMException per request.
       const stream = this.transport.kind === 'http' ? new AbortController() : undefined;
       const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
-      const onAbort = () => this.cancel(id, cancelled(method, options.signal?.reason));
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const signal = options.signal;
+      const onAbort = signal === undefined ? undefined : () => this.cancel(id, cancelled(method, signal.reason));
+      if (onAbort !== undefined) signal!.addEventListener('abort', onAbort, { once: true });
       const entry: Pending = {
         method,
         resolve,
@@ -110,7 +117,8 @@ export class RpcPeer {
         timeoutMs,
         deadline: undefined,
         restart: (options.resetTimeoutOnProgress ?? this.limits.resetTimeoutOnProgress) ? () => void (entry.due = Date.now() + timeoutMs) : undefined,
-        detach: () => options.signal?.removeEventListener('abort', onAbort),
+        signal,
+        onAbort,
       };
       this.watch(entry.due);
       // The spec asks for a bound no progress lifts: a server could otherwise keep a call open forever.
@@ -183,6 +191,17 @@ export class RpcPeer {
     if (params) this.notify('notifications/cancelled', params).catch(() => undefined);
   }
 
+  /** Cancels every waiting request made with `tag` (`CallOptions.tag`), as `cancel` does; returns how many. */
+  cancelTagged(tag: unknown, reason: unknown): number {
+    let count = 0;
+    for (const [id, entry] of [...this.pending]) {
+      if (entry.tag !== tag) continue;
+      this.cancel(id, cancelled(entry.method, reason));
+      count++;
+    }
+    return count;
+  }
+
   /** Rejects every waiting request with `error` and aborts what the handlers still run; the first reason stays. */
   close(error: McpClientError): void {
     if (this.closedWith) return;
@@ -210,8 +229,8 @@ export class RpcPeer {
     this.pending.delete(id);
     // Nothing left to time out: no timer keeps the process alive.
     if (this.pending.size === 0) this.unwatch();
-    clearTimeout(entry.deadline);
-    entry.detach();
+    if (entry.deadline !== undefined) clearTimeout(entry.deadline);
+    if (entry.onAbort !== undefined) entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.stream?.abort();
     if (error) entry.reject(error);
     else entry.resolve(result!);

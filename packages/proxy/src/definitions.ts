@@ -48,35 +48,38 @@ export function remoteCaller(
   lost: (client: McpClient, error: Error) => void,
   report: (error: Error) => void,
 ): RemoteCall {
-  return async (ctx, method, what, call) => {
+  return async <T>(ctx: RequestContext, method: string, what: string, call: (client: McpClient, options: CallOptions) => Promise<T>): Promise<T> => {
     const client = current();
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
-    await relay.caughtUp(client);
-    const own = new AbortController();
+    // Awaited only when a refusal is pending: an await per call is a promise and a turn more.
+    if (relay.behind) await relay.caughtUp(client);
+    // A question that ends the gateway's call cancels the remote call by its tag. So does the
+    // caller's cancellation on a legacy remote, where a call is one request: no AbortSignal is
+    // made per call. A 2026-07-28 call may be several (input-required rounds): it takes the signal.
     let fail: (error: unknown) => void = () => undefined;
-    const ended = new Promise<never>((_, reject) => (fail = (error) => reject(new QuestionEnded(error))));
-    ended.catch(() => undefined);
-    const registration = relay.open({ ctx, fail });
-    // The caller's cancellation reaches the remote call through `own` (AbortSignal.any would cost
-    // a composite signal and its bookkeeping on every call).
-    const caller = ctx.signal;
-    const forward = () => own.abort(caller.reason);
-    if (caller.aborted) forward();
-    else caller.addEventListener('abort', forward, { once: true });
-    const options: CallOptions = { signal: own.signal, tag: registration.tag };
+    const registration = relay.open({ ctx, fail: (error) => fail(error) });
+    const relayed = client.era === 'legacy';
+    const options: CallOptions = relayed ? { tag: registration.tag } : { signal: ctx.signal, tag: registration.tag };
     const progress = ctx.progressToken === undefined ? undefined : new ProgressRelay((update) => ctx.progress(update.progress, update.total, update.message));
     if (progress !== undefined) options.onProgress = progress.update;
     let settled = false;
+    let stopRelay: (() => void) | undefined;
     try {
       // One trace across the hop: the remote continues the caller's, under the gateway's span when traced.
       const sent = tracedHop(method, ctx, (meta) => call(client, meta === undefined ? options : { ...options, _meta: meta }));
-      const result = await Promise.race([sent, ended]);
+      // After the request is waiting, so that a caller that cancelled already cancels it at once.
+      if (relayed) stopRelay = ctx.onCancel((reason) => client.cancelTagged(registration.tag, reason));
+      // One promise settles the gateway's call: the remote's answer, or a question that ended it.
+      const result = await new Promise<T>((resolve, reject) => {
+        fail = (error) => reject(new QuestionEnded(error));
+        sent.then(resolve, reject);
+      });
       settled = true;
       return result;
     } catch (error) {
       if (error instanceof QuestionEnded) throw error.error;
       settled = true;
-      if (caller.aborted) throw error;
+      if (ctx.signal.aborted) throw error;
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'number' && CONNECTION_LOST.has(code)) lost(client, error as Error);
       else if (typeof code === 'number' && isClientCode(code)) report(error as Error);
@@ -84,11 +87,11 @@ export function remoteCaller(
       if (typeof code === 'number' && !isClientCode(code)) throw new McpError(code, (error as Error).message, data);
       throw new McpError(INTERNAL, `${what}: the upstream server failed: ${upstreamFailure(typeof code === 'number' ? code : 0, data)}`);
     } finally {
-      caller.removeEventListener('abort', forward);
+      stopRelay?.();
       progress?.flush();
       registration.done();
       // A question that ended the gateway's call leaves the remote call waiting: cancel it.
-      if (!settled) own.abort();
+      if (!settled) client.cancelTagged(registration.tag, `${what}: the gateway's call ended`);
     }
   };
 }

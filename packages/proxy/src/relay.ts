@@ -32,6 +32,11 @@ export class QuestionRelay {
    * get the refusal. A `ping` answered means the remote took in what came before it; only a
    * legacy remote after a refusal pays that round trip.
    */
+  /** Whether a call must wait for `caughtUp` (a refusal was sent, or its ping is out); most never do. */
+  get behind(): boolean {
+    return this.refused || this.barrier !== undefined;
+  }
+
   caughtUp(client: McpClient): Promise<void> {
     if (this.refused) {
       this.refused = false;

@@ -1,5 +1,5 @@
 import { unrefTimer } from '@mcpkit/core/transport';
-import { McpClient, type McpClientError } from '@mcpkit/client';
+import { McpClient, type ClientOptions, type McpClientError } from '@mcpkit/client';
 import type { ProxyOptions, ProxyTarget, ProxyTimers } from './proxy-options';
 import type { QuestionRelay } from './relay';
 
@@ -7,6 +7,16 @@ const DEFAULT_TIMERS: ProxyTimers = {
   setTimeout: (callback, ms) => unrefTimer(setTimeout(callback, ms)),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/**
+ * The era spoken to the remote unless `client.era` says: a stdio child is one private connection,
+ * so the handshake era carries the client's capabilities and info once, where 2026-07-28 carries
+ * them in every request (the remote reads them on every call: twice its CPU for a small tool).
+ * An HTTP remote keeps the client's own choice (`auto`).
+ */
+export function upstreamEra(target: ProxyTarget, options: ProxyOptions): ClientOptions['era'] {
+  return options.client?.era ?? ('command' in target ? 'legacy' : 'auto');
+}
 
 /** What the upstream tells the proxy: the lists may have changed, a resource was updated. */
 export interface UpstreamEvents {
@@ -49,6 +59,7 @@ export class Upstream {
   async connect(): Promise<McpClient> {
     const client = await McpClient.connect(this.target, {
       ...this.options.client,
+      era: upstreamEra(this.target, this.options),
       capabilities: { ...this.options.client?.capabilities, elicitation: { form: {}, url: {} } },
       handlers: this.relay.handlers,
       onError: (error) => this.options.onError?.(error),

@@ -62,7 +62,8 @@ describe.each(WAYS)(
         target = { url: server.url };
       }
       upstream = await proxy(target, {
-        client: { era: remote, reconnectDelayMs: 10 },
+        // A stdio remote is spoken to in the handshake era unless told: that way runs on the default.
+        client: transport === 'stdio' && remote === 'legacy' ? { reconnectDelayMs: 10 } : { era: remote, reconnectDelayMs: 10 },
         exclude: [/^test_input_required_/, 'test_reconnection'],
         timers,
         onError: (error) => void errors.push(error),
@@ -75,6 +76,10 @@ describe.each(WAYS)(
       client?.close();
       await upstream?.close();
       await server?.stop();
+    });
+
+    it(`speaks the ${remote} era to the remote`, () => {
+      expect(upstream.client?.era).toBe(remote);
     });
 
     it("lists the remote's tools, prompts and resources under the prefix, filtered", async () => {

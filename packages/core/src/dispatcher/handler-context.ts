@@ -178,6 +178,10 @@ export class HandlerContext implements RequestContext {
     return this.aborts.cancelled;
   }
 
+  onCancel(listener: (reason: Error) => void): () => void {
+    return this.aborts.onAbort(listener);
+  }
+
   /** @internal Cancels the request: aborts `signal` (now, or when first read). */
   cancel(reason: Error): void {
     this.aborts.cancel(reason);

@@ -8,6 +8,8 @@ export class RequestSignal {
   private controller: AbortController | undefined = undefined;
   private limited: AbortSignal | undefined = undefined;
   private reason: Error | undefined = undefined;
+  // Told when `signal` aborts, without the signal being made (a proxy relays every call's cancellation).
+  private listeners: Array<(reason: Error) => void> | undefined = undefined;
 
   get signal(): AbortSignal {
     if (this.limited) return this.limited;
@@ -27,6 +29,27 @@ export class RequestSignal {
     if (this.reason) return;
     this.reason = reason;
     this.controller?.abort(reason);
+    this.notify(reason);
+  }
+
+  /** Calls `listener` once when `signal` aborts (at once if it has), without making the signal; returns the function that stops it. */
+  onAbort(listener: (reason: Error) => void): () => void {
+    const reason = this.reason ?? (this.limited?.aborted ? (this.limited.reason as Error) : undefined);
+    if (reason !== undefined) {
+      listener(reason);
+      return () => undefined;
+    }
+    (this.listeners ??= []).push(listener);
+    return () => {
+      const at = this.listeners?.indexOf(listener) ?? -1;
+      if (at >= 0) this.listeners!.splice(at, 1);
+    };
+  }
+
+  private notify(reason: Error): void {
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    for (const listener of listeners ?? []) listener(reason);
   }
 
   /** `signal` also aborts after `ms`, with `error()`; `expired` rejects then, until `clear` is called. */
@@ -37,6 +60,7 @@ export class RequestSignal {
       timer = setTimeout(() => {
         const reason = error();
         controller.abort(reason);
+        this.notify(reason);
         reject(reason);
       }, ms);
     });

@@ -56,6 +56,18 @@ export interface RequestContext {
   readonly isCancelled: boolean;
 
   /**
+   * Calls `listener` once when `signal` aborts (at once if it has), without making `signal`: for
+   * code that only passes a cancellation on, as a proxy does on every call, where an
+   * `AbortSignal` per call costs more than the rest of a small call. Returns the function that
+   * stops listening.
+   *
+   * @example
+   * const stop = ctx.onCancel((reason) => upstream.cancel(reason));
+   * try { return await upstream.call(); } finally { stop(); }
+   */
+  onCancel(listener: (reason: Error) => void): () => void;
+
+  /**
    * The caller's W3C trace context (`traceparent`, `tracestate`, `baggage` from `_meta`, or over
    * HTTP from the headers), to continue its trace; `undefined` when it sent none or an invalid one.
    *
