@@ -9,13 +9,14 @@ const DEFAULT_TIMERS: ProxyTimers = {
 };
 
 /**
- * The era spoken to the remote unless `client.era` says: a stdio child is one private connection,
- * so the handshake era carries the client's capabilities and info once, where 2026-07-28 carries
- * them in every request (the remote reads them on every call: twice its CPU for a small tool).
- * An HTTP remote keeps the client's own choice (`auto`).
+ * The era spoken to the remote unless `client.era` says: the client's own choice (`auto`,
+ * 2026-07-28 when the remote speaks it), for a stdio child too. The handshake era would be
+ * cheaper there (capabilities and info sent once, not in every request's `_meta`), but it ties no
+ * question of the remote to its call and lets a remote keep one caller's roots for every caller:
+ * a gateway serves many callers, so that is the caller's opt-in (`client: { era: 'legacy' }`).
  */
-export function upstreamEra(target: ProxyTarget, options: ProxyOptions): ClientOptions['era'] {
-  return options.client?.era ?? ('command' in target ? 'legacy' : 'auto');
+export function upstreamEra(_target: ProxyTarget, options: ProxyOptions): ClientOptions['era'] {
+  return options.client?.era ?? 'auto';
 }
 
 /** What the upstream tells the proxy: the lists may have changed, a resource was updated. */

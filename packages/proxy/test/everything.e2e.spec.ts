@@ -62,8 +62,8 @@ describe.each(WAYS)(
         target = { url: server.url };
       }
       upstream = await proxy(target, {
-        // A stdio remote is spoken to in the handshake era unless told: that way runs on the default.
-        client: transport === 'stdio' && remote === 'legacy' ? { reconnectDelayMs: 10 } : { era: remote, reconnectDelayMs: 10 },
+        // The default (`auto`) picks 2026-07-28, which everything speaks: the modern stdio case runs on it.
+        client: transport === 'stdio' && remote === 'modern' ? { reconnectDelayMs: 10 } : { era: remote, reconnectDelayMs: 10 },
         exclude: [/^test_input_required_/, 'test_reconnection'],
         timers,
         onError: (error) => void errors.push(error),
