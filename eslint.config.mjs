@@ -46,7 +46,7 @@ export default defineConfig(
     // Off Node a timer may be a number (Workers, browsers): `.unref()` on it throws. unrefTimer
     // (@mcpkit/core/transport) asks first. The CLI runs on Node only.
     files: ['packages/*/src/**/*.ts'],
-    ignores: ['**/*.spec.ts', 'packages/cli/'],
+    ignores: ['**/*.spec.ts', 'packages/cli/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
