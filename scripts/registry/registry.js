@@ -6,7 +6,7 @@
 
 const { spawn, execFileSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
+const { freePort } = require('../free-port');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -21,17 +21,6 @@ function upstreamRegistry() {
     // npm missing or broken: the public registry, and the install that needs it says what failed.
   }
   return 'https://registry.npmjs.org/';
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function config(dir) {

@@ -15,7 +15,7 @@
 
 const { execFileSync, spawn } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } = require('node:fs');
-const { createServer } = require('node:net');
+const { freePort } = require('../free-port');
 const { join } = require('node:path');
 const { checkHttp } = require('./check-http');
 
@@ -108,17 +108,6 @@ const nodeBuiltinsAsImports = {
     }));
   },
 };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Two Workers in one workerd: the app with precompiled validators, and the control without. */
 function config(port, controlPort) {

@@ -11,7 +11,7 @@
 
 const { execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } = require('node:fs');
-const { createServer } = require('node:net');
+const { freePort } = require('../free-port');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -77,17 +77,6 @@ function writeProject(dir) {
 
 function sh(dir, command, args) {
   return execFileSync(command, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function call(url, id, args) {
