@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { createApp, type McpApp } from '@mcpkit/core';
 import { HttpServerProcess, TestClient, firstText } from '@mcpkit/testing';
-import { proxy, type McpProxy, type ProxyTarget, type ProxyTimers } from '../src';
+import { proxy, type McpProxy, type ProxyTarget } from '../src';
+import { ManualTimers } from './support/manual-timers';
 
 // The built apps/everything behind a gateway that mounts its proxy under `everything`: the remote
 // a real child process (stdio, spawned by the proxy) or a real loopback server (HTTP), spoken to
@@ -16,23 +17,6 @@ const WAYS: Way[] = [
   { transport: 'http', remote: 'modern', gateway: 'modern' },
   { transport: 'http', remote: 'legacy', gateway: 'legacy' },
 ];
-
-/** Timers the test runs by hand: a reconnect waits until the test says so. */
-class ManualTimers implements ProxyTimers {
-  readonly waiting: Array<{ callback: () => void; ms: number }> = [];
-  setTimeout(callback: () => void, ms: number): unknown {
-    const entry = { callback, ms };
-    this.waiting.push(entry);
-    return entry;
-  }
-  clearTimeout(handle: unknown): void {
-    const at = this.waiting.indexOf(handle as never);
-    if (at >= 0) this.waiting.splice(at, 1);
-  }
-  runNext(): void {
-    this.waiting.shift()?.callback();
-  }
-}
 
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -8,7 +8,8 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import { createApp, defineTool } from '@mcpkit/core';
 import { serveHttp, type HttpServer } from '@mcpkit/fastify';
 import { LineReader } from '@mcpkit/stdio';
-import { proxy, type McpProxy, type ProxyTimers } from '../src';
+import { proxy, type McpProxy } from '../src';
+import { ManualTimers } from './support/manual-timers';
 
 // A gateway with a tool of its own and a proxied remote that fails on purpose (a plain JS child
 // over stdio, test/fixtures/faulty-remote.js), served over loopback HTTP and driven by the
@@ -16,25 +17,6 @@ import { proxy, type McpProxy, type ProxyTimers } from '../src';
 // the proxy reconnects. Time is the test's: the reconnect timers are run by hand.
 const REMOTE = join(__dirname, 'fixtures', 'faulty-remote.js');
 const MAX_MESSAGE_BYTES = 100_000;
-
-/** Reconnect timers run by hand; each wait asked for is recorded. */
-class ManualTimers implements ProxyTimers {
-  readonly waits: number[] = [];
-  readonly waiting: Array<{ callback: () => void; ms: number }> = [];
-  setTimeout(callback: () => void, ms: number): unknown {
-    const entry = { callback, ms };
-    this.waits.push(ms);
-    this.waiting.push(entry);
-    return entry;
-  }
-  clearTimeout(handle: unknown): void {
-    const at = this.waiting.indexOf(handle as never);
-    if (at >= 0) this.waiting.splice(at, 1);
-  }
-  runNext(): void {
-    this.waiting.shift()?.callback();
-  }
-}
 
 /** Polls a condition the test cannot await otherwise (a child process starting, a socket closing). */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
