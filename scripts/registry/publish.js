@@ -56,22 +56,20 @@ function pnpmCommand() {
   return spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).stdout?.trim() === PNPM.split('@')[1] ? ['pnpm', []] : ['npx', ['-y', PNPM]];
 }
 
-/** `pnpm pack` of each package into `destination`, two at a time; resolves with each tarball's path. */
+/**
+ * `pnpm pack` of every package into `destination` in one recursive pnpm run (pnpm's start-up, seconds
+ * of CPU through npx, is paid once); resolves with each tarball's path.
+ */
 async function packAll(packages, destination) {
   const [command, prefix] = pnpmCommand();
-  const tarballs = new Map();
-  const queue = [...packages];
-  const worker = async () => {
-    for (let pkg = queue.shift(); pkg; pkg = queue.shift()) {
-      if (!existsSync(join(pkg.dir, 'dist'))) throw new Error(`${pkg.name} is not built: run pnpm build first`);
-      const result = await run(command, [...prefix, 'pack', '--pack-destination', destination], { cwd: pkg.dir });
-      const file = join(destination, `${pkg.name.slice(1).replace('/', '-')}-${pkg.version}.tgz`);
-      if (result.code !== 0 || !existsSync(file)) throw new Error(`pnpm pack of ${pkg.name} failed (exit ${result.code}):\n${result.output.slice(-2000)}`);
-      tarballs.set(pkg.name, file);
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return packages.map((pkg) => ({ ...pkg, tarball: tarballs.get(pkg.name) }));
+  for (const pkg of packages) if (!existsSync(join(pkg.dir, 'dist'))) throw new Error(`${pkg.name} is not built: run pnpm build first`);
+  const filters = packages.flatMap((pkg) => ['--filter', pkg.name]);
+  const result = await run(command, [...prefix, '--recursive', ...filters, 'pack', '--pack-destination', destination], { cwd: ROOT });
+  return packages.map((pkg) => {
+    const tarball = join(destination, `${pkg.name.slice(1).replace('/', '-')}-${pkg.version}.tgz`);
+    if (result.code !== 0 || !existsSync(tarball)) throw new Error(`pnpm pack of ${pkg.name} failed (exit ${result.code}):\n${result.output.slice(-2000)}`);
+    return { ...pkg, tarball };
+  });
 }
 
 /** The manifest and the file list of a tarball. */

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { RawStdioClient } from '@mcpkit/testing';
 import { sh, type ShResult } from './sh';
 
 // mcpkit as a user gets it: every publishable package packed with pnpm, checked (manifests,
@@ -83,38 +85,37 @@ const COMPILER = {
   types: ['node'],
 };
 
-interface Consumer {
-  style: string;
+/** A folder outside the workspace with its own `npm install` from the registry. */
+interface Install {
+  folder: 'commonjs' | 'esm';
   type: 'commonjs' | 'module';
-  install: string[];
-  compilerOptions: Record<string, unknown>;
-  files: Record<string, string>;
+  packages: string[];
 }
 
-const CONSUMERS: Consumer[] = [
-  // What `mcpkit new` writes; node10 resolution ignores `exports`: the subpaths need typesVersions.
-  {
-    style: 'commonjs',
-    type: 'commonjs',
-    install: README_INSTALL,
-    compilerOptions: { module: 'commonjs', moduleResolution: 'node10' },
-    files: { 'src/app.ts': EXAMPLE, 'src/subpaths.ts': SUBPATHS },
-  },
-  {
-    style: 'nodenext',
-    type: 'module',
-    install: [...README_INSTALL.filter((name) => name !== '@mcpkit/cli'), '@mcpkit/stdio', '@mcpkit/fastify'],
-    compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' },
-    files: { 'src/app.ts': EXAMPLE, 'src/main.ts': MAIN, 'src/subpaths.ts': SUBPATHS },
-  },
-  {
-    style: 'bundler',
-    type: 'module',
-    install: [...README_INSTALL.filter((name) => name !== '@mcpkit/cli'), '@mcpkit/stdio', '@mcpkit/fastify'],
-    compilerOptions: { module: 'esnext', moduleResolution: 'bundler' },
-    files: { 'src/app.ts': EXAMPLE, 'src/main.ts': MAIN, 'src/subpaths.ts': SUBPATHS },
-  },
+const ESM_PACKAGES = [...README_INSTALL.filter((name) => name !== '@mcpkit/cli'), '@mcpkit/stdio', '@mcpkit/fastify'];
+const INSTALLS: Install[] = [
+  { folder: 'commonjs', type: 'commonjs', packages: README_INSTALL },
+  // nodenext and bundler install the same packages: one folder, one install, a tsconfig each.
+  { folder: 'esm', type: 'module', packages: ESM_PACKAGES },
 ];
+
+/** A module style: compiled with its own tsconfig in its install's folder. */
+interface Style {
+  style: 'commonjs' | 'nodenext' | 'bundler';
+  folder: Install['folder'];
+  compilerOptions: Record<string, unknown>;
+}
+
+const STYLES: Style[] = [
+  // What `mcpkit new` writes; node10 resolution ignores `exports`: the subpaths need typesVersions.
+  { style: 'commonjs', folder: 'commonjs', compilerOptions: { module: 'commonjs', moduleResolution: 'node10' } },
+  { style: 'nodenext', folder: 'esm', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
+  { style: 'bundler', folder: 'esm', compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } },
+];
+const SOURCES: Record<Install['folder'], Record<string, string>> = {
+  commonjs: { 'src/app.ts': EXAMPLE, 'src/subpaths.ts': SUBPATHS },
+  esm: { 'src/app.ts': EXAMPLE, 'src/main.ts': MAIN, 'src/subpaths.ts': SUBPATHS },
+};
 
 /** Says what failed: the command, its exit code and the end of its output. */
 function explain(what: string, result: ShResult): string {
@@ -201,11 +202,24 @@ async function greet(client: Client): Promise<unknown> {
 
 const GREETED = { tools: ['greet'], answer: [{ type: 'text', text: 'Hello, Ada!' }], invalid: true };
 
+/** Resolves once `check` holds, polling every 200 ms; rejects with `what` after `limitMs` (a bound on the wait, not a timing assertion). */
+async function until(what: string, check: () => boolean, limitMs: number): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${limitMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe('mcpkit from a registry, as a user installs it', () => {
   const root = mkdtempSync(join(tmpdir(), 'mcpkit-registry-consumers-'));
   let registry: Awaited<ReturnType<typeof registryModule.startRegistry>> | undefined;
   let packed: Packed[] = [];
-  const installed = new Map<string, ShResult>();
+  const installed = new Map<Install['folder'], ShResult>();
+  // The scaffolded project's whole life (`mcpkit new` to `mcpkit dev`) starts as soon as the
+  // CommonJS folder (whose CLI scaffolds it) is installed, beside the ESM install and the module
+  // styles' checks: its last test awaits it. It resolves with what went wrong, or undefined.
+  let demo: Promise<Error | undefined> = Promise.resolve(new Error('the packages were not published'));
   const npmEnv = (): NodeJS.ProcessEnv => ({
     ...process.env,
     LOG_LEVEL: 'warn',
@@ -218,10 +232,11 @@ describe('mcpkit from a registry, as a user installs it', () => {
     registry.npmrc(join(root, '.npmrc'));
   }, 120_000);
 
-  afterAll(() => {
+  afterAll(async () => {
+    await demo; // never rejects; a failed test may leave it running
     registry?.stop();
     rmSync(root, { recursive: true, force: true });
-  });
+  }, 900_000);
 
   it('packs every publishable package with pnpm: exact sibling pins, no workspace: range, publint and arethetypeswrong clean', async () => {
     packed = await publish.packAndCheck(join(root, 'tarballs'));
@@ -249,44 +264,50 @@ describe('mcpkit from a registry, as a user installs it', () => {
     const published = (await (await fetch(`${registry!.url}@mcpkit%2fcore`)).json()) as { 'dist-tags': { latest: string } };
     expect(published['dist-tags'].latest).toBe(packed.find((pkg) => pkg.name === '@mcpkit/core')!.version);
 
-    // Two at a time: npm is network- and CPU-bound, and the machine has two cores.
-    const pending = [...CONSUMERS];
-    const worker = async () => {
-      for (let consumer = pending.shift(); consumer; consumer = pending.shift()) {
-        const dir = join(root, consumer.style);
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${consumer.style}`, version: '1.0.0', private: true, type: consumer.type }));
-        writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...COMPILER, ...consumer.compilerOptions }, include: ['src'] }));
-        for (const [file, text] of Object.entries(consumer.files)) {
-          mkdirSync(join(dir, 'src'), { recursive: true });
-          writeFileSync(join(dir, file), text);
-        }
-        const install = async () => {
-          const runtime = await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...consumer.install], dir, 400_000, npmEnv());
-          if (runtime.code !== 0) return runtime;
-          return sh('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--loglevel=error', ...TOOLCHAIN], dir, 400_000, npmEnv());
-        };
-        installed.set(consumer.style, await install());
-      }
+    // Both folders at once: npm is network- and CPU-bound, and the machine has two cores.
+    const install = async ({ folder, type, packages }: Install): Promise<void> => {
+      const dir = join(root, folder);
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${folder}`, version: '1.0.0', private: true, type }));
+      for (const [file, text] of Object.entries(SOURCES[folder])) writeFileSync(join(dir, file), text);
+      let result = await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packages], dir, 400_000, npmEnv());
+      if (result.code === 0)
+        result = await sh('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--loglevel=error', ...TOOLCHAIN], dir, 400_000, npmEnv());
+      installed.set(folder, result);
     };
-    await Promise.all([worker(), worker()]);
-    const failed = [...installed].filter(([, result]) => result.code !== 0).map(([style, result]) => explain(`npm install (${style})`, result));
+    const commonjs = install(INSTALLS[0]);
+    demo = commonjs.then(() =>
+      scaffoldedProject().then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      ),
+    );
+    await Promise.all([commonjs, install(INSTALLS[1])]);
+    const failed = [...installed].filter(([, result]) => result.code !== 0).map(([folder, result]) => explain(`npm install (${folder})`, result));
     expect(failed).toEqual([]);
-    for (const consumer of CONSUMERS) {
+    for (const { folder } of INSTALLS) {
       // Installed from the registry, not linked to the workspace.
-      const core = join(root, consumer.style, 'node_modules', '@mcpkit', 'core');
+      const core = join(root, folder, 'node_modules', '@mcpkit', 'core');
       expect(lstatSync(core).isSymbolicLink()).toBe(false);
       expect(realpathSync(core).startsWith(ROOT)).toBe(false);
     }
   }, 900_000);
 
+  /** Writes the style's tsconfig (declarations of every installed package checked: skipLibCheck off) and compiles with it. */
+  async function compile({ style, folder, compilerOptions }: Style): Promise<{ dir: string; outDir: string }> {
+    const dir = join(root, folder);
+    expect(installed.get(folder)?.code).toBe(0);
+    const outDir = `dist-${style}`;
+    writeFileSync(join(dir, `tsconfig.${style}.json`), JSON.stringify({ compilerOptions: { ...COMPILER, ...compilerOptions, outDir }, include: ['src'] }));
+    await succeed(`tsc (${style})`, 'npx', ['--no-install', 'tsc', '-p', `tsconfig.${style}.json`], dir);
+    return { dir, outDir };
+  }
+
   it('CommonJS (module: commonjs, what mcpkit new writes): tsc compiles the README example, mcpkit start serves it over stdio and HTTP', async () => {
-    const dir = join(root, 'commonjs');
-    expect(installed.get('commonjs')?.code).toBe(0);
-    await succeed('tsc (commonjs)', 'npx', ['--no-install', 'tsc', '-p', '.'], dir);
-    expect(readFileSync(join(dir, 'dist', 'app.js'), 'utf8')).toContain('require("@mcpkit/core")');
-    expect(await greetOverStdio('npx', ['--no-install', 'mcpkit', 'start', 'dist/app.js'], dir)).toEqual(GREETED);
-    expect(await greetOverHttp('npx', ['--no-install', 'mcpkit', 'start', 'dist/app.js', '--http', '--port', '0'], dir)).toEqual(GREETED);
+    const { dir, outDir } = await compile(STYLES[0]);
+    expect(readFileSync(join(dir, outDir, 'app.js'), 'utf8')).toContain('require("@mcpkit/core")');
+    expect(await greetOverStdio('npx', ['--no-install', 'mcpkit', 'start', `${outDir}/app.js`], dir)).toEqual(GREETED);
+    expect(await greetOverHttp('npx', ['--no-install', 'mcpkit', 'start', `${outDir}/app.js`, '--http', '--port', '0'], dir)).toEqual(GREETED);
     // The packages the README line brings (the CLI's own are hoisted beside it) load from CommonJS and from ESM.
     const loads = ['@mcpkit/core', '@mcpkit/cli', '@mcpkit/stdio', '@mcpkit/fastify', '@mcpkit/http', '@mcpkit/testing'];
     await succeed('require each package', process.execPath, ['-e', `for (const name of ${JSON.stringify(loads)}) require(name)`], dir);
@@ -295,22 +316,25 @@ describe('mcpkit from a registry, as a user installs it', () => {
     expect(cliVersion).toBe(packed.find((pkg) => pkg.name === '@mcpkit/cli')!.version);
   }, 300_000);
 
-  it.each(['nodenext', 'bundler'])(
-    '%s: tsc type-checks (declarations too) and compiles the README example and an entry of its own, served over stdio and HTTP',
+  it.each([STYLES[1], STYLES[2]])(
+    '$style: tsc type-checks (declarations too) and compiles the README example and an entry of its own, served over stdio and HTTP',
     async (style) => {
-      const dir = join(root, style);
-      expect(installed.get(style)?.code).toBe(0);
-      await succeed(`tsc (${style})`, 'npx', ['--no-install', 'tsc', '-p', '.'], dir);
-      expect(readFileSync(join(dir, 'dist', 'main.js'), 'utf8')).toContain("from '@mcpkit/stdio'");
-      expect(await greetOverStdio(process.execPath, ['dist/main.js'], dir)).toEqual(GREETED);
-      expect(await greetOverHttp(process.execPath, ['dist/main.js', '--http'], dir)).toEqual(GREETED);
+      const { dir, outDir } = await compile(style);
+      expect(readFileSync(join(dir, outDir, 'main.js'), 'utf8')).toContain("from '@mcpkit/stdio'");
+      expect(await greetOverStdio(process.execPath, [`${outDir}/main.js`], dir)).toEqual(GREETED);
+      expect(await greetOverHttp(process.execPath, [`${outDir}/main.js`, '--http'], dir)).toEqual(GREETED);
     },
     300_000,
   );
 
-  it('npx mcpkit new demo: the project depends on the registry (exact version), installs from it and passes its own tests', async () => {
+  /**
+   * `npx mcpkit new demo` from the CommonJS folder, as a user runs it: the project installs from
+   * the registry, builds, passes its own tests, is inspected, serves over stdio, and `mcpkit dev`
+   * keeps a client connected across an edit.
+   */
+  async function scaffoldedProject(): Promise<void> {
     const consumer = join(root, 'commonjs');
-    expect(installed.get('commonjs')?.code).toBe(0);
+    if (installed.get('commonjs')?.code !== 0) throw new Error('the CommonJS folder did not install');
     const dir = join(root, 'demo');
     const created = await succeed('npx mcpkit new demo', 'npx', ['--no-install', 'mcpkit', 'new', 'demo', '--dir', dir, '--yes'], consumer, npmEnv(), 600_000);
     expect(created.stdout).toContain('created demo');
@@ -324,7 +348,57 @@ describe('mcpkit from a registry, as a user installs it', () => {
     expect(existsSync(join(dir, 'vendor'))).toBe(false);
     expect(realpathSync(join(dir, 'node_modules', '@mcpkit', 'core')).startsWith(dir)).toBe(true);
     await succeed('npm run build (demo)', 'npm', ['run', 'build'], dir, npmEnv());
-    const tests = await succeed('npm test (demo)', 'npm', ['test'], dir, npmEnv());
+    // As a user runs it, with no LOG_LEVEL: the test client keeps the app's request lines out.
+    const { LOG_LEVEL: _level, ...userEnv } = npmEnv();
+    const tests = await succeed('npm test (demo)', 'npm', ['test'], dir, userEnv);
     expect(tests.stderr).toContain('3 passed');
+    expect(tests.stderr).not.toMatch(/"level":30/);
+
+    const inspected = await succeed('mcpkit inspect --json (demo)', 'npx', ['--no-install', 'mcpkit', 'inspect', '--json'], dir);
+    expect((JSON.parse(inspected.stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['greet']);
+    const server = RawStdioClient.spawn('npm', ['start', '--silent', '--', '--stdio'], { ...process.env, LOG_LEVEL: 'warn' }, dir);
+    try {
+      await server.initialize();
+      const list = await server.request('tools/list');
+      expect((list.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['greet']);
+      expect(server.stray).toEqual([]);
+    } finally {
+      server.kill();
+    }
+
+    // mcpkit dev: the client stays connected while a source edit rebuilds and restarts the server.
+    const client = new Client({ name: 'dev-client', version: '1' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+    await client.connect(
+      new StdioClientTransport({
+        command: 'npx',
+        args: ['--no-install', 'mcpkit', 'dev'],
+        cwd: dir,
+        env: { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['greet']);
+      // Let tsc --watch finish its first pass before the edit (slow on 2 cores).
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      const source = join(dir, 'src', 'app.ts');
+      const before = changes;
+      writeFileSync(
+        source,
+        readFileSync(source, 'utf8').replace("@Tool({ description: 'Greets someone by name'", "@Tool({ name: 'welcome', description: 'Greets someone by name'"),
+      );
+      await until('a tools/list_changed after the edit', () => changes > before, 90_000);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['welcome']);
+      expect(await client.callTool({ name: 'welcome', arguments: { name: 'Lin' } })).toEqual({ content: [{ type: 'text', text: 'Hello, Lin!' }] });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('npx mcpkit new demo: the project depends on the registry (exact version), installs from it, builds, passes its own tests, is inspected, serves, and mcpkit dev restarts it on an edit', async () => {
+    const failure = await demo;
+    if (failure) throw failure;
   }, 900_000);
 });

@@ -1,8 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// What each published package ships (npm's packlist, the rules `pnpm pack` follows too), read
+// What each published package ships (`pnpm pack`'s file list, what the publish path packs), read
 // from the built dist/: what Node loads, the declarations, the source maps of what it loads (with
 // their sources inside, since src/ is not shipped), and no build cache (dist/tsconfig.tsbuildinfo),
 // declaration map (it points into the unshipped src/), spec or test. A package bundled into
@@ -22,11 +22,21 @@ const packages = readdirSync(PACKAGES)
   .map((folder) => ({ folder, dir: join(PACKAGES, folder), manifest: JSON.parse(readFileSync(join(PACKAGES, folder, 'package.json'), 'utf8')) as Manifest }))
   .filter(({ manifest }) => !manifest.private);
 
-function packlist(dir: string): Promise<string[]> {
+const PNPM = 'pnpm@10.34.9';
+
+/**
+ * What `pnpm pack` (the publish path: scripts/registry/publish.js) puts in each package's tarball,
+ * by package name: one recursive dry run for all of them, so pnpm starts once.
+ */
+function packlists(names: string[]): Promise<Map<string, string[]>> {
+  const direct = spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).stdout?.trim() === PNPM.split('@')[1];
+  const [command, prefix] = direct ? ['pnpm', []] : ['npx', ['-y', PNPM]];
+  const args = [...prefix, '--recursive', ...names.flatMap((name) => ['--filter', name]), 'pack', '--dry-run', '--json'];
   return new Promise((resolve, reject) => {
-    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve((JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path).sort());
+    execFile(command, args, { cwd: join(PACKAGES, '..'), maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      if (error) return reject(error);
+      const packed = JSON.parse(stdout) as Array<{ name: string; files: Array<{ path: string }> }>;
+      resolve(new Map(packed.map((pkg) => [pkg.name, pkg.files.map((file) => file.path).sort()])));
     });
   });
 }
@@ -51,12 +61,8 @@ describe('published files of the mcpkit packages', () => {
   const lists = new Map<string, string[]>();
 
   beforeAll(async () => {
-    // Two at a time: npm is mostly start-up time, and the machine has two cores.
-    const queue = [...packages];
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) lists.set(next.folder, await packlist(next.dir));
-    };
-    await Promise.all([worker(), worker()]);
+    const byName = await packlists(packages.map(({ manifest }) => manifest.name));
+    for (const { folder, manifest } of packages) lists.set(folder, byName.get(manifest.name) ?? []);
   }, 120_000);
 
   it('finds the packages', () => {
