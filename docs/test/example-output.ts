@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { McpApp } from '@mcpkit/core';
 import { TestClient } from '@mcpkit/testing';
@@ -87,6 +87,9 @@ export function recordExampleOutput(spec: string, examples: string, out: string)
     jest.restoreAllMocks();
     mkdirSync(dirname(out), { recursive: true });
     const recorded = Object.fromEntries([...lines].sort(([a], [b]) => a.localeCompare(b)).map(([file, kept]) => [file, { spec, lines: kept }]));
-    writeFileSync(out, `${JSON.stringify(recorded, null, 2)}\n`);
+    // Atomically: the suite's run on another Node (.ci/run) writes the same file while the docs
+    // build may be reading it.
+    writeFileSync(`${out}.${process.pid}.tmp`, `${JSON.stringify(recorded, null, 2)}\n`);
+    renameSync(`${out}.${process.pid}.tmp`, out);
   });
 }

@@ -7,9 +7,10 @@
 'use strict';
 
 const { spawnSync } = require('node:child_process');
-const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { buildSync } = require('esbuild');
+const { writeIfChanged } = require('../../../scripts/write-if-changed');
 
 const root = join(__dirname, '..');
 const PLACEHOLDER = '/* board.js */';
@@ -32,7 +33,7 @@ const { outputFiles } = buildSync({
 const script = outputFiles[0].text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 const template = readFileSync(join(root, 'view', 'board.html'), 'utf8');
 if (!template.includes(PLACEHOLDER)) throw new Error(`view/board.html has no ${PLACEHOLDER} to replace`);
-mkdirSync(join(root, 'dist'), { recursive: true });
 const html = template.replace(PLACEHOLDER, () => script);
-writeFileSync(join(root, 'dist', 'board.html'), html);
+// Written only when changed: a build of an unchanged tree rewrites nothing (scripts/write-if-changed.js).
+writeIfChanged(join(root, 'dist', 'board.html'), html);
 console.log(`dist/board.html: ${(Buffer.byteLength(html) / 1024).toFixed(0)} kB`);

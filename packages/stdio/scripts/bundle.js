@@ -5,16 +5,19 @@
 // Types are tsc's, per file. esbuild is a build-time tool only (devDependency).
 'use strict';
 
-const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { buildSync } = require('esbuild');
 const { BUNDLE_OPTIONS } = require('../../../scripts/bundle-options');
+const { writeOutputFiles } = require('../../../scripts/write-if-changed');
 
 const dist = join(__dirname, '..', 'dist');
 const outfile = join(dist, 'bundle', 'index.js');
 
-buildSync({ ...BUNDLE_OPTIONS, entryPoints: [join(dist, 'index.js')], outfile });
+// Written only when changed (scripts/write-if-changed.js): a build of an unchanged tree rewrites nothing.
+const { outputFiles } = buildSync({ ...BUNDLE_OPTIONS, write: false, entryPoints: [join(dist, 'index.js')], outfile });
 
 // One character outside ASCII would make V8 keep and scan the source as two-byte text.
 // eslint-disable-next-line no-control-regex -- every character outside ASCII, control characters aside
-if (/[^\x00-\x7f]/.test(readFileSync(outfile, 'utf8'))) throw new Error(`${outfile}: a character outside ASCII; escape it in src`);
+if (outputFiles.some((file) => file.path === outfile && /[^\x00-\x7f]/.test(file.text)))
+  throw new Error(`${outfile}: a character outside ASCII; escape it in src`);
+writeOutputFiles(outputFiles);
