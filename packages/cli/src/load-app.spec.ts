@@ -1,4 +1,5 @@
 import { createApp, DefinitionError, DefinitionErrorCode, Tool, type McpApp } from '@mcpkit/core';
+import { IsString } from 'class-validator';
 import { CliError, EXIT } from './cli-error';
 import { loadApp } from './load-app';
 
@@ -30,12 +31,13 @@ function entryExporting(exports: Record<string, unknown>): string {
   return path;
 }
 
-function failure(load: () => McpApp): CliError {
+/** What loading threw, checked to be a `kind` (a CliError unless said). */
+function failure<E extends Error = CliError>(load: () => McpApp, kind: abstract new (...args: never[]) => E = CliError as never): E {
   try {
     load();
   } catch (error) {
-    expect(error).toBeInstanceOf(CliError);
-    return error as CliError;
+    expect(error).toBeInstanceOf(kind);
+    return error as E;
   }
   throw new Error('loadApp did not throw');
 }
@@ -148,6 +150,53 @@ describe('loadApp', () => {
       );
       expect(error.message).toMatch(/^createWeatherApp\(\) in .* threw no API key \(at /);
       expect(error.exitCode).toBe(EXIT.FAILURE);
+    });
+  });
+
+  describe('a DTO compiled without experimentalDecorators', () => {
+    /** What class-validator throws for a field decorator called as a standard one, `(undefined, context)`: a real crash, not a copy of its words. */
+    function standardDecoratorCrash(): unknown {
+      try {
+        (IsString() as unknown as (value: undefined, context: object) => void)(undefined, { kind: 'field', name: 'name' });
+      } catch (error) {
+        return error;
+      }
+      throw new Error('class-validator did not throw');
+    }
+
+    /** A module whose loading throws `error`, as a compiled app module does while it defines its DTO. */
+    function entryThrowing(error: unknown): string {
+      const path = `/virtual/load-app-spec-${next++}.js`;
+      jest.doMock(
+        path,
+        () => {
+          throw error;
+        },
+        { virtual: true },
+      );
+      return path;
+    }
+
+    it('names the cause and the fix when loading the module crashes inside class-validator', () => {
+      const error = failure(() => loadApp(entryThrowing(standardDecoratorCrash())), DefinitionError);
+      expect(error.code).toBe(DefinitionErrorCode.STANDARD_DECORATORS);
+      expect(error.problem).toContain('compiled as standard (TC39) decorators');
+      expect(error.fixes.join('\n')).toContain('"experimentalDecorators": true and "emitDecoratorMetadata": true');
+    });
+
+    it('names them when a factory defines the DTO and crashes', () => {
+      const crash = standardDecoratorCrash();
+      const entry = entryExporting({
+        createWeatherApp: () => {
+          throw crash;
+        },
+      });
+      expect(failure(() => loadApp(entry), DefinitionError).code).toBe(DefinitionErrorCode.STANDARD_DECORATORS);
+    });
+
+    it('leaves any other TypeError to the plain report', () => {
+      const error = failure(() => loadApp(entryThrowing(new TypeError("Cannot read properties of undefined (reading 'constructor')"))));
+      expect(error.message).toMatch(/it threw Cannot read properties of undefined/);
     });
   });
 });
