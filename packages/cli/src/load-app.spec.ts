@@ -31,6 +31,19 @@ function entryExporting(exports: Record<string, unknown>): string {
   return path;
 }
 
+/** A module whose loading throws `error`, as a compiled app module does while it is evaluated. */
+function entryThrowing(error: unknown): string {
+  const path = `/virtual/load-app-spec-${next++}.js`;
+  jest.doMock(
+    path,
+    () => {
+      throw error;
+    },
+    { virtual: true },
+  );
+  return path;
+}
+
 /** What loading threw, checked to be a `kind` (a CliError unless said). */
 function failure<E extends Error = CliError>(load: () => McpApp, kind: abstract new (...args: never[]) => E = CliError as never): E {
   try {
@@ -164,19 +177,6 @@ describe('loadApp', () => {
       throw new Error('class-validator did not throw');
     }
 
-    /** A module whose loading throws `error`, as a compiled app module does while it defines its DTO. */
-    function entryThrowing(error: unknown): string {
-      const path = `/virtual/load-app-spec-${next++}.js`;
-      jest.doMock(
-        path,
-        () => {
-          throw error;
-        },
-        { virtual: true },
-      );
-      return path;
-    }
-
     it('names the cause and the fix when loading the module crashes inside class-validator', () => {
       const error = failure(() => loadApp(entryThrowing(standardDecoratorCrash())), DefinitionError);
       expect(error.code).toBe(DefinitionErrorCode.STANDARD_DECORATORS);
@@ -197,6 +197,24 @@ describe('loadApp', () => {
     it('leaves any other TypeError to the plain report', () => {
       const error = failure(() => loadApp(entryThrowing(new TypeError("Cannot read properties of undefined (reading 'constructor')"))));
       expect(error.message).toMatch(/it threw Cannot read properties of undefined/);
+    });
+  });
+
+  describe('a module that does not load', () => {
+    it.each(['Cannot use import statement outside a module', "Unexpected token 'export'"])(
+      'ES module output in a CommonJS package (%s) names "type": "module" and the tsconfig, not the build',
+      (message) => {
+        const error = failure(() => loadApp(entryThrowing(new SyntaxError(message))));
+        expect(error.message).toContain('it is an ES module');
+        expect(error.hint).toContain('"type": "module"');
+        expect(error.hint).toContain('"module": "nodenext"');
+        expect(error.exitCode).toBe(EXIT.FAILURE);
+      },
+    );
+
+    it('any other syntax error still says to build first', () => {
+      const error = failure(() => loadApp(entryThrowing(new SyntaxError('Unexpected token }'))));
+      expect(error.hint).toContain('run npm run build first');
     });
   });
 });

@@ -65,6 +65,9 @@ function startupError(error: unknown): Error | undefined {
   return isDefinitionError(error) ? error : explainStandardDecoratorCrash(error);
 }
 
+/** What Node says when it reads an ES module as CommonJS. */
+const ESM_IN_COMMONJS = /Cannot use import statement outside a module|Unexpected token 'export'/;
+
 function requireEntry(entry: string): Record<string, unknown> {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -73,6 +76,15 @@ function requireEntry(entry: string): Record<string, unknown> {
     const diagnosed = startupError(error);
     if (diagnosed) throw diagnosed;
     const code = (error as NodeJS.ErrnoException).code;
+    // tsc wrote ES modules ("module": "esnext", "es2022" …) into a package Node reads as CommonJS:
+    // the build ran, so "run the build" would send the user round in a circle.
+    if (error instanceof SyntaxError && ESM_IN_COMMONJS.test(error.message)) {
+      throw new CliError(
+        `Could not load ${entry}: it is an ES module (${error.message}), but the nearest package.json does not say "type": "module"`,
+        'Set "type": "module" in package.json (npm pkg set type=module), or compile to CommonJS: "module": "nodenext" (or "commonjs") in tsconfig.json, then build again.',
+        EXIT.FAILURE,
+      );
+    }
     if (error instanceof SyntaxError || code === 'MODULE_NOT_FOUND' || code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') {
       throw new CliError(
         `Could not load ${entry}: ${(error as Error).message}`,
