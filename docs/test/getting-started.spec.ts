@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import * as ts from 'typescript';
@@ -39,5 +39,27 @@ describe('getting started', () => {
     const install = (text: string) => block(text, 'bash').find((lines) => lines.startsWith('npm install @mcpkit/core'));
     expect(install(page)).toBeDefined();
     expect(install(page)).toBe(install(readme));
+  });
+});
+
+describe('npx and the CLI package', () => {
+  const ROOT = join(__dirname, '..', '..');
+  const cli = JSON.parse(readFileSync(join(ROOT, 'packages', 'cli', 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+  const written = [
+    'README.md',
+    'packages/cli/README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => `docs/${file}`),
+  ];
+
+  it('has one command, so that `npx @mcpkit/cli` runs it from any folder', () => {
+    expect(Object.keys(cli.bin)).toEqual(['mcpkit']);
+  });
+
+  // Outside a project that installed @mcpkit/cli, npx resolves `mcpkit` to the registry's package
+  // of that name, which is not this one: a page that says `npx mcpkit new` sends a newcomer there.
+  it.each(written)('%s starts a project with npx @mcpkit/cli, never npx mcpkit new', (file) => {
+    expect(readFileSync(join(ROOT, file), 'utf8')).not.toMatch(/npx (-y )?mcpkit new/);
   });
 });

@@ -45,7 +45,7 @@ export async function newProject(name: string, options: NewOptions): Promise<voi
   if (options.registry !== undefined && /[:/\\]/.test(options.registry))
     throw new CliError(
       `--registry takes the version range of the @mcpkit packages (e.g. ^0.1.0), not a registry's address: ${options.registry}`,
-      `The project installs from the registry ${pm} uses: npm_config_registry=${options.registry} npx mcpkit new ${name} (or ${pm} config set registry ${options.registry}).`,
+      `The project installs from the registry ${pm} uses: npm_config_registry=${options.registry} npx @mcpkit/cli new ${name} (or ${pm} config set registry ${options.registry}).`,
     );
   const dir = resolve(options.dir ?? name);
   await scaffold({
