@@ -35,6 +35,24 @@ const block = (page, lang, test) => {
   return found;
 };
 
+/**
+ * The packages of the page's `npm install` lines, as written, but for two: `@mcpkit/*` come from
+ * the packed tarballs (all of them, so npm finds the exact siblings each pins), and `wrangler` is
+ * left out (workerd, what `wrangler dev` runs, serves the bundle here). A name the page leaves
+ * out (esbuild, the fetch binding) fails the steps that need it, as it would for a reader.
+ */
+function installedByThePage() {
+  const words = blocks('runtimes-workers.md', 'sh')
+    .flatMap((text) => text.split('\n'))
+    .filter((line) => line.startsWith('npm install '))
+    .flatMap((line) => line.slice('npm install '.length).split(/\s+/))
+    .filter((word) => word !== '' && !word.startsWith('-'));
+  if (words.length === 0) throw new Error('docs/runtimes-workers.md has no npm install line');
+  const unpacked = words.filter((name) => name.startsWith('@mcpkit/') && !PACKAGES.includes(name.slice('@mcpkit/'.length)));
+  if (unpacked.length > 0) throw new Error(`docs/runtimes-workers.md installs ${unpacked.join(', ')}, which this script does not pack`);
+  return words.filter((name) => !name.startsWith('@mcpkit/') && name !== 'wrangler');
+}
+
 function writeProject(dir) {
   mkdirSync(join(dir, 'src'), { recursive: true });
   // The app of docs/validation.md, as src/app.ts; the Worker of docs/runtimes-workers.md, as src/worker.ts.
@@ -142,19 +160,9 @@ async function main() {
     for (const name of PACKAGES) sh(ROOT, 'npx', ['-y', 'pnpm@10.34.9', '--filter', `@mcpkit/${name}`, 'pack', '--pack-destination', tarballs]);
     writeProject(dir);
     const packed = PACKAGES.map((name) => join(tarballs, `mcpkit-${name}-${require(join(ROOT, 'packages', name, 'package.json')).version}.tgz`));
-    sh(dir, 'npm', [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      ...packed,
-      'reflect-metadata',
-      'class-validator',
-      'class-transformer',
-      'typescript@~5.9.3',
-      'esbuild',
-      `workerd@${WORKERD_VERSION}`,
-    ]);
-    step('installed from packed tarballs, outside the workspace', true, dir);
+    const named = installedByThePage();
+    sh(dir, 'npm', ['install', '--no-audit', '--no-fund', ...packed, ...named, `workerd@${WORKERD_VERSION}`]);
+    step('installed what the page says (@mcpkit/* from packed tarballs), outside the workspace', true, `${named.join(' ')}; ${dir}`);
     // The pages' commands, as written.
     sh(dir, 'npx', ['tsc']);
     step('npx tsc', existsSync(join(dir, 'dist', 'app.js')) && existsSync(join(dir, 'dist', 'worker.js')));

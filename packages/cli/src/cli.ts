@@ -103,7 +103,10 @@ program
   .option('--dir <path>', 'project folder (default ./<name>)')
   .option('--transport <transport>', 'stdio | http | both')
   .option('--pm <pm>', 'npm | pnpm')
-  .option('--registry <range>', 'depend on published @mcpkit packages (e.g. ^0.1.0) instead of packing this checkout')
+  .option(
+    '--registry <range>',
+    "depend on published @mcpkit packages of this version range (e.g. ^0.1.0; the registry is npm's own: npm_config_registry) instead of packing this checkout",
+  )
   .option('--no-install', 'write the files only')
   .option('-y, --yes', 'no questions: defaults for everything not given')
   .addHelpText('after', '\nExamples:\n  mcpkit new weather\n  mcpkit new weather --dir /tmp/weather --transport stdio --pm npm --yes')

@@ -1,4 +1,5 @@
 import { createApp, DefinitionError, DefinitionErrorCode, Tool, type McpApp } from '@mcpkit/core';
+import { IsString } from 'class-validator';
 import { CliError, EXIT } from './cli-error';
 import { loadApp } from './load-app';
 
@@ -30,12 +31,26 @@ function entryExporting(exports: Record<string, unknown>): string {
   return path;
 }
 
-function failure(load: () => McpApp): CliError {
+/** A module whose loading throws `error`, as a compiled app module does while it is evaluated. */
+function entryThrowing(error: unknown): string {
+  const path = `/virtual/load-app-spec-${next++}.js`;
+  jest.doMock(
+    path,
+    () => {
+      throw error;
+    },
+    { virtual: true },
+  );
+  return path;
+}
+
+/** What loading threw, checked to be a `kind` (a CliError unless said). */
+function failure<E extends Error = CliError>(load: () => McpApp, kind: abstract new (...args: never[]) => E = CliError as never): E {
   try {
     load();
   } catch (error) {
-    expect(error).toBeInstanceOf(CliError);
-    return error as CliError;
+    expect(error).toBeInstanceOf(kind);
+    return error as E;
   }
   throw new Error('loadApp did not throw');
 }
@@ -148,6 +163,58 @@ describe('loadApp', () => {
       );
       expect(error.message).toMatch(/^createWeatherApp\(\) in .* threw no API key \(at /);
       expect(error.exitCode).toBe(EXIT.FAILURE);
+    });
+  });
+
+  describe('a DTO compiled without experimentalDecorators', () => {
+    /** What class-validator throws for a field decorator called as a standard one, `(undefined, context)`: a real crash, not a copy of its words. */
+    function standardDecoratorCrash(): unknown {
+      try {
+        (IsString() as unknown as (value: undefined, context: object) => void)(undefined, { kind: 'field', name: 'name' });
+      } catch (error) {
+        return error;
+      }
+      throw new Error('class-validator did not throw');
+    }
+
+    it('names the cause and the fix when loading the module crashes inside class-validator', () => {
+      const error = failure(() => loadApp(entryThrowing(standardDecoratorCrash())), DefinitionError);
+      expect(error.code).toBe(DefinitionErrorCode.STANDARD_DECORATORS);
+      expect(error.problem).toContain('compiled as standard (TC39) decorators');
+      expect(error.fixes.join('\n')).toContain('"experimentalDecorators": true and "emitDecoratorMetadata": true');
+    });
+
+    it('names them when a factory defines the DTO and crashes', () => {
+      const crash = standardDecoratorCrash();
+      const entry = entryExporting({
+        createWeatherApp: () => {
+          throw crash;
+        },
+      });
+      expect(failure(() => loadApp(entry), DefinitionError).code).toBe(DefinitionErrorCode.STANDARD_DECORATORS);
+    });
+
+    it('leaves any other TypeError to the plain report', () => {
+      const error = failure(() => loadApp(entryThrowing(new TypeError("Cannot read properties of undefined (reading 'constructor')"))));
+      expect(error.message).toMatch(/it threw Cannot read properties of undefined/);
+    });
+  });
+
+  describe('a module that does not load', () => {
+    it.each(['Cannot use import statement outside a module', "Unexpected token 'export'"])(
+      'ES module output in a CommonJS package (%s) names "type": "module" and the tsconfig, not the build',
+      (message) => {
+        const error = failure(() => loadApp(entryThrowing(new SyntaxError(message))));
+        expect(error.message).toContain('it is an ES module');
+        expect(error.hint).toContain('"type": "module"');
+        expect(error.hint).toContain('"module": "nodenext"');
+        expect(error.exitCode).toBe(EXIT.FAILURE);
+      },
+    );
+
+    it('any other syntax error still says to build first', () => {
+      const error = failure(() => loadApp(entryThrowing(new SyntaxError('Unexpected token }'))));
+      expect(error.hint).toContain('run npm run build first');
     });
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { McpApp } from '@mcpkit/core';
+import { explainStandardDecoratorCrash, type McpApp } from '@mcpkit/core';
 import { CliError, EXIT } from './cli-error';
 import { isDefinitionError } from './output';
 
@@ -55,14 +55,36 @@ function thrownAt(error: unknown): string {
   return at ? ` (${at})` : '';
 }
 
+/**
+ * What loading or creating the app threw, as a start-up error that prints with its code and
+ * fixes: a declaration mistake (from any installed copy of core), or a DTO compiled without
+ * experimentalDecorators, which throws inside class-validator before any of core's checks (core's
+ * process-wide note never runs when the CLI catches the crash).
+ */
+function startupError(error: unknown): Error | undefined {
+  return isDefinitionError(error) ? error : explainStandardDecoratorCrash(error);
+}
+
+/** What Node says when it reads an ES module as CommonJS. */
+const ESM_IN_COMMONJS = /Cannot use import statement outside a module|Unexpected token 'export'/;
+
 function requireEntry(entry: string): Record<string, unknown> {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(entry) as Record<string, unknown>;
   } catch (error) {
-    // A declaration mistake prints with its code and fixes (any installed copy of core).
-    if (isDefinitionError(error)) throw error;
+    const diagnosed = startupError(error);
+    if (diagnosed) throw diagnosed;
     const code = (error as NodeJS.ErrnoException).code;
+    // tsc wrote ES modules ("module": "esnext", "es2022" …) into a package Node reads as CommonJS:
+    // the build ran, so "run the build" would send the user round in a circle.
+    if (error instanceof SyntaxError && ESM_IN_COMMONJS.test(error.message)) {
+      throw new CliError(
+        `Could not load ${entry}: it is an ES module (${error.message}), but the nearest package.json does not say "type": "module"`,
+        'Set "type": "module" in package.json (npm pkg set type=module), or compile to CommonJS: "module": "nodenext" (or "commonjs") in tsconfig.json, then build again.',
+        EXIT.FAILURE,
+      );
+    }
     if (error instanceof SyntaxError || code === 'MODULE_NOT_FOUND' || code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') {
       throw new CliError(
         `Could not load ${entry}: ${(error as Error).message}`,
@@ -85,7 +107,8 @@ function callFactory(entry: string, name: string, factory: () => unknown): McpAp
   try {
     made = factory();
   } catch (error) {
-    if (isDefinitionError(error)) throw error;
+    const diagnosed = startupError(error);
+    if (diagnosed) throw diagnosed;
     throw new CliError(`${name}() in ${entry} threw ${(error as Error)?.message ?? String(error)}${thrownAt(error)}`, 'Fix the error above.', EXIT.FAILURE);
   }
   if (isApp(made)) return made;

@@ -13,7 +13,7 @@ import { sh, type ShResult } from './sh';
 // publint, arethetypeswrong) and published to a real registry (Verdaccio on a loopback port,
 // scripts/registry/), then installed with npm into folders outside the workspace: the README's
 // install line and example, compiled with tsc for each module style (CommonJS, ESM with nodenext,
-// bundler resolution), served over stdio and HTTP to the official SDK client; and `npx mcpkit new`
+// bundler resolution), served over stdio and HTTP to the official SDK client; and `npx @mcpkit/cli new`
 // from that registry, whose project installs from it and passes its own tests. The same functions
 // publish a release (CONTRIBUTING.md, "Releasing").
 
@@ -328,7 +328,9 @@ describe('mcpkit from a registry, as a user installs it', () => {
   );
 
   /**
-   * `npx mcpkit new demo` from the CommonJS folder, as a user runs it: the project installs from
+   * `npx @mcpkit/cli new demo` from the CommonJS folder, as the docs spell it (a bare `mcpkit` is
+   * another registry package outside a project that installed the CLI; --no-install: the consumer's
+   * own copy, no second download), as a user runs it: the project installs from
    * the registry, builds, passes its own tests, is inspected, serves over stdio, and `mcpkit dev`
    * keeps a client connected across an edit.
    */
@@ -336,7 +338,14 @@ describe('mcpkit from a registry, as a user installs it', () => {
     const consumer = join(root, 'commonjs');
     if (installed.get('commonjs')?.code !== 0) throw new Error('the CommonJS folder did not install');
     const dir = join(root, 'demo');
-    const created = await succeed('npx mcpkit new demo', 'npx', ['--no-install', 'mcpkit', 'new', 'demo', '--dir', dir, '--yes'], consumer, npmEnv(), 600_000);
+    const created = await succeed(
+      'npx @mcpkit/cli new demo',
+      'npx',
+      ['--no-install', '@mcpkit/cli', 'new', 'demo', '--dir', dir, '--yes'],
+      consumer,
+      npmEnv(),
+      600_000,
+    );
     expect(created.stdout).toContain('created demo');
     const version = packed.find((pkg) => pkg.name === '@mcpkit/core')!.version;
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; overrides?: unknown };
@@ -397,7 +406,7 @@ describe('mcpkit from a registry, as a user installs it', () => {
     }
   }
 
-  it('npx mcpkit new demo: the project depends on the registry (exact version), installs from it, builds, passes its own tests, is inspected, serves, and mcpkit dev restarts it on an edit', async () => {
+  it('npx @mcpkit/cli new demo (what the docs say): the project depends on the registry (exact version), installs from it, builds, passes its own tests, is inspected, serves, and mcpkit dev restarts it on an edit', async () => {
     const failure = await demo;
     if (failure) throw failure;
   }, 900_000);

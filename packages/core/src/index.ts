@@ -136,6 +136,7 @@ export {
 export { PromptError } from './errors/prompt-error';
 export { ResourceError } from './errors/resource-error';
 export { DefinitionError, DefinitionErrorCode, type DefinitionErrorCodeValue } from './errors/definition-error';
+export { explainStandardDecoratorCrash } from './decorators/standard-decorator-crash';
 
 export { createLogger, isLevelEnabled, type Logger, type LoggerOptions } from './logging/logger';
 export { flushLogs } from './logging/exit-hooks';

@@ -40,6 +40,13 @@ export async function newProject(name: string, options: NewOptions): Promise<voi
   if (!['stdio', 'http', 'both'].includes(transport))
     throw new CliError(`--transport must be stdio, http or both, not ${transport}`, 'For example: mcpkit new weather --transport stdio');
   if (pm !== 'npm' && pm !== 'pnpm') throw new CliError(`--pm must be npm or pnpm, not ${pm}`, 'For example: mcpkit new weather --pm pnpm');
+  // npm's --registry is a URL; this one is a version range, and a URL here would be written into
+  // package.json as each @mcpkit dependency's "version", which npm then fetches as a tarball.
+  if (options.registry !== undefined && /[:/\\]/.test(options.registry))
+    throw new CliError(
+      `--registry takes the version range of the @mcpkit packages (e.g. ^0.1.0), not a registry's address: ${options.registry}`,
+      `The project installs from the registry ${pm} uses: npm_config_registry=${options.registry} npx @mcpkit/cli new ${name} (or ${pm} config set registry ${options.registry}).`,
+    );
   const dir = resolve(options.dir ?? name);
   await scaffold({
     name,

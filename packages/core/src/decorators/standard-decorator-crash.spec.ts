@@ -1,6 +1,7 @@
 import { IsString } from 'class-validator';
 import { Expose, Type } from 'class-transformer';
-import { standardDecoratorCrashNote, watchForStandardDecoratorCrash } from './standard-decorator-crash';
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
+import { explainStandardDecoratorCrash, standardDecoratorCrashNote, watchForStandardDecoratorCrash } from './standard-decorator-crash';
 
 /** What a DTO's field decorator throws when a runner compiled it as a standard (TC39) decorator. */
 function crashOf(decorate: () => void): unknown {
@@ -32,6 +33,17 @@ describe('the note on a crash of decorators compiled as standard ones', () => {
     expect(standardDecoratorCrashNote(elsewhere)).toBeUndefined();
     expect(standardDecoratorCrashNote(new Error('boom'))).toBeUndefined();
     expect(standardDecoratorCrashNote('a string')).toBeUndefined();
+  });
+
+  it('is a start-up error with the same fixes for a loader that catches the crash, and nothing for any other error', () => {
+    const crash = crashOf(() => (IsString() as unknown as (value: undefined, context: object) => void)(undefined, STANDARD_FIELD));
+    const error = explainStandardDecoratorCrash(crash);
+    expect(error).toBeInstanceOf(DefinitionError);
+    expect(error?.code).toBe(DefinitionErrorCode.STANDARD_DECORATORS);
+    expect(error?.problem).toContain((crash as Error).message);
+    expect(error?.fixes.join('\n')).toContain('may not find that tsconfig');
+    expect(explainStandardDecoratorCrash(new TypeError("Cannot read properties of undefined (reading 'constructor')"))).toBeUndefined();
+    expect(explainStandardDecoratorCrash('a string')).toBeUndefined();
   });
 
   describe('the monitor', () => {

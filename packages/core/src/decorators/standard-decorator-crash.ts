@@ -1,3 +1,4 @@
+import { DefinitionError, DefinitionErrorCode } from '../errors/definition-error';
 import { STANDARD_DECORATOR_FIXES } from './experimental-decorators';
 
 // class-validator's and class-transformer's decorators read `target.constructor`: called as a
@@ -11,17 +12,43 @@ const NOTE = Symbol.for('mcpkit.standardDecoratorNote');
 // package): a listener's name says nothing (a minifier renames it, another library may share it).
 const WATCHING = Symbol.for('mcpkit.standardDecoratorMonitor');
 
+function isStandardDecoratorCrash(error: unknown): error is TypeError {
+  return error instanceof TypeError && UNDEFINED_TARGET.test(error.message) && DECORATOR_LIBRARIES.test(error.stack ?? '');
+}
+
 /**
  * The note to print when `error` is class-validator or class-transformer failing on decorators
  * compiled as standard ones (a runner that did not find the tsconfig); undefined for any other.
  */
 export function standardDecoratorCrashNote(error: unknown): string | undefined {
-  if (!(error instanceof TypeError) || !UNDEFINED_TARGET.test(error.message) || !DECORATOR_LIBRARIES.test(error.stack ?? '')) return undefined;
+  if (!isStandardDecoratorCrash(error)) return undefined;
   return [
     'mcpkit: this crash is a DTO whose decorators were compiled as standard (TC39) decorators:',
     "class-validator's, class-transformer's and mcpkit's decorators are TypeScript's experimental decorators, with the design types they emit.",
     ...STANDARD_DECORATOR_FIXES.map((fix) => `  - ${fix}`),
   ].join('\n');
+}
+
+/**
+ * The same diagnosis as a start-up error, for a loader that catches what loading an app module
+ * threw (the mcpkit CLI, a test runner's set-up), where the process-wide note never runs: a
+ * `DefinitionError` with code `MCPKIT_ERR_STANDARD_DECORATORS` and the fixes, or undefined when
+ * `error` is any other failure.
+ *
+ * @example
+ * try {
+ *   require('./dist/app.js');
+ * } catch (error) {
+ *   throw explainStandardDecoratorCrash(error) ?? error;
+ * }
+ */
+export function explainStandardDecoratorCrash(error: unknown): DefinitionError | undefined {
+  if (!isStandardDecoratorCrash(error)) return undefined;
+  return new DefinitionError(
+    DefinitionErrorCode.STANDARD_DECORATORS,
+    `a DTO's class-validator or class-transformer decorators were compiled as standard (TC39) decorators and threw while its class was defined (${error.message}); mcpkit's decorators and theirs are TypeScript's experimental decorators, with the design types they emit.`,
+    [...STANDARD_DECORATOR_FIXES],
+  );
 }
 
 function explain(error: unknown): void {

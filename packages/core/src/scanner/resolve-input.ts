@@ -53,10 +53,12 @@ export function resolveInputDto(method: DecoratedMethod): Constructor | undefine
   if (handler.length === 0) return undefined;
   if (paramTypes === undefined) {
     throw new DefinitionError(DefinitionErrorCode.MISSING_DESIGN_METADATA, `${method.owner} has no decorator metadata, so its input DTO is unknown.`, [
-      "Put import 'reflect-metadata' on the first line of the app's entry, before any decorated class loads.",
+      // The usual cause first: a class that uses @Tool loaded @mcpkit/core, and with it
+      // reflect-metadata, before its decorators ran, so a missing polyfill is the rare case.
       'Set "experimentalDecorators": true and "emitDecoratorMetadata": true in tsconfig.json.',
       'Compile with tsc (or swc with decoratorMetadata): tsx and esbuild drop this metadata.',
       `Or name the DTO explicitly: ${decorator}({ input: MyInput }).`,
+      "If the class loads before @mcpkit/core (a bundler that reorders modules), put import 'reflect-metadata' on the first line of the app's entry.",
     ]);
   }
   const declared = paramTypes[0];
