@@ -22,8 +22,12 @@ export function encodeRequest(message: JsonRpcMessage, limits: EncodeLimits): st
   const meta = isObject(params) ? params._meta : undefined;
   const fragment = isObject(meta) ? encoded.get(meta) : undefined;
   if (fragment === undefined) return encodeMessage(message, limits);
-  const { _meta: _shared, ...rest } = params as Record<string, unknown>;
-  const head = encodeMessage({ ...message, params: rest } as JsonRpcMessage, limits);
+  // Copies without spreads (V8's slow path); an undefined `_meta` is left out by JSON.stringify.
+  const rest: Record<string, unknown> = Object.assign({}, params);
+  rest._meta = undefined;
+  const bare = Object.assign({}, message) as { params?: unknown };
+  bare.params = rest;
+  const head = encodeMessage(bare as JsonRpcMessage, limits);
   // The peer writes `params` last; anything else is encoded whole.
   if (head === undefined || !head.endsWith('}}')) return encodeMessage(message, limits);
   const text = `${head.slice(0, -2)}${head.endsWith('"params":{}}') ? '' : ','}"_meta":${fragment}}}`;
