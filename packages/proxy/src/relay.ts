@@ -7,7 +7,7 @@ export interface RelayedCall {
   /** Ends the gateway's handler with the error a question raised (a 2026-07-28 input-required round ends so). */
   fail(error: unknown): void;
   /** The caller cancelled: a question answered after that fails its round, so no retry goes to the remote. */
-  cancelled: boolean;
+  cancelled?: boolean;
 }
 
 /** The longest the calls after a refusal wait for the remote's `ping`: a remote that never answers it delays them this much, then they go. */
