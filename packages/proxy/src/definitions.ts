@@ -16,7 +16,7 @@ import { expandTemplate } from './expand-template';
 import { tracedHop } from './trace-hop';
 import type { RemoteItem } from './mirror';
 import { ProgressRelay } from './progress-relay';
-import type { QuestionRelay } from './relay';
+import type { QuestionRelay, RelayedCall } from './relay';
 import { shapeProblem } from './result-shape';
 import { upstreamFailure } from './upstream-failure';
 
@@ -53,13 +53,13 @@ export function remoteCaller(
     if (client === undefined) throw new McpError(INTERNAL, `${what}: the upstream server is not connected (the proxy is reconnecting)`);
     // Awaited only when a refusal is pending: an await per call is a promise and a turn more.
     if (relay.behind) await relay.caughtUp(client);
-    // A question that ends the gateway's call cancels the remote call by its tag. So does the
-    // caller's cancellation on a legacy remote, where a call is one request: no AbortSignal is
-    // made per call. A 2026-07-28 call may be several (input-required rounds): it takes the signal.
+    // A question that ends the gateway's call cancels the remote call by its tag, and so does the
+    // caller's cancellation, on either era: no AbortSignal is made per call. A 2026-07-28 call may
+    // be several requests (input-required rounds): the relay sends no retry once `cancelled` is set.
     let fail: (error: unknown) => void = () => undefined;
-    const registration = relay.open({ ctx, fail: (error) => fail(error) });
-    const relayed = client.era === 'legacy';
-    const options: CallOptions = relayed ? { tag: registration.tag } : { signal: ctx.signal, tag: registration.tag };
+    const relayed: RelayedCall = { ctx, fail: (error) => fail(error), cancelled: false };
+    const registration = relay.open(relayed);
+    const options: CallOptions = { tag: registration.tag };
     const progress = ctx.progressToken === undefined ? undefined : new ProgressRelay((update) => ctx.progress(update.progress, update.total, update.message));
     if (progress !== undefined) options.onProgress = progress.update;
     let settled = false;
@@ -68,7 +68,10 @@ export function remoteCaller(
       // One trace across the hop: the remote continues the caller's, under the gateway's span when traced.
       const sent = tracedHop(method, ctx, (meta) => call(client, meta === undefined ? options : { ...options, _meta: meta }));
       // After the request is waiting, so that a caller that cancelled already cancels it at once.
-      if (relayed) stopRelay = ctx.onCancel((reason) => client.cancelTagged(registration.tag, reason));
+      stopRelay = ctx.onCancel((reason) => {
+        relayed.cancelled = true;
+        client.cancelTagged(registration.tag, reason);
+      });
       // One promise settles the gateway's call: the remote's answer, or a question that ended it.
       const result = await new Promise<T>((resolve, reject) => {
         fail = (error) => reject(new QuestionEnded(error));

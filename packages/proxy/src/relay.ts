@@ -1,11 +1,13 @@
-import { McpClientError, type McpClient, type ServerRequestContext, type ServerRequestHandlers } from '@mcpkit/client';
+import { ClientErrorCode, McpClientError, type McpClient, type ServerRequestContext, type ServerRequestHandlers } from '@mcpkit/client';
 import type { JsonSchema, RequestContext, SamplingRequest } from '@mcpkit/core';
 
 /** One call of the gateway being served by the remote: the caller's context, and how to end it. */
-interface RelayedCall {
+export interface RelayedCall {
   ctx: RequestContext;
   /** Ends the gateway's handler with the error a question raised (a 2026-07-28 input-required round ends so). */
   fail(error: unknown): void;
+  /** The caller cancelled: a question answered after that fails its round, so no retry goes to the remote. */
+  cancelled?: boolean;
 }
 
 /** The longest the calls after a refusal wait for the remote's `ping`: a remote that never answers it delays them this much, then they go. */
@@ -78,8 +80,9 @@ export class QuestionRelay {
 
   private async ask(context: ServerRequestContext, question: (ctx: RequestContext) => Promise<unknown>): Promise<unknown> {
     const call = this.callOf(context);
+    let answer: unknown;
     try {
-      return await question(call.ctx);
+      answer = await question(call.ctx);
     } catch (error) {
       // The gateway's handler ends with it: on 2026-07-28 this is how the caller gets the question.
       // After this answer is on its way; the caller's retry waits for the remote to read it (`caughtUp`).
@@ -87,6 +90,9 @@ export class QuestionRelay {
       setImmediate(() => call.fail(error));
       throw new McpClientError(UNRELATED, `the gateway's client did not answer ${context.method}: ${(error as Error).message}`);
     }
+    // The remote call is cancelled by its tag, which a round between its requests escapes: this ends the round.
+    if (call.cancelled) throw new McpClientError(ClientErrorCode.RequestCancelled, `${context.method} was answered after the gateway's caller cancelled`);
+    return answer;
   }
 
   /**

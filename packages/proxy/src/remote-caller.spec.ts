@@ -114,21 +114,54 @@ describe('remoteCaller', () => {
     expect(relay.behind).toBe(false);
   });
 
-  it('gives a 2026-07-28 remote call the caller’s signal (its input-required rounds are several requests)', async () => {
-    const { client, calls } = fakeClient('modern');
-    const { ctx, listeners } = fakeContext();
+  it('relays the caller’s cancellation to a 2026-07-28 remote by tag too, reading no signal on an answered call', async () => {
+    const { client, calls, cancelled } = fakeClient('modern');
+    const first = fakeContext();
     const remote = remoteCaller(
       () => client,
       new QuestionRelay(),
       () => undefined,
       () => undefined,
     );
-    const result = remote(ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
+    const answered = remote(first.ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
     await made(calls);
-    expect(calls[0]!.options.signal).toBeInstanceOf(AbortSignal);
-    expect(listeners).toHaveLength(0);
+    expect(calls[0]!.options.signal).toBeUndefined();
     calls[0]!.answer({ content: [] });
-    await expect(result).resolves.toEqual({ content: [] });
+    await expect(answered).resolves.toEqual({ content: [] });
+    expect(first.seen.signalReads).toBe(0);
+    expect(first.listeners).toHaveLength(0);
+    const second = fakeContext();
+    const dropped = remote(second.ctx, 'tools/call', 'tool slow', (upstream, options) => upstream.callTool('slow', {}, options));
+    await made(calls, 2);
+    second.cancel(new Error('the user gave up'));
+    await expect(dropped).rejects.toMatchObject({ code: -31102 });
+    expect(cancelled).toEqual([{ tag: calls[1]!.options.tag, reason: new Error('the user gave up') }]);
+  });
+
+  it('fails a 2026-07-28 input-required round whose question was answered after the caller cancelled: no retry is sent', async () => {
+    const { client, calls } = fakeClient('modern');
+    const relay = new QuestionRelay();
+    const { ctx, cancel } = fakeContext();
+    let accept: (value: unknown) => void = () => undefined;
+    Object.assign(ctx, { elicit: () => new Promise((resolve) => (accept = resolve)) });
+    const remote = remoteCaller(
+      () => client,
+      relay,
+      () => undefined,
+      () => undefined,
+    );
+    const result = remote(ctx, 'tools/call', 'tool asks', (upstream, options) => upstream.callTool('asks', {}, options));
+    await made(calls);
+    // The first round ended input-required: the era asks the question, with no request of the call pending.
+    const question = relay.handlers['elicitation/create']!(
+      { message: 'sure?' },
+      { method: 'elicitation/create', signal: new AbortController().signal, call: { method: 'tools/call', tag: calls[0]!.options.tag } },
+    );
+    cancel(new Error('the user gave up'));
+    accept({ action: 'accept', content: {} });
+    await expect(question).rejects.toMatchObject({ code: -31102 });
+    await expect(result).rejects.toMatchObject({ code: -31102 });
+    expect(relay.behind).toBe(false);
   });
 
   it('cancels the remote call by its tag when a question ends the gateway’s call', async () => {

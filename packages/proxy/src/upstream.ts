@@ -10,10 +10,11 @@ const DEFAULT_TIMERS: ProxyTimers = {
 
 /**
  * The era spoken to the remote unless `client.era` says: the client's own choice (`auto`,
- * 2026-07-28 when the remote speaks it), for a stdio child too. The handshake era would be
- * cheaper there (capabilities and info sent once, not in every request's `_meta`), but it ties no
- * question of the remote to its call and lets a remote keep one caller's roots for every caller:
- * a gateway serves many callers, so that is the caller's opt-in (`client: { era: 'legacy' }`).
+ * 2026-07-28 when the remote speaks it), for a stdio child too. The handshake era sends
+ * capabilities and info once rather than in every request's `_meta` (which the client encodes
+ * once per connection, so it saves little), but it ties no question of the remote to its call
+ * and lets a remote keep one caller's roots for every caller: a gateway serves many callers, so
+ * that is the caller's opt-in (`client: { era: 'legacy' }`).
  */
 export function upstreamEra(_target: ProxyTarget, options: ProxyOptions): ClientOptions['era'] {
   return options.client?.era ?? 'auto';

@@ -1,6 +1,7 @@
 import type { JsonRpcMessage } from '@mcpkit/core';
-import { MAX_TIMER_MS, encodeMessage, isObject, parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
+import { MAX_TIMER_MS, isObject, parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
 import { ClientErrorCode, McpClientError } from '../client-error';
+import { encodeRequest } from './encode-request';
 import type { ClientTransport, SendOptions, TransportSink } from './client-transport';
 import { readBounded } from './read-bounded';
 import { SseReader } from './sse-reader';
@@ -91,7 +92,7 @@ export class HttpClientTransport implements ClientTransport {
 
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.life.signal.aborted) throw new McpClientError(ClientErrorCode.ConnectionClosed, 'the connection is closed');
-    const body = encodeMessage(message, this.limits);
+    const body = encodeRequest(message, this.limits);
     if (body === undefined) throw tooLarge(message, this.limits.maxMessageBytes);
     const requestId = 'method' in message && 'id' in message && typeof message.id === 'number' ? message.id : undefined;
     const signal = options.signal ? AbortSignal.any([options.signal, this.life.signal]) : this.life.signal;

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { JsonRpcMessage } from '@mcpkit/core';
-import { encodeMessage, parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
+import { parseMessage, type EncodeLimits } from '@mcpkit/core/transport';
 import { LineReader, type LineEvent } from '@mcpkit/stdio';
 import { ClientErrorCode, McpClientError } from '../client-error';
+import { encodeRequest } from './encode-request';
 import type { ClientTransport, TransportSink } from './client-transport';
 
 /** A server to spawn and speak to over its stdin and stdout. */
@@ -119,7 +120,7 @@ export class StdioClientTransport implements ClientTransport {
         }),
       );
     }
-    const text = encodeMessage(message, this.limits);
+    const text = encodeRequest(message, this.limits);
     if (text === undefined) return Promise.reject(tooLarge(message, this.limits.maxMessageBytes));
     this.queued.push(text);
     this.queuedBytes += text.length + 1;

@@ -30,9 +30,12 @@ export function shapeModernResult(
   cache: WireCacheHint | undefined,
 ): Record<string, unknown> {
   const own = result._meta;
+  // Copied, then given its keys: a spread followed by keys in one literal took V8's slow path
+  // (about a microsecond a call, a twelfth of a proxied call's remote).
+  const shaped: Record<string, unknown> = Object.assign({}, result);
   // A created task keeps its own resultType; every other result is complete.
-  const resultType = result.resultType === 'task' ? 'task' : 'complete';
-  const shaped: Record<string, unknown> = { ...result, resultType, _meta: isObject(own) ? { ...own, ...infoMeta } : infoMeta };
+  shaped.resultType = result.resultType === 'task' ? 'task' : 'complete';
+  shaped._meta = isObject(own) ? { ...own, ...infoMeta } : infoMeta;
   if (cache) {
     shaped.ttlMs = cache.ttlMs;
     shaped.cacheScope = cache.cacheScope;
