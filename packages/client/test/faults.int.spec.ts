@@ -172,7 +172,9 @@ describe('stdio faults', () => {
     const refused = await McpClient.connect(rogue('stray'));
     expect(refused.era).toBe('legacy');
     await refused.close();
-    const silent = await McpClient.connect(rogue('silent'), { openTimeoutMs: 300 });
+    // The same limit bounds the initialize that follows: long enough for a child on a loaded
+    // machine to answer it (at 300 ms this failed under a load of 20), and the discover's wait.
+    const silent = await McpClient.connect(rogue('silent'), { openTimeoutMs: 2_000 });
     expect(silent.era).toBe('legacy');
     await silent.close();
   });
