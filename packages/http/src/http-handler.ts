@@ -233,14 +233,23 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     return over ? { refused: over } : outcome;
   };
 
-  const route = async (request: HttpRequest): Promise<HttpResult> => {
+  // Not async: `handle` awaits the endpoint's own promise, with no async layer between them
+  // (each would cost a promise and turns of the microtask queue on every request).
+  const route = (request: HttpRequest): HttpResult | Promise<HttpResult> => {
     if (resourceServer?.metadataPaths.has(request.path)) return resourceServer.metadata(request.method);
     if (card && request.path === cardPath) return card.answer(request.method, request.headers);
-    if (admits && limitedPaths.has(request.path) && request.auth === undefined) {
-      const outcome = await admit(request, request.logger);
-      if (outcome.refused) return outcome.refused;
-      request = { ...request, auth: outcome.auth ?? null };
-    }
+    if (admits && limitedPaths.has(request.path) && request.auth === undefined) return admitThenRoute(request);
+    return routeAdmitted(request);
+  };
+
+  /** A request the binding did not admit before reading its body (`admit` not called). */
+  const admitThenRoute = async (request: HttpRequest): Promise<HttpResult> => {
+    const outcome = await admit(request, request.logger);
+    if (outcome.refused) return outcome.refused;
+    return routeAdmitted({ ...request, auth: outcome.auth ?? null });
+  };
+
+  const routeAdmitted = (request: HttpRequest): HttpResult | Promise<HttpResult> => {
     if (request.path === options.path) return routeEndpoint(withoutCredential(request));
     return routeLegacySse(request) ?? faultResult(FAULTS.noEndpoint());
   };
