@@ -54,7 +54,8 @@ async function count(script: string, calls: number, folder: string): Promise<num
   let client: StdioRpc | HttpRpc;
   if (transport === 'stdio') client = new StdioRpc(child, false);
   else {
-    await waitForPort(port, 120_000);
+    // Node under valgrind on a loaded 2-core machine can take minutes to listen.
+    await waitForPort(port, 600_000);
     client = new HttpRpc(`http://127.0.0.1:${port}/mcp`, modern);
   }
   if (!modern) {

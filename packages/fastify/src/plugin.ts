@@ -72,32 +72,34 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
   });
 
   // DNS-rebinding protection before any body is read: a bad Host or Origin is 403. A callback
-  // hook, not an async one: Fastify then spends no promise on every request that passes.
-  instance.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const path = request.routeOptions.url ?? request.url;
-    const refused = core.guard(request.headers, path);
-    if (refused) {
-      send(reply, refused);
-      return;
-    }
-    if (!core.admits) {
-      done();
-      return;
-    }
-    // The token and the rate limit before the body is read: a stranger's body, or one over the limit, costs nothing.
-    const headers = withEveryAuthorization(request);
-    const admitted = { method: request.method, path, headers, query: request.query as HttpRequest['query'], remoteAddress: request.ip };
-    core.admit(admitted, request.log).then(
-      (outcome) => {
-        if (outcome.refused) send(reply, outcome.refused);
-        else {
-          authenticated.set(request, outcome.auth ?? null);
-          done();
-        }
-      },
-      (error: Error) => done(error),
-    );
-  });
+  // hook, not an async one: Fastify then spends no promise on every request that passes. One per
+  // route, holding the route's path: `request.routeOptions` builds a fresh object on every read.
+  const guardFor =
+    (path: string) =>
+    (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+      const refused = core.guard(request.headers, path);
+      if (refused) {
+        send(reply, refused);
+        return;
+      }
+      if (!core.admits) {
+        done();
+        return;
+      }
+      // The token and the rate limit before the body is read: a stranger's body, or one over the limit, costs nothing.
+      const headers = withEveryAuthorization(request);
+      const admitted = { method: request.method, path, headers, query: request.query as HttpRequest['query'], remoteAddress: request.ip };
+      core.admit(admitted, request.log).then(
+        (outcome) => {
+          if (outcome.refused) send(reply, outcome.refused);
+          else {
+            authenticated.set(request, outcome.auth ?? null);
+            done();
+          }
+        },
+        (error: Error) => done(error),
+      );
+    };
 
   // Fastify closes the connection after refusing a body it did not read: the answer goes out,
   // then what the client still sends is read (bounded), so it reads the answer, not a reset.
@@ -106,16 +108,36 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
   );
 
   for (const { methods, path } of core.routes) {
-    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Not an async handler: Fastify would wait on its promise, then on the reply it resolved to
+    // (a thenable), two more turns of the microtask queue for every request.
+    const handler = (request: FastifyRequest, reply: FastifyReply): void => {
       const incoming = toHttpRequest(request, reply, path);
       // Fastify keeps its request for as long as the response lasts (hours, for a stream): not
       // the body too, which core has read by now.
       request.body = undefined;
-      return send(reply, await core.handle(incoming));
+      // A throw while writing (or a rejection `handle` should never give) goes to the error
+      // handler, as it did from an async handler.
+      core.handle(incoming).then(
+        (result) => {
+          try {
+            send(reply, result);
+          } catch (error) {
+            reply.send(error as Error);
+          }
+        },
+        (error: Error) => reply.send(error),
+      );
     };
     // With request logging on, Fastify's lines carry `req.url`: a token sent in the query (refused
     // with 400, A13) must not reach the log on the way.
-    instance.route({ method: [...methods], url: path, exposeHeadRoute: false, handler, logSerializers: { req: loggedRequest } });
+    instance.route({
+      method: [...methods],
+      url: path,
+      exposeHeadRoute: false,
+      onRequest: guardFor(path),
+      handler,
+      logSerializers: { req: loggedRequest },
+    });
   }
 
   // End streams and sessions before the server waits for open connections to finish.

@@ -15,8 +15,9 @@ export function toHttpRequest(request: FastifyRequest, reply: FastifyReply, path
   // A getter (trustProxy reads the forwarding headers): read once.
   const ip = request.ip;
   const socket = request.socket;
+  // One shape for every request (`auth` undefined when no hook decided it: core admits it then).
   return {
-    ...(auth === undefined ? {} : { auth }),
+    auth,
     method: request.method,
     path,
     query: request.query as HttpRequest['query'],

@@ -30,9 +30,18 @@ export function acceptsSse(accept: string | undefined): boolean {
   return covers(mediaRanges(accept), 'text/event-stream');
 }
 
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+// As with Accept: a client sends the same Content-Type with every POST.
+let lastContentType: string | undefined;
+let lastIsJson = false;
+
 /** A JSON-RPC body must say it is JSON (parameters such as `charset` allowed). */
 export function isJsonContentType(contentType: string | string[] | undefined): boolean {
-  return /^application\/json\s*(;|$)/i.test((Array.isArray(contentType) ? contentType[0] : contentType) ?? '');
+  const text = (Array.isArray(contentType) ? contentType[0] : contentType) ?? '';
+  if (text === lastContentType) return lastIsJson;
+  lastIsJson = JSON_CONTENT_TYPE.test(text);
+  lastContentType = text;
+  return lastIsJson;
 }
 
 /** A body sent compressed (any `Content-Encoding` but `identity`): nothing here inflates it, so it is refused, whichever binding read it. */

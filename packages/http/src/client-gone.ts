@@ -33,9 +33,10 @@ export function onClientGone(req: IncomingMessage, res: ServerResponse, listener
   const alive = socket !== null && !socket.destroyed;
   // The common case: the response already holds the request's socket (nothing queued before it
   // on the connection), so the socket closing closes the response, and its 'close' is enough:
-  // one listener, no watch on the socket.
+  // one listener, no watch on the socket. `on`, not `once`: a response closes once, and `once`
+  // would wrap the listener in two more objects on every request.
   if (alive && res.socket === socket) {
-    res.once('close', () => {
+    res.on('close', () => {
       if (!res.writableFinished) listener();
     });
     return;

@@ -1,5 +1,5 @@
 import { type JsonRpcResponse, type McpError } from '@mcpkit/core';
-import { HTTP_ERAS, type MessageBody, type ReceiveOptions } from '@mcpkit/core/transport';
+import { HTTP_ERAS, protocolVersionHeader, type MessageBody, type ReceiveOptions } from '@mcpkit/core/transport';
 import type { HttpHeaders } from './http-result';
 
 /**
@@ -29,5 +29,24 @@ const ERAS: readonly HttpEra[] = HTTP_ERAS;
 
 /** The era of a request, by its `MCP-Protocol-Version` and, for a POST, its body. */
 export function eraOf(version: string | undefined, body?: MessageBody): HttpEra {
-  return ERAS.find((era) => era.claims(version, body))!;
+  // A loop, not `find`: no closure on every request.
+  for (const era of ERAS) if (era.claims(version, body)) return era;
+  // The last era claims whatever the others leave (core's table ends with it).
+  return ERAS[ERAS.length - 1];
+}
+
+// A client sends the same MCP-Protocol-Version with every request: its decoding (two regular
+// expressions) is kept for the last header seen.
+let lastVersionHeader: string | undefined;
+let lastVersion: string | undefined;
+
+/** `protocolVersionHeader` of a request's headers, decoded once per client rather than per request. */
+export function versionOf(headers: HttpHeaders): string | undefined {
+  const header = headers['mcp-protocol-version'];
+  if (typeof header !== 'string') return protocolVersionHeader(headers);
+  if (header !== lastVersionHeader) {
+    lastVersion = protocolVersionHeader(headers);
+    lastVersionHeader = header;
+  }
+  return lastVersion;
 }

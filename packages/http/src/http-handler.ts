@@ -1,5 +1,5 @@
 import type { Logger } from '@mcpkit/core';
-import { isAllowedHost, isAllowedOrigin } from './host-origin';
+import { HostOriginCheck } from './host-origin-check';
 import { headerValue, type HttpBodyResult, type HttpHeaders, type HttpRequest, type HttpResult } from './http-result';
 import { HttpSseEndpoints } from './http-sse-endpoints';
 import { resolveOptions, type McpHttpOptions, type ResolvedHttpOptions } from './options';
@@ -162,11 +162,12 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
   // Every method: one the card does not take is answered 405 with Allow, not a bare 404.
   if (cardPath) routes.push({ methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], path: cardPath });
 
+  const hostOrigin = new HostOriginCheck(options.allowedHosts, options.allowedOrigins);
   const guard = (headers: HttpHeaders, path?: string): HttpResult | undefined => {
-    if (!isAllowedHost(headerValue(headers.host), options.allowedHosts)) return faultResult(FAULTS.badHost());
+    if (!hostOrigin.host(headerValue(headers.host))) return faultResult(FAULTS.badHost());
     // Public metadata (RFC 9728) for browser clients of any origin; it answers with `*`.
     if (path !== undefined && (resourceServer?.metadataPaths.has(path) || path === cardPath)) return undefined;
-    if (!isAllowedOrigin(headerValue(headers.origin), options.allowedOrigins, options.allowedHosts)) return faultResult(FAULTS.badOrigin());
+    if (!hostOrigin.origin(headerValue(headers.origin))) return faultResult(FAULTS.badOrigin());
     return undefined;
   };
 
@@ -233,14 +234,23 @@ export function createHttpHandler(rawOptions: HttpHandlerOptions): McpHttpHandle
     return over ? { refused: over } : outcome;
   };
 
-  const route = async (request: HttpRequest): Promise<HttpResult> => {
+  // Not async: `handle` awaits the endpoint's own promise, with no async layer between them
+  // (each would cost a promise and turns of the microtask queue on every request).
+  const route = (request: HttpRequest): HttpResult | Promise<HttpResult> => {
     if (resourceServer?.metadataPaths.has(request.path)) return resourceServer.metadata(request.method);
     if (card && request.path === cardPath) return card.answer(request.method, request.headers);
-    if (admits && limitedPaths.has(request.path) && request.auth === undefined) {
-      const outcome = await admit(request, request.logger);
-      if (outcome.refused) return outcome.refused;
-      request = { ...request, auth: outcome.auth ?? null };
-    }
+    if (admits && limitedPaths.has(request.path) && request.auth === undefined) return admitThenRoute(request);
+    return routeAdmitted(request);
+  };
+
+  /** A request the binding did not admit before reading its body (`admit` not called). */
+  const admitThenRoute = async (request: HttpRequest): Promise<HttpResult> => {
+    const outcome = await admit(request, request.logger);
+    if (outcome.refused) return outcome.refused;
+    return routeAdmitted({ ...request, auth: outcome.auth ?? null });
+  };
+
+  const routeAdmitted = (request: HttpRequest): HttpResult | Promise<HttpResult> => {
     if (request.path === options.path) return routeEndpoint(withoutCredential(request));
     return routeLegacySse(request) ?? faultResult(FAULTS.noEndpoint());
   };

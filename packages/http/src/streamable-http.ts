@@ -6,7 +6,6 @@ import {
   isServedVersion,
   parseMessage,
   principalOf,
-  protocolVersionHeader,
   sessionlessBatchError,
   sessionlessClient,
   SUBSCRIPTIONS_LISTEN,
@@ -18,7 +17,7 @@ import {
 import { acceptsJsonAndSse, acceptsSse, isCompressed, isJsonContentType } from './accept';
 import { bodyOf, containsRequest, idOf, isInitializeRequest, requestCount, requestIds } from './classify';
 import { EventStream } from './event-stream';
-import { eraOf, type HttpEra } from './http-era';
+import { eraOf, versionOf, type HttpEra } from './http-era';
 import { headerValue, type HttpRequest, type HttpResult, type HttpStreamResult } from './http-result';
 import type { ResourceServer } from './resource-server';
 import type { ResolvedHttpOptions } from './options';
@@ -95,7 +94,7 @@ export class StreamableHttpEndpoint {
       const over = await this.countBatch(request, message.length - 1);
       if (over !== undefined) return this.audited(request, message, over, REQUEST_FAULTS.rateLimited(), 'rate_limited');
     }
-    const version = protocolVersionHeader(request.headers);
+    const version = versionOf(request.headers);
     if (version !== undefined && !isServedVersion(version)) {
       // -32022 is the answer a client of the modern era recognises; others just see a 400.
       return this.refuse(request, message, FAULTS.unsupportedVersion(version));
@@ -156,7 +155,7 @@ export class StreamableHttpEndpoint {
   }
 
   async get(request: HttpRequest): Promise<HttpResult> {
-    const era = eraOf(protocolVersionHeader(request.headers));
+    const era = eraOf(versionOf(request.headers));
     if (!this.registry || !this.options.standaloneStream || !era.sessions) return this.methodNotAllowed();
     if (!acceptsSse(acceptOf(request))) return faultResult(FAULTS.notAcceptableStream());
     const session = await this.sessionOf(request, era);
@@ -177,7 +176,7 @@ export class StreamableHttpEndpoint {
   }
 
   async delete(request: HttpRequest): Promise<HttpResult> {
-    const era = eraOf(protocolVersionHeader(request.headers));
+    const era = eraOf(versionOf(request.headers));
     if (!this.registry || !era.sessions) return this.methodNotAllowed();
     const session = await this.sessionOf(request, era);
     if (!('connection' in session)) return session;
