@@ -51,16 +51,21 @@ function fakeContext() {
   return { ctx, cancel, seen, listeners };
 }
 
+/** A remote caller over `client`, with no refusal hook nor notification relay of its own. */
+function callerOf(client: McpClient, relay = new QuestionRelay()) {
+  return remoteCaller(
+    () => client,
+    relay,
+    () => undefined,
+    () => undefined,
+  );
+}
+
 describe('remoteCaller', () => {
   it('relays the caller’s cancellation to a legacy remote by tag, making no signal on the way', async () => {
     const { client, calls, cancelled } = fakeClient('legacy');
     const { ctx, cancel, seen, listeners } = fakeContext();
-    const remote = remoteCaller(
-      () => client,
-      new QuestionRelay(),
-      () => undefined,
-      () => undefined,
-    );
+    const remote = callerOf(client);
     const result = remote(ctx, 'tools/call', 'tool slow', (upstream, options) => upstream.callTool('slow', {}, options));
     await made(calls);
     expect(calls[0]!.options.signal).toBeUndefined();
@@ -76,12 +81,7 @@ describe('remoteCaller', () => {
   it('answers a legacy call without reading the caller’s signal, and stops listening to its cancellation', async () => {
     const { client, calls, cancelled } = fakeClient('legacy');
     const { ctx, seen, listeners } = fakeContext();
-    const remote = remoteCaller(
-      () => client,
-      new QuestionRelay(),
-      () => undefined,
-      () => undefined,
-    );
+    const remote = callerOf(client);
     const result = remote(ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
     await made(calls);
     calls[0]!.answer({ content: [] });
@@ -94,12 +94,7 @@ describe('remoteCaller', () => {
   it('makes the remote call at once when no refusal waits, and after the ping when one does', async () => {
     const { client, calls } = fakeClient('legacy');
     const relay = new QuestionRelay();
-    const remote = remoteCaller(
-      () => client,
-      relay,
-      () => undefined,
-      () => undefined,
-    );
+    const remote = callerOf(client, relay);
     void remote(fakeContext().ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
     expect(calls).toHaveLength(1);
     let pinged: (value: unknown) => void = () => undefined;
@@ -117,12 +112,7 @@ describe('remoteCaller', () => {
   it('relays the caller’s cancellation to a 2026-07-28 remote by tag too, reading no signal on an answered call', async () => {
     const { client, calls, cancelled } = fakeClient('modern');
     const first = fakeContext();
-    const remote = remoteCaller(
-      () => client,
-      new QuestionRelay(),
-      () => undefined,
-      () => undefined,
-    );
+    const remote = callerOf(client);
     const answered = remote(first.ctx, 'tools/call', 'tool echo', (upstream, options) => upstream.callTool('echo', {}, options));
     await made(calls);
     expect(calls[0]!.options.signal).toBeUndefined();
@@ -144,12 +134,7 @@ describe('remoteCaller', () => {
     const { ctx, cancel } = fakeContext();
     let accept: (value: unknown) => void = () => undefined;
     Object.assign(ctx, { elicit: () => new Promise((resolve) => (accept = resolve)) });
-    const remote = remoteCaller(
-      () => client,
-      relay,
-      () => undefined,
-      () => undefined,
-    );
+    const remote = callerOf(client, relay);
     const result = remote(ctx, 'tools/call', 'tool asks', (upstream, options) => upstream.callTool('asks', {}, options));
     await made(calls);
     // The first round ended input-required: the era asks the question, with no request of the call pending.
@@ -170,12 +155,7 @@ describe('remoteCaller', () => {
     const refusal = new Error('no roots capability');
     const { ctx } = fakeContext();
     Object.assign(ctx, { roots: () => Promise.reject(refusal) });
-    const remote = remoteCaller(
-      () => client,
-      relay,
-      () => undefined,
-      () => undefined,
-    );
+    const remote = callerOf(client, relay);
     const result = remote(ctx, 'tools/call', 'tool asks', (upstream, options) => upstream.callTool('asks', {}, options));
     await made(calls);
     const signal = new AbortController().signal;
