@@ -52,6 +52,7 @@ function run(command, args, options = {}) {
   });
 }
 
+/** The pinned pnpm as `[command, argument prefix]`: the one on PATH when it is that version, else through npx. */
 function pnpmCommand() {
   return spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).stdout?.trim() === PNPM.split('@')[1] ? ['pnpm', []] : ['npx', ['-y', PNPM]];
 }
@@ -195,4 +196,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { publishablePackages, packAll, readTarball, tarballProblems, lintTarball, publishAll, packAndCheck };
+module.exports = { publishablePackages, pnpmCommand, packAll, readTarball, tarballProblems, lintTarball, publishAll, packAndCheck };

@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,15 +22,15 @@ const packages = readdirSync(PACKAGES)
   .map((folder) => ({ folder, dir: join(PACKAGES, folder), manifest: JSON.parse(readFileSync(join(PACKAGES, folder, 'package.json'), 'utf8')) as Manifest }))
   .filter(({ manifest }) => !manifest.private);
 
-const PNPM = 'pnpm@10.34.9';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain Node script of the repository
+const { pnpmCommand } = require(join(PACKAGES, '..', 'scripts', 'registry', 'publish.js')) as { pnpmCommand(): [string, string[]] };
 
 /**
  * What `pnpm pack` (the publish path: scripts/registry/publish.js) puts in each package's tarball,
  * by package name: one recursive dry run for all of them, so pnpm starts once.
  */
 function packlists(names: string[]): Promise<Map<string, string[]>> {
-  const direct = spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).stdout?.trim() === PNPM.split('@')[1];
-  const [command, prefix] = direct ? ['pnpm', []] : ['npx', ['-y', PNPM]];
+  const [command, prefix] = pnpmCommand();
   const args = [...prefix, '--recursive', ...names.flatMap((name) => ['--filter', name]), 'pack', '--dry-run', '--json'];
   return new Promise((resolve, reject) => {
     execFile(command, args, { cwd: join(PACKAGES, '..'), maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
