@@ -15,12 +15,12 @@ const LEGACY = '2025-11-25';
 const MODERN = '2026-07-28';
 const TIMEOUT_MS = 15_000;
 
-/** The request `_meta` every 2026-07-28 request carries (docs/protocol.md §3.2). */
-function modernMeta(extra) {
+/** The request `_meta` every 2026-07-28 request carries (docs/protocol.md §3.2), naming the client `client`. */
+function modernMeta(extra, client = 'mcpkit-runtime-check') {
   return {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'mcpkit-runtime-check', version: '1' },
+    'io.modelcontextprotocol/clientInfo': { name: client, version: '1' },
     ...extra,
   };
 }
@@ -150,10 +150,13 @@ async function legacyHttp(url) {
   return (message) => post(url, message, headers);
 }
 
-/** The 2026-07-28 era over HTTP: no handshake; `_meta` on every request and the headers it mirrors. */
-function modernHttp(url) {
+/**
+ * The 2026-07-28 era over HTTP: no handshake; `_meta` on every request and the headers it mirrors.
+ * Resolves with the answer's status, headers and JSON-RPC messages.
+ */
+function modernHttp(url, client) {
   return (message) => {
-    const params = { ...message.params, _meta: modernMeta(message.params?._meta) };
+    const params = { ...message.params, _meta: modernMeta(message.params?._meta, client) };
     const name = params.name ?? params.uri;
     const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': message.method, ...(name === undefined ? {} : { 'mcp-name': name }) };
     return post(url, { ...message, params }, headers);
@@ -276,7 +279,7 @@ async function checkStdio(command, args, { cell = `${command} ${args.join(' ')}`
   return { passed: totals.passed + modern.passed, failed: totals.failed + modern.failed };
 }
 
-module.exports = { checkHttp, checkStdio, readMessages };
+module.exports = { checkHttp, checkStdio, modernHttp, readMessages };
 
 if (require.main === module) {
   // `node scripts/runtimes/check-http.js http://127.0.0.1:3000/mcp`, or `-- node dist/main.js stdio`.

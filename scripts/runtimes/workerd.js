@@ -17,7 +17,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } = require('node:fs');
 const { freePort } = require('../free-port');
 const { join } = require('node:path');
-const { checkHttp } = require('./check-http');
+const { checkHttp, modernHttp } = require('./check-http');
 
 const WORKERD_VERSION = '1.20261117.1';
 // A date this workerd knows, after which `node:*` modules are there with `nodejs_compat`.
@@ -135,31 +135,11 @@ function config(port, controlPort) {
 
 /** The control's validated call: refused by workerd's rule against code generation, as in issue #31. */
 async function controlFails(url) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'greet',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'greet',
-        arguments: { name: 'Ada' },
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: 'workerd-control', version: '1' },
-        },
-      },
-    }),
-  });
-  return (await response.text()).slice(0, 300);
+  const answer = await modernHttp(
+    url,
+    'workerd-control',
+  )({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ada' } } });
+  return JSON.stringify(answer.messages).slice(0, 300);
 }
 
 async function waitForServer(url, child, log) {

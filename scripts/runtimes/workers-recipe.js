@@ -12,6 +12,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } = require('node:fs');
 const { freePort } = require('../free-port');
+const { modernHttp } = require('./check-http');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -97,25 +98,10 @@ function sh(dir, command, args) {
   return execFileSync(command, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
 }
 
+/** The recipe's `invite` tool called on 2026-07-28; resolves with the answer's JSON-RPC messages as text. */
 async function call(url, id, args) {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'workers-recipe', version: '1' },
-  };
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'invite',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'invite', arguments: args, _meta: meta } }),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return response.text();
+  const answer = await modernHttp(url, 'workers-recipe')({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'invite', arguments: args } });
+  return JSON.stringify(answer.messages);
 }
 
 async function serve(dir) {
