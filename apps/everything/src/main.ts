@@ -5,13 +5,21 @@ import { createEverythingApp } from './app';
 import { DynamicCapabilities } from './dynamic';
 
 const app = createEverythingApp({ pageSize: process.env.PAGE_SIZE ? Number(process.env.PAGE_SIZE) : undefined });
-// Like the conformance fixture: more capabilities appear two seconds after start.
-setTimeout(() => app.addProviders([DynamicCapabilities]), 2_000).unref();
-// The watched resource changes every 3 seconds, as the conformance fixture's does.
-setInterval(() => app.resourceUpdated('test://watched-resource'), 3_000).unref();
+
+/**
+ * Like the conformance fixture: more capabilities appear two seconds after the server starts
+ * serving (counted from then, not from process start, so a slow start on a loaded machine does not
+ * eat a client's time to connect; tests set DYNAMIC_AFTER_MS for more margin), and the watched
+ * resource changes every three seconds.
+ */
+function startChanges(): void {
+  setTimeout(() => app.addProviders([DynamicCapabilities]), Number(process.env.DYNAMIC_AFTER_MS ?? 2_000)).unref();
+  setInterval(() => app.resourceUpdated('test://watched-resource'), 3_000).unref();
+}
 
 if (process.argv[2] === 'stdio') {
   serveStdio(app);
+  startChanges();
 } else {
   // Always SSE, like the suite's reference fixture: the multiple-streams scenario only scores
   // streams, and JSON answers (mcpkit's default for calls that stream nothing) would leave it INFO.
@@ -22,6 +30,7 @@ if (process.argv[2] === 'stdio') {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       process.stderr.write(`mcpkit everything server listening on ${server.url}\n`);
+      startChanges();
     })
     .catch((error: unknown) => {
       process.stderr.write(`everything server could not start: ${(error as Error).message}\n`);

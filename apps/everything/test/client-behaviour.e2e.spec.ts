@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { HttpServerProcess } from '@mcpkit/testing';
-import { CLIENT_KINDS, type BehaviourClient, type ClientKind, type Seen } from './support/behaviour-clients';
+import { CLIENT_KINDS, DYNAMIC_AFTER_MS, type BehaviourClient, type ClientKind, type Seen } from './support/behaviour-clients';
 
 // One behaviour suite, every client: the official SDK v1 client (legacy era), the official v2
 // client pinned to 2026-07-28 (modern era) and @mcpkit/client on both eras, each against the
@@ -21,7 +21,7 @@ describe.each(ROWS)('everything with $label over $transport', ({ kind, transport
   const seen: Seen = { elicitations: [], logs: [], updates: [], toolListChanges: 0 };
 
   beforeAll(async () => {
-    if (transport === 'http') server = await HttpServerProcess.start(process.execPath, [MAIN, 'http'], { LOG_LEVEL: 'warn' });
+    if (transport === 'http') server = await HttpServerProcess.start(process.execPath, [MAIN, 'http'], { LOG_LEVEL: 'warn', DYNAMIC_AFTER_MS });
     client = await kind.connect({ transport, main: MAIN, url: server?.url }, seen);
   });
 
@@ -88,7 +88,7 @@ describe.each(ROWS)('everything with $label over $transport', ({ kind, transport
   });
 
   it('is told when the tools change', async () => {
-    await until(() => seen.toolListChanges > 0);
+    await until(() => seen.toolListChanges > 0, 2 * Number(DYNAMIC_AFTER_MS));
     expect(seen.toolListChanges).toBe(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('test_dynamic_tool');
   });

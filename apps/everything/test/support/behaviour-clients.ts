@@ -53,7 +53,13 @@ export interface ClientKind {
   connect(way: Way, seen: Seen): Promise<BehaviourClient>;
 }
 
-const ENV = { ...process.env, LOG_LEVEL: 'warn' } as Record<string, string>;
+/**
+ * When the everything app adds its dynamic tool. Its default, two seconds after it starts serving, can pass
+ * before a client on a loaded machine has connected and started listening, and the notification
+ * it waits for would then have gone out to nobody.
+ */
+export const DYNAMIC_AFTER_MS = '4000';
+const ENV = { ...process.env, LOG_LEVEL: 'warn', DYNAMIC_AFTER_MS } as Record<string, string>;
 const CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} };
 const MODERN = '2026-07-28';
 
