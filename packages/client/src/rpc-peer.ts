@@ -1,5 +1,5 @@
 import { ErrorCode, type JsonRpcMessage, type RequestId } from '@mcpkit/core';
-import { isObject, MAX_TIMER_MS } from '@mcpkit/core/transport';
+import { isObject, MAX_TIMER_MS, RequestTable } from '@mcpkit/core/transport';
 import type { CallOptions, Progress } from './call-options';
 import { ClientErrorCode, McpClientError } from './client-error';
 import type { RelatedCall, ServerRequestHandlers } from './server-requests';
@@ -21,6 +21,7 @@ export type CancelParams = (requestId: number, reason: string) => Record<string,
 export type NotificationListener = (params: Record<string, unknown>, method: string) => void;
 
 interface Pending {
+  readonly id: number;
   readonly method: string;
   readonly resolve: (result: Record<string, unknown>) => void;
   readonly reject: (error: McpClientError) => void;
@@ -47,7 +48,8 @@ interface Pending {
  */
 export class RpcPeer {
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  // Not a Map: see RequestTable (one churned by a request each way kept ~1 MB alive through every minor GC of a proxy).
+  private readonly pending = new RequestTable<Pending>();
   private readonly serving = new Map<string, AbortController>();
   private refusing = 0;
   private closedWith: McpClientError | undefined;
@@ -107,6 +109,7 @@ export class RpcPeer {
       const onAbort = signal === undefined ? undefined : () => this.cancel(id, cancelled(method, signal.reason));
       if (onAbort !== undefined) signal!.addEventListener('abort', onAbort, { once: true });
       const entry: Pending = {
+        id,
         method,
         resolve,
         reject,
@@ -194,9 +197,9 @@ export class RpcPeer {
   /** Cancels every waiting request made with `tag` (`CallOptions.tag`), as `cancel` does; returns how many. */
   cancelTagged(tag: unknown, reason: unknown): number {
     let count = 0;
-    for (const [id, entry] of [...this.pending]) {
+    for (const entry of this.pending.values()) {
       if (entry.tag !== tag) continue;
-      this.cancel(id, cancelled(entry.method, reason));
+      this.cancel(entry.id, cancelled(entry.method, reason));
       count++;
     }
     return count;
@@ -206,7 +209,7 @@ export class RpcPeer {
   close(error: McpClientError): void {
     if (this.closedWith) return;
     this.closedWith = error;
-    for (const id of [...this.pending.keys()]) this.settle(id, undefined, error);
+    for (const entry of this.pending.values()) this.settle(entry.id, undefined, error);
     for (const controller of this.serving.values()) controller.abort(error);
     this.serving.clear();
   }
@@ -256,11 +259,11 @@ export class RpcPeer {
     this.sweepAt = Infinity;
     const now = Date.now();
     let next = Infinity;
-    for (const [id, entry] of [...this.pending]) {
+    for (const entry of this.pending.values()) {
       if (entry.due > now) next = Math.min(next, entry.due);
       else
         this.cancel(
-          id,
+          entry.id,
           new McpClientError(ClientErrorCode.RequestTimeout, `${entry.method} got no answer within ${entry.timeoutMs} ms`, { timeoutMs: entry.timeoutMs }),
         );
     }

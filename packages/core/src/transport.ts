@@ -32,6 +32,7 @@ export { encodeMessage, DEFAULT_MAX_RESPONSE_BYTES, type EncodeLimits, type Outg
 export { AnswerPacer, DEFAULT_PROGRESS_GAP_MS } from './wire/answer-pacer';
 export { MessageChannel, type MessageChannelOptions, type ChannelAnswer } from './wire/message-channel';
 export { isObject, isRequestId } from './protocol/json-rpc';
+export { RequestTable } from './dispatcher/request-table';
 export { principalOf } from './auth/principal';
 export { unrefTimer } from './types/unref-timer';
 export { validatorRuntime } from './validation/validator-runtime';

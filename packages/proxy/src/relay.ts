@@ -1,5 +1,6 @@
 import { ClientErrorCode, McpClientError, type McpClient, type ServerRequestContext, type ServerRequestHandlers } from '@mcpkit/client';
 import type { JsonSchema, RequestContext, SamplingRequest } from '@mcpkit/core';
+import { RequestTable } from '@mcpkit/core/transport';
 
 /** One call of the gateway being served by the remote: the caller's context, and how to end it. */
 export interface RelayedCall {
@@ -21,7 +22,8 @@ const UNRELATED = -32600;
  * by the `tag` each remote call carries, and asks the gateway's caller through its `ctx`.
  */
 export class QuestionRelay {
-  private readonly calls = new Map<number, RelayedCall>();
+  // Not a Map: a call each way in and out of one keeps V8's obsolete tables, and what they hold, alive (RequestTable).
+  private readonly calls = new RequestTable<RelayedCall>();
   private next = 0;
   /** Set when a question was refused: the next calls wait for the remote to have read the refusal. */
   private refused = false;
@@ -103,7 +105,7 @@ export class QuestionRelay {
     const tag = context.call?.tag;
     const tagged = typeof tag === 'number' ? this.calls.get(tag) : undefined;
     if (tagged !== undefined) return tagged;
-    if (context.call === undefined && this.calls.size === 1) return [...this.calls.values()][0]!;
+    if (context.call === undefined && this.calls.size === 1) return this.calls.values()[0]!;
     throw new McpClientError(UNRELATED, `${context.method} is not related to a call the proxy is serving, so it cannot be relayed to a client`);
   }
 }

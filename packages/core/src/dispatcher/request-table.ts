@@ -6,7 +6,8 @@ const FIRST_CAPACITY = 4;
 const NONE: Record<string | number, never> = Object.freeze(Object.create(null) as Record<string | number, never>);
 
 /**
- * What a connection runs, by request id key (`idKey`): what a `Map` would do, without a `Map`.
+ * What a connection runs, by request id key (`idKey`), and what a client waits for: what a `Map`
+ * would do, without a `Map`.
  *
  * Up to 64 requests (a client rarely has more in flight) live in three arrays, found by a
  * linear scan: a few comparisons, where adding and deleting a dictionary property
