@@ -260,6 +260,19 @@ async function callFigures(results: Record<string, unknown>): Promise<void> {
   results.compose = await composeFigures(ROUNDS + 1);
 }
 
+/**
+ * Untimed `echo` calls before a figure of the one-ratio tables (logging, auth, scale-out, HTTP
+ * clients, compose): a tenth of the figure's calls, and at least `WARM_UP_CALLS` of its transport.
+ * A tenth alone left the JIT at work: with 800 calls first, `--trace-opt` showed V8 still
+ * optimizing 126 functions (direct HTTP echo) and 161 (proxied) during the 8 000 measured calls,
+ * its compiler threads busy, and none after 20 000 (2026-12-05).
+ */
+const WARM_UP_CALLS: Record<'stdio' | 'http', number> = { stdio: 40_000, http: 20_000 };
+
+async function warmUp(target: Started, transport: 'stdio' | 'http', calls: number): Promise<void> {
+  if (!smoke) await measure(target, 'echo', 16, Math.max(calls / 10, WARM_UP_CALLS[transport]));
+}
+
 // The cost of mcpkit's one info line per request (the matrix runs at LOG_LEVEL=warn), and the
 // default configuration a user gets: no LOG_LEVEL at all. Interleaved with raw and mcpkit at warn,
 // with more calls than the matrix (HTTP figures of 6 000 calls still carry JIT warm-up and 10 ms
@@ -282,7 +295,7 @@ async function loggingFigures(rounds: number): Promise<Record<string, Record<str
     for (const transport of ['stdio', 'http'] as const) {
       for (const [row, server, env] of LOGGING_ROWS) {
         const target = await start(server, transport, row === OTEL_ROW ? { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: await otlpSink() } : env);
-        if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS[transport] / 10);
+        await warmUp(target, transport, LOGGING_CALLS[transport]);
         (runs[`${row}|${transport}|echo|16`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS[transport]));
         await target.stop();
       }
@@ -315,7 +328,7 @@ async function authFigures(rounds: number): Promise<Record<string, Record<string
       for (const [row, server, env, transports] of AUTH_ROWS) {
         if (!transports.includes(transport)) continue;
         const target = await start(server, transport, env.BENCH_AUTH === 'jwt' ? { ...env, AS_PORT: String(await freePort()) } : env);
-        if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS[transport] / 10);
+        await warmUp(target, transport, LOGGING_CALLS[transport]);
         (runs[`${row}|${transport}|echo|16`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS[transport]));
         await target.stop();
       }
@@ -345,7 +358,7 @@ async function composeFigures(rounds: number): Promise<Record<string, Record<str
     for (const transport of ['stdio', 'http'] as const) {
       for (const [row, server, env] of COMPOSE_ROWS) {
         const target = { ...(await start(server, transport, env)), tree: true };
-        if (!smoke) await measure(target, 'echo', 16, COMPOSE_CALLS[transport] / 10);
+        await warmUp(target, transport, COMPOSE_CALLS[transport]);
         (runs[`${row}|${transport}`] ??= []).push(await measure(target, 'echo', 16, COMPOSE_CALLS[transport]));
         await target.stop();
       }
@@ -376,7 +389,7 @@ async function httpClientFigures(rounds: number): Promise<Record<string, Record<
     for (const client of HTTP_CLIENTS) {
       for (const [row, server, env] of HTTP_CLIENT_ROWS) {
         const target = await start(server, 'http', env, process.execPath, client);
-        if (!smoke) await measure(target, 'echo', 16, LOGGING_CALLS.http / 10);
+        await warmUp(target, 'http', LOGGING_CALLS.http);
         (runs[`${row}|${client}`] ??= []).push(await measure(target, 'echo', 16, LOGGING_CALLS.http));
         await target.stop();
       }
@@ -411,7 +424,7 @@ export async function scaleOutFigures(rounds: number): Promise<Record<string, Sc
       for (const [row, onRedis] of SCALE_OUT_ROWS) {
         // A prefix per pass: no session of an earlier server is ever read.
         const target = await start('mcpkit', 'http', onRedis ? { REDIS_URL: redis.url, REDIS_PREFIX: `bench-${pass}:` } : {});
-        if (!smoke) await measure(target, 'echo', 16, SCALE_OUT_CALLS / 10);
+        await warmUp(target, 'http', SCALE_OUT_CALLS);
         for (const concurrency of SCALE_OUT_CONCURRENCY) {
           const cpuBefore = cpuMicros(redis.pid);
           const commandsBefore = await redis.commands();
