@@ -7,7 +7,8 @@ const NONE: Record<string | number, never> = Object.freeze(Object.create(null) a
 
 /**
  * What a connection runs, by request id key (`idKey`), and what a client waits for: what a `Map`
- * would do, without a `Map`.
+ * would do, without a `Map`. Keys compare with `===`, so `NaN` never finds itself: a key here is
+ * an id from JSON or a counter, never `NaN`.
  *
  * Up to 64 requests (a client rarely has more in flight) live in three arrays, found by a
  * linear scan: a few comparisons, where adding and deleting a dictionary property
