@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { HttpServerProcess } from '@mcpkit/testing';
 import { CLIENT_KINDS, DYNAMIC_AFTER_MS, type BehaviourClient, type ClientKind, type Seen } from './support/behaviour-clients';
+import { progressHeard } from './support/progress-heard';
 
 // One behaviour suite, every client: the official SDK v1 client (legacy era), the official v2
 // client pinned to 2026-07-28 (modern era) and @mcpkit/client on both eras, each against the
@@ -53,9 +54,8 @@ describe.each(ROWS)('everything with $label over $transport', ({ kind, transport
   });
 
   it('streams progress', async () => {
-    const progress: number[] = [];
-    await client.callTool('test_tool_with_progress', {}, { onProgress: (value) => progress.push(value) });
-    expect(progress).toEqual([0, 50, 100]);
+    const { heard } = await progressHeard((steps) => client.callTool('test_tool_with_progress', {}, { onProgress: (value) => steps.push(value) }));
+    expect(heard).toEqual([0, 50, 100]);
   });
 
   it('answers sampling, form and URL elicitation, and roots', async () => {

@@ -13,6 +13,7 @@ import {
   ToolListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { progressHeard } from './support/progress-heard';
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 // The built server as a child process, for either official client's stdio transport.
@@ -68,9 +69,10 @@ describe('everything over stdio', () => {
   });
 
   it('streams progress over stdio and returns the token', async () => {
-    const progress: number[] = [];
-    const result = await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
-    expect(progress).toEqual([0, 50, 100]);
+    const { heard, result } = await progressHeard((steps) =>
+      client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, { onprogress: (p) => steps.push(p.progress) }),
+    );
+    expect(heard).toEqual([0, 50, 100]);
     expect(result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^\d+$/) }]);
   });
 
