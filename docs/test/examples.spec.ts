@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -410,6 +411,23 @@ describe('documentation examples over HTTP', () => {
     const result = await client.callTool({ name: 'search', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.message ?? '') });
     expect(result.content).toEqual([{ type: 'text', text: '3 hits for ada' }]);
     expect(progress).toEqual(['indexing']);
+    await client.close();
+    await shutdown();
+  });
+  it('http: the node:http binding serves the SDK client on a real socket, and other paths go to next', async () => {
+    const { server, shutdown } = await import('../examples/node-http.example');
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await (await fetch(`${base}/health`)).json()).toEqual({ ok: true });
+    expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const client = new Client({ name: 'docs', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'x-city': 'Lima' } } });
+    await client.connect(transport);
+    expect(transport.sessionId).toBeDefined();
+    const result = await client.callTool({ name: 'now', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'noon in Lima' }]);
     await client.close();
     await shutdown();
   });

@@ -21,7 +21,7 @@ import { renderMarkdown } from './report';
 import { startBenchRedis } from './redis-server';
 import { withTables } from './render';
 
-export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth' | 'mcpkit-plain' | 'mcpkit-gateway';
+export type ServerName = 'mcpkit' | 'sdk' | 'sdk2' | 'raw' | 'mcpkit-auth' | 'mcpkit-plain' | 'mcpkit-gateway' | 'mcpkit-plugin';
 export type Transport = 'stdio' | 'http' | 'http-stateless' | 'stdio-2026' | 'http-2026';
 
 const SCRIPTS: Record<ServerName, string> = {
@@ -31,6 +31,7 @@ const SCRIPTS: Record<ServerName, string> = {
   raw: join(__dirname, 'servers', 'raw-server.js'),
   'mcpkit-auth': join(__dirname, 'servers', 'mcpkit-auth-server.js'),
   'mcpkit-plain': join(__dirname, 'servers', 'mcpkit-plain-server.js'),
+  'mcpkit-plugin': join(__dirname, 'servers', 'mcpkit-plugin-server.js'),
   'mcpkit-gateway': join(__dirname, 'servers', 'mcpkit-gateway-server.js'),
 };
 
@@ -375,7 +376,8 @@ async function composeFigures(rounds: number): Promise<Record<string, Record<str
 // The same HTTP echo from two clients (#27): Node's http client (an Agent: a socket per request
 // in flight), and an undici pool of keep-alive connections (the client under Node's fetch and most
 // MCP clients), both sending `Accept: application/json, text/event-stream` in one session, 16 in
-// flight; raw, mcpkit at warn and mcpkit in its default configuration, interleaved, more rounds
+// flight; raw, mcpkit (`serveHttp`) at warn and in its default configuration, and the plugin inside
+// a Fastify app of its own (both configurations), interleaved, more rounds
 // than the other tables (an HTTP figure on a loaded 2-core machine moves by ±20% between rounds).
 const HTTP_CLIENT_CONNECTIONS = 16;
 const HTTP_CLIENT_ROUNDS = smoke ? 1 : 5;
@@ -384,6 +386,9 @@ const HTTP_CLIENT_ROWS: Array<[string, ServerName, NodeJS.ProcessEnv]> = [
   ['raw', 'raw', {}],
   ['mcpkit', 'mcpkit', {}],
   ['mcpkit (default config)', 'mcpkit', { LOG_LEVEL: undefined }],
+  // The plugin inside a Fastify app of its own: what Fastify's request pipeline adds.
+  ['mcpkit inside a Fastify app', 'mcpkit-plugin', {}],
+  ['mcpkit inside a Fastify app (default config)', 'mcpkit-plugin', { LOG_LEVEL: undefined }],
 ];
 
 async function httpClientFigures(rounds: number): Promise<Record<string, Record<string, Measurement>>> {

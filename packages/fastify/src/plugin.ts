@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { censorQueryCredentials, createHttpHandler, type HttpHeaders, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
+import { censorQueryCredentials, createHttpHandler, nodeHeaders, type HttpRequest, type McpHttpOptions, type TransportFault } from '@mcpkit/http';
 import { authenticated, send, toHttpRequest } from './reply';
 
 const COMPRESSED = 'MCPKIT_HTTP_COMPRESSED_BODY';
@@ -39,14 +39,6 @@ function faultOf(error: FastifyError): TransportFault {
  * The request's headers with every Authorization line it sent: Node keeps only the first of
  * several, and the resource server must see them all to refuse the request (A13).
  */
-function withEveryAuthorization(request: FastifyRequest): HttpHeaders {
-  const raw = request.raw.rawHeaders;
-  let values: string[] | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') (values ??= []).push(raw[i + 1]);
-  }
-  return values === undefined || values.length < 2 ? request.headers : { ...request.headers, authorization: values };
-}
 
 const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInstance, registerOptions: McpHttpOptions) => {
   // Fastify's own register options (`prefix` …) are Fastify's business: the rest are the endpoint's.
@@ -87,7 +79,7 @@ const plugin: FastifyPluginAsync<McpHttpOptions> = async (instance: FastifyInsta
         return;
       }
       // The token and the rate limit before the body is read: a stranger's body, or one over the limit, costs nothing.
-      const headers = withEveryAuthorization(request);
+      const headers = nodeHeaders(request.raw);
       const admitted = { method: request.method, path, headers, query: request.query as HttpRequest['query'], remoteAddress: request.ip };
       core.admit(admitted, request.log).then(
         (outcome) => {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthInfo } from '@mcpkit/core';
-import { answerUnreadBody, hasUnreadBody, onClientGone, type DrainOptions, type HttpRequest, type HttpResult } from '@mcpkit/http';
+import { answerUnreadBody, hasUnreadBody, onClientGone, pipeStream, type DrainOptions, type HttpRequest, type HttpResult } from '@mcpkit/http';
 
 /** Who the plugin's `onRequest` hook found a request to be (`null`: anonymous, allowed). */
 export const authenticated = new WeakMap<FastifyRequest, AuthInfo | null>();
@@ -48,16 +48,6 @@ export function send(reply: FastifyReply, result: HttpResult, drain?: DrainOptio
   }
   reply.hijack();
   // Headers the host's hooks set on the reply come first, as Fastify would send them.
-  raw.writeHead(result.status, { ...(reply.getHeaders() as Record<string, string>), ...result.headers });
-  // A resumed stream with nothing missed writes nothing yet: the client must not wait for a keep-alive to see its head.
-  raw.flushHeaders();
-  result.stream.pipe({
-    write: (text) => void raw.write(text),
-    end: () => void raw.end(),
-    destroy: () => void raw.destroy(),
-    get bufferedBytes() {
-      return raw.writableLength;
-    },
-  });
+  pipeStream(raw, result, reply.getHeaders() as Record<string, string>);
   return reply;
 }

@@ -6,6 +6,7 @@ import { createHttpHandler, type McpHttpHandler } from './http-handler';
 import { headerValue, type HttpBodyResult, type HttpResult, type HttpStreamResult } from './http-result';
 import { joinedCredentials } from './joined-credentials';
 import type { McpHttpOptions } from './options';
+import { decodePath, queryOf } from './request-target';
 
 /** A web-standard handler: `(request) => response`, plus `close()` for shutdown. */
 export interface FetchHandler {
@@ -114,15 +115,6 @@ async function readBody(request: Request, core: McpHttpHandler): Promise<string 
   }
 }
 
-/** The path as routers match it (`/mc%70` is `/mcp`); reserved characters stay encoded, a malformed escape stays as sent. */
-function decodePath(pathname: string): string {
-  try {
-    return decodeURI(pathname);
-  } catch {
-    return pathname;
-  }
-}
-
 /**
  * The client going away: the request's signal (servers abort it on disconnect), or the response
  * stream cancelled. Once the response is complete, neither means anything.
@@ -168,16 +160,6 @@ function headersOf(request: Request, url: URL): Record<string, string | string[]
     if (credentials.length > 1) headers.authorization = credentials;
   }
   return headers;
-}
-
-/** The query string, a repeated name as a list. */
-function queryOf(url: URL): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  url.searchParams.forEach((value, name) => {
-    const seen = query[name];
-    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  });
-  return query;
 }
 
 /** What the core reads of a request besides its method and body. */
@@ -264,7 +246,12 @@ export function createFetchHandler(app: McpApp, options: Omit<McpHttpOptions, 'a
 
   const handler = async (request: Request, info?: { remoteAddress?: string }): Promise<Response> => {
     const url = new URL(request.url);
-    const call: Call = { path: decodePath(url.pathname), headers: headersOf(request, url), query: queryOf(url), remoteAddress: info?.remoteAddress };
+    const call: Call = {
+      path: decodePath(url.pathname),
+      headers: headersOf(request, url),
+      query: queryOf(url.searchParams),
+      remoteAddress: info?.remoteAddress,
+    };
     const client = new ClientWatch(request.signal);
     const result = await answer(core, request, call, client);
     if ('refused' in result) {

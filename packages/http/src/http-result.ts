@@ -23,6 +23,11 @@ export interface HttpRequest {
   onClose?: (listener: () => void) => void;
   /** The logger of this request (e.g. Fastify's `request.log`); default: the handler's. */
   logger?: Logger;
+  /**
+   * The binding's id of this HTTP request, logged as `reqId` on the lines of the requests it
+   * carries (a binding whose `logger` already binds one, as Fastify's does, leaves it out).
+   */
+  logId?: string;
   /** The client's address (`request.ip`), for rate limits of anonymous callers (`ctx.transport.remoteAddress`). */
   remoteAddress?: string;
   /** The client's port, when `remoteAddress` is the connection's peer (`ctx.transport.remotePort`; spans' `client.port`). */

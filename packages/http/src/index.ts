@@ -16,3 +16,5 @@ export type { ServerCardEndpointOptions } from './server-card-route';
 export { MemorySessionStore, SessionRecordTooLargeError, type SessionStore, type SessionRecord } from './session-store';
 export { MemoryEventStore, type EventStore, type StoredEvent, type MemoryEventStoreOptions } from './event-store';
 export { LOOPBACK_HOSTS, isAllowedHost, isAllowedOrigin, type HostAllowList } from './host-origin';
+export { createNodeHandler, nodeHeaders, type NodeHandler } from './node-handler';
+export { pipeStream } from './node-response';

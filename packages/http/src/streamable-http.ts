@@ -420,7 +420,8 @@ export class StreamableHttpEndpoint {
     // The binding's logger may carry its own request id (Fastify's reqId); a session's lines also
     // say which session (as a field: a child of the per-request logger would cost ~10 µs a request).
     const logger = request.logger ?? this.logger;
-    const logBindings = session ? session.logBindings : undefined;
+    const logId = request.logId;
+    const logBindings = logId === undefined ? session?.logBindings : session ? { reqId: logId, ...session.logBindings } : { reqId: logId };
     if (!containsRequest(message)) return this.accepted(this.receive(connection, message, era, { logger, transport, logBindings }, request, listen), logger);
 
     const onClose = request.onClose;
