@@ -2,12 +2,12 @@
 // other routes): every MCP request goes through Fastify's pipeline (router, hooks, content-type
 // parser, reply), where `serveHttp` hands the endpoint's requests to the node:http binding first.
 // The row "inside a Fastify app" of `pnpm bench:http-clients`.
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { createTestbedApp } from '@mcpkit/app-testbed/dist/app';
 import { mcpkit } from '@mcpkit/fastify';
 
 const app = createTestbedApp();
-const service = Fastify({ loggerInstance: app.logger as FastifyBaseLogger, disableRequestLogging: true });
+const service = Fastify({ loggerInstance: app.logger as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
 service.get('/health', async () => ({ ok: true }));
 void service
   .register(mcpkit, { app, sessions: process.env.MCP_HTTP_MODE !== 'stateless' })

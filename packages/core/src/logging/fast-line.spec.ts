@@ -73,6 +73,17 @@ describe('requestLine', () => {
     }
     expect(fast.written.map((line) => line.replace(/"time":\d+/, ''))).toEqual(slow.written.map((line) => line.replace(/"time":\d+/, '')));
   });
+
+  it('writes a field whose values never repeat (a request id) as pino does, before and after it stops caching them', () => {
+    const { fast, slow, fastLogger, slowLogger } = pair();
+    // 1 000 distinct reqIds (past the 256 misses that end their caching), beside a repeating sessionId.
+    for (let i = 0; i < 1_000; i++) {
+      const fields = { rpcId: i, method: 'tools/call', reqId: `req-${i.toString(36)}`, sessionId: i % 2 === 0 ? 's"1' : 's2' };
+      requestLine(fastLogger, fields, 0.5, 'ok');
+      slowLogger.info({ ...fields, ms: 0.5, outcome: 'ok' }, 'request');
+    }
+    expect(fast.written.map((line) => line.replace(/"time":\d+/, ''))).toEqual(slow.written.map((line) => line.replace(/"time":\d+/, '')));
+  });
 });
 
 it('keeps no long client-written value: 600 distinct 1 MB ids leave the heap as it was', () => {

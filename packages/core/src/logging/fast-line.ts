@@ -51,7 +51,18 @@ let startNow = -1;
 let startChindings: string | undefined;
 let start = '';
 const keyTexts = new Map<string, string>();
-const fieldTexts = new Map<string, Map<string, string>>();
+/** The texts of one field's values, and how often a value was found there or not. */
+interface FieldTexts {
+  readonly byValue: Map<string, string>;
+  hits: number;
+  misses: number;
+}
+const fieldTexts = new Map<string, FieldTexts>();
+// A field whose values hardly ever repeat (a per-request id) is not cached once this many of its
+// values were missed with fewer than one hit in eight: each miss added an entry the next request
+// would not read, and a Map refilled and cleared that way keeps its old tables alive through
+// minor GCs (see RequestTable).
+const UNIQUE_AFTER = 256;
 const endTexts = new Map<string, string>();
 
 // `ms` has three decimals at most (microseconds): its integer part, then one of these, reads
@@ -94,23 +105,27 @@ function fieldText(key: string, value: unknown): string | undefined {
   // A client writes some of these (string ids): only short ones are kept, so that the cache
   // never holds more than a few hundred kB however long the ids a client sends.
   if (value.length > MAX_CACHED_LENGTH) return keyText(key) + JSON.stringify(value);
-  let byValue = fieldTexts.get(key);
-  if (byValue === undefined) {
-    byValue = new Map();
-    if (fieldTexts.size < KEY_LIMIT) fieldTexts.set(key, byValue);
+  let field = fieldTexts.get(key);
+  if (field === undefined) {
+    field = { byValue: new Map(), hits: 0, misses: 0 };
+    if (fieldTexts.size < KEY_LIMIT) fieldTexts.set(key, field);
   }
-  let text = byValue.get(value);
-  if (text === undefined) {
-    const json = JSON.stringify(value);
-    const prefix = keyText(key);
-    text = prefix + json;
-    // Kept under a copy cut from the new text, never under `value` itself: a value cut from a
-    // longer string (a trace id taken from a client's `traceparent`) would keep all of that
-    // string alive with it. A value that needed escaping has no such copy, and is not kept.
-    if (json.length === value.length + 2) {
-      if (byValue.size >= CACHE_LIMIT) byValue.clear();
-      byValue.set(text.slice(prefix.length + 1, -1), text);
-    }
+  if (field.misses >= UNIQUE_AFTER && field.hits * 8 < field.misses) return keyText(key) + JSON.stringify(value);
+  let text = field.byValue.get(value);
+  if (text !== undefined) {
+    field.hits++;
+    return text;
+  }
+  field.misses++;
+  const json = JSON.stringify(value);
+  const prefix = keyText(key);
+  text = prefix + json;
+  // Kept under a copy cut from the new text, never under `value` itself: a value cut from a
+  // longer string (a trace id taken from a client's `traceparent`) would keep all of that
+  // string alive with it. A value that needed escaping has no such copy, and is not kept.
+  if (json.length === value.length + 2) {
+    if (field.byValue.size >= CACHE_LIMIT) field.byValue.clear();
+    field.byValue.set(text.slice(prefix.length + 1, -1), text);
   }
   return text;
 }
