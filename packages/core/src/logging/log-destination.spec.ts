@@ -58,6 +58,17 @@ describe('LogDestination', () => {
       destination.flushSync();
       expect(written()).toBe('{"msg":"héllo ✓ 🎉"}\n');
     });
+
+    it('writes batches of every size whole, one after the other (the scratch buffer is reused, or too small)', () => {
+      const destination = new LogDestination({ fd, bufferSize: 1_000_000, flushIntervalMs: 60_000 });
+      const small = '{"msg":"✓ small"}\n';
+      const large = `{"msg":"${'é'.repeat(40_000)}"}\n`;
+      for (const line of [small, large, small, small]) {
+        destination.write(line);
+        destination.flushSync();
+      }
+      expect(written()).toBe(small + large + small + small);
+    });
   });
 
   describe('flushSync', () => {

@@ -29,6 +29,8 @@ export interface LogDestinationOptions {
 const DEFAULT_BUFFER_SIZE = 16 * 1024;
 const DEFAULT_FLUSH_INTERVAL_MS = 100;
 const DEFAULT_MAX_BUFFER_SIZE = 4 * 1024 * 1024;
+// Holds a default batch (16 KiB, plus the line that crossed it) encoded, whatever its characters.
+const SCRATCH_BYTES = 64 * 1024;
 // How long a final `flushSync` keeps retrying a full pipe before it gives the rest up: exiting
 // must not hang on a reader that went away.
 const FLUSH_SYNC_LIMIT_MS = 1_000;
@@ -55,6 +57,7 @@ export class LogDestination {
   private length = 0;
   // Bytes a write left over (the pipe was full); they go out before any newer line.
   private carry: Buffer | undefined = undefined;
+  private scratch: Buffer | undefined = undefined;
   private timer: NodeJS.Timeout | undefined = undefined;
   // Dropped since the last report, and in all.
   private droppedLines = 0;
@@ -149,18 +152,16 @@ export class LogDestination {
     if (this.broken) return true;
     if (this.droppedLines > 0 && this.carry === undefined) this.reportDropped();
     if (this.length === 0 && this.carry === undefined) return true;
-    // Normally a string: fs turns it into bytes without a Buffer object in between.
-    let data: string | Buffer;
-    if (this.carry === undefined) data = this.lines.length === 1 ? this.lines[0] : this.lines.join('');
-    else data = this.length === 0 ? this.carry : Buffer.concat([this.carry, Buffer.from(this.lines.join(''))]);
+    const bytes = this.encode(
+      this.carry === undefined ? this.joined() : this.length === 0 ? this.carry : Buffer.concat([this.carry, Buffer.from(this.joined())]),
+    );
     this.lines = [];
     this.length = 0;
     this.carry = undefined;
     let written: number;
     try {
       if (!this.opened) this.open();
-      const { writeSync } = nodeFs();
-      written = typeof data === 'string' ? writeSync(this.fd, data) : writeSync(this.fd, data);
+      written = nodeFs().writeSync(this.fd, bytes);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN' || code === 'EWOULDBLOCK') written = 0;
@@ -171,11 +172,27 @@ export class LogDestination {
         return true;
       }
     }
-    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-    if (written >= size) return true;
-    this.carry = (typeof data === 'string' ? Buffer.from(data) : data).subarray(written);
+    if (written >= bytes.length) return true;
+    // A copy: the scratch buffer the bytes may sit in takes the next batch.
+    this.carry = Buffer.from(bytes.subarray(written));
     this.schedule();
     return false;
+  }
+
+  private joined(): string {
+    return this.lines.length === 1 ? this.lines[0] : this.lines.join('');
+  }
+
+  /**
+   * A batch's bytes, encoded once into a buffer kept for the next batch when it surely fits (a
+   * UTF-16 unit is at most three bytes): fs would encode the text into a new buffer of its own,
+   * and counting the bytes written against the text's length took a second pass over it.
+   */
+  private encode(data: string | Buffer): Buffer {
+    if (typeof data !== 'string') return data;
+    if (data.length * 3 > SCRATCH_BYTES) return Buffer.from(data);
+    this.scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    return this.scratch.subarray(0, this.scratch.write(data));
   }
 
   private reportDropped(): void {
