@@ -125,6 +125,14 @@ const CASES: Case[] = [
   { name: 'another path', make: (port) => request(port, 'POST', '/other', JSON_POST, CALL) },
   { name: 'the path with a trailing slash', make: (port) => request(port, 'POST', '/mcp/', JSON_POST, CALL) },
   { name: 'the path percent-encoded', make: (port) => request(port, 'POST', '/mc%70', JSON_POST, INIT), until: /"result"/ },
+  // Node passes a fragment on; Fastify's router ends the path there (and reads what follows as the query).
+  { name: 'a fragment in the target', make: (port) => request(port, 'POST', '/mcp#x', JSON_POST, INIT), until: /"result"/ },
+  { name: 'a fragment before the query', make: (port) => request(port, 'POST', '/mcp#x?y=1', JSON_POST, INIT), until: /"result"/ },
+  // The absolute form a client sends through a proxy: the router reads its path.
+  { name: 'an absolute-form target', make: (port) => request(port, 'POST', `http://127.0.0.1:${port}/mcp?x=1`, JSON_POST, INIT), until: /"result"/ },
+  { name: 'an absolute-form target without a path', make: (port) => request(port, 'POST', `HTTP://127.0.0.1:${port}`, JSON_POST, INIT) },
+  { name: 'an absolute-form target of another scheme', make: (port) => request(port, 'POST', `ftp://127.0.0.1:${port}/mcp`, JSON_POST, INIT) },
+  { name: 'OPTIONS *', make: (port) => request(port, 'OPTIONS', '*', {}) },
   { name: 'a query string', make: (port) => request(port, 'POST', '/mcp?x=1&x=2', JSON_POST, INIT), until: /"result"/ },
   { name: 'a token in the query', make: (port) => request(port, 'POST', '/mcp?access_token=abc', JSON_POST, INIT) },
   { name: 'PUT', make: (port) => request(port, 'PUT', '/mcp', JSON_POST, CALL) },

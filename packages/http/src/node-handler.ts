@@ -7,7 +7,7 @@ import { createHttpHandler, type McpHttpHandler, type TransportFault } from './h
 import type { HttpHeaders, HttpRequest, HttpResult } from './http-result';
 import { bodyHeaders, pipeStream } from './node-response';
 import type { McpHttpOptions } from './options';
-import { decodePath, queryOf } from './request-target';
+import { decodePath, originForm, pathEnd, queryOf } from './request-target';
 
 /**
  * A `node:http` request listener serving an app's Streamable HTTP endpoint. With `next`, a
@@ -164,8 +164,8 @@ export function createNodeHandler(app: McpApp, options: Omit<McpHttpOptions, 'ap
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
-    const url = req.url ?? '/';
-    const mark = url.indexOf('?');
+    const url = originForm(req.url ?? '/');
+    const mark = pathEnd(url);
     const path = decodePath(mark < 0 ? url : url.slice(0, mark));
     if (next !== undefined && routes.get(path)?.has(req.method!) !== true) return next();
     serve(req, res, path, mark < 0 ? NO_QUERY : queryOf(new URLSearchParams(url.slice(mark + 1))));
