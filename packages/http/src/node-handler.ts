@@ -121,10 +121,11 @@ export function createNodeHandler(app: McpApp, options: Omit<McpHttpOptions, 'ap
   const refuse = (req: IncomingMessage, res: ServerResponse, fault: TransportFault): void => {
     const result = core.fault(fault);
     // `Connection: close` first for a body read too far or compressed, where Fastify puts it:
-    // both bindings send the same bytes.
+    // both bindings send the same bytes. Also when the body has already arrived whole (it came
+    // with its head while a token was checked): Fastify closes after any body it refused.
     const first = fault.kind === 'body-too-large' || fault.kind === 'compressed-body' ? CLOSING : undefined;
     if (hasUnreadBody(req) && !res.headersSent && !res.destroyed) answerUnreadBody(req, res, result, core.options, first);
-    else write(req, res, result);
+    else write(req, res, first === undefined ? result : { ...result, headers: { ...first, ...result.headers } });
   };
 
   const serve = (req: IncomingMessage, res: ServerResponse, path: string, query: HttpRequest['query']): void => {
