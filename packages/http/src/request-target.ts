@@ -39,7 +39,8 @@ export function decodePath(pathname: string): string {
 
 /** The query string's parameters, a repeated name as a list. */
 export function queryOf(params: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
+  // No prototype: `?constructor=a` is 'a', not a list holding `Object` (Fastify's parser does the same).
+  const query: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   params.forEach((value, name) => {
     const seen = query[name];
     query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
