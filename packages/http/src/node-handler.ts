@@ -22,6 +22,9 @@ export interface NodeHandler {
   readonly core: McpHttpHandler;
 }
 
+/** A request as Express and Connect pass it to a middleware: `originalUrl` is the target as sent. */
+type MountedRequest = IncomingMessage & { originalUrl?: string };
+
 // Methods whose body Node's servers, and Fastify, never read.
 const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 const NO_QUERY: HttpRequest['query'] = Object.freeze({});
@@ -165,7 +168,9 @@ export function createNodeHandler(app: McpApp, options: Omit<McpHttpOptions, 'ap
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
-    const url = originForm(req.url ?? '/');
+    // Express and Connect hand a middleware mounted at a prefix (`app.use('/mcp', mcp)`) a `url`
+    // without it; `path` is the URL clients use, so it is matched against the whole target.
+    const url = originForm((req as MountedRequest).originalUrl ?? req.url ?? '/');
     const mark = pathEnd(url);
     const path = decodePath(mark < 0 ? url : url.slice(0, mark));
     if (next !== undefined && routes.get(path)?.has(req.method!) !== true) return next();
