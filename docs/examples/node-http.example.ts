@@ -22,5 +22,13 @@ export const server = createServer((req, res) =>
   }),
 );
 
-// On shutdown: ends open streams and sessions, then the server.
-export const shutdown = () => mcp.close().then(() => new Promise((resolve) => server.close(resolve)));
+// On shutdown: ends open streams and sessions, then the server. A client still sending its
+// request would hold `close` until the server's requestTimeout: its connection is cut.
+export const shutdown = () =>
+  mcp.close().then(
+    () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      }),
+  );

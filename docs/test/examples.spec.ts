@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -429,7 +430,15 @@ describe('documentation examples over HTTP', () => {
     const result = await client.callTool({ name: 'now', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'noon in Lima' }]);
     await client.close();
+    // A client halfway through sending a request does not hold the shutdown up.
+    const arrived = once(server, 'request');
+    const slow = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const gone = once(slow, 'close');
+    slow.on('error', () => undefined);
+    slow.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+    await arrived;
     await shutdown();
+    await gone;
   });
 });
 

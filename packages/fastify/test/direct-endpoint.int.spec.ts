@@ -1,7 +1,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { connect } from 'node:net';
 import pino from 'pino';
-import { serveHttp, type HttpServer } from '../src';
+import { InvalidTokenError } from '@mcpkit/http';
+import { serveHttp, type HttpServer, type ServeHttpOptions } from '../src';
 import { fixtureApp } from './fixture-app';
 
 // `serveHttp` serves its MCP endpoint through @mcpkit/http's `node:http` binding, ahead of
@@ -14,9 +15,9 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-async function pair(): Promise<{ direct: HttpServer; plugin: HttpServer }> {
+async function pair(extra: ServeHttpOptions = {}): Promise<{ direct: HttpServer; plugin: HttpServer }> {
   // `warn`: request logging on writes nothing, so the two differ only in how they route.
-  const options = { port: 0, maxMessageBytes: 4_096, drainTimeoutMs: 500 };
+  const options = { port: 0, maxMessageBytes: 4_096, drainTimeoutMs: 500, ...extra };
   const direct = await serveHttp(fixtureApp(pino({ level: 'warn' })), options);
   const plugin = await serveHttp(fixtureApp(pino({ level: 'warn' })), { ...options, requestLogging: true });
   servers.push(direct, plugin);
@@ -125,6 +126,14 @@ const CASES: Case[] = [
   { name: 'another path', make: (port) => request(port, 'POST', '/other', JSON_POST, CALL) },
   { name: 'the path with a trailing slash', make: (port) => request(port, 'POST', '/mcp/', JSON_POST, CALL) },
   { name: 'the path percent-encoded', make: (port) => request(port, 'POST', '/mc%70', JSON_POST, INIT), until: /"result"/ },
+  // Node passes a fragment on; Fastify's router ends the path there (and reads what follows as the query).
+  { name: 'a fragment in the target', make: (port) => request(port, 'POST', '/mcp#x', JSON_POST, INIT), until: /"result"/ },
+  { name: 'a fragment before the query', make: (port) => request(port, 'POST', '/mcp#x?y=1', JSON_POST, INIT), until: /"result"/ },
+  // The absolute form a client sends through a proxy: the router reads its path.
+  { name: 'an absolute-form target', make: (port) => request(port, 'POST', `http://127.0.0.1:${port}/mcp?x=1`, JSON_POST, INIT), until: /"result"/ },
+  { name: 'an absolute-form target without a path', make: (port) => request(port, 'POST', `HTTP://127.0.0.1:${port}`, JSON_POST, INIT) },
+  { name: 'an absolute-form target of another scheme', make: (port) => request(port, 'POST', `ftp://127.0.0.1:${port}/mcp`, JSON_POST, INIT) },
+  { name: 'OPTIONS *', make: (port) => request(port, 'OPTIONS', '*', {}) },
   { name: 'a query string', make: (port) => request(port, 'POST', '/mcp?x=1&x=2', JSON_POST, INIT), until: /"result"/ },
   { name: 'a token in the query', make: (port) => request(port, 'POST', '/mcp?access_token=abc', JSON_POST, INIT) },
   { name: 'PUT', make: (port) => request(port, 'PUT', '/mcp', JSON_POST, CALL) },
@@ -162,6 +171,54 @@ describe("serveHttp's direct endpoint answers as the plugin inside Fastify", () 
     ]);
     expect(fromDirect).toMatch(/^HTTP\/1\.1 \d{3} /);
     expect(normal(fromDirect, direct.port, directSession)).toBe(normal(fromPlugin, plugin.port, pluginSession));
+  });
+});
+
+// With a token to check, the body is read only once `admit` settles: by then a body sent with its
+// head has arrived whole (Node has parsed it into the request's buffer, unread). A body refused
+// then is still answered as Fastify answers it, closing the connection.
+const AUTH: ServeHttpOptions = {
+  auth: {
+    resource: 'http://127.0.0.1/mcp',
+    authorizationServers: ['https://as.example'],
+    verifier: {
+      // A check that takes a few turns (a JWKS fetch, an introspection call): the body is in by then.
+      verify: async (token) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (token !== 'good') throw new InvalidTokenError('unknown token');
+        return { subject: 'ann', scopes: [] };
+      },
+    },
+  },
+};
+const WITH_TOKEN = { ...JSON_POST, Authorization: 'Bearer good' };
+
+const AUTH_CASES: Case[] = [
+  { name: 'initialize with a token', make: (port) => request(port, 'POST', '/mcp', WITH_TOKEN, INIT), until: /"result"/ },
+  { name: 'an unknown token', make: (port) => request(port, 'POST', '/mcp', { ...JSON_POST, Authorization: 'Bearer bad' }, INIT) },
+  { name: 'a body declared too large, arrived whole', make: (port) => request(port, 'POST', '/mcp', WITH_TOKEN, 'x'.repeat(5_000)) },
+  {
+    name: 'a chunked body too large, arrived whole',
+    make: (port) => request(port, 'POST', '/mcp', { ...WITH_TOKEN, 'Transfer-Encoding': 'chunked' }, `1388\r\n${'x'.repeat(5_000)}\r\n0\r\n\r\n`),
+  },
+  { name: 'a compressed body, arrived whole', make: (port) => request(port, 'POST', '/mcp', { ...WITH_TOKEN, 'Content-Encoding': 'gzip' }, CALL) },
+  { name: 'a text body, arrived whole', make: (port) => request(port, 'POST', '/mcp', { ...WITH_TOKEN, 'Content-Type': 'text/plain' }, CALL) },
+];
+
+describe('with a token verifier, the direct endpoint answers as the plugin', () => {
+  let direct: HttpServer;
+  let plugin: HttpServer;
+  beforeAll(async () => {
+    ({ direct, plugin } = await pair(AUTH));
+  });
+
+  it.each(AUTH_CASES)('$name', async ({ make, until }) => {
+    const [fromDirect, fromPlugin] = await Promise.all([
+      exchange(direct.port, make(direct.port, ''), until),
+      exchange(plugin.port, make(plugin.port, ''), until),
+    ]);
+    expect(fromDirect).toMatch(/^HTTP\/1\.1 \d{3} /);
+    expect(normal(fromDirect, direct.port)).toBe(normal(fromPlugin, plugin.port));
   });
 });
 

@@ -7,7 +7,7 @@ import { createHttpHandler, type McpHttpHandler, type TransportFault } from './h
 import type { HttpHeaders, HttpRequest, HttpResult } from './http-result';
 import { bodyHeaders, pipeStream } from './node-response';
 import type { McpHttpOptions } from './options';
-import { decodePath, queryOf } from './request-target';
+import { decodePath, originForm, pathEnd, queryOf } from './request-target';
 
 /**
  * A `node:http` request listener serving an app's Streamable HTTP endpoint. With `next`, a
@@ -21,6 +21,9 @@ export interface NodeHandler {
   /** @internal The core it binds. */
   readonly core: McpHttpHandler;
 }
+
+/** A request as Express and Connect pass it to a middleware: `originalUrl` is the target as sent. */
+type MountedRequest = IncomingMessage & { originalUrl?: string };
 
 // Methods whose body Node's servers, and Fastify, never read.
 const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
@@ -121,10 +124,11 @@ export function createNodeHandler(app: McpApp, options: Omit<McpHttpOptions, 'ap
   const refuse = (req: IncomingMessage, res: ServerResponse, fault: TransportFault): void => {
     const result = core.fault(fault);
     // `Connection: close` first for a body read too far or compressed, where Fastify puts it:
-    // both bindings send the same bytes.
+    // both bindings send the same bytes. Also when the body has already arrived whole (it came
+    // with its head while a token was checked): Fastify closes after any body it refused.
     const first = fault.kind === 'body-too-large' || fault.kind === 'compressed-body' ? CLOSING : undefined;
     if (hasUnreadBody(req) && !res.headersSent && !res.destroyed) answerUnreadBody(req, res, result, core.options, first);
-    else write(req, res, result);
+    else write(req, res, first === undefined ? result : { ...result, headers: { ...first, ...result.headers } });
   };
 
   const serve = (req: IncomingMessage, res: ServerResponse, path: string, query: HttpRequest['query']): void => {
@@ -164,8 +168,10 @@ export function createNodeHandler(app: McpApp, options: Omit<McpHttpOptions, 'ap
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
-    const url = req.url ?? '/';
-    const mark = url.indexOf('?');
+    // Express and Connect hand a middleware mounted at a prefix (`app.use('/mcp', mcp)`) a `url`
+    // without it; `path` is the URL clients use, so it is matched against the whole target.
+    const url = originForm((req as MountedRequest).originalUrl ?? req.url ?? '/');
+    const mark = pathEnd(url);
     const path = decodePath(mark < 0 ? url : url.slice(0, mark));
     if (next !== undefined && routes.get(path)?.has(req.method!) !== true) return next();
     serve(req, res, path, mark < 0 ? NO_QUERY : queryOf(new URLSearchParams(url.slice(mark + 1))));
