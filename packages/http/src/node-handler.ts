@@ -5,7 +5,7 @@ import { answerUnreadBody, hasUnreadBody } from './answer-unread-body';
 import { onClientGone } from './client-gone';
 import { createHttpHandler, type McpHttpHandler, type TransportFault } from './http-handler';
 import type { HttpHeaders, HttpRequest, HttpResult } from './http-result';
-import { bodyHeaders, pipeStream } from './node-response';
+import { bodyHead, pipeStream } from './node-response';
 import type { McpHttpOptions } from './options';
 import { decodePath, originForm, pathEnd, queryOf } from './request-target';
 
@@ -111,12 +111,12 @@ export function createNodeHandler(app: McpApp, options: Omit<McpHttpOptions, 'ap
     if (res.headersSent || res.destroyed) return;
     try {
       if ('stream' in result) pipeStream(res, result);
-      else res.writeHead(result.status, bodyHeaders(result, req.method)).end(result.body);
+      else res.writeHead(result.status, bodyHead(result, req.method)).end(result.body);
     } catch (error) {
       // A header the core should never produce: the client still gets an answer.
       if (res.headersSent) return void res.destroy();
       const failed = core.fault({ kind: 'internal', error });
-      res.writeHead(failed.status, bodyHeaders(failed, req.method)).end(failed.body);
+      res.writeHead(failed.status, bodyHead(failed, req.method)).end(failed.body);
     }
   };
 

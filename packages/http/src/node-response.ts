@@ -2,23 +2,35 @@ import type { ServerResponse } from 'node:http';
 import type { HttpBodyResult, HttpStreamResult } from './http-result';
 
 /**
- * The headers of a body answer as they go out: `Content-Length` always (`0` without a body,
- * except where HTTP forbids one), a text body without a type as `text/plain`, and a JSON type
- * without a `charset` given `; charset=utf-8`. Fastify writes the same, so every `node:http`
- * binding answers byte for byte alike.
+ * The head of a body answer as it goes out, as `writeHead`'s flat list of names and values:
+ * `Content-Length` always (`0` without a body, except where HTTP forbids one), a text body
+ * without a type as `text/plain`, and a JSON type without a `charset` given `; charset=utf-8`.
+ * Fastify writes the same, in the same order, so every `node:http` binding answers byte for byte
+ * alike. A list, not an object: nothing is copied or reshaped per answer.
  */
-export function bodyHeaders(result: HttpBodyResult, method: string | undefined): Record<string, string> {
-  const headers = { ...result.headers };
-  const { body, status } = result;
-  if (body === undefined) {
-    if (status >= 200 && status !== 204 && status !== 304 && method !== 'HEAD') headers['content-length'] = '0';
-    return headers;
+export function bodyHead(result: HttpBodyResult, method: string | undefined): string[] {
+  const { body, status, headers } = result;
+  const head: string[] = [];
+  let typed = false;
+  let length = -1;
+  for (const name in headers) {
+    let value = headers[name];
+    if (name === 'content-type') {
+      typed = true;
+      if (body !== undefined && isJsonWithoutCharset(value)) value = `${value}; charset=utf-8`;
+    } else if (name === 'content-length') length = head.length + 1;
+    head.push(name, value);
   }
-  const type = headers['content-type'];
-  if (type === undefined) headers['content-type'] = 'text/plain; charset=utf-8';
-  else if (isJsonWithoutCharset(type)) headers['content-type'] = `${type}; charset=utf-8`;
-  headers['content-length'] = String(Buffer.byteLength(body));
-  return headers;
+  let bytes: string | undefined;
+  if (body !== undefined) {
+    if (!typed) head.push('content-type', 'text/plain; charset=utf-8');
+    bytes = String(Buffer.byteLength(body));
+  } else if (status >= 200 && status !== 204 && status !== 304 && method !== 'HEAD') bytes = '0';
+  if (bytes !== undefined) {
+    if (length >= 0) head[length] = bytes;
+    else head.push('content-length', bytes);
+  }
+  return head;
 }
 
 // The core's JSON types are a handful of constants: the verdict for the last one is kept.
