@@ -3,7 +3,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { answerUnreadBody, createHttpHandler, onClientGone, type HttpResult } from '../src';
+import { answerUnreadBody, createHttpHandler, onClientGone, pipeStream, type HttpResult } from '../src';
 import { fixtureApp, ACCEPT_BOTH } from '../../fastify/test/fixture-app';
 import { bigBody, postHead, uploadWhole } from './support/whole-upload';
 
@@ -31,15 +31,7 @@ function serveNode(): Server {
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const send = (result: HttpResult): void => {
       if (!('stream' in result)) return void res.writeHead(result.status, result.headers).end(result.body);
-      res.writeHead(result.status, result.headers).flushHeaders();
-      result.stream.pipe({
-        write: (text) => void res.write(text),
-        end: () => void res.end(),
-        destroy: () => void res.destroy(),
-        get bufferedBytes() {
-          return res.writableLength;
-        },
-      });
+      pipeStream(res, result);
     };
     const refused = core.guard(req.headers);
     if (refused) return send(refused);
