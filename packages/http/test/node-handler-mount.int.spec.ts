@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../src';
 import { ACCEPT_BOTH, fixtureApp } from '../../fastify/test/fixture-app';
@@ -45,8 +45,22 @@ describe('createNodeHandler mounted at a prefix (Express, Connect)', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const post = (path: string) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: JSON.stringify(INIT) });
+  // A connection of its own per request (no agent): `fetch` reuses the process's pooled keep-alive
+  // connections by origin, and another suite in this jest worker may have left one open to an
+  // earlier server on the same port, which would answer instead.
+  const post = (path: string): Promise<{ status: number; json: () => Promise<unknown> }> =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(INIT);
+      const headers = { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'content-length': String(Buffer.byteLength(body)) };
+      request(`${base}${path}`, { method: 'POST', headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, json: () => Promise.resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) }));
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end(body);
+    });
 
   it('serves its path as clients send it, the query too', async () => {
     for (const path of ['/mcp', '/mcp?x=1']) {
